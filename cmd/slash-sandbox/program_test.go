@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type run struct {
+	code           int
+	stdout, stderr string
+}
+
+func runProgram(t *testing.T, env map[string]string, args ...string) run {
+	t.Helper()
+	var out, errb bytes.Buffer
+	p := &Program{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
+	code := p.Run(context.Background(), args)
+	return run{code, out.String(), errb.String()}
+}
+
+func TestScenariosLists(t *testing.T) {
+	r := runProgram(t, nil, "scenarios")
+	if r.code != 0 || r.stdout != "demo\nempty\n" {
+		t.Fatalf("scenarios = %d %q", r.code, r.stdout)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(good, []byte("legalEntities:\n  - {id: le_x, name: X}\n"), 0o644)
+	os.WriteFile(bad, []byte("legalEntities:\n  - {id: le_x, name: X}\naccounts:\n  - legalEntityId: le_y\n    name: A\n    colour: red\n"), 0o644)
+	r := runProgram(t, nil, "validate", good, bad)
+	if r.code != 1 {
+		t.Fatalf("exit = %d, want 1", r.code)
+	}
+	if !strings.Contains(r.stdout, good+": ok") {
+		t.Fatalf("stdout = %q", r.stdout)
+	}
+	if !strings.Contains(r.stderr, bad+":6: field colour not found") {
+		t.Fatalf("stderr = %q, want %s:6: …", r.stderr, bad)
+	}
+	bad2 := filepath.Join(dir, "bad2.yaml")
+	os.WriteFile(bad2, []byte("legalEntities:\n  - {id: le_x, name: X}\naccounts:\n  - legalEntityId: le_y\n    name: A\n"), 0o644)
+	if r := runProgram(t, nil, "validate", bad2); r.code != 1 || !strings.Contains(r.stderr, bad2+`:4: accounts[0].legalEntityId: names legal entity "le_y"`) {
+		t.Fatalf("dangling reference: %d %q", r.code, r.stderr)
+	}
+	if r := runProgram(t, nil, "validate"); r.code != 2 {
+		t.Fatalf("validate without files exit = %d", r.code)
+	}
+	if r := runProgram(t, nil, "validate", filepath.Join(dir, "missing.yaml")); r.code != 1 || !strings.Contains(r.stderr, "missing.yaml:1:") {
+		t.Fatalf("missing file: %d %q", r.code, r.stderr)
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve", "--seed", "x"}, {"--clock-start", "tomorrow"}, {"--clock", "warp"}, {"--log-level", "loud"},
+		{"--log-format", "xml"}, {"--durability", "maybe"}, {"--nope"}, {"frobnicate"},
+	} {
+		if r := runProgram(t, nil, args...); r.code != 2 || r.stderr == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	if r := runProgram(t, nil, "--scenario", "/no/such/file.yaml", "--addr", "127.0.0.1:0"); r.code != 1 || !strings.Contains(r.stderr, "neither embedded") {
+		t.Errorf("missing scenario: %d %q", r.code, r.stderr)
+	}
+}
+
+// serving is a Program running in the background.
+type serving struct {
+	addr   string
+	cancel context.CancelFunc
+	done   chan int
+	logs   *bytes.Buffer
+}
+
+func startProgram(t *testing.T, env map[string]string, args ...string) *serving {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	s := &serving{cancel: cancel, done: make(chan int, 1), logs: &bytes.Buffer{}}
+	p := &Program{Stdout: io.Discard, Stderr: s.logs, Getenv: func(k string) string { return env[k] }, Ready: func(a string) { ready <- a }}
+	go func() { s.done <- p.Run(ctx, args) }()
+	select {
+	case s.addr = <-ready:
+	case code := <-s.done:
+		t.Fatalf("program exited %d before serving: %s", code, s.logs)
+	}
+	return s
+}
+
+func (s *serving) stop(t *testing.T) {
+	t.Helper()
+	s.cancel()
+	if code := <-s.done; code != 0 {
+		t.Fatalf("exit %d: %s", code, s.logs)
+	}
+}
+
+func getJSON(t *testing.T, method, url, body string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&m); err != nil || res.StatusCode != 200 {
+		t.Fatalf("%s %s: %d %v", method, url, res.StatusCode, err)
+	}
+	return m
+}
+
+func TestServeUsesFlagsAndEnvironment(t *testing.T) {
+	env := map[string]string{"SANDBOX_ADDR": "127.0.0.1:0", "SANDBOX_SCENARIO": "empty", "SANDBOX_LOG_FORMAT": "json"}
+	s := startProgram(t, env, "--seed", "9", "--clock-start", "2030-01-02T03:04:05Z")
+	h := getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health", "")
+	if h["scenario"] != "empty" || h["seed"] != float64(9) || h["clock"].(map[string]any)["now"] != "2030-01-02T03:04:05Z" {
+		t.Fatalf("health = %v", h)
+	}
+	s.stop(t)
+	var line map[string]any
+	first, _, _ := strings.Cut(s.logs.String(), "\n")
+	if err := json.Unmarshal([]byte(first), &line); err != nil || line["level"] != "info" {
+		t.Fatalf("first log line is not JSON: %q", first)
+	}
+}
+
+func TestDataFileSurvivesRestart(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "sandbox.db")
+	args := []string{"--addr", "127.0.0.1:0", "--scenario", "empty", "--data", data, "--log-level", "warn"}
+	s := startProgram(t, nil, args...)
+	getJSON(t, "POST", "http://"+s.addr+"/_sandbox/clock/advance", `{"by":"36h"}`)
+	s.stop(t)
+
+	s = startProgram(t, nil, args...)
+	h := getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health", "")
+	if h["clock"].(map[string]any)["now"] != "2026-01-16T21:00:00Z" || h["persistent"] != true {
+		t.Fatalf("after restart health = %v", h)
+	}
+	r := getJSON(t, "POST", "http://"+s.addr+"/_sandbox/reset", "")
+	if r["clock"].(map[string]any)["now"] != "2026-01-15T09:00:00Z" {
+		t.Fatalf("reset after restart = %v", r)
+	}
+	s.stop(t)
+}

@@ -1,0 +1,103 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesAccounts(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/account", "account.list", a.listAccounts)
+	web.Route(r, web.Gen1, http.MethodGet, "/account/{accountId}", "account.get", a.getAccount)
+	web.Route(r, web.Gen1, http.MethodGet, "/account/{accountId}/balance", "account.balance", a.accountBalance)
+}
+
+type account struct {
+	ID            string   `json:"id"`
+	Status        string   `json:"status"`
+	Name          string   `json:"name"`
+	AccountNumber string   `json:"accountNumber"`
+	RoutingNumber string   `json:"routingNumber"`
+	CreatedAt     string   `json:"createdAt"`
+	Type          string   `json:"type"`
+	Balances      []string `json:"balances"`
+}
+
+func accountView(acc *sandbox.Account) account {
+	return account{ID: acc.ID, Status: acc.Status, Name: acc.Name, AccountNumber: acc.AccountNumber,
+		RoutingNumber: acc.RoutingNumber, CreatedAt: timestamp(acc.CreatedAt), Type: acc.Type,
+		Balances: sandbox.BalanceTypes(acc.Type)}
+}
+
+func (a *API) listAccounts(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId", r.URL.Query().Get("filter:legalEntityId")); err != nil {
+		return nil, err
+	}
+	var accs []sandbox.Account
+	err = c.W.View(func(op *sandbox.Op) error {
+		accs, err = op.Accounts(c.Actor)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]account, len(accs))
+	for i := range accs {
+		items[i] = accountView(&accs[i])
+	}
+	return newList(items, ""), nil
+}
+
+func (a *API) getAccount(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	var acc *sandbox.Account
+	err = c.W.View(func(op *sandbox.Op) error {
+		acc, err = op.Account(c.Actor, mux.Vars(r)["accountId"], "")
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return accountView(acc), nil
+}
+
+type balance struct {
+	AccountID string `json:"accountId"`
+	Type      string `json:"type"`
+	Available money  `json:"available"`
+	Posted    money  `json:"posted"`
+	Timestamp string `json:"timestamp"`
+}
+
+func (a *API) accountBalance(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	var out []balance
+	err = c.W.View(func(op *sandbox.Op) error {
+		acc, err := op.Account(c.Actor, mux.Vars(r)["accountId"], "")
+		if err != nil {
+			return err
+		}
+		bals, err := op.Balances(acc)
+		for _, b := range bals {
+			out = append(out, balance{AccountID: b.AccountID, Type: b.Type, Available: money{b.Totals.Available()},
+				Posted: money{b.Totals.Posted}, Timestamp: timestamp(op.Now)})
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"balances": out}, nil
+}

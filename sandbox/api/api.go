@@ -1,0 +1,120 @@
+package api
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+// API is the public API over an engine.
+type API struct {
+	Engine *sandbox.Engine
+}
+
+// Register adds every public route to r.
+func (a *API) Register(r *mux.Router) {
+	a.routesTokens(r)
+	a.routesLegalEntities(r)
+	a.routesAccounts(r)
+	a.routesTransactions(r)
+	a.routesV2Contacts(r)
+}
+
+var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)
+
+// call is an authenticated request: its world, principal and, once a legal
+// entity is selected, its actor.
+type call struct {
+	W     *sandbox.World
+	P     *sandbox.Principal
+	Actor *sandbox.Actor
+}
+
+// authOpts says what a route needs from the credentials.
+type authOpts struct {
+	gen web.Gen
+	// headerOptional lets a user key omit x-legal-entity (GET /legal-entity).
+	headerOptional bool
+}
+
+// auth authenticates a request and selects its legal entity, in the order
+// the spec gives: 401, then second-generation key kind and header checks,
+// then the legal-entity permission.
+func (a *API) auth(r *http.Request, o authOpts) (*call, error) {
+	info := web.InfoOf(r)
+	key := strings.TrimSpace(r.Header.Get("X-API-Key"))
+	w, ok := a.Engine.WorldForKey(key)
+	if !ok {
+		return nil, sandbox.Errorf(sandbox.CodeUnauthorized, "the API key is missing or invalid")
+	}
+	info.World, info.Reference = w.ID, w.ReferenceID
+	c := &call{W: w}
+	header := r.Header.Get("x-legal-entity")
+	err := w.View(func(op *sandbox.Op) error {
+		p, err := op.Authenticate(key)
+		if err != nil {
+			return err
+		}
+		c.P = p
+		info.Key = p.Key.Name
+		if o.gen == web.Gen2 {
+			if err := checkGen2(p, header); err != nil {
+				return err
+			}
+		}
+		c.Actor, err = op.Act(p, header, o.headerOptional)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if c.Actor != nil && c.Actor.LegalEntity.ID != "" {
+		info.LegalEntity = c.Actor.LegalEntity.ID
+		if o.gen == web.Gen2 && !c.Actor.LegalEntity.V2Enabled {
+			return nil, sandbox.Errorf(sandbox.CodeNotFound, "API v2 is not enabled for this legal entity")
+		}
+	}
+	return c, nil
+}
+
+// checkGen2 applies the second generation's rules: a user key, and an
+// x-legal-entity header of the right form.
+func checkGen2(p *sandbox.Principal, header string) error {
+	if p.Key.Kind != sandbox.KeyUser {
+		return sandbox.Errorf(sandbox.CodeUserAPIKeyRequired, "this operation requires a user-scoped API key")
+	}
+	switch {
+	case header == "":
+		return sandbox.InvalidField("x-legal-entity", "required")
+	case !legalEntityHeader.MatchString(header):
+		return sandbox.InvalidField("x-legal-entity", "must match ^le_[a-zA-Z0-9]+$")
+	}
+	return nil
+}
+
+// list is the list page envelope.
+type list[T any] struct {
+	Items    []T      `json:"items"`
+	Metadata metadata `json:"metadata"`
+}
+
+type metadata struct {
+	Count      int    `json:"count"`
+	NextCursor string `json:"nextCursor,omitempty"`
+}
+
+func newList[T any](items []T, next string) list[T] {
+	if items == nil {
+		items = []T{}
+	}
+	return list[T]{Items: items, Metadata: metadata{Count: len(items), NextCursor: next}}
+}
+
+// money is the API's Money object.
+type money struct {
+	AmountCents int64 `json:"amountCents"`
+}

@@ -1,0 +1,42 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesLegalEntities(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/legal-entity", "legal_entity.list", a.listLegalEntities)
+}
+
+type legalEntity struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Structure string `json:"structure,omitempty"`
+}
+
+// listLegalEntities is the one call a user key may make without
+// x-legal-entity; with the header it still lists every entity the key
+// may act on.
+func (a *API) listLegalEntities(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1, headerOptional: true})
+	if err != nil {
+		return nil, err
+	}
+	var les []sandbox.LegalEntity
+	err = c.W.View(func(op *sandbox.Op) error {
+		les, err = op.LegalEntities(c.P)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]legalEntity, len(les))
+	for i, le := range les {
+		items[i] = legalEntity{ID: le.ID, Name: le.Name, Structure: le.Structure}
+	}
+	return newList(items, ""), nil
+}

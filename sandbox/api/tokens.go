@@ -1,0 +1,50 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesTokens(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/tokens/prices", "tokens.prices", a.tokenPrices)
+}
+
+type tokenPrice struct {
+	Symbol string `json:"symbol"`
+	Price  struct {
+		Currency      string `json:"currency"`
+		Value         string `json:"value"`
+		LastUpdatedAt string `json:"lastUpdatedAt"`
+	} `json:"price"`
+}
+
+// tokenPrices needs no credentials. It reads the world of the API key when
+// one is sent (or of X-Sandbox-World), else the default world.
+func (a *API) tokenPrices(r *http.Request) (any, error) {
+	w, ok := a.Engine.WorldForKey(r.Header.Get("X-API-Key"))
+	if !ok {
+		if w, ok = a.Engine.World(r.Header.Get("X-Sandbox-World")); !ok {
+			return nil, sandbox.NotFound("world", "X-Sandbox-World", r.Header.Get("X-Sandbox-World"))
+		}
+	}
+	web.InfoOf(r).World, web.InfoOf(r).Reference = w.ID, w.ReferenceID
+	prices, err := w.TokenPrices()
+	if err != nil {
+		return nil, err
+	}
+	items := make([]tokenPrice, len(prices))
+	for i, p := range prices {
+		items[i].Symbol = p.Symbol
+		items[i].Price.Currency = "usd"
+		items[i].Price.Value = p.Value()
+		items[i].Price.LastUpdatedAt = p.LastUpdatedAt.Format(time.RFC3339)
+	}
+	return map[string]any{"items": items}, nil
+}
+
+// timestamp formats an instant the way the API does.
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

@@ -1,0 +1,144 @@
+package api
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesTransactions(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/transaction", "transaction.list", a.listTransactions)
+	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}", "transaction.get", a.getTransaction)
+}
+
+type transaction struct {
+	ID                      string                `json:"id"`
+	Date                    string                `json:"date"`
+	Description             string                `json:"description"`
+	Memo                    string                `json:"memo,omitempty"`
+	MerchantDescription     string                `json:"merchantDescription,omitempty"`
+	MerchantData            *sandbox.MerchantData `json:"merchantData,omitempty"`
+	AmountCents             int64                 `json:"amountCents"`
+	Status                  string                `json:"status"`
+	DetailedStatus          string                `json:"detailedStatus"`
+	AccountID               string                `json:"accountId"`
+	VirtualAccountID        string                `json:"virtualAccountId,omitempty"`
+	AccountSubtype          string                `json:"accountSubtype"`
+	CardID                  string                `json:"cardId,omitempty"`
+	ReferenceNumber         string                `json:"referenceNumber,omitempty"`
+	AuthorizedAt            string                `json:"authorizedAt,omitempty"`
+	DeclineReason           string                `json:"declineReason,omitempty"`
+	ApprovalReason          string                `json:"approvalReason,omitempty"`
+	ProviderAuthorizationID string                `json:"providerAuthorizationId,omitempty"`
+	WireInfo                *sandbox.WireInfo     `json:"wireInfo,omitempty"`
+	ACHInfo                 *sandbox.ACHInfo      `json:"achInfo,omitempty"`
+	SEPAInfo                *sandbox.SEPAInfo     `json:"sepaInfo,omitempty"`
+	PIXInfo                 *sandbox.PIXInfo      `json:"pixInfo,omitempty"`
+	SPEIInfo                *sandbox.SPEIInfo     `json:"speiInfo,omitempty"`
+	FPSInfo                 *sandbox.FPSInfo      `json:"fpsInfo,omitempty"`
+}
+
+func transactionView(t *sandbox.Transaction) transaction {
+	v := transaction{ID: t.ID, Date: timestamp(t.Date), Description: t.Description, Memo: t.Memo,
+		MerchantData: t.Merchant, AmountCents: t.AmountCents, Status: t.Status, DetailedStatus: t.DetailedStatus,
+		AccountID: t.AccountID, VirtualAccountID: t.VirtualAccountID, AccountSubtype: t.AccountSubtype, CardID: t.CardID,
+		ReferenceNumber: t.ReferenceNumber, DeclineReason: t.DeclineReason, ApprovalReason: t.ApprovalReason,
+		ProviderAuthorizationID: t.ProviderAuthorizationID, WireInfo: t.WireInfo, ACHInfo: t.ACHInfo,
+		SEPAInfo: t.SEPAInfo, PIXInfo: t.PIXInfo, SPEIInfo: t.SPEIInfo, FPSInfo: t.FPSInfo}
+	if t.Merchant != nil {
+		v.MerchantDescription = t.Merchant.Description
+	}
+	if t.AuthorizedAt != nil {
+		v.AuthorizedAt = timestamp(*t.AuthorizedAt)
+	}
+	return v
+}
+
+// millisParam reads an inclusive Unix-milliseconds filter.
+func millisParam(q url.Values, name string, d map[string]string) *time.Time {
+	raw := q.Get(name)
+	if raw == "" {
+		return nil
+	}
+	ms, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil {
+		d[name] = "must be Unix epoch milliseconds"
+		return nil
+	}
+	t := time.UnixMilli(ms).UTC()
+	return &t
+}
+
+// transactionFilter reads the list filters shared by the list and the
+// aggregation.
+func transactionFilter(q url.Values) (sandbox.TransactionFilter, error) {
+	d := map[string]string{}
+	f := sandbox.TransactionFilter{
+		AccountID: q.Get("filter:accountId"), VirtualAccountID: q.Get("filter:virtualAccountId"),
+		CardID: q.Get("filter:cardId"), CardGroupID: q.Get("filter:cardGroupId"), Status: q.Get("filter:status"),
+		DetailedStatus: q.Get("filter:detailed_status"), Category: q.Get("filter:category"),
+		ProviderAuthorizationID: q.Get("filter:providerAuthorizationId"),
+		FromDate:                millisParam(q, "filter:from_date", d), ToDate: millisParam(q, "filter:to_date", d),
+		FromAuthorized: millisParam(q, "filter:from_authorized_at", d), ToAuthorized: millisParam(q, "filter:to_authorized_at", d),
+	}
+	if f.AccountID == "" {
+		f.AccountID = q.Get("accountId")
+	}
+	if len(d) > 0 {
+		return f, sandbox.Invalid(d)
+	}
+	return f, f.Validate()
+}
+
+func (a *API) listTransactions(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	q := r.URL.Query()
+	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId", q.Get("filter:legalEntityId")); err != nil {
+		return nil, err
+	}
+	f, err := transactionFilter(q)
+	if err != nil {
+		return nil, err
+	}
+	after, err := decodeCursor(r, c)
+	if err != nil {
+		return nil, err
+	}
+	var page sandbox.Page[sandbox.Transaction]
+	err = c.W.View(func(op *sandbox.Op) error {
+		page, err = op.Transactions(c.Actor, f, sandbox.PageRequest{After: after})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]transaction, len(page.Items))
+	for i := range page.Items {
+		items[i] = transactionView(&page.Items[i])
+	}
+	return newList(items, encodeCursor(r, c, page.Next)), nil
+}
+
+func (a *API) getTransaction(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	var t *sandbox.Transaction
+	err = c.W.View(func(op *sandbox.Op) error {
+		t, err = op.TransactionOf(c.Actor, mux.Vars(r)["transactionId"])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return transactionView(t), nil
+}

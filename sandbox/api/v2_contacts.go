@@ -1,0 +1,48 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesV2Contacts(r *mux.Router) {
+	web.Route(r, web.Gen2, http.MethodGet, "/v2/contacts", "v2.contact.list", a.listV2Contacts)
+}
+
+type v2Contact struct {
+	ID                 string           `json:"id"`
+	Name               string           `json:"name"`
+	RecipientType      string           `json:"recipientType"`
+	RecipientLegalName string           `json:"recipientLegalName"`
+	RecipientEmail     string           `json:"recipientEmail,omitempty"`
+	Address            *sandbox.Address `json:"address,omitempty"`
+	CreatedAt          string           `json:"createdAt"`
+}
+
+func (a *API) listV2Contacts(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen2})
+	if err != nil {
+		return nil, err
+	}
+	after, err := decodeCursor(r, c)
+	if err != nil {
+		return nil, err
+	}
+	var page sandbox.Page[sandbox.Contact]
+	err = c.W.View(func(op *sandbox.Op) error {
+		page, err = op.Contacts(c.Actor, sandbox.PageRequest{After: after})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]v2Contact, len(page.Items))
+	for i, ct := range page.Items {
+		items[i] = v2Contact{ID: ct.ID, Name: ct.Name, RecipientType: ct.RecipientType, RecipientLegalName: ct.RecipientLegalName,
+			RecipientEmail: ct.RecipientEmail, Address: ct.Address, CreatedAt: timestamp(ct.CreatedAt)}
+	}
+	return newList(items, encodeCursor(r, c, page.Next)), nil
+}

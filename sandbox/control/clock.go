@@ -1,0 +1,121 @@
+package control
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+type advanceRequest struct {
+	By string `json:"by"`
+	To string `json:"to"`
+}
+
+type eventView struct {
+	ID      string  `json:"id"`
+	Kind    string  `json:"kind"`
+	At      string  `json:"at"`
+	Status  string  `json:"status"`
+	Summary string  `json:"summary,omitempty"`
+	Error   string  `json:"error,omitempty"`
+	RanAt   *string `json:"ranAt,omitempty"`
+	Payload any     `json:"payload,omitempty"`
+}
+
+func eventOf(e sandbox.Event) eventView {
+	v := eventView{ID: e.ID, Kind: e.Kind, At: ts(e.At), Status: e.Status, Summary: e.Summary, Error: e.Error}
+	if e.RanAt != nil {
+		s := ts(*e.RanAt)
+		v.RanAt = &s
+	}
+	if len(e.Payload) > 0 && string(e.Payload) != "null" && string(e.Payload) != "{}" {
+		v.Payload = e.Payload
+	}
+	return v
+}
+
+// target resolves an advance request: by a duration, to an instant, or to
+// the next scheduled event.
+func target(w *sandbox.World, req advanceRequest) (time.Time, error) {
+	now := w.Now()
+	switch {
+	case req.By != "" && req.To != "":
+		return time.Time{}, sandbox.InvalidField("/by", "give either by or to, not both")
+	case req.By != "":
+		d, err := scenario.ParseDuration(req.By)
+		if err != nil || d < 0 {
+			return time.Time{}, sandbox.InvalidField("/by", "must be a non-negative duration such as 36h, 2d or 1w")
+		}
+		return now.Add(d), nil
+	case req.To == "next":
+		next, ok, err := w.NextEventAt()
+		if err != nil || !ok {
+			return now, err
+		}
+		return next, nil
+	case req.To != "":
+		t, err := time.Parse(time.RFC3339Nano, req.To)
+		if err != nil {
+			return time.Time{}, sandbox.InvalidField("/to", `must be an RFC 3339 instant or "next"`)
+		}
+		if t.Before(now) {
+			return time.Time{}, sandbox.InvalidField("/to", "the clock never moves backwards; restore a snapshot instead")
+		}
+		return t, nil
+	}
+	return time.Time{}, sandbox.InvalidField("body", `give "by" (e.g. "36h") or "to" (an RFC 3339 instant or "next")`)
+}
+
+func (c *Control) advance(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	var req advanceRequest
+	if err := web.Decode(r, &req, true); err != nil {
+		return nil, err
+	}
+	req.By, req.To = strings.TrimSpace(req.By), strings.TrimSpace(req.To)
+	from := w.Now()
+	to, err := target(w, req)
+	if err != nil {
+		return nil, err
+	}
+	ran, err := w.Advance(to)
+	if err != nil {
+		return nil, err
+	}
+	events := make([]eventView, len(ran))
+	for i, e := range ran {
+		events[i] = eventOf(e)
+	}
+	cv, err := clockOf(w)
+	return map[string]any{"from": ts(from), "to": ts(to), "clock": cv, "events": events}, err
+}
+
+func (c *Control) events(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	status := r.URL.Query().Get("status")
+	if status == "" {
+		status = sandbox.EventScheduled
+	}
+	if status != sandbox.EventScheduled && status != "done" {
+		return nil, sandbox.InvalidField("status", "must be scheduled or done")
+	}
+	page, err := w.Events(status, sandbox.PageRequest{Size: 500})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]eventView, len(page.Items))
+	for i, e := range page.Items {
+		items[i] = eventOf(e)
+	}
+	return map[string]any{"items": items, "metadata": map[string]int{"count": len(items)}}, nil
+}

@@ -1,0 +1,150 @@
+package control
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+// Control is the control API over an engine.
+type Control struct {
+	Engine     *sandbox.Engine
+	AdminToken string
+	Version    string
+}
+
+// Register adds every control route to r.
+func (c *Control) Register(r *mux.Router) {
+	s := r.PathPrefix("/_sandbox").Subrouter()
+	s.Use(c.requireToken)
+	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }
+	route(http.MethodGet, "/health", "sandbox.health", c.health)
+	route(http.MethodPost, "/reset", "sandbox.reset", c.reset)
+	route(http.MethodGet, "/keys", "sandbox.keys", c.keys)
+	route(http.MethodGet, "/clock", "sandbox.clock", c.clock)
+	route(http.MethodPost, "/clock/advance", "sandbox.clock.advance", c.advance)
+	route(http.MethodGet, "/events", "sandbox.events", c.events)
+}
+
+// requireToken enforces the admin token when one is configured.
+func (c *Control) requireToken(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c.AdminToken != "" {
+			got := r.Header.Get("X-Admin-Token")
+			if b, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && got == "" {
+				got = b
+			}
+			if subtle.ConstantTimeCompare([]byte(got), []byte(c.AdminToken)) != 1 {
+				web.WriteError(w, r, web.Gen2, sandbox.Errorf(sandbox.CodeUnauthorized,
+					"the control API needs the admin token (X-Admin-Token or Authorization: Bearer)"))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// world is the world a control call acts on: X-Sandbox-World, else the
+// default one.
+func (c *Control) world(r *http.Request) (*sandbox.World, error) {
+	id := r.Header.Get("X-Sandbox-World")
+	w, ok := c.Engine.World(id)
+	if !ok {
+		return nil, sandbox.NotFound("world", "X-Sandbox-World", id).With("field", "X-Sandbox-World")
+	}
+	info := web.InfoOf(r)
+	info.World, info.Reference = w.ID, w.ReferenceID
+	return w, nil
+}
+
+type clockView struct {
+	Now         string  `json:"now"`
+	Mode        string  `json:"mode"`
+	Scale       float64 `json:"scale,omitempty"`
+	Start       string  `json:"start"`
+	NextEventAt *string `json:"nextEventAt"`
+}
+
+func clockOf(w *sandbox.World) (clockView, error) {
+	st := w.Clock()
+	v := clockView{Now: ts(st.Now), Mode: string(st.Mode), Scale: st.Scale, Start: ts(w.Start)}
+	next, ok, err := w.NextEventAt()
+	if ok {
+		s := ts(next)
+		v.NextEventAt = &s
+	}
+	return v, err
+}
+
+func ts(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+type health struct {
+	Status     string    `json:"status"`
+	Version    string    `json:"version"`
+	World      string    `json:"world"`
+	Scenario   string    `json:"scenario"`
+	Seed       int64     `json:"seed"`
+	Persistent bool      `json:"persistent"`
+	Clock      clockView `json:"clock"`
+	Worlds     int       `json:"worlds"`
+}
+
+func (c *Control) health(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	cv, err := clockOf(w)
+	return health{Status: "ok", Version: c.Version, World: w.ID, Scenario: w.Scenario, Seed: w.Seed,
+		Persistent: w.Persistent(), Clock: cv, Worlds: len(c.Engine.Worlds())}, err
+}
+
+func (c *Control) reset(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Reset(); err != nil {
+		return nil, err
+	}
+	return c.health(r)
+}
+
+type keyView struct {
+	Key            string   `json:"key"`
+	Name           string   `json:"name,omitempty"`
+	Kind           string   `json:"kind"`
+	ReadOnly       bool     `json:"readOnly"`
+	LegalEntityIDs []string `json:"legalEntityIds"`
+	UserID         string   `json:"userId,omitempty"`
+}
+
+func (c *Control) keys(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := w.Keys()
+	if err != nil {
+		return nil, err
+	}
+	items := make([]keyView, len(keys))
+	for i, k := range keys {
+		items[i] = keyView{Key: k.Key.Key, Name: k.Key.Name, Kind: k.Key.Kind, ReadOnly: k.Key.ReadOnly,
+			LegalEntityIDs: k.LegalEntityIDs, UserID: k.Key.UserID}
+	}
+	return map[string]any{"items": items}, nil
+}
+
+func (c *Control) clock(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	return clockOf(w)
+}

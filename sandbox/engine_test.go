@@ -1,0 +1,301 @@
+package sandbox
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+func mustScenario(t *testing.T, name string) *scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func mustWorld(t *testing.T, sc *scenario.Scenario) *World {
+	t.Helper()
+	eng, err := NewEngine(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := eng.CreateWorld(WorldSpec{Scenario: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	return w
+}
+
+func mustSnapshot(t *testing.T, w *World) []byte {
+	t.Helper()
+	b, err := w.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestSameScenarioAndSeedGiveIdenticalWorlds(t *testing.T) {
+	sc := mustScenario(t, "demo")
+	a, b := mustWorld(t, sc), mustWorld(t, sc)
+	if !bytes.Equal(mustSnapshot(t, a), mustSnapshot(t, b)) {
+		t.Fatal("two worlds from the same scenario and seed differ")
+	}
+	seed := int64(7)
+	eng, _ := NewEngine(nil)
+	defer eng.Close()
+	c, err := eng.CreateWorld(WorldSpec{Scenario: sc, Seed: &seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(mustSnapshot(t, a), mustSnapshot(t, c)) {
+		t.Fatal("a different seed gave the same world")
+	}
+}
+
+// ledgerSums recomputes every bucket's totals from the transactions.
+func ledgerSums(t *testing.T, w *World) (stored, summed map[string]Totals) {
+	t.Helper()
+	stored, summed = map[string]Totals{}, map[string]Totals{}
+	err := w.View(func(op *Op) error {
+		txns, err := all[Transaction](op, kindTransaction, IndexPrefix(indexTxnLE))
+		if err != nil {
+			return err
+		}
+		for i := range txns {
+			tx := &txns[i]
+			e := effect(tx, tx.DetailedStatus)
+			for _, k := range []string{tx.AccountID + "/" + tx.AccountSubtype, tx.VirtualAccountID + "/virtual"} {
+				s := summed[k]
+				s.Posted, s.PendingDebits, s.PendingCredits, s.Spend = s.Posted+e.Posted, s.PendingDebits+e.PendingDebits, s.PendingCredits+e.PendingCredits, s.Spend+e.Spend
+				summed[k] = s
+				owner, bucket, _ := strings.Cut(k, "/")
+				if stored[k], err = op.totals(owner, bucket); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stored, summed
+}
+
+func TestLedgerTotalsEqualTheirEntries(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	check := func(when string) {
+		stored, summed := ledgerSums(t, w)
+		if len(summed) == 0 {
+			t.Fatal("no transactions")
+		}
+		for k, want := range summed {
+			if got := stored[k]; got != want {
+				t.Errorf("%s: totals %s = %+v, sum of entries %+v", when, k, got, want)
+			}
+		}
+	}
+	check("at start")
+	if _, err := w.Advance(w.Now().Add(72 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	check("after settling")
+}
+
+func TestDemoDeclaredBalances(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	err := w.View(func(op *Op) error {
+		for id, want := range map[string]int64{"subaccount_acmeengineering": 25000000, "subaccount_acmepayroll": 60000000} {
+			got, err := op.VirtualAccountTotals(id)
+			if err != nil {
+				return err
+			}
+			if got.Posted != want {
+				t.Errorf("%s posted = %d, want %d", id, got.Posted, want)
+			}
+		}
+		cash, err := op.AccountTotals("sa_group_acmecharge", "cash")
+		if cash.Posted != 50000000 {
+			t.Errorf("charge card cash = %d, want 50000000", cash.Posted)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDemoCoversEveryDetailedStatus(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	seen := map[string]int{}
+	err := w.View(func(op *Op) error {
+		txns, err := all[Transaction](op, kindTransaction, IndexPrefix(indexTxnLE))
+		for _, tx := range txns {
+			seen[tx.DetailedStatus]++
+		}
+		if len(txns) < 300 {
+			t.Errorf("demo has %d transactions, want hundreds", len(txns))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range DetailedStatuses {
+		if seen[s] == 0 {
+			t.Errorf("no %s transaction in the demo", s)
+		}
+	}
+}
+
+func TestAdvanceRunsEventsInOrderAtTheirInstant(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	start := w.Now()
+	ran, err := w.Advance(start.Add(26 * time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settled []Event
+	for i, ev := range ran {
+		if i > 0 && ev.At.Before(ran[i-1].At) {
+			t.Fatalf("event %d at %v ran after %v", i, ev.At, ran[i-1].At)
+		}
+		if ev.RanAt == nil || !ev.RanAt.Equal(ev.At) {
+			t.Fatalf("event %s ran at %v, due %v", ev.ID, ev.RanAt, ev.At)
+		}
+		if ev.Kind == "transaction.settle" {
+			settled = append(settled, ev)
+		}
+	}
+	if len(settled) == 0 {
+		t.Fatal("no settlement ran in 26h")
+	}
+	if got, want := w.Now(), start.Add(26*time.Hour); !got.Equal(want) {
+		t.Fatalf("clock = %v, want %v", got, want)
+	}
+	if _, err := w.Advance(start); err == nil {
+		t.Fatal("advancing backwards succeeded")
+	}
+}
+
+func TestEventNotBeforeItsTime(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	next, ok, err := w.NextEventAt()
+	if err != nil || !ok {
+		t.Fatalf("no next event: %v", err)
+	}
+	ran, err := w.Advance(next.Add(-time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ran) != 0 {
+		t.Fatalf("%d events ran before their time", len(ran))
+	}
+	if ran, _ = w.Advance(next); len(ran) == 0 {
+		t.Fatal("the due event did not run at its instant")
+	}
+}
+
+func TestResetRestoresTheScenarioStart(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	before := mustSnapshot(t, w)
+	if _, err := w.Advance(w.Now().Add(96 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(before, mustSnapshot(t, w)) {
+		t.Fatal("advancing changed nothing")
+	}
+	if err := w.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, mustSnapshot(t, w)) {
+		t.Fatal("reset did not restore the starting state")
+	}
+	if !w.Now().Equal(w.Start) {
+		t.Fatalf("clock after reset = %v, want %v", w.Now(), w.Start)
+	}
+}
+
+func TestScenarioEventOfUnknownKind(t *testing.T) {
+	src := "legalEntities:\n  - {id: le_x, name: X}\nevents:\n  - at: +1h\n    kind: nothing.happens\n"
+	sc, err := scenario.Parse("e.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, _ := NewEngine(nil)
+	defer eng.Close()
+	_, err = eng.CreateWorld(WorldSpec{Scenario: sc})
+	if err == nil || !strings.Contains(err.Error(), "e.yaml:5:") || !strings.Contains(err.Error(), "unknown event kind") {
+		t.Fatalf("err = %v, want e.yaml:5: unknown event kind", err)
+	}
+}
+
+func TestTokenPricesWalkDeterministically(t *testing.T) {
+	sc := mustScenario(t, "demo")
+	a, b := mustWorld(t, sc), mustWorld(t, sc)
+	for _, w := range []*World{a, b} {
+		if _, err := w.Advance(w.Now().Add(5 * time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pa, _ := a.TokenPrices()
+	pb, _ := b.TokenPrices()
+	moved := false
+	for i := range pa {
+		if pa[i] != pb[i] {
+			t.Fatalf("prices differ between identical worlds: %+v vs %+v", pa[i], pb[i])
+		}
+		if pa[i].Symbol == "BTC" && pa[i].Value() != "97250.00" {
+			moved = true
+		}
+		if !pa[i].LastUpdatedAt.Equal(a.Now()) {
+			t.Fatalf("%s lastUpdatedAt = %v, want %v", pa[i].Symbol, pa[i].LastUpdatedAt, a.Now())
+		}
+	}
+	if !moved {
+		t.Fatal("BTC did not move in 5 ticks")
+	}
+}
+
+func TestLuhnAndRouting(t *testing.T) {
+	if !LuhnValid("4111111111111111") || LuhnValid("4111111111111112") {
+		t.Fatal("Luhn check wrong on known numbers")
+	}
+	if !RoutingNumberValid("021000021") || RoutingNumberValid("021000022") {
+		t.Fatal("ABA check wrong on known numbers")
+	}
+	w := mustWorld(t, mustScenario(t, "demo"))
+	err := w.View(func(op *Op) error {
+		cards, err := all[Card](op, kindCard, IndexPrefix(indexCardLE))
+		for _, c := range cards {
+			if !LuhnValid(c.PAN) || len(c.PAN) != 16 {
+				t.Errorf("card %s PAN %s is not a valid 16-digit number", c.ID, c.PAN)
+			}
+		}
+		accs, _ := all[Account](op, kindAccount, IndexPrefix(indexAccount))
+		for _, a := range accs {
+			if !RoutingNumberValid(a.RoutingNumber) {
+				t.Errorf("account %s routing %s fails its checksum", a.ID, a.RoutingNumber)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFormatCents(t *testing.T) {
+	for c, want := range map[int64]string{0: "$0.00", 5: "$0.05", 123456: "$1,234.56", -100000000: "-$1,000,000.00"} {
+		if got := FormatCents(c); got != want {
+			t.Errorf("FormatCents(%d) = %q, want %q", c, got, want)
+		}
+	}
+}

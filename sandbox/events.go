@@ -1,0 +1,235 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Event statuses.
+const (
+	EventScheduled = "scheduled"
+	EventDone      = "done"
+	EventFailed    = "failed"
+	EventCanceled  = "canceled"
+)
+
+// Event is a future effect: it runs, in time order, when the world's clock
+// reaches At.
+type Event struct {
+	ID      string          `json:"id"`
+	Kind    string          `json:"kind"`
+	At      time.Time       `json:"at"`
+	Status  string          `json:"status"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+	Summary string          `json:"summary,omitempty"`
+	Error   string          `json:"error,omitempty"`
+	RanAt   *time.Time      `json:"ranAt,omitempty"`
+	Seq     int64           `json:"seq"`
+}
+
+// EventHandler runs an event inside the operation that fires it; it returns
+// a one-line summary of what happened.
+type EventHandler func(op *Op, ev *Event) (string, error)
+
+var (
+	handlersMu sync.RWMutex
+	handlers   = map[string]EventHandler{}
+)
+
+// RegisterEvent makes a kind of scheduled event known to every world.
+func RegisterEvent(kind string, h EventHandler) {
+	handlersMu.Lock()
+	defer handlersMu.Unlock()
+	handlers[kind] = h
+}
+
+// EventKinds lists the registered kinds, sorted.
+func EventKinds() []string {
+	handlersMu.RLock()
+	defer handlersMu.RUnlock()
+	kinds := make([]string, 0, len(handlers))
+	for k := range handlers {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	return kinds
+}
+
+func handlerFor(kind string) (EventHandler, bool) {
+	handlersMu.RLock()
+	defer handlersMu.RUnlock()
+	h, ok := handlers[kind]
+	return h, ok
+}
+
+const (
+	indexEventDue  = "event.due"
+	indexEventDone = "event.done"
+)
+
+func eventIndex(ev *Event) string {
+	if ev.Status == EventScheduled {
+		return IndexKey(indexEventDue, store.Millis(ev.At), store.Seq(ev.Seq), ev.ID)
+	}
+	return IndexKey(indexEventDone, store.Seq(ev.Seq), ev.ID)
+}
+
+// Schedule adds an event of kind at the given time with a JSON payload.
+func (op *Op) Schedule(kind string, at time.Time, payload any) (*Event, error) {
+	if _, ok := handlerFor(kind); !ok {
+		return nil, fmt.Errorf("unknown event kind %q", kind)
+	}
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	id, err := op.newID(PrefixEvent)
+	if err != nil {
+		return nil, err
+	}
+	seq, err := op.nextSeq()
+	if err != nil {
+		return nil, err
+	}
+	if at.Before(op.Now) {
+		at = op.Now
+	}
+	ev := &Event{ID: id, Kind: kind, At: at.UTC(), Status: EventScheduled, Payload: raw, Seq: seq}
+	return ev, op.save(kindEvent, id, ev, eventIndex(ev))
+}
+
+// CancelEvent marks a scheduled event canceled so it never runs.
+func (op *Op) CancelEvent(id string) error {
+	var ev Event
+	ok, err := op.get(kindEvent, id, &ev)
+	if err != nil || !ok || ev.Status != EventScheduled {
+		return err
+	}
+	ev.Status = EventCanceled
+	now := op.Now
+	ev.RanAt = &now
+	return op.save(kindEvent, id, &ev, eventIndex(&ev))
+}
+
+// nextDue returns the earliest scheduled event at or before limit.
+func (op *Op) nextDue(limit time.Time) (*Event, error) {
+	p, err := list[Event](op, kindEvent, IndexPrefix(indexEventDue), PageRequest{Size: 1}, nil)
+	if err != nil || len(p.Items) == 0 {
+		return nil, err
+	}
+	ev := p.Items[0]
+	if ev.At.After(limit) {
+		return nil, nil
+	}
+	return &ev, nil
+}
+
+// Events lists scheduled events (in due order) or finished ones (most recent
+// first).
+func (w *World) Events(status string, req PageRequest) (Page[Event], error) {
+	var page Page[Event]
+	err := w.View(func(op *Op) error {
+		var err error
+		if status == EventScheduled {
+			page, err = list[Event](op, kindEvent, IndexPrefix(indexEventDue), req, nil)
+		} else {
+			req.Desc = true
+			page, err = list[Event](op, kindEvent, IndexPrefix(indexEventDone), req, nil)
+		}
+		return err
+	})
+	return page, err
+}
+
+// NextEventAt returns when the next scheduled event is due.
+func (w *World) NextEventAt() (time.Time, bool, error) {
+	var at time.Time
+	var found bool
+	err := w.View(func(op *Op) error {
+		ev, err := op.nextDue(time.Unix(1<<40, 0))
+		if ev != nil {
+			at, found = ev.At, true
+		}
+		return err
+	})
+	return at, found, err
+}
+
+// Advance moves the clock to target, running every event due on the way in
+// time order, each at its own virtual instant. It returns the events that ran.
+func (w *World) Advance(target time.Time) ([]Event, error) {
+	w.advancing.Lock()
+	defer w.advancing.Unlock()
+	if target.Before(w.Now()) {
+		return nil, Errorf(CodeInvalidRequest, "the clock never moves backwards: %s is before %s",
+			target.UTC().Format(time.RFC3339), w.Now().Format(time.RFC3339)).With("to", target.UTC().Format(time.RFC3339))
+	}
+	var ran []Event
+	for {
+		ev, err := w.runNext(target)
+		if err != nil {
+			return ran, err
+		}
+		if ev == nil {
+			break
+		}
+		ran = append(ran, *ev)
+	}
+	return ran, w.Update(func(op *Op) error {
+		if target.After(op.Now) {
+			return op.setClock(target)
+		}
+		return nil
+	})
+}
+
+// runNext runs the earliest event due by target, at its own instant. A
+// handler that fails rolls back everything it wrote; the event is then
+// recorded as failed in a transaction of its own.
+func (w *World) runNext(target time.Time) (*Event, error) {
+	var ev *Event
+	var handlerErr error
+	err := w.Update(func(op *Op) error {
+		var err error
+		if ev, err = op.nextDue(target); err != nil || ev == nil {
+			return err
+		}
+		if err := op.setClock(ev.At); err != nil {
+			return err
+		}
+		h, _ := handlerFor(ev.Kind)
+		summary, err := op.runHandler(h, ev)
+		if err != nil {
+			handlerErr = err
+			return err
+		}
+		return op.finishEvent(ev, EventDone, summary, "")
+	})
+	if handlerErr != nil {
+		err = w.Update(func(op *Op) error {
+			if err := op.setClock(ev.At); err != nil {
+				return err
+			}
+			return op.finishEvent(ev, EventFailed, "", handlerErr.Error())
+		})
+	}
+	return ev, err
+}
+
+func (op *Op) finishEvent(ev *Event, status, summary, errText string) error {
+	at := op.Now
+	ev.RanAt, ev.Status, ev.Summary, ev.Error = &at, status, summary, errText
+	return op.save(kindEvent, ev.ID, ev, eventIndex(ev))
+}
+
+func (op *Op) runHandler(h EventHandler, ev *Event) (summary string, err error) {
+	if h == nil {
+		return "", fmt.Errorf("no handler for event kind %q", ev.Kind)
+	}
+	return h(op, ev)
+}

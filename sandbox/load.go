@@ -1,0 +1,158 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// loader writes a scenario's records into a world.
+type loader struct {
+	op   *Op
+	sc   *scenario.Scenario
+	vas  map[string]*VirtualAccount // by id
+	accs map[string]*Account
+	// balances are the declared posted balances per virtual account.
+	balances map[string]int64
+	cards    []*Card
+	groups   map[string]*CardGroup
+}
+
+func newLoader(op *Op, sc *scenario.Scenario) *loader {
+	return &loader{op: op, sc: sc, vas: map[string]*VirtualAccount{}, accs: map[string]*Account{},
+		balances: map[string]int64{}, groups: map[string]*CardGroup{}}
+}
+
+// problem reports a scenario problem found while loading.
+func (l *loader) problem(path, format string, args ...any) error {
+	return scenario.Problems{l.sc.Problemf(path, format, args...)}
+}
+
+func (l *loader) time(spec string) time.Time {
+	t, _ := scenario.ParseTime(spec, l.op.Now)
+	return t
+}
+
+func (l *loader) run() error {
+	if err := l.op.Tx.Put(clockKey, l.op.W.clock.State()); err != nil {
+		return err
+	}
+	steps := []func() error{
+		l.legalEntities, l.users, l.keys, l.accounts, l.cardGroups, l.cards_, l.contacts,
+		l.customers, l.transactions, l.generate, l.openingBalances, l.invoices, l.webhooks,
+		l.tokens, l.events,
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// id returns the declared id or a new deterministic one.
+func (l *loader) id(declared, prefix string) (string, error) {
+	if declared != "" {
+		return declared, nil
+	}
+	return l.op.newID(prefix)
+}
+
+func (l *loader) seq() int64 {
+	n, _ := l.op.nextSeq()
+	return n
+}
+
+func (l *loader) legalEntities() error {
+	for _, s := range l.sc.LegalEntities {
+		le := LegalEntity{ID: s.ID, Name: s.Name, Structure: s.Structure, V2Enabled: s.V2Enabled == nil || *s.V2Enabled,
+			CardGroupModel: s.CardGroupModel, Enterprise: s.Enterprise, CryptoOfframp: s.CryptoOfframp,
+			CreatedAt: l.time(s.CreatedAt), Seq: l.seq()}
+		if le.CardGroupModel == "" {
+			le.CardGroupModel = GroupModelLegalEntity
+		}
+		if s.CreatedAt == "" {
+			le.CreatedAt = l.op.Now.AddDate(-1, 0, 0)
+		}
+		if err := l.op.save(kindLegalEntity, le.ID, &le, IndexKey(indexLE, store.Seq(le.Seq), le.ID)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) users() error {
+	for _, s := range l.sc.Users {
+		u := User{ID: s.ID, Name: s.Name, Email: s.Email, Seq: l.seq(), Roles: []Role{}}
+		for _, r := range s.Roles {
+			role := r.Role
+			if role == "" {
+				role = "admin"
+			}
+			u.Roles = append(u.Roles, Role{LegalEntityID: r.LegalEntityID, Role: role, Active: r.Active == nil || *r.Active})
+		}
+		if err := l.op.save(kindUser, u.ID, &u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) keys() error {
+	for _, s := range l.sc.Keys {
+		k := APIKey{Key: s.Key, Name: s.Name, Kind: s.Kind, ReadOnly: s.ReadOnly, LegalEntityID: s.LegalEntityID, UserID: s.UserID, Seq: l.seq()}
+		if err := l.op.save(kindKey, k.Key, &k, keyIndex(&k)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeStrict turns a YAML-decoded map into a typed value, refusing keys
+// the type does not have.
+func decodeStrict(in map[string]any, out any) error {
+	raw, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(out)
+}
+
+func (l *loader) constraint(path string, in map[string]any) (*SpendingConstraint, error) {
+	if in == nil {
+		return nil, nil
+	}
+	var sc SpendingConstraint
+	if err := decodeStrict(in, &sc); err != nil {
+		return nil, l.problem(path, "%v", err)
+	}
+	if err := ValidateConstraint(&sc, l.op.Now, l.op.W.Catalog); err != nil {
+		if e, ok := AsError(err); ok && len(e.Details) > 0 {
+			keys := make([]string, 0, len(e.Details))
+			for k := range e.Details {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			return nil, l.problem(path, "%s: %s", keys[0], e.Details[keys[0]])
+		}
+		return nil, l.problem(path, "%v", err)
+	}
+	return &sc, nil
+}
+
+func (l *loader) rawJSON(in map[string]any) json.RawMessage {
+	if in == nil {
+		return nil
+	}
+	b, _ := json.Marshal(in)
+	return b
+}
+
+func fmtPath(format string, i int) string { return fmt.Sprintf(format, i) }

@@ -1,0 +1,151 @@
+package sandbox
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+func (l *loader) createdAt(spec string, fallback time.Time) time.Time {
+	if spec == "" {
+		return fallback
+	}
+	return l.time(spec)
+}
+
+func (l *loader) accounts() error {
+	for i, s := range l.sc.Accounts {
+		id, err := l.id(s.ID, PrefixAccount)
+		if err != nil {
+			return err
+		}
+		f := l.op.W.faker("account", int64(i))
+		acc := &Account{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Type: s.Type, Status: s.Status,
+			Commercial: s.Commercial == nil || *s.Commercial, AccountNumber: f.DigitN(12), RoutingNumber: routingNumber(f),
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(-1, 0, 0)), Seq: l.seq()}
+		if acc.Type == "" {
+			acc.Type = "debit"
+		}
+		if acc.Status == "" {
+			acc.Status = "open"
+		}
+		primary, err := l.virtualAccount(acc, scenario.VirtualAccount{Name: "Primary account", CreatedAt: s.CreatedAt}, true, i*100)
+		if err != nil {
+			return err
+		}
+		acc.PrimaryVirtualAccountID = primary.ID
+		l.accs[acc.ID] = acc
+		if err := l.op.save(kindAccount, acc.ID, acc, accountIndex(acc)); err != nil {
+			return err
+		}
+		rest := s.BalanceCents
+		for j, vs := range s.VirtualAccounts {
+			va, err := l.virtualAccount(acc, vs, false, i*100+j+1)
+			if err != nil {
+				return err
+			}
+			l.balances[va.ID] = vs.BalanceCents
+			rest -= vs.BalanceCents
+		}
+		l.balances[primary.ID] = rest
+	}
+	return nil
+}
+
+func (l *loader) virtualAccount(acc *Account, s scenario.VirtualAccount, primary bool, n int) (*VirtualAccount, error) {
+	id, err := l.id(s.ID, PrefixVirtualAccount)
+	if err != nil {
+		return nil, err
+	}
+	f := l.op.W.faker("virtual_account", int64(n))
+	va := &VirtualAccount{ID: id, AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, Name: s.Name, Primary: primary,
+		AccountNumber: f.DigitN(12), RoutingNumber: acc.RoutingNumber,
+		CreatedAt: l.createdAt(s.CreatedAt, acc.CreatedAt), Seq: l.seq()}
+	if primary {
+		va.AccountNumber = acc.AccountNumber
+	}
+	if s.Closed {
+		closed := l.op.Now
+		va.ClosedAt = &closed
+	}
+	l.vas[va.ID] = va
+	return va, l.op.save(kindVirtualAccount, va.ID, va, vaIndex(va))
+}
+
+func (l *loader) cardGroups() error {
+	for i, s := range l.sc.CardGroups {
+		id, err := l.id(s.ID, PrefixCardGroup)
+		if err != nil {
+			return err
+		}
+		c, err := l.constraint(fmt.Sprintf("cardGroups[%d].spendingConstraint", i), s.SpendingConstraint)
+		if err != nil {
+			return err
+		}
+		g := &CardGroup{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, VirtualAccountID: s.VirtualAccountID,
+			Status: "active", SpendingConstraint: c, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)), Seq: l.seq()}
+		l.groups[g.ID] = g
+		if err := l.op.save(kindCardGroup, g.ID, g, groupIndexes(g)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) cards_() error {
+	for i, s := range l.sc.Cards {
+		c, err := l.constraint(fmt.Sprintf("cards[%d].spendingConstraint", i), s.SpendingConstraint)
+		if err != nil {
+			return err
+		}
+		acc := l.accs[s.AccountID]
+		card := &Card{AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, VirtualAccountID: s.VirtualAccountID,
+			CardGroupID: s.CardGroupID, CardProductID: s.CardProductID, Name: s.Name, Status: s.Status,
+			IsSingleUse: s.IsSingleUse, SpendingConstraint: c, UserData: l.rawJSON(s.UserData),
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -3, 0))}
+		for _, m := range s.Modifiers {
+			card.Modifiers = append(card.Modifiers, CardModifier{Name: m.Name, Value: m.Value})
+		}
+		if card.Status == "" {
+			card.Status = "active"
+		}
+		if err := l.op.IssueCard(card, s.ID); err != nil {
+			return err
+		}
+		l.cards = append(l.cards, card)
+	}
+	return nil
+}
+
+// IssueCard fills a new card's id, number, expiry and product and stores it.
+func (op *Op) IssueCard(card *Card, declaredID string) error {
+	id := declaredID
+	if id == "" {
+		var err error
+		if id, err = op.newID(PrefixCard); err != nil {
+			return err
+		}
+	}
+	seq, err := op.nextSeq()
+	if err != nil {
+		return err
+	}
+	card.ID, card.Seq = id, seq
+	if card.CreatedAt.IsZero() {
+		card.CreatedAt = op.Now
+	}
+	if card.CardProductID == "" {
+		products := op.W.Catalog.CardProducts
+		card.CardProductID = products[derive(op.W.Seed, "product:"+id, 0)%2].ID
+	}
+	product, _ := op.W.Catalog.CardProduct(card.CardProductID)
+	f := op.W.faker("card:"+id, seq)
+	card.PAN = luhnComplete(product.Prefix + f.DigitN(uint(15-len(product.Prefix))))
+	card.CVV = f.DigitN(3)
+	exp := card.CreatedAt.AddDate(3, 0, 0)
+	card.ExpiryMonth = fmt.Sprintf("%02d", int(exp.Month()))
+	card.ExpiryYear = strconv.Itoa(exp.Year())
+	return op.save(kindCard, card.ID, card, cardIndexes(card)...)
+}

@@ -1,0 +1,198 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+func address(a *scenario.Address) *Address {
+	if a == nil {
+		return nil
+	}
+	return &Address{AddressLine: a.AddressLine, AddressLine2: a.AddressLine2, AddressCity: a.AddressCity,
+		AddressState: a.AddressState, AddressZip: a.AddressZip, AddressCountry: a.AddressCountry}
+}
+
+func (l *loader) contacts() error {
+	for _, s := range l.sc.Contacts {
+		c := &Contact{ID: s.ID, LegalEntityID: s.LegalEntityID, Name: s.Name, RecipientType: s.RecipientType,
+			RecipientLegalName: s.RecipientLegalName, RecipientEmail: s.RecipientEmail, Address: address(s.Address),
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq()}
+		if c.RecipientType == "" {
+			c.RecipientType = "vendor"
+		}
+		if c.RecipientLegalName == "" {
+			c.RecipientLegalName = c.Name
+		}
+		if err := l.op.save(kindContact, c.ID, c, contactIndexes(c)...); err != nil {
+			return err
+		}
+		for _, ds := range s.Destinations {
+			d := &Destination{ID: ds.ID, ContactID: c.ID, LegalEntityID: c.LegalEntityID, Type: ds.Type, Name: ds.Name,
+				AccountNumber: ds.AccountNumber, RoutingNumber: ds.RoutingNumber, AccountType: ds.AccountType,
+				IBAN: ds.IBAN, SWIFT: ds.SWIFT, BankName: ds.BankName, BankCountry: ds.BankCountry,
+				Address: ds.Address, Chain: ds.Chain, Currency: ds.Currency, CreatedAt: c.CreatedAt}
+			if err := l.op.SaveDestination(d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// SaveDestination stores a new contact destination.
+func (op *Op) SaveDestination(d *Destination) error {
+	if d.ID == "" {
+		id, err := op.newID("le_c_dest_")
+		if err != nil {
+			return err
+		}
+		d.ID = id
+	}
+	seq, err := op.nextSeq()
+	if err != nil {
+		return err
+	}
+	d.Seq = seq
+	if d.CreatedAt.IsZero() {
+		d.CreatedAt = op.Now
+	}
+	return op.save(kindDestination, d.ID, d, destinationIndexes(d)...)
+}
+
+func (l *loader) customers() error {
+	for _, s := range l.sc.Customers {
+		id, err := l.id(s.ID, PrefixCustomer)
+		if err != nil {
+			return err
+		}
+		c := &Customer{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Email: s.Email, Phone: s.Phone,
+			Address: address(s.Address), CustomMetadata: l.rawJSON(s.CustomMetadata), Status: s.Status,
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq()}
+		if c.Status == "" {
+			c.Status = "active"
+		}
+		if err := l.op.save(kindCustomer, c.ID, c, customerIndexes(c)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) invoices() error {
+	for _, s := range l.sc.Invoices {
+		inv, err := l.invoice(s)
+		if err != nil {
+			return err
+		}
+		if err := l.op.save(kindInvoice, inv.ID, inv, invoiceIndexes(inv)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) invoice(s scenario.Invoice) (*Invoice, error) {
+	id, err := l.id(s.ID, PrefixInvoice)
+	if err != nil {
+		return nil, err
+	}
+	detailsID, err := l.op.newID(PrefixInvoiceDetails)
+	if err != nil {
+		return nil, err
+	}
+	acc := l.accs[s.AccountID]
+	inv := &Invoice{ID: id, LegalEntityID: acc.LegalEntityID, AccountID: acc.ID, CustomerID: s.CustomerID, DetailsID: detailsID,
+		Number: s.Number, IssuedAt: l.createdAt(s.IssuedAt, l.op.Now), Timezone: s.Timezone, Currency: "USD",
+		Memo: s.Memo, CollectedCents: s.PaidCents, Version: 1, Seq: l.seq(), Transactions: json.RawMessage("[]")}
+	inv.DueAt = l.createdAt(s.DueAt, inv.IssuedAt.AddDate(0, 0, 30))
+	inv.CreatedAt = inv.IssuedAt
+	if inv.Timezone == "" {
+		inv.Timezone = "America/New_York"
+	}
+	for _, li := range s.LineItems {
+		inv.LineItems = append(inv.LineItems, LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: li.PriceCents})
+	}
+	if s.ScheduledSend != "" {
+		t := l.time(s.ScheduledSend)
+		inv.ScheduledSendDate = &t
+	}
+	if s.PaidCents > 0 {
+		paid := []map[string]any{{"transactionType": "external", "transaction": map[string]any{
+			"paymentMethod": "other", "paidAt": inv.IssuedAt.Add(72 * time.Hour).Format(time.RFC3339)}}}
+		inv.Transactions, _ = json.Marshal(paid)
+	}
+	inv.Status = InvoiceStatus(inv, s.Void, l.op.Now)
+	if inv.Status == "void" || inv.Status == "paid" {
+		closed := l.op.Now
+		inv.ClosedAt = &closed
+	}
+	return inv, nil
+}
+
+// InvoiceStatus derives an invoice's status from its amounts and dates.
+func InvoiceStatus(inv *Invoice, void bool, now time.Time) string {
+	total := inv.TotalCents()
+	switch {
+	case void:
+		return "void"
+	case inv.CollectedCents >= total && total > 0:
+		return "paid"
+	case inv.CollectedCents > 0:
+		return "paid_partially"
+	case inv.ScheduledSendDate != nil && inv.ScheduledSendDate.After(now):
+		return "scheduled"
+	case now.After(inv.DueAt):
+		return "overdue"
+	}
+	return "unpaid"
+}
+
+func (l *loader) webhooks() error {
+	for _, s := range l.sc.Webhooks {
+		id, err := l.id(s.ID, PrefixWebhook)
+		if err != nil {
+			return err
+		}
+		w := &Webhook{ID: id, LegalEntityID: s.LegalEntityID, URL: s.URL, Name: s.Name, Status: s.Status,
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -1, 0)), Seq: l.seq()}
+		if w.Status == "" {
+			w.Status = "active"
+		}
+		if err := l.op.save(kindWebhook, w.ID, w, webhookIndexes(w)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) tokens() error {
+	interval := time.Hour
+	if l.sc.TokenPrices != nil && l.sc.TokenPrices.TickInterval != "" {
+		interval, _ = scenario.ParseDuration(l.sc.TokenPrices.TickInterval)
+	}
+	return l.op.initTokens(interval)
+}
+
+func (l *loader) events() error {
+	for i, s := range l.sc.Events {
+		path := fmt.Sprintf("events[%d]", i)
+		if _, ok := handlerFor(s.Kind); !ok {
+			return l.problem(path+".kind", "unknown event kind %q (known: %v)", s.Kind, EventKinds())
+		}
+		at := l.time(s.At)
+		if at.Before(l.op.Now) {
+			return l.problem(path+".at", "a scheduled event must not be in the past")
+		}
+		if s.With == nil {
+			s.With = map[string]any{}
+		}
+		if _, err := l.op.Schedule(s.Kind, at, s.With); err != nil {
+			return l.problem(path, "%v", err)
+		}
+	}
+	return nil
+}

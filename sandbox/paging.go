@@ -1,0 +1,96 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// PageSize is the number of items a list page holds. The service chooses it;
+// clients cannot.
+const PageSize = 50
+
+// PageRequest asks for one page of an index.
+type PageRequest struct {
+	// After is the index key the previous page ended on ("" for the first).
+	After string
+	// Desc walks the index backwards.
+	Desc bool
+	// Size overrides PageSize when positive (tests use small pages).
+	Size int
+}
+
+// Page is one page of items. Next is the index key to continue after; it is
+// empty on the last page.
+type Page[T any] struct {
+	Items []T
+	Next  string
+}
+
+// list walks the index entries under prefix, loads each record of kind and
+// keeps those keep accepts (all when keep is nil), until a page is full.
+// Next is set only when a further item exists.
+func list[T any](op *Op, kind, prefix string, req PageRequest, keep func(*T) bool) (Page[T], error) {
+	if req.After != "" && !ValidCursorKey(req.After, prefix) {
+		return Page[T]{}, InvalidField("cursor", "does not belong to this list")
+	}
+	size := req.Size
+	if size <= 0 {
+		size = PageSize
+	}
+	page := Page[T]{Items: make([]T, 0, min(size, 64))}
+	var lastKey string
+	var scanErr error
+	more := false
+	err := op.Tx.Scan(prefix, req.After, req.Desc, func(key, id string) bool {
+		raw, ok, err := op.Tx.GetRaw(recordKey(kind, id))
+		if err != nil || !ok {
+			scanErr = fmt.Errorf("index %q names missing %s %q: %v", key, kind, id, err)
+			return false
+		}
+		var item T
+		if err := json.Unmarshal([]byte(raw), &item); err != nil {
+			scanErr = err
+			return false
+		}
+		if keep != nil && !keep(&item) {
+			return true
+		}
+		if len(page.Items) == size {
+			more = true
+			return false
+		}
+		page.Items = append(page.Items, item)
+		lastKey = key
+		return true
+	})
+	if err == nil {
+		err = scanErr
+	}
+	if more {
+		page.Next = lastKey
+	}
+	return page, err
+}
+
+// all loads every record under an index prefix, in index order.
+func all[T any](op *Op, kind, prefix string) ([]T, error) {
+	var out []T
+	after := ""
+	for {
+		p, err := list[T](op, kind, prefix, PageRequest{After: after, Size: 1000}, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p.Items...)
+		if p.Next == "" {
+			return out, nil
+		}
+		after = p.Next
+	}
+}
+
+// ValidCursorKey reports whether an index key a cursor carries belongs to
+// the index prefix being listed: a cursor from another list is refused.
+func ValidCursorKey(key, prefix string) bool {
+	return key == "" || (len(key) > len(prefix) && key[:len(prefix)] == prefix)
+}

@@ -1,0 +1,48 @@
+package sandbox
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+// TestReadmeScenarioExample loads the scenario shown in the README and runs
+// its scheduled events, so the documentation stays true.
+func TestReadmeScenarioExample(t *testing.T) {
+	raw, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(raw), "```yaml\n")
+	block, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("README has no yaml block")
+	}
+	sc, err := scenario.Parse("README.md", []byte(block))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := mustWorld(t, sc)
+	ran, err := w.Advance(w.Now().Add(72 * time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range ran {
+		if ev.Status != EventDone {
+			t.Fatalf("event %s %s: %s", ev.Kind, ev.Status, ev.Error)
+		}
+	}
+	err = w.View(func(op *Op) error {
+		tx, ok, err := op.Transaction("txn_achout")
+		if !ok || tx.DetailedStatus != "canceled" {
+			t.Fatalf("txn_achout = %+v, %v", tx, ok)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,94 @@
+package sandbox
+
+import (
+	"strings"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Record kinds: the first part of every record key.
+const (
+	kindLegalEntity    = "legal_entity"
+	kindUser           = "user"
+	kindKey            = "key"
+	kindAccount        = "account"
+	kindVirtualAccount = "virtual_account"
+	kindTotals         = "totals"
+	kindTransaction    = "transaction"
+	kindCard           = "card"
+	kindCardGroup      = "card_group"
+	kindContact        = "contact"
+	kindDestination    = "destination"
+	kindCustomer       = "customer"
+	kindInvoice        = "invoice"
+	kindWebhook        = "webhook"
+	kindEvent          = "event"
+)
+
+func recordKey(kind, id string) string { return store.Key("r", kind, id) }
+
+// indexSidecar remembers which index keys a record currently has.
+func indexSidecar(kind, id string) string { return store.Key("x", kind, id) }
+
+// IndexKey builds the key of one index entry: its name, its ordered parts and
+// finally the record id, which keeps every entry unique.
+func IndexKey(name string, parts ...string) string {
+	return store.Key(append([]string{"i", name}, parts...)...)
+}
+
+// IndexPrefix is the prefix shared by an index's entries with these parts.
+func IndexPrefix(name string, parts ...string) string {
+	return store.Prefix(append([]string{"i", name}, parts...)...)
+}
+
+// get loads a record; it reports whether it exists.
+func (op *Op) get(kind, id string, v any) (bool, error) {
+	if id == "" {
+		return false, nil
+	}
+	return op.Tx.Get(recordKey(kind, id), v)
+}
+
+// save stores a record and makes its index entries exactly those given.
+func (op *Op) save(kind, id string, v any, index ...string) error {
+	if err := op.Tx.Put(recordKey(kind, id), v); err != nil {
+		return err
+	}
+	side := indexSidecar(kind, id)
+	old, _, err := op.Tx.GetRaw(side)
+	if err != nil {
+		return err
+	}
+	keep := make(map[string]bool, len(index))
+	for _, k := range index {
+		keep[k] = true
+	}
+	if old != "" {
+		for _, k := range strings.Split(old, "\n") {
+			if !keep[k] {
+				if err := op.Tx.Delete(k); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, k := range index {
+		if err := op.Tx.PutRaw(k, id); err != nil {
+			return err
+		}
+	}
+	return op.Tx.PutRaw(side, strings.Join(index, "\n"))
+}
+
+// nextSeq returns the world's next global sequence number: the tie-breaker
+// that keeps list order stable when many records share a virtual instant.
+func (op *Op) nextSeq() (int64, error) { return nextSeq(op.Tx, "global") }
+
+// newID returns the next deterministic ID with the given prefix.
+func (op *Op) newID(prefix string) (string, error) {
+	n, err := nextSeq(op.Tx, prefix)
+	if err != nil {
+		return "", err
+	}
+	return deriveID(op.W.Seed, prefix, n), nil
+}

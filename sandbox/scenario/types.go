@@ -1,0 +1,243 @@
+package scenario
+
+// Scenario is one scenario file.
+type Scenario struct {
+	Name          string            `yaml:"name"`
+	Description   string            `yaml:"description"`
+	ClockStart    string            `yaml:"clockStart"`
+	Seed          *int64            `yaml:"seed"`
+	TokenPrices   *TokenPrices      `yaml:"tokenPrices"`
+	LegalEntities []LegalEntity     `yaml:"legalEntities"`
+	Users         []User            `yaml:"users"`
+	Keys          []Key             `yaml:"keys"`
+	Accounts      []Account         `yaml:"accounts"`
+	CardGroups    []CardGroup       `yaml:"cardGroups"`
+	Cards         []Card            `yaml:"cards"`
+	Contacts      []Contact         `yaml:"contacts"`
+	Customers     []Customer        `yaml:"customers"`
+	Invoices      []Invoice         `yaml:"invoices"`
+	Transactions  []Transaction     `yaml:"transactions"`
+	Webhooks      []Webhook         `yaml:"webhooks"`
+	Generate      []Generate        `yaml:"generate"`
+	Events        []Event           `yaml:"events"`
+	File          string            `yaml:"-"`
+	lines         map[string]int    `yaml:"-"`
+	ids           map[string]string `yaml:"-"`
+}
+
+// TokenPrices configures the token price walk.
+type TokenPrices struct {
+	TickInterval string `yaml:"tickInterval"`
+}
+
+// LegalEntity declares a business.
+type LegalEntity struct {
+	ID             string `yaml:"id"`
+	Name           string `yaml:"name"`
+	Structure      string `yaml:"structure"`
+	V2Enabled      *bool  `yaml:"v2Enabled"`
+	CardGroupModel string `yaml:"cardGroupModel"`
+	Enterprise     bool   `yaml:"enterprise"`
+	CryptoOfframp  bool   `yaml:"cryptoOfframp"`
+	CreatedAt      string `yaml:"createdAt"`
+}
+
+// User declares a person and their roles.
+type User struct {
+	ID    string `yaml:"id"`
+	Name  string `yaml:"name"`
+	Email string `yaml:"email"`
+	Roles []Role `yaml:"roles"`
+}
+
+// Role is a user's role on a legal entity.
+type Role struct {
+	LegalEntityID string `yaml:"legalEntityId"`
+	Role          string `yaml:"role"`
+	Active        *bool  `yaml:"active"`
+}
+
+// Key declares an API key.
+type Key struct {
+	Key           string `yaml:"key"`
+	Name          string `yaml:"name"`
+	Kind          string `yaml:"kind"`
+	ReadOnly      bool   `yaml:"readOnly"`
+	LegalEntityID string `yaml:"legalEntityId"`
+	UserID        string `yaml:"userId"`
+}
+
+// Account declares an account and its virtual accounts.
+type Account struct {
+	ID              string           `yaml:"id"`
+	LegalEntityID   string           `yaml:"legalEntityId"`
+	Name            string           `yaml:"name"`
+	Type            string           `yaml:"type"`
+	Status          string           `yaml:"status"`
+	Commercial      *bool            `yaml:"commercial"`
+	BalanceCents    int64            `yaml:"balanceCents"`
+	CreatedAt       string           `yaml:"createdAt"`
+	VirtualAccounts []VirtualAccount `yaml:"virtualAccounts"`
+}
+
+// VirtualAccount declares a sub-account.
+type VirtualAccount struct {
+	ID           string `yaml:"id"`
+	Name         string `yaml:"name"`
+	BalanceCents int64  `yaml:"balanceCents"`
+	Closed       bool   `yaml:"closed"`
+	CreatedAt    string `yaml:"createdAt"`
+}
+
+// CardGroup declares a card group.
+type CardGroup struct {
+	ID                 string         `yaml:"id"`
+	LegalEntityID      string         `yaml:"legalEntityId"`
+	Name               string         `yaml:"name"`
+	VirtualAccountID   string         `yaml:"virtualAccountId"`
+	SpendingConstraint map[string]any `yaml:"spendingConstraint"`
+	CreatedAt          string         `yaml:"createdAt"`
+}
+
+// Card declares a card.
+type Card struct {
+	ID                 string         `yaml:"id"`
+	AccountID          string         `yaml:"accountId"`
+	VirtualAccountID   string         `yaml:"virtualAccountId"`
+	CardGroupID        string         `yaml:"cardGroupId"`
+	CardProductID      string         `yaml:"cardProductId"`
+	Name               string         `yaml:"name"`
+	Status             string         `yaml:"status"`
+	IsSingleUse        bool           `yaml:"isSingleUse"`
+	SpendingConstraint map[string]any `yaml:"spendingConstraint"`
+	UserData           map[string]any `yaml:"userData"`
+	Modifiers          []Modifier     `yaml:"modifiers"`
+	CreatedAt          string         `yaml:"createdAt"`
+}
+
+// Modifier is a card modifier.
+type Modifier struct {
+	Name  string `yaml:"name"`
+	Value bool   `yaml:"value"`
+}
+
+// Address is a postal address.
+type Address struct {
+	AddressLine    string `yaml:"addressLine"`
+	AddressLine2   string `yaml:"addressLine2"`
+	AddressCity    string `yaml:"addressCity"`
+	AddressState   string `yaml:"addressState"`
+	AddressZip     string `yaml:"addressZip"`
+	AddressCountry string `yaml:"addressCountry"`
+}
+
+// Contact declares a payee and its destinations.
+type Contact struct {
+	ID                 string        `yaml:"id"`
+	LegalEntityID      string        `yaml:"legalEntityId"`
+	Name               string        `yaml:"name"`
+	RecipientType      string        `yaml:"recipientType"`
+	RecipientLegalName string        `yaml:"recipientLegalName"`
+	RecipientEmail     string        `yaml:"recipientEmail"`
+	Address            *Address      `yaml:"address"`
+	Destinations       []Destination `yaml:"destinations"`
+	CreatedAt          string        `yaml:"createdAt"`
+}
+
+// Destination declares where a contact can be paid.
+type Destination struct {
+	ID            string `yaml:"id"`
+	Type          string `yaml:"type"`
+	Name          string `yaml:"name"`
+	AccountNumber string `yaml:"accountNumber"`
+	RoutingNumber string `yaml:"routingNumber"`
+	AccountType   string `yaml:"accountType"`
+	IBAN          string `yaml:"iban"`
+	SWIFT         string `yaml:"swift"`
+	BankName      string `yaml:"bankName"`
+	BankCountry   string `yaml:"bankCountry"`
+	Address       string `yaml:"address"`
+	Chain         string `yaml:"chain"`
+	Currency      string `yaml:"currency"`
+}
+
+// Customer declares someone the legal entity invoices.
+type Customer struct {
+	ID             string         `yaml:"id"`
+	LegalEntityID  string         `yaml:"legalEntityId"`
+	Name           string         `yaml:"name"`
+	Email          string         `yaml:"email"`
+	Phone          string         `yaml:"phone"`
+	Address        *Address       `yaml:"address"`
+	Status         string         `yaml:"status"`
+	CustomMetadata map[string]any `yaml:"customMetadata"`
+	CreatedAt      string         `yaml:"createdAt"`
+}
+
+// Invoice declares an invoice.
+type Invoice struct {
+	ID            string     `yaml:"id"`
+	AccountID     string     `yaml:"accountId"`
+	CustomerID    string     `yaml:"customerId"`
+	Number        string     `yaml:"number"`
+	IssuedAt      string     `yaml:"issuedAt"`
+	DueAt         string     `yaml:"dueAt"`
+	Timezone      string     `yaml:"timezone"`
+	LineItems     []LineItem `yaml:"lineItems"`
+	Memo          string     `yaml:"memo"`
+	PaidCents     int64      `yaml:"paidCents"`
+	Void          bool       `yaml:"void"`
+	ScheduledSend string     `yaml:"scheduledSendAt"`
+}
+
+// LineItem is an invoice line.
+type LineItem struct {
+	Name       string  `yaml:"name"`
+	Quantity   float64 `yaml:"quantity"`
+	PriceCents int64   `yaml:"priceCents"`
+}
+
+// Transaction declares a ledger entry.
+type Transaction struct {
+	ID               string `yaml:"id"`
+	AccountID        string `yaml:"accountId"`
+	VirtualAccountID string `yaml:"virtualAccountId"`
+	CardID           string `yaml:"cardId"`
+	Category         string `yaml:"category"`
+	AmountCents      int64  `yaml:"amountCents"`
+	Description      string `yaml:"description"`
+	DetailedStatus   string `yaml:"detailedStatus"`
+	Date             string `yaml:"date"`
+	SettlesAt        string `yaml:"settlesAt"`
+	MerchantID       string `yaml:"merchantId"`
+	Memo             string `yaml:"memo"`
+	DeclineReason    string `yaml:"declineReason"`
+	Rail             string `yaml:"rail"`
+}
+
+// Webhook declares an event-delivery endpoint.
+type Webhook struct {
+	ID            string `yaml:"id"`
+	LegalEntityID string `yaml:"legalEntityId"`
+	URL           string `yaml:"url"`
+	Name          string `yaml:"name"`
+	Status        string `yaml:"status"`
+	CreatedAt     string `yaml:"createdAt"`
+}
+
+// Generate asks for bulk data made by the seeded faker.
+type Generate struct {
+	Kind          string   `yaml:"kind"`
+	Count         int      `yaml:"count"`
+	Over          string   `yaml:"over"`
+	LegalEntityID string   `yaml:"legalEntityId"`
+	Cards         []string `yaml:"cards"`
+	AccountID     string   `yaml:"accountId"`
+}
+
+// Event schedules an effect at a relative or absolute time.
+type Event struct {
+	At   string         `yaml:"at"`
+	Kind string         `yaml:"kind"`
+	With map[string]any `yaml:"with"`
+}

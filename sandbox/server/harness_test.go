@@ -1,0 +1,244 @@
+package server_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gorilla/mux"
+	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
+)
+
+// routesHit records every route name the tests reached, read from the
+// request log, so TestMain can fail for a route no test exercises.
+var routesHit = struct {
+	sync.Mutex
+	names map[string]bool
+}{names: map[string]bool{}}
+
+type routeRecorder struct{ buf bytes.Buffer }
+
+func (r *routeRecorder) Write(p []byte) (int, error) {
+	var line struct {
+		Route string `json:"route"`
+	}
+	if json.Unmarshal(p, &line) == nil && line.Route != "" {
+		routesHit.Lock()
+		routesHit.names[line.Route] = true
+		routesHit.Unlock()
+	}
+	return r.buf.Write(p)
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if code == 0 && !testing.Short() {
+		if missing := unexercisedRoutes(); len(missing) > 0 {
+			os.Stderr.WriteString("FAIL: routes without a behaviour test: " + strings.Join(missing, ", ") + "\n")
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+func unexercisedRoutes() []string {
+	eng, err := sandbox.NewEngine(nil)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	h := server.Router(eng, server.Config{Log: zerolog.Nop()})
+	var missing []string
+	h.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		if name := route.GetName(); name != "" && !routesHit.names[name] {
+			missing = append(missing, name)
+		}
+		return nil
+	})
+	sort.Strings(missing)
+	return missing
+}
+
+// env is one sandbox under test.
+type env struct {
+	t   *testing.T
+	eng *sandbox.Engine
+	srv *httptest.Server
+	log *routeRecorder
+}
+
+type options struct {
+	scenario   string
+	adminToken string
+}
+
+func newEnv(t *testing.T, o options) *env {
+	t.Helper()
+	if o.scenario == "" {
+		o.scenario = "demo"
+	}
+	sc, err := scenario.Load(o.scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := sandbox.NewEngine(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.CreateWorld(sandbox.WorldSpec{Scenario: sc}); err != nil {
+		t.Fatal(err)
+	}
+	rec := &routeRecorder{}
+	h := server.Handler(eng, server.Config{Log: zerolog.New(rec), AdminToken: o.adminToken})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { srv.Close(); eng.Close() })
+	return &env{t: t, eng: eng, srv: srv, log: rec}
+}
+
+// resp is a finished response with its body read.
+type resp struct {
+	*http.Response
+	body []byte
+}
+
+// req describes one request.
+type req struct {
+	method, path string
+	key, le      string
+	header       map[string]string
+	body         any
+}
+
+func (e *env) do(r req) *resp {
+	e.t.Helper()
+	if r.method == "" {
+		r.method = http.MethodGet
+	}
+	var body io.Reader
+	switch b := r.body.(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(b)
+	case []byte:
+		body = bytes.NewReader(b)
+	default:
+		raw, _ := json.Marshal(b)
+		body = bytes.NewReader(raw)
+	}
+	hr, err := http.NewRequest(r.method, e.srv.URL+r.path, body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	if r.key != "" {
+		hr.Header.Set("X-API-Key", r.key)
+	}
+	if r.le != "" {
+		hr.Header.Set("x-legal-entity", r.le)
+	}
+	for k, v := range r.header {
+		if v == "" {
+			hr.Header.Del(k)
+		} else {
+			hr.Header.Set(k, v)
+		}
+	}
+	res, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return &resp{Response: res, body: b}
+}
+
+// get is a GET with a key and optional legal entity.
+func (e *env) get(path, key, le string) *resp {
+	e.t.Helper()
+	return e.do(req{path: path, key: key, le: le})
+}
+
+// status fails the test when the status differs, showing the body.
+func (r *resp) status(t *testing.T, want int) *resp {
+	t.Helper()
+	if r.StatusCode != want {
+		body := string(r.body)
+		if len(body) > 600 {
+			body = body[:600] + "…"
+		}
+		t.Fatalf("%s %s: status %d, want %d; body %s", r.Request.Method, r.Request.URL.Path, r.StatusCode, want, body)
+	}
+	return r
+}
+
+// json decodes the body into a generic map.
+func (r *resp) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.body, &m); err != nil {
+		t.Fatalf("body is not a JSON object: %v: %s", err, r.body)
+	}
+	return m
+}
+
+func (r *resp) decode(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decode: %v: %s", err, r.body)
+	}
+}
+
+// gen1 checks a first-generation error body and returns it.
+func (r *resp) gen1(t *testing.T, status int, identifier string) map[string]any {
+	t.Helper()
+	r.status(t, status)
+	m := r.json(t)
+	for _, k := range []string{"message", "name", "identifier", "rawStatus", "meta"} {
+		if _, ok := m[k]; !ok {
+			t.Fatalf("gen1 error lacks %q: %s", k, r.body)
+		}
+	}
+	if got := m["identifier"]; got != identifier {
+		t.Fatalf("identifier = %v, want %s: %s", got, identifier, r.body)
+	}
+	if got := m["rawStatus"]; got != float64(status) {
+		t.Fatalf("rawStatus = %v, want %d", got, status)
+	}
+	if ref, _ := m["meta"].(map[string]any)["referenceId"].(string); !strings.HasPrefix(ref, "ref_") {
+		t.Fatalf("meta.referenceId = %q", ref)
+	}
+	return m
+}
+
+// gen2 checks a second-generation error body: exactly code, message,
+// details and referenceId.
+func (r *resp) gen2(t *testing.T, status int, code string) map[string]string {
+	t.Helper()
+	r.status(t, status)
+	m := r.json(t)
+	if len(m) != 4 {
+		t.Fatalf("gen2 error has %d properties, want 4: %s", len(m), r.body)
+	}
+	var e struct {
+		Code        string            `json:"code"`
+		Message     string            `json:"message"`
+		Details     map[string]string `json:"details"`
+		ReferenceID string            `json:"referenceId"`
+	}
+	r.decode(t, &e)
+	if e.Code != code || e.Message == "" || e.Details == nil || !strings.HasPrefix(e.ReferenceID, "ref_") {
+		t.Fatalf("gen2 error = %+v, want code %s with message, details and referenceId", e, code)
+	}
+	return e.Details
+}

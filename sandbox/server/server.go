@@ -1,0 +1,149 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/api"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/control"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+// Version is the sandbox's version, set at link time.
+var Version = "dev"
+
+// Config is everything the server needs.
+type Config struct {
+	Addr       string
+	Scenario   string
+	Seed       *int64
+	ClockStart *time.Time
+	ClockMode  clock.Mode
+	ClockScale float64
+	DataPath   string
+	Durability store.Durability
+	AdminToken string
+	Log        zerolog.Logger
+	// Wall is the wall clock for real and scaled modes (nil: the machine's).
+	Wall clock.Wall
+}
+
+// Server is a running sandbox.
+type Server struct {
+	Engine  *sandbox.Engine
+	Handler http.Handler
+	log     zerolog.Logger
+	srv     *http.Server
+	ln      net.Listener
+}
+
+// New loads the scenario and builds the handler; it does not listen yet.
+func New(cfg Config) (*Server, error) {
+	sc, err := scenario.Load(cfg.Scenario)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := sandbox.NewEngine(cfg.Wall)
+	if err != nil {
+		return nil, err
+	}
+	_, err = eng.CreateWorld(sandbox.WorldSpec{ID: "default", Scenario: sc, Seed: cfg.Seed, ClockStart: cfg.ClockStart,
+		ClockMode: cfg.ClockMode, ClockScale: cfg.ClockScale, DataPath: cfg.DataPath, Durability: cfg.Durability})
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{Engine: eng, log: cfg.Log}
+	s.Handler = Handler(eng, cfg)
+	return s, nil
+}
+
+// Handler builds the whole HTTP handler over an engine.
+func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
+	r := Router(eng, cfg)
+	mw := &web.Middleware{Log: cfg.Log}
+	if w := eng.Default(); w != nil {
+		mw.Reference = w.ReferenceID
+	}
+	return mw.Wrap(r)
+}
+
+// Router is every route of the sandbox, without the outer middleware: tests
+// walk it to enumerate the operations.
+func Router(eng *sandbox.Engine, cfg Config) *mux.Router {
+	r := mux.NewRouter()
+	r.Use(web.NameRoutes)
+	(&api.API{Engine: eng}).Register(r)
+	(&control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version}).Register(r)
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		web.InfoOf(req).Route = "not_found"
+		web.WriteError(w, req, web.GenOf(req.URL.Path), sandbox.Errorf(sandbox.CodeNotFound, "no route for %s %s", req.Method, req.URL.Path))
+	})
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		info := web.InfoOf(req)
+		info.Route = "method_not_allowed"
+		info.Allow = allowed(r, req)
+		web.WriteError(w, req, web.GenOf(req.URL.Path), sandbox.Errorf(sandbox.CodeMethodNotAllowed, "%s is not allowed on %s", req.Method, req.URL.Path))
+	})
+	return r
+}
+
+// allowed lists the methods the router accepts for a request's path.
+func allowed(r *mux.Router, req *http.Request) []string {
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := req.Clone(req.Context())
+		probe.Method = m
+		var match mux.RouteMatch
+		if r.Match(probe, &match) && match.MatchErr == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Listen binds the address; Addr reports the bound address afterwards.
+func (s *Server) Listen(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	s.ln = ln
+	return nil
+}
+
+// Addr is the address the server listens on.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Serve serves until ctx ends, then shuts down gracefully: in-flight
+// requests finish (up to 10 s) and every world's store is flushed and
+// closed.
+func (s *Server) Serve(ctx context.Context) error {
+	s.srv = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- s.srv.Serve(s.ln) }()
+	var err error
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err = s.srv.Shutdown(shutdownCtx)
+		cancel()
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	if cerr := s.Engine.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

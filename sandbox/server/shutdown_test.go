@@ -1,0 +1,61 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
+)
+
+func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
+	srv, err := server.New(server.Config{Scenario: "empty", Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	inner := srv.Handler
+	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-release
+		inner.ServeHTTP(w, r)
+	})
+	if err := srv.Listen("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx) }()
+
+	type result struct {
+		status int
+		body   string
+		err    error
+	}
+	got := make(chan result, 1)
+	go func() {
+		res, err := http.Get("http://" + srv.Addr() + "/_sandbox/health")
+		if err != nil {
+			got <- result{err: err}
+			return
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		got <- result{status: res.StatusCode, body: string(b)}
+	}()
+	<-entered
+	cancel()
+	close(release)
+	r := <-got
+	if r.err != nil || r.status != 200 {
+		t.Fatalf("in-flight request during shutdown: %d %v %s", r.status, r.err, r.body)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if _, err := http.Get("http://" + srv.Addr() + "/_sandbox/health"); err == nil {
+		t.Fatal("the server still accepts connections after shutdown")
+	}
+}

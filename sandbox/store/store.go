@@ -1,0 +1,222 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/buntdb"
+)
+
+// Sep separates the parts of a key. It sorts below every printable
+// character, so a prefix followed by Sep groups exactly its own keys.
+const Sep = "\x1f"
+
+// end is greater than any byte of a UTF-8 string.
+const end = "\xff"
+
+// Durability says when a write reaches the disk.
+type Durability string
+
+const (
+	// Always fsyncs every committed write before it is acknowledged.
+	Always Durability = "always"
+	// EverySecond fsyncs in the background once a second.
+	EverySecond Durability = "everysecond"
+	// Never leaves syncing to the operating system.
+	Never Durability = "never"
+)
+
+// ParseDurability checks a durability name.
+func ParseDurability(s string) (Durability, error) {
+	switch Durability(s) {
+	case Always, EverySecond, Never:
+		return Durability(s), nil
+	}
+	return "", fmt.Errorf("unknown durability %q (want always, everysecond or never)", s)
+}
+
+// DB is one world's database.
+type DB struct {
+	db   *buntdb.DB
+	path string
+}
+
+// Open opens a database file, or an in-memory one when path is "" or
+// ":memory:".
+func Open(path string, d Durability) (*DB, error) {
+	if path == "" {
+		path = ":memory:"
+	}
+	db, err := buntdb.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	policy := map[Durability]buntdb.SyncPolicy{
+		Always: buntdb.Always, EverySecond: buntdb.EverySecond, Never: buntdb.Never, "": buntdb.Always,
+	}[d]
+	cfg := buntdb.Config{SyncPolicy: policy, AutoShrinkPercentage: 100, AutoShrinkMinSize: 32 << 20}
+	if err := db.SetConfig(cfg); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &DB{db: db, path: path}, nil
+}
+
+// Persistent reports whether the database lives in a file.
+func (d *DB) Persistent() bool { return d.path != ":memory:" }
+
+// Close flushes and closes the database.
+func (d *DB) Close() error { return d.db.Close() }
+
+// Update runs fn in a read-write transaction; an error rolls it back whole.
+func (d *DB) Update(fn func(*Tx) error) error {
+	return d.db.Update(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx}) })
+}
+
+// View runs fn in a read-only transaction.
+func (d *DB) View(fn func(*Tx) error) error {
+	return d.db.View(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx}) })
+}
+
+// Save writes every key to w in buntdb's append-only format.
+func (d *DB) Save(w io.Writer) error { return d.db.Save(w) }
+
+// Load reads keys written by Save.
+func (d *DB) Load(r io.Reader) error { return d.db.Load(r) }
+
+// Replace makes the database hold exactly the keys of a snapshot written by
+// Save, in one transaction: readers see the old state or the new one, and a
+// file-backed database appends the change to its log like any write.
+func (d *DB) Replace(r io.Reader) error {
+	staging, err := buntdb.Open(":memory:")
+	if err != nil {
+		return err
+	}
+	defer staging.Close()
+	if err := staging.Load(r); err != nil {
+		return fmt.Errorf("read snapshot: %w", err)
+	}
+	return staging.View(func(src *buntdb.Tx) error {
+		return d.db.Update(func(dst *buntdb.Tx) error {
+			if err := dst.DeleteAll(); err != nil {
+				return err
+			}
+			var setErr error
+			err := src.Ascend("", func(k, v string) bool {
+				_, _, setErr = dst.Set(k, v, nil)
+				return setErr == nil
+			})
+			if err == nil {
+				err = setErr
+			}
+			return err
+		})
+	})
+}
+
+// Tx is a transaction.
+type Tx struct{ tx *buntdb.Tx }
+
+// ErrNotFound is returned by MustGet for a missing key.
+var ErrNotFound = errors.New("not found")
+
+// Get decodes the JSON at key into v; it reports whether the key existed.
+func (t *Tx) Get(key string, v any) (bool, error) {
+	raw, err := t.tx.Get(key)
+	if errors.Is(err, buntdb.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal([]byte(raw), v); err != nil {
+		return false, fmt.Errorf("decode %q: %w", key, err)
+	}
+	return true, nil
+}
+
+// GetRaw returns the string at key.
+func (t *Tx) GetRaw(key string) (string, bool, error) {
+	raw, err := t.tx.Get(key)
+	if errors.Is(err, buntdb.ErrNotFound) {
+		return "", false, nil
+	}
+	return raw, err == nil, err
+}
+
+// Put stores v as JSON at key.
+func (t *Tx) Put(key string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %q: %w", key, err)
+	}
+	_, _, err = t.tx.Set(key, string(b), nil)
+	return err
+}
+
+// PutRaw stores a string at key.
+func (t *Tx) PutRaw(key, val string) error {
+	_, _, err := t.tx.Set(key, val, nil)
+	return err
+}
+
+// Delete removes key; a missing key is not an error.
+func (t *Tx) Delete(key string) error {
+	_, err := t.tx.Delete(key)
+	if errors.Is(err, buntdb.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// Scan visits the keys that start with prefix, in key order (reverse order
+// when desc), starting strictly after the key after when it is not empty,
+// until fn returns false.
+func (t *Tx) Scan(prefix, after string, desc bool, fn func(key, val string) bool) error {
+	if !desc {
+		from := prefix
+		if after != "" && after >= prefix {
+			from = after + "\x00"
+		}
+		return t.tx.AscendRange("", from, prefix+end, fn)
+	}
+	upTo := prefix + end
+	if after != "" && after < upTo {
+		upTo = after
+	}
+	return t.tx.DescendRange("", upTo, prefix, func(k, v string) bool {
+		if k == after {
+			return true
+		}
+		return fn(k, v)
+	})
+}
+
+// Key joins parts with Sep.
+func Key(parts ...string) string { return strings.Join(parts, Sep) }
+
+// Prefix is Key(parts...) followed by Sep: the prefix of every key below it.
+func Prefix(parts ...string) string { return Key(parts...) + Sep }
+
+// Millis encodes a time so that string order is time order.
+func Millis(t time.Time) string {
+	ms := t.UnixMilli()
+	if ms < 0 {
+		ms = 0
+	}
+	return fmt.Sprintf("%015d", ms)
+}
+
+// Seq encodes a sequence number so that string order is numeric order.
+func Seq(n int64) string { return fmt.Sprintf("%012d", n) }
+
+// Int encodes a signed amount so that string order is numeric order.
+func Int(n int64) string {
+	const bias = int64(1) << 62
+	return strconv.FormatUint(uint64(n+bias), 10)
+}

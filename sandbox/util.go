@@ -1,0 +1,33 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+)
+
+// Instant wraps a time so call sites read as "at".
+type Instant struct{ Time time.Time }
+
+// At makes an Instant.
+func At(t time.Time) Instant { return Instant{Time: t} }
+
+func jsonUnmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
+
+// FormatCents renders cents as a dollar amount, e.g. "$1,234.50".
+func FormatCents(c int64) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	digits := strconv.FormatInt(c/100, 10)
+	grouped := make([]byte, 0, len(digits)+len(digits)/3)
+	for i := range len(digits) {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			grouped = append(grouped, ',')
+		}
+		grouped = append(grouped, digits[i])
+	}
+	frac := strconv.FormatInt(c%100+100, 10)[1:]
+	return sign + "$" + string(grouped) + "." + frac
+}

@@ -1,0 +1,63 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"sync/atomic"
+)
+
+// Info is what the request log says about a request; handlers fill it in as
+// they learn it.
+type Info struct {
+	RequestID   string
+	Route       string
+	LegalEntity string
+	World       string
+	Key         string
+	Status      int
+	ReferenceID string
+	Err         error
+	Allow       []string
+	// Reference makes failure reference ids; the world a request acts on
+	// replaces the default.
+	Reference func() string
+}
+
+type infoKey struct{}
+
+var fallbackRefs atomic.Int64
+
+// NewReference returns a new reference id for a failure.
+func (i *Info) NewReference() string {
+	if i.Reference != nil {
+		return i.Reference()
+	}
+	return "ref_unbound" + itoa(fallbackRefs.Add(1))
+}
+
+// InfoOf returns the request's Info (a throwaway one outside the middleware).
+func InfoOf(r *http.Request) *Info {
+	if i, ok := r.Context().Value(infoKey{}).(*Info); ok {
+		return i
+	}
+	return &Info{}
+}
+
+// WithInfo attaches a new Info to a request.
+func WithInfo(r *http.Request, i *Info) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), infoKey{}, i))
+}
+
+func itoa(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// CORS headers: every header the API reads may be sent by a browser, and
+// every header it writes may be read.
+const (
+	allowHeaders  = "X-API-Key, x-legal-entity, X-Idempotency-Key, Content-Type, Authorization, X-Sandbox-World, X-Admin-Token, X-Request-Id"
+	exposeHeaders = "X-Request-Id, x-deferred-action-id, Retry-After, Location, Content-Length"
+	allowMethods  = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+)
+
+var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+// Middleware wraps the whole server: it attaches Info, assigns the request
+// id, answers CORS preflights, caps the body and logs one line per request.
+type Middleware struct {
+	Log       zerolog.Logger
+	Reference func() string
+	seq       atomic.Int64
+}
+
+// Wrap returns next behind the middleware.
+func (m *Middleware) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		info := &Info{RequestID: r.Header.Get("X-Request-Id"), Reference: m.Reference}
+		if !requestIDPattern.MatchString(info.RequestID) {
+			info.RequestID = fmt.Sprintf("req_%08d", m.seq.Add(1))
+		}
+		r = WithInfo(r, info)
+		w.Header().Set("X-Request-Id", info.RequestID)
+		cors(w, r)
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		defer m.log(r, info, start)
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				WriteError(w, r, GenOf(r.URL.Path), fmt.Errorf("panic: %v", p))
+			}
+		}()
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			info.Route = "cors.preflight"
+			w.Header().Set("Access-Control-Max-Age", "600")
+			Write(w, r, &Response{Status: http.StatusNoContent})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func cors(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		h.Set("Access-Control-Allow-Origin", "*")
+	} else {
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Set("Access-Control-Allow-Credentials", "true")
+		h.Add("Vary", "Origin")
+	}
+	h.Set("Access-Control-Allow-Methods", allowMethods)
+	h.Set("Access-Control-Allow-Headers", allowHeaders)
+	h.Set("Access-Control-Expose-Headers", exposeHeaders)
+}
+
+func (m *Middleware) log(r *http.Request, info *Info, start time.Time) {
+	level := zerolog.InfoLevel
+	if info.Err != nil || info.Status >= 500 {
+		level = zerolog.ErrorLevel
+	}
+	ev := m.Log.WithLevel(level).
+		Str("method", r.Method).Str("path", r.URL.Path).Str("route", info.Route).
+		Int("status", info.Status).Dur("latency", time.Since(start)).Str("request_id", info.RequestID)
+	if info.LegalEntity != "" {
+		ev = ev.Str("legal_entity", info.LegalEntity)
+	}
+	if info.World != "" {
+		ev = ev.Str("world", info.World)
+	}
+	if info.ReferenceID != "" {
+		ev = ev.Str("reference_id", info.ReferenceID)
+	}
+	if info.Err != nil {
+		ev = ev.Err(info.Err)
+	}
+	ev.Msg(strings.TrimSpace(r.Method + " " + r.URL.Path))
+}

@@ -1,0 +1,118 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+)
+
+// Gen is an API generation; it decides the error envelope.
+type Gen int
+
+const (
+	// Gen1 is the first generation: unprefixed paths.
+	Gen1 Gen = 1
+	// Gen2 is the second generation: paths under /v2 (and the control API).
+	Gen2 Gen = 2
+)
+
+// Response is a handler's result when it needs more than a 200 JSON body.
+type Response struct {
+	Status      int
+	Body        any
+	Header      http.Header
+	Raw         []byte
+	ContentType string
+}
+
+// Status wraps a body with a status code.
+func Status(code int, body any) *Response { return &Response{Status: code, Body: body} }
+
+// Func is a handler: it returns a body (written as 200 JSON), a *Response,
+// or an error.
+type Func func(r *http.Request) (any, error)
+
+// Handle adapts a Func to http.Handler, writing errors in gen's envelope.
+func Handle(gen Gen, fn Func) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, err := fn(r)
+		if err != nil {
+			WriteError(w, r, gen, err)
+			return
+		}
+		Write(w, r, v)
+	})
+}
+
+// Write writes a handler's result.
+func Write(w http.ResponseWriter, r *http.Request, v any) {
+	resp, ok := v.(*Response)
+	if !ok {
+		resp = &Response{Status: http.StatusOK, Body: v}
+	}
+	for k, vs := range resp.Header {
+		for _, s := range vs {
+			w.Header().Add(k, s)
+		}
+	}
+	status := resp.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	body, ctype := resp.Raw, resp.ContentType
+	if body == nil && resp.Body != nil {
+		var err error
+		if body, err = encode(resp.Body); err != nil {
+			WriteError(w, r, Gen1, err)
+			return
+		}
+		ctype = "application/json"
+	}
+	if ctype != "" {
+		w.Header().Set("Content-Type", ctype)
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	InfoOf(r).Status = status
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+// encode marshals JSON without HTML escaping and without a trailing newline.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// statusOf is the one table from error codes to HTTP statuses.
+var statusOf = map[sandbox.Code]int{
+	sandbox.CodeInvalidRequest:       http.StatusBadRequest,
+	sandbox.CodeInsufficientFunds:    http.StatusBadRequest,
+	sandbox.CodeUnauthorized:         http.StatusUnauthorized,
+	sandbox.CodeForbidden:            http.StatusForbidden,
+	sandbox.CodeUserAPIKeyRequired:   http.StatusForbidden,
+	sandbox.CodeNotFound:             http.StatusNotFound,
+	sandbox.CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
+	sandbox.CodeConflict:             http.StatusConflict,
+	sandbox.CodePayloadTooLarge:      http.StatusRequestEntityTooLarge,
+	sandbox.CodeUnsupportedMediaType: http.StatusUnsupportedMediaType,
+	sandbox.CodeRateLimited:          http.StatusTooManyRequests,
+	sandbox.CodeInternal:             http.StatusInternalServerError,
+}
+
+// StatusOf returns the HTTP status of an error code.
+func StatusOf(c sandbox.Code) int {
+	if s, ok := statusOf[c]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}

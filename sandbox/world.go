@@ -1,0 +1,132 @@
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/fixtures"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// World is one isolated universe: its store, virtual clock, seeded IDs and
+// scheduled-event queue.
+type World struct {
+	ID       string
+	Scenario string
+	Seed     int64
+	Start    time.Time
+	Catalog  *fixtures.Catalog
+
+	db    *store.DB
+	clock *clock.Clock
+
+	// gate lets ordinary operations run together and makes reset and
+	// restore wait until they have finished.
+	gate sync.RWMutex
+	// advancing serialises clock advances.
+	advancing sync.Mutex
+	// initial is the store as the scenario left it, for reset.
+	initial []byte
+	// errSeq numbers failures for their reference ids.
+	errSeq atomic.Int64
+}
+
+// Op is one operation's view of a world: a transaction and the virtual time,
+// read once when the operation began.
+type Op struct {
+	W   *World
+	Tx  *store.Tx
+	Now time.Time
+}
+
+// Update runs fn as one atomic write: either everything it wrote is stored
+// or, when it returns an error, nothing is.
+func (w *World) Update(fn func(*Op) error) error {
+	w.gate.RLock()
+	defer w.gate.RUnlock()
+	return w.db.Update(func(tx *store.Tx) error {
+		return fn(&Op{W: w, Tx: tx, Now: w.clock.Now()})
+	})
+}
+
+// View runs fn with a read-only transaction.
+func (w *World) View(fn func(*Op) error) error {
+	w.gate.RLock()
+	defer w.gate.RUnlock()
+	return w.db.View(func(tx *store.Tx) error {
+		return fn(&Op{W: w, Tx: tx, Now: w.clock.Now()})
+	})
+}
+
+// Now is the world's virtual time.
+func (w *World) Now() time.Time { return w.clock.Now() }
+
+// Clock returns the world's clock state.
+func (w *World) Clock() clock.State { return w.clock.State() }
+
+// Persistent reports whether the world is backed by a file.
+func (w *World) Persistent() bool { return w.db.Persistent() }
+
+// ReferenceID returns a new identifier for a failure: unique within the
+// world and the same on every run of the same request sequence.
+func (w *World) ReferenceID() string {
+	return deriveID(w.Seed, PrefixReference, w.errSeq.Add(1))
+}
+
+// Close flushes and closes the world's store.
+func (w *World) Close() error { return w.db.Close() }
+
+// Snapshot returns the whole state of the world as bytes.
+func (w *World) Snapshot() ([]byte, error) {
+	w.gate.Lock()
+	defer w.gate.Unlock()
+	var buf bytes.Buffer
+	if err := w.db.Save(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Restore replaces the world's state with a snapshot, clock included.
+func (w *World) Restore(snapshot []byte) error {
+	w.gate.Lock()
+	defer w.gate.Unlock()
+	if err := w.db.Replace(bytes.NewReader(snapshot)); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	return w.db.View(func(tx *store.Tx) error {
+		var st clock.State
+		if _, err := tx.Get(clockKey, &st); err != nil {
+			return err
+		}
+		w.clock.Restore(st)
+		return nil
+	})
+}
+
+// Reset puts the world back to where its scenario started it.
+func (w *World) Reset() error { return w.Restore(w.initial) }
+
+// clockKey stores the clock's state so snapshots and restarts keep it.
+var clockKey = store.Key("m", "clock")
+
+// setClock moves the clock and records it in the same transaction.
+func (op *Op) setClock(t time.Time) error {
+	if err := op.W.clock.Set(t); err != nil {
+		return err
+	}
+	op.Now = t.UTC()
+	return op.Tx.Put(clockKey, op.W.clock.State())
+}
+
+// SetClockMode switches the clock's mode and records it.
+func (w *World) SetClockMode(m clock.Mode, scale float64) error {
+	if err := w.clock.SetMode(m, scale); err != nil {
+		return Errorf(CodeInvalidRequest, "%v", err)
+	}
+	return w.db.Update(func(tx *store.Tx) error { return tx.Put(clockKey, w.clock.State()) })
+}
