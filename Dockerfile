@@ -1,0 +1,24 @@
+# Multi-stage build: a static Go binary on an empty (scratch) base.
+# Exec-form RUN is used throughout so the builder stage needs no shell.
+
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+# Static binary: no libc needed in the final image.
+ENV CGO_ENABLED=0
+
+# Dependencies first, so this layer is cached while only sources change.
+COPY go.mod go.sum ./
+RUN ["go", "mod", "download"]
+
+COPY . .
+RUN ["go", "build", "-trimpath", "-ldflags=-s -w", "-o", "/out/slash-sandbox", "./cmd/slash-sandbox"]
+
+FROM scratch
+# CA bundle for outbound HTTPS (webhooks).
+COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+COPY --from=build /out/slash-sandbox /slash-sandbox
+# Non-root (the conventional "nonroot" uid/gid; no /etc/passwd needed).
+USER 65532:65532
+ENV SANDBOX_ADDR=0.0.0.0:8080
+EXPOSE 8080
+ENTRYPOINT ["/slash-sandbox"]
