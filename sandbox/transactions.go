@@ -97,3 +97,13 @@ func (op *Op) TransactionOf(a *Actor, id string) (*Transaction, error) {
 func (op *Op) Contacts(a *Actor, req PageRequest) (Page[Contact], error) {
 	return list[Contact](op, kindContact, IndexPrefix(indexContactLE, a.LegalEntityID()), req, nil)
 }
+
+// SetTransactionNote attaches a note to one of the actor's transactions.
+func (op *Op) SetTransactionNote(a *Actor, id, note string) error {
+	t, err := op.TransactionOf(a, id)
+	if err != nil {
+		return err
+	}
+	t.Note = note
+	return op.save(kindTransaction, t.ID, t, txnIndexes(t)...)
+}

@@ -13,6 +13,9 @@ import (
 // API is the public API over an engine.
 type API struct {
 	Engine *sandbox.Engine
+	// Root is the whole server's handler: approved agent requests and the
+	// old values of deferred updates are read through it.
+	Root http.Handler
 }
 
 // Register adds every public route to r.
@@ -22,6 +25,7 @@ func (a *API) Register(r *mux.Router) {
 	a.routesAccounts(r)
 	a.routesTransactions(r)
 	a.routesV2Contacts(r)
+	a.routesAgentRequests(r)
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)

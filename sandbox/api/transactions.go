@@ -14,6 +14,7 @@ import (
 func (a *API) routesTransactions(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction", "transaction.list", a.listTransactions)
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}", "transaction.get", a.getTransaction)
+	web.Route(r, web.Gen1, http.MethodPatch, "/transaction/{transactionId}/note", "transaction.note.update", a.noteTransaction)
 }
 
 type transaction struct {
@@ -21,6 +22,7 @@ type transaction struct {
 	Date                    string                `json:"date"`
 	Description             string                `json:"description"`
 	Memo                    string                `json:"memo,omitempty"`
+	Note                    string                `json:"note,omitempty"`
 	MerchantDescription     string                `json:"merchantDescription,omitempty"`
 	MerchantData            *sandbox.MerchantData `json:"merchantData,omitempty"`
 	AmountCents             int64                 `json:"amountCents"`
@@ -44,7 +46,7 @@ type transaction struct {
 }
 
 func transactionView(t *sandbox.Transaction) transaction {
-	v := transaction{ID: t.ID, Date: timestamp(t.Date), Description: t.Description, Memo: t.Memo,
+	v := transaction{ID: t.ID, Date: timestamp(t.Date), Description: t.Description, Memo: t.Memo, Note: t.Note,
 		MerchantData: t.Merchant, AmountCents: t.AmountCents, Status: t.Status, DetailedStatus: t.DetailedStatus,
 		AccountID: t.AccountID, VirtualAccountID: t.VirtualAccountID, AccountSubtype: t.AccountSubtype, CardID: t.CardID,
 		ReferenceNumber: t.ReferenceNumber, DeclineReason: t.DeclineReason, ApprovalReason: t.ApprovalReason,
@@ -141,4 +143,34 @@ func (a *API) getTransaction(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return transactionView(t), nil
+}
+
+type noteBody struct {
+	Note *string `json:"note"`
+}
+
+// noteTransaction sets the note of a transaction; an empty note clears it.
+func (a *API) noteTransaction(r *http.Request) (any, error) {
+	var body noteBody
+	return a.doWrite(r, write{
+		gen: web.Gen1,
+		input: func(c *call, raw []byte) error {
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			if body.Note == nil {
+				return sandbox.InvalidField("/note", "required")
+			}
+			if len(*body.Note) > 2000 {
+				return sandbox.InvalidField("/note", "must be at most 2000 characters")
+			}
+			return nil
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			if err := op.SetTransactionNote(c.Actor, mux.Vars(r)["transactionId"], *body.Note); err != nil {
+				return nil, err
+			}
+			return map[string]bool{"success": true}, nil
+		},
+	})
 }

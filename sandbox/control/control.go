@@ -16,6 +16,7 @@ type Control struct {
 	Engine     *sandbox.Engine
 	AdminToken string
 	Version    string
+	Agents     Agents
 }
 
 // Register adds every control route to r.
@@ -29,6 +30,7 @@ func (c *Control) Register(r *mux.Router) {
 	route(http.MethodGet, "/clock", "sandbox.clock", c.clock)
 	route(http.MethodPost, "/clock/advance", "sandbox.clock.advance", c.advance)
 	route(http.MethodGet, "/events", "sandbox.events", c.events)
+	c.routesAgents(s)
 }
 
 // requireToken enforces the admin token when one is configured.

@@ -69,21 +69,28 @@ func New(cfg Config) (*Server, error) {
 
 // Handler builds the whole HTTP handler over an engine.
 func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
-	r := Router(eng, cfg)
+	pub := &api.API{Engine: eng}
+	r := router(eng, cfg, pub)
 	mw := &web.Middleware{Log: cfg.Log}
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
 	}
-	return mw.Wrap(r)
+	h := mw.Wrap(r)
+	pub.Root = h
+	return h
 }
 
 // Router is every route of the sandbox, without the outer middleware: tests
 // walk it to enumerate the operations.
 func Router(eng *sandbox.Engine, cfg Config) *mux.Router {
+	return router(eng, cfg, &api.API{Engine: eng})
+}
+
+func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 	r := mux.NewRouter()
 	r.Use(web.NameRoutes)
-	(&api.API{Engine: eng}).Register(r)
-	(&control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version}).Register(r)
+	pub.Register(r)
+	(&control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub}).Register(r)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		web.InfoOf(req).Route = "not_found"
 		web.WriteError(w, req, web.GenOf(req.URL.Path), sandbox.Errorf(sandbox.CodeNotFound, "no route for %s %s", req.Method, req.URL.Path))

@@ -82,6 +82,10 @@ func Write(w http.ResponseWriter, r *http.Request, v any) {
 	}
 }
 
+// Encode marshals JSON the way every response is written: no HTML
+// escaping, no trailing newline.
+func Encode(v any) ([]byte, error) { return encode(v) }
+
 // encode marshals JSON without HTML escaping and without a trailing newline.
 func encode(v any) ([]byte, error) {
 	var buf bytes.Buffer

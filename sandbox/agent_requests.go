@@ -1,0 +1,171 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Agent request statuses.
+const (
+	AgentPending  = "pending"
+	AgentApproved = "approved"
+	AgentRejected = "rejected"
+	AgentExpired  = "expired"
+	AgentExecuted = "executed"
+	AgentFailed   = "failed"
+	AgentRunning  = "running"
+)
+
+// AgentStatuses lists every agent request status.
+var AgentStatuses = []string{AgentPending, AgentApproved, AgentRejected, AgentExpired, AgentExecuted, AgentFailed, AgentRunning}
+
+// DefaultAgentExpiry is how long a pending agent request waits for a human.
+const DefaultAgentExpiry = 72 * time.Hour
+
+// AgentRequest is a write a read-only key asked for, held for a human.
+type AgentRequest struct {
+	ID            string            `json:"id"`
+	LegalEntityID string            `json:"legalEntityId"`
+	APIKey        string            `json:"apiKey"`
+	Status        string            `json:"status"`
+	Route         string            `json:"route"`
+	Method        string            `json:"method"`
+	Path          string            `json:"path"`
+	Query         string            `json:"query,omitempty"`
+	Header        map[string]string `json:"header"`
+	Body          []byte            `json:"body,omitempty"`
+	Display       Display           `json:"display"`
+	Result        json.RawMessage   `json:"result,omitempty"`
+	// Failure is the status and body the write met when it failed.
+	FailureStatus int             `json:"failureStatus,omitempty"`
+	Failure       json.RawMessage `json:"failure,omitempty"`
+	CreatedAt     time.Time       `json:"createdAt"`
+	UpdatedAt     time.Time       `json:"updatedAt"`
+	ExpiresAt     time.Time       `json:"expiresAt"`
+	ExpiryEvent   string          `json:"expiryEvent,omitempty"`
+	Seq           int64           `json:"seq"`
+}
+
+// Display is what a human sees of an agent request.
+type Display struct {
+	Title       string    `json:"title"`
+	Description string    `json:"description,omitempty"`
+	Sections    []Section `json:"sections"`
+}
+
+// Section is one labelled value: a plain string, or the change an update
+// makes (Change).
+type Section struct {
+	Label string `json:"label"`
+	Value any    `json:"value"`
+}
+
+// Change is an updated value.
+type Change struct {
+	OldValue *string `json:"oldValue,omitempty"`
+	NewValue string  `json:"newValue"`
+}
+
+const (
+	kindAgentRequest = "agent_request"
+	indexAgentKey    = "agent.key"
+	indexAgentLE     = "agent.le"
+	agentExpireKind  = "agent_request.expire"
+	agentExpiryKey   = "agent-expiry"
+)
+
+func agentIndexes(ar *AgentRequest) []string {
+	at, seq := store.Millis(ar.CreatedAt), store.Seq(ar.Seq)
+	return []string{
+		IndexKey(indexAgentKey, ar.APIKey, at, seq, ar.ID),
+		IndexKey(indexAgentLE, ar.LegalEntityID, at, seq, ar.ID),
+	}
+}
+
+func init() { RegisterEvent(agentExpireKind, runAgentExpiry) }
+
+// AgentExpiry is how long pending requests of this world wait.
+func (op *Op) AgentExpiry() time.Duration {
+	raw, ok, _ := op.Tx.GetRaw(store.Key("m", agentExpiryKey))
+	if d, err := time.ParseDuration(raw); ok && err == nil && d > 0 {
+		return d
+	}
+	return DefaultAgentExpiry
+}
+
+// SetAgentExpiry changes how long new pending requests wait.
+func (op *Op) SetAgentExpiry(d time.Duration) error {
+	return op.Tx.PutRaw(store.Key("m", agentExpiryKey), d.String())
+}
+
+// CreateAgentRequest stores a deferred write in pending and schedules its
+// expiry.
+func (op *Op) CreateAgentRequest(ar *AgentRequest) error {
+	id, err := op.newID("agent_request_")
+	if err != nil {
+		return err
+	}
+	seq, err := op.nextSeq()
+	if err != nil {
+		return err
+	}
+	ar.ID, ar.Seq, ar.Status = id, seq, AgentPending
+	ar.CreatedAt, ar.UpdatedAt = op.Now, op.Now
+	ar.ExpiresAt = op.Now.Add(op.AgentExpiry())
+	ev, err := op.Schedule(agentExpireKind, ar.ExpiresAt, map[string]string{"agentRequestId": id})
+	if err != nil {
+		return err
+	}
+	ar.ExpiryEvent = ev.ID
+	return op.save(kindAgentRequest, id, ar, agentIndexes(ar)...)
+}
+
+// SaveAgentRequest stores a changed agent request.
+func (op *Op) SaveAgentRequest(ar *AgentRequest) error {
+	ar.UpdatedAt = op.Now
+	return op.save(kindAgentRequest, ar.ID, ar, agentIndexes(ar)...)
+}
+
+// AgentRequest loads an agent request by id.
+func (op *Op) AgentRequest(id string) (*AgentRequest, bool, error) {
+	var ar AgentRequest
+	ok, err := op.get(kindAgentRequest, id, &ar)
+	return &ar, ok, err
+}
+
+// AgentRequestsOfKey lists the requests a key created, newest first.
+func (op *Op) AgentRequestsOfKey(key, status string, req PageRequest) (Page[AgentRequest], error) {
+	req.Desc = true
+	return list(op, kindAgentRequest, IndexPrefix(indexAgentKey, key), req, func(ar *AgentRequest) bool {
+		return status == "" || ar.Status == status
+	})
+}
+
+// AgentRequests lists every agent request of the world, newest first.
+func (op *Op) AgentRequests(status string, req PageRequest) (Page[AgentRequest], error) {
+	req.Desc = true
+	return list(op, kindAgentRequest, IndexPrefix(indexAgentLE), req, func(ar *AgentRequest) bool {
+		return status == "" || ar.Status == status
+	})
+}
+
+func runAgentExpiry(op *Op, ev *Event) (string, error) {
+	var p struct {
+		AgentRequestID string `json:"agentRequestId"`
+	}
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+		return "", err
+	}
+	ar, ok, err := op.AgentRequest(p.AgentRequestID)
+	if err != nil || !ok {
+		return "", fmt.Errorf("agent request %s: not found (%v)", p.AgentRequestID, err)
+	}
+	if ar.Status != AgentPending {
+		return fmt.Sprintf("agent request %s already %s", ar.ID, ar.Status), nil
+	}
+	ar.Status = AgentExpired
+	return fmt.Sprintf("agent request %s expired", ar.ID), op.SaveAgentRequest(ar)
+}

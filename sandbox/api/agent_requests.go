@@ -1,0 +1,229 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesAgentRequests(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/agent-request", "agent_request.list", a.listAgentRequests)
+	web.Route(r, web.Gen1, http.MethodGet, "/agent-request/{agentRequestId}", "agent_request.get", a.getAgentRequest)
+}
+
+type agentRequest struct {
+	ID        string          `json:"id"`
+	Status    string          `json:"status"`
+	Display   sandbox.Display `json:"display"`
+	Result    json.RawMessage `json:"result,omitempty"`
+	CreatedAt string          `json:"createdAt"`
+}
+
+func agentRequestView(ar *sandbox.AgentRequest) agentRequest {
+	v := agentRequest{ID: ar.ID, Status: ar.Status, Display: ar.Display, CreatedAt: timestamp(ar.CreatedAt)}
+	if ar.Status == sandbox.AgentExecuted {
+		v.Result = ar.Result
+	}
+	return v
+}
+
+// deferWrite holds a read-only key's write for a human: nothing changes, an
+// agent request is created in pending, and the answer is 202 Accepted with
+// the agent request and its id in x-deferred-action-id.
+func (a *API) deferWrite(r *http.Request, c *call, body []byte) (any, error) {
+	ar := &sandbox.AgentRequest{LegalEntityID: c.Actor.LegalEntityID(), APIKey: c.P.Key.Key, Route: web.InfoOf(r).Route,
+		Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body, Header: map[string]string{}}
+	for _, h := range []string{"x-legal-entity", "X-Idempotency-Key", "Content-Type"} {
+		if v := r.Header.Get(h); v != "" {
+			ar.Header[h] = v
+		}
+	}
+	ar.Display = a.display(r, ar)
+	err := c.W.Update(func(op *sandbox.Op) error { return op.CreateAgentRequest(ar) })
+	if err != nil {
+		return nil, err
+	}
+	resp := web.Status(http.StatusAccepted, agentRequestView(ar))
+	resp.Header = http.Header{"X-Deferred-Action-Id": {ar.ID}}
+	return resp, nil
+}
+
+// display describes a deferred write: a title from the operation, and one
+// section per property of the body, with the old value for updates.
+func (a *API) display(r *http.Request, ar *sandbox.AgentRequest) sandbox.Display {
+	d := sandbox.Display{Title: title(ar.Route), Description: ar.Method + " " + ar.Path, Sections: []sandbox.Section{}}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(ar.Body, &fields) != nil {
+		return d
+	}
+	var current map[string]json.RawMessage
+	if ar.Method == http.MethodPatch || ar.Method == http.MethodPut {
+		current = a.current(r)
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		newValue := text(fields[k])
+		if current == nil {
+			d.Sections = append(d.Sections, sandbox.Section{Label: label(k), Value: newValue})
+			continue
+		}
+		ch := sandbox.Change{NewValue: newValue}
+		if old, ok := current[k]; ok {
+			o := text(old)
+			ch.OldValue = &o
+		}
+		d.Sections = append(d.Sections, sandbox.Section{Label: label(k), Value: ch})
+	}
+	return d
+}
+
+// current reads the resource an update would change, as the caller sees it:
+// the same path, or its parent's property named by the last path segment
+// (PUT /card/{id}/spending-constraint reads /card/{id}'s spendingConstraint).
+func (a *API) current(r *http.Request) map[string]json.RawMessage {
+	if got := a.read(r, r.URL.Path); got != nil {
+		return got
+	}
+	i := strings.LastIndex(r.URL.Path, "/")
+	parent := a.read(r, r.URL.Path[:i])
+	if raw, ok := parent[camel(r.URL.Path[i+1:])]; ok {
+		var inner map[string]json.RawMessage
+		if json.Unmarshal(raw, &inner) == nil {
+			return inner
+		}
+		return map[string]json.RawMessage{}
+	}
+	return nil
+}
+
+// read GETs a path through the whole API with the caller's credentials.
+func (a *API) read(r *http.Request, path string) map[string]json.RawMessage {
+	if a.Root == nil {
+		return nil
+	}
+	get := httptest.NewRequest(http.MethodGet, path, nil)
+	for _, h := range []string{"X-API-Key", "x-legal-entity"} {
+		get.Header.Set(h, r.Header.Get(h))
+	}
+	rec := httptest.NewRecorder()
+	a.Root.ServeHTTP(rec, get)
+	var out map[string]json.RawMessage
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &out) != nil {
+		return nil
+	}
+	return out
+}
+
+// text shows a JSON value to a person: strings bare, the rest compact.
+func text(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) == nil {
+		return buf.String()
+	}
+	return string(raw)
+}
+
+// title turns a route name ("card.spending_constraint.replace") into a
+// human title ("Replace card spending constraint").
+func title(route string) string {
+	parts := strings.Split(route, ".")
+	verb := parts[len(parts)-1]
+	subject := strings.ReplaceAll(strings.Join(parts[:len(parts)-1], " "), "_", " ")
+	if subject == "" {
+		return strings.ToUpper(verb[:1]) + verb[1:]
+	}
+	return strings.ToUpper(verb[:1]) + verb[1:] + " " + subject
+}
+
+// label turns a property name ("spendingConstraint") into words.
+func label(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		if i > 0 && unicode.IsUpper(r) {
+			b.WriteByte(' ')
+			r = unicode.ToLower(r)
+		}
+		if i == 0 {
+			r = unicode.ToUpper(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// camel turns a path segment ("spending-constraint") into a property name.
+func camel(seg string) string {
+	parts := strings.Split(seg, "-")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+func (a *API) listAgentRequests(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	status := r.URL.Query().Get("filter:status")
+	if status != "" && !slices.Contains(sandbox.AgentStatuses, status) {
+		return nil, sandbox.InvalidField("filter:status", "must be one of "+strings.Join(sandbox.AgentStatuses, ", "))
+	}
+	after, err := decodeCursor(r, c)
+	if err != nil {
+		return nil, err
+	}
+	var page sandbox.Page[sandbox.AgentRequest]
+	err = c.W.View(func(op *sandbox.Op) error {
+		page, err = op.AgentRequestsOfKey(c.P.Key.Key, status, sandbox.PageRequest{After: after})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]agentRequest, len(page.Items))
+	for i := range page.Items {
+		items[i] = agentRequestView(&page.Items[i])
+	}
+	return newList(items, encodeCursor(r, c, page.Next)), nil
+}
+
+func (a *API) getAgentRequest(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	id := mux.Vars(r)["agentRequestId"]
+	var ar *sandbox.AgentRequest
+	err = c.W.View(func(op *sandbox.Op) error {
+		var ok bool
+		ar, ok, err = op.AgentRequest(id)
+		if err == nil && (!ok || ar.APIKey != c.P.Key.Key) {
+			err = sandbox.NotFound("agent request", "", id)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return agentRequestView(ar), nil
+}

@@ -1,0 +1,73 @@
+package sandbox
+
+import (
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Webhook event types of the real service.
+const (
+	EventCardUpdate          = "card.update"
+	EventCardDelete          = "card.delete"
+	EventCardCreation        = "card_creation.event"
+	EventTransactionCreate   = "aggregated_transaction.create"
+	EventTransactionUpdate   = "aggregated_transaction.update"
+	EventExpenseReportNew    = "expense_report.create"
+	EventExpenseReportUpdate = "expense_report.update"
+)
+
+// WebhookEventTypes lists every event type, in the real service's order.
+var WebhookEventTypes = []string{EventCardUpdate, EventCardDelete, EventCardCreation, EventTransactionCreate,
+	EventTransactionUpdate, EventExpenseReportNew, EventExpenseReportUpdate}
+
+// Emitted is a state change a webhook endpoint may be told about: the
+// payload is the entity id, the event type and a unique event id.
+type Emitted struct {
+	EventID       string    `json:"eventId"`
+	Event         string    `json:"event"`
+	EntityID      string    `json:"entityId"`
+	LegalEntityID string    `json:"legalEntityId"`
+	At            time.Time `json:"at"`
+	Seq           int64     `json:"seq"`
+}
+
+const (
+	kindEmitted    = "emitted"
+	indexEmittedLE = "emitted.le"
+)
+
+// emitHooks run, inside the emitting operation, for every emitted event:
+// webhook delivery registers one.
+var emitHooks []func(op *Op, e *Emitted) error
+
+// OnEmit registers a hook that runs for every emitted event.
+func OnEmit(h func(op *Op, e *Emitted) error) { emitHooks = append(emitHooks, h) }
+
+// Emit records that entityID of a legal entity changed in a way webhook
+// receivers hear about. Call it in the operation that makes the change.
+func (op *Op) Emit(legalEntityID, event, entityID string) error {
+	id, err := op.newID("evt_")
+	if err != nil {
+		return err
+	}
+	seq, err := op.nextSeq()
+	if err != nil {
+		return err
+	}
+	e := &Emitted{EventID: id, Event: event, EntityID: entityID, LegalEntityID: legalEntityID, At: op.Now, Seq: seq}
+	if err := op.save(kindEmitted, id, e, IndexKey(indexEmittedLE, legalEntityID, store.Seq(seq), id)); err != nil {
+		return err
+	}
+	for _, h := range emitHooks {
+		if err := h(op, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EmittedEvents lists a legal entity's emitted events, oldest first.
+func (op *Op) EmittedEvents(legalEntityID string) ([]Emitted, error) {
+	return all[Emitted](op, kindEmitted, IndexPrefix(indexEmittedLE, legalEntityID))
+}
