@@ -47,6 +47,9 @@ func OnEmit(h func(op *Op, e *Emitted) error) { emitHooks = append(emitHooks, h)
 // Emit records that entityID of a legal entity changed in a way webhook
 // receivers hear about. Call it in the operation that makes the change.
 func (op *Op) Emit(legalEntityID, event, entityID string) error {
+	if op.loading {
+		return nil
+	}
 	id, err := op.newID("evt_")
 	if err != nil {
 		return err

@@ -299,3 +299,31 @@ func TestFormatCents(t *testing.T) {
 		}
 	}
 }
+
+func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	count := func() []Emitted {
+		var out []Emitted
+		w.View(func(op *Op) error {
+			var err error
+			out, err = op.EmittedEvents("le_acme")
+			return err
+		})
+		return out
+	}
+	if n := len(count()); n != 0 {
+		t.Fatalf("loading the scenario emitted %d events", n)
+	}
+	if _, err := w.Advance(w.Now().Add(23 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	evs := count()
+	if len(evs) == 0 {
+		t.Fatal("settlements emitted nothing")
+	}
+	for _, e := range evs {
+		if e.Event != EventTransactionUpdate || e.EntityID == "" || e.EventID == "" {
+			t.Fatalf("emitted %+v", e)
+		}
+	}
+}

@@ -114,7 +114,10 @@ func (op *Op) PostTransaction(t *Transaction) error {
 	if err := op.applyEffect(t, t.DetailedStatus, 1); err != nil {
 		return err
 	}
-	return op.save(kindTransaction, t.ID, t, txnIndexes(t)...)
+	if err := op.save(kindTransaction, t.ID, t, txnIndexes(t)...); err != nil {
+		return err
+	}
+	return op.Emit(t.LegalEntityID, EventTransactionCreate, t.ID)
 }
 
 // SetTransactionStatus moves a transaction to a new detailed status,
@@ -131,7 +134,10 @@ func (op *Op) SetTransactionStatus(t *Transaction, detailed string) error {
 	if err := op.applyEffect(t, detailed, 1); err != nil {
 		return err
 	}
-	return op.save(kindTransaction, t.ID, t, txnIndexes(t)...)
+	if err := op.save(kindTransaction, t.ID, t, txnIndexes(t)...); err != nil {
+		return err
+	}
+	return op.Emit(t.LegalEntityID, EventTransactionUpdate, t.ID)
 }
 
 // Transaction loads a transaction by id, whatever its legal entity.

@@ -39,6 +39,8 @@ func (l *loader) time(spec string) time.Time {
 }
 
 func (l *loader) run() error {
+	l.op.loading = true
+	defer func() { l.op.loading = false }()
 	if err := l.op.Tx.Put(clockKey, l.op.W.clock.State()); err != nil {
 		return err
 	}

@@ -41,6 +41,9 @@ type Op struct {
 	W   *World
 	Tx  *store.Tx
 	Now time.Time
+	// loading is set while a scenario is written: its history raises no
+	// webhook events.
+	loading bool
 }
 
 // Update runs fn as one atomic write: either everything it wrote is stored
