@@ -91,22 +91,22 @@ func (a *API) display(r *http.Request, ar *sandbox.AgentRequest) sandbox.Display
 }
 
 // current reads the resource an update would change, as the caller sees it:
-// the same path, or its parent's property named by the last path segment
-// (PUT /card/{id}/spending-constraint reads /card/{id}'s spendingConstraint).
+// the same path; else its parent's object property named by the last path
+// segment (PUT /card/{id}/spending-constraint reads /card/{id}'s
+// spendingConstraint); else the parent itself (PATCH /transaction/{id}/note
+// compares with /transaction/{id}'s note).
 func (a *API) current(r *http.Request) map[string]json.RawMessage {
 	if got := a.read(r, r.URL.Path); got != nil {
 		return got
 	}
 	i := strings.LastIndex(r.URL.Path, "/")
 	parent := a.read(r, r.URL.Path[:i])
-	if raw, ok := parent[camel(r.URL.Path[i+1:])]; ok {
-		var inner map[string]json.RawMessage
-		if json.Unmarshal(raw, &inner) == nil {
-			return inner
-		}
-		return map[string]json.RawMessage{}
+	raw, ok := parent[camel(r.URL.Path[i+1:])]
+	var inner map[string]json.RawMessage
+	if ok && json.Unmarshal(raw, &inner) == nil {
+		return inner
 	}
-	return nil
+	return parent
 }
 
 // read GETs a path through the whole API with the caller's credentials.
