@@ -24,6 +24,9 @@ type WorldSpec struct {
 	// DataPath backs the world with a file; "" keeps it in memory.
 	DataPath   string
 	Durability store.Durability
+	// KeySuffix is appended to every API key of the scenario, so worlds made
+	// from one scenario each answer to their own keys.
+	KeySuffix string
 }
 
 // Engine holds every world and finds the world of an API key.
@@ -35,6 +38,15 @@ type Engine struct {
 	worlds    map[string]*World
 	keys      map[string]string // API key → world id
 	defaultID string
+	// loaded keeps each scenario's state right after loading, by scenario
+	// bytes, seed and clock start: another world from it is a copy.
+	loaded map[string][]byte
+	// snapshots are named states of worlds.
+	snapshots map[string]*Snapshot
+	snapSeq   int64
+	worldSeq  int64
+	// expiry is each expiring world's wall-clock end.
+	expiry map[string]time.Time
 }
 
 // NewEngine makes an engine. wall is the wall clock used by real and scaled
@@ -47,7 +59,8 @@ func NewEngine(wall clock.Wall) (*Engine, error) {
 	if wall == nil {
 		wall = time.Now
 	}
-	return &Engine{Catalog: cat, wall: wall, worlds: map[string]*World{}, keys: map[string]string{}}, nil
+	return &Engine{Catalog: cat, wall: wall, worlds: map[string]*World{}, keys: map[string]string{},
+		loaded: map[string][]byte{}, snapshots: map[string]*Snapshot{}}, nil
 }
 
 // defaultClockStart is the wall time truncated to the second: the start of a
@@ -61,21 +74,26 @@ func (e *Engine) CreateWorld(spec WorldSpec) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
+	return w, e.register(w)
+}
+
+// register makes a world and its keys known; a clash closes the world.
+func (e *Engine) register(w *World) error {
 	keys, err := w.Keys()
 	if err != nil {
 		w.Close()
-		return nil, err
+		return err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if _, dup := e.worlds[w.ID]; dup {
 		w.Close()
-		return nil, Errorf(CodeConflict, "world %q already exists", w.ID)
+		return Errorf(CodeConflict, "world %q already exists", w.ID).With("id", w.ID)
 	}
 	for _, k := range keys {
 		if other, dup := e.keys[k.Key.Key]; dup {
 			w.Close()
-			return nil, Errorf(CodeConflict, "API key %q is already used by world %q", k.Key.Key, other)
+			return Errorf(CodeConflict, "API key %q is already used by world %q", k.Key.Key, other)
 		}
 	}
 	for _, k := range keys {
@@ -85,18 +103,29 @@ func (e *Engine) CreateWorld(spec WorldSpec) (*World, error) {
 	if e.defaultID == "" {
 		e.defaultID = w.ID
 	}
-	return w, nil
+	return nil
 }
 
-// build loads the scenario into a fresh in-memory store, keeps that state as
-// the world's starting point and, with a data file, opens the file: an
-// existing file keeps its state, a new one starts from the scenario.
+// build makes a world: a copy of the scenario's loaded state when another
+// world already loaded it, else a fresh load. It keeps that state as the
+// world's starting point and, with a data file, opens the file: an existing
+// file keeps its state, a new one starts from the scenario.
 func (e *Engine) build(spec WorldSpec) (*World, error) {
 	if spec.ID == "" {
 		spec.ID = "default"
 	}
-	w, err := e.load(spec)
+	seed, start := e.resolve(spec)
+	key := cacheKey(spec.Scenario.Hash, seed, start)
+	e.mu.RLock()
+	cached := e.loaded[key]
+	e.mu.RUnlock()
+	w, err := e.fromCacheOrLoad(spec, seed, start, key, cached)
 	if err != nil {
+		return nil, err
+	}
+	w.keySuffix = spec.KeySuffix
+	if err := w.rekey(); err != nil {
+		w.db.Close()
 		return nil, err
 	}
 	var initial bytes.Buffer
@@ -104,42 +133,47 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 		return nil, err
 	}
 	w.initial = initial.Bytes()
-	if spec.DataPath == "" {
-		return w, nil
-	}
-	w.db.Close()
-	if w.db, err = store.Open(spec.DataPath, spec.Durability); err != nil {
-		return nil, err
-	}
-	if err := e.adoptFile(w); err != nil {
+	if spec.DataPath != "" {
 		w.db.Close()
-		return nil, err
+		if w.db, err = store.Open(spec.DataPath, spec.Durability); err != nil {
+			return nil, err
+		}
+		if err := e.adoptFile(w); err != nil {
+			w.db.Close()
+			return nil, err
+		}
+	}
+	if spec.ClockMode != "" && spec.ClockMode != clock.Frozen {
+		if err := w.SetClockMode(spec.ClockMode, spec.ClockScale); err != nil {
+			w.db.Close()
+			return nil, err
+		}
 	}
 	return w, nil
 }
 
-// adoptFile starts a file-backed world: from the file's own state when it
-// holds one, otherwise from the scenario's.
-func (e *Engine) adoptFile(w *World) error {
-	var st clock.State
-	var found bool
-	err := w.db.View(func(tx *store.Tx) error {
-		var err error
-		found, err = tx.Get(clockKey, &st)
-		return err
-	})
+func (e *Engine) fromCacheOrLoad(spec WorldSpec, seed int64, start time.Time, key string, cached []byte) (*World, error) {
+	if cached != nil {
+		return e.fromSnapshot(spec.ID, cached)
+	}
+	w, err := e.load(spec, seed, start)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if !found {
-		return w.db.Replace(bytes.NewReader(w.initial))
+	var buf bytes.Buffer
+	if err := w.db.Save(&buf); err != nil {
+		w.db.Close()
+		return nil, err
 	}
-	w.clock.Restore(st)
-	return nil
+	e.mu.Lock()
+	e.loaded[key] = buf.Bytes()
+	e.mu.Unlock()
+	return w, nil
 }
 
-// load makes an in-memory world holding the scenario's records.
-func (e *Engine) load(spec WorldSpec) (*World, error) {
+// resolve picks a world's seed and clock start: the spec's, else the
+// scenario's, else 1 and now truncated to the second.
+func (e *Engine) resolve(spec WorldSpec) (int64, time.Time) {
 	sc := spec.Scenario
 	seed := int64(1)
 	if sc.Seed != nil {
@@ -155,20 +189,44 @@ func (e *Engine) load(spec WorldSpec) (*World, error) {
 	if spec.ClockStart != nil {
 		start = spec.ClockStart.UTC()
 	}
+	return seed, start
+}
+
+// adoptFile starts a file-backed world: from the file's own state when it
+// holds one, otherwise from the scenario's.
+func (e *Engine) adoptFile(w *World) error {
+	var found bool
+	err := w.db.View(func(tx *store.Tx) error {
+		var err error
+		_, found, err = tx.GetRaw(clockKey)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !found {
+		return w.db.Replace(bytes.NewReader(w.initial))
+	}
+	return w.adoptMeta()
+}
+
+// load makes an in-memory world holding the scenario's records.
+func (e *Engine) load(spec WorldSpec, seed int64, start time.Time) (*World, error) {
+	sc := spec.Scenario
 	db, err := store.Open("", store.Never)
 	if err != nil {
 		return nil, err
 	}
 	w := &World{ID: spec.ID, Scenario: sc.Name, Seed: seed, Start: start, Catalog: e.Catalog, db: db, clock: clock.New(start, e.wall)}
-	if err := w.Update(func(op *Op) error { return newLoader(op, sc).run() }); err != nil {
+	err = w.Update(func(op *Op) error {
+		if err := newLoader(op, sc).run(); err != nil {
+			return err
+		}
+		return op.Tx.Put(metaKey, WorldMeta{Scenario: w.Scenario, Seed: seed, Start: start})
+	})
+	if err != nil {
 		db.Close()
 		return nil, err
-	}
-	if spec.ClockMode != "" && spec.ClockMode != clock.Frozen {
-		if err := w.SetClockMode(spec.ClockMode, spec.ClockScale); err != nil {
-			db.Close()
-			return nil, err
-		}
 	}
 	return w, nil
 }

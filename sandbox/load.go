@@ -107,7 +107,7 @@ func (l *loader) users() error {
 
 func (l *loader) keys() error {
 	for _, s := range l.sc.Keys {
-		k := APIKey{Key: s.Key, Name: s.Name, Kind: s.Kind, ReadOnly: s.ReadOnly, LegalEntityID: s.LegalEntityID, UserID: s.UserID, Seq: l.seq()}
+		k := APIKey{Key: s.Key, BaseKey: s.Key, Name: s.Name, Kind: s.Kind, ReadOnly: s.ReadOnly, LegalEntityID: s.LegalEntityID, UserID: s.UserID, Seq: l.seq()}
 		if err := l.op.save(kindKey, k.Key, &k, keyIndex(&k)); err != nil {
 			return err
 		}

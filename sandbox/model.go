@@ -49,7 +49,10 @@ type Role struct {
 // APIKey is a credential. Legal-entity keys are pinned to one entity; user
 // keys act for their user on any entity where the user has an active role.
 type APIKey struct {
-	Key           string `json:"key"`
+	Key string `json:"key"`
+	// BaseKey is the key as the scenario declares it; a world created next
+	// to others gets its own suffix on every key.
+	BaseKey       string `json:"baseKey"`
 	Name          string `json:"name"`
 	Kind          string `json:"kind"`
 	ReadOnly      bool   `json:"readOnly"`

@@ -33,6 +33,8 @@ type World struct {
 	initial []byte
 	// errSeq numbers failures for their reference ids.
 	errSeq atomic.Int64
+	// keySuffix makes this world's API keys unique among worlds.
+	keySuffix string
 }
 
 // Op is one operation's view of a world: a transaction and the virtual time,
@@ -77,6 +79,8 @@ func (w *World) Persistent() bool { return w.db.Persistent() }
 // ReferenceID returns a new identifier for a failure: unique within the
 // world and the same on every run of the same request sequence.
 func (w *World) ReferenceID() string {
+	w.gate.RLock()
+	defer w.gate.RUnlock()
 	return deriveID(w.Seed, PrefixReference, w.errSeq.Add(1))
 }
 
@@ -94,21 +98,18 @@ func (w *World) Snapshot() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Restore replaces the world's state with a snapshot, clock included.
+// Restore replaces the world's state with a snapshot, clock and metadata
+// included, and gives the restored keys this world's suffix.
 func (w *World) Restore(snapshot []byte) error {
 	w.gate.Lock()
 	defer w.gate.Unlock()
 	if err := w.db.Replace(bytes.NewReader(snapshot)); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	return w.db.View(func(tx *store.Tx) error {
-		var st clock.State
-		if _, err := tx.Get(clockKey, &st); err != nil {
-			return err
-		}
-		w.clock.Restore(st)
-		return nil
-	})
+	if err := w.adoptMeta(); err != nil {
+		return err
+	}
+	return w.rekey()
 }
 
 // Reset puts the world back to where its scenario started it.
@@ -132,4 +133,12 @@ func (w *World) SetClockMode(m clock.Mode, scale float64) error {
 		return Errorf(CodeInvalidRequest, "%v", err)
 	}
 	return w.db.Update(func(tx *store.Tx) error { return tx.Put(clockKey, w.clock.State()) })
+}
+
+// Draw returns a number in [0, 1) determined by the world's seed, a label
+// and a sequence number: seeded randomness for callers outside the engine.
+func (w *World) Draw(label string, n int64) float64 {
+	w.gate.RLock()
+	defer w.gate.RUnlock()
+	return float64(derive(w.Seed, label, n)>>11) / (1 << 53)
 }

@@ -30,7 +30,18 @@ const usage = `usage: slash-sandbox [serve] [flags]     serve the sandbox (defau
        slash-sandbox validate FILE...      check scenario files
        slash-sandbox scenarios             list the embedded scenarios
 
-Run "slash-sandbox serve -h" for the flags; each has an environment twin.
+Commands for a running sandbox (--server URL, --world ID, --admin-token T, --json):
+       slash-sandbox health
+       slash-sandbox clock [show | advance 36h | advance 2026-07-01T00:00:00Z | advance next]
+       slash-sandbox reset
+       slash-sandbox keys
+       slash-sandbox events [scheduled | done]
+       slash-sandbox worlds [list | create SCENARIO [id=ID] [ttl=10m] | delete ID]
+       slash-sandbox snapshots [list | create [LABEL] | restore ID]
+       slash-sandbox outbox [MESSAGE_ID]
+       slash-sandbox deliveries
+
+Run "slash-sandbox serve -h" for the serve flags; each has an environment twin.
 `
 
 // Run runs a subcommand and returns the process exit code.
@@ -52,6 +63,9 @@ func (p *Program) Run(ctx context.Context, args []string) int {
 	case "help", "-h", "--help":
 		fmt.Fprint(p.Stdout, usage)
 		return 0
+	}
+	if _, ok := controlCommands[cmd]; ok {
+		return p.control(ctx, cmd, args)
 	}
 	fmt.Fprintf(p.Stderr, "slash-sandbox: unknown command %q\n\n%s", cmd, usage)
 	return 2

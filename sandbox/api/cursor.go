@@ -24,10 +24,12 @@ type cursorBody struct {
 	Scope string `json:"s"`
 }
 
+// cursorKey depends on the world's seed only, so worlds made from the same
+// scenario and seed answer byte-identically, cursors included.
 func cursorKey(w *sandbox.World) []byte {
 	var seed [8]byte
-	binary.BigEndian.PutUint64(seed[:], uint64(w.Seed))
-	sum := sha256.Sum256(append([]byte("slash-sandbox cursor "+w.ID+" "), seed[:]...))
+	binary.BigEndian.PutUint64(seed[:], uint64(w.Meta().Seed))
+	sum := sha256.Sum256(append([]byte("slash-sandbox cursor "), seed[:]...))
 	return sum[:]
 }
 

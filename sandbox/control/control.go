@@ -17,6 +17,7 @@ type Control struct {
 	AdminToken string
 	Version    string
 	Agents     Agents
+	Runtime    *Runtime
 }
 
 // Register adds every control route to r.
@@ -31,6 +32,13 @@ func (c *Control) Register(r *mux.Router) {
 	route(http.MethodPost, "/clock/advance", "sandbox.clock.advance", c.advance)
 	route(http.MethodGet, "/events", "sandbox.events", c.events)
 	c.routesAgents(s)
+	c.routesWorlds(s)
+	c.routesFaults(s)
+	c.routesRateLimit(s)
+	c.routesJournal(s)
+	s.Handle("/worlds/{world}/{rest:.+}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		c.forward(r, w, req)
+	})).Name("sandbox.world_scoped")
 }
 
 // requireToken enforces the admin token when one is configured.
@@ -74,7 +82,7 @@ type clockView struct {
 
 func clockOf(w *sandbox.World) (clockView, error) {
 	st := w.Clock()
-	v := clockView{Now: ts(st.Now), Mode: string(st.Mode), Scale: st.Scale, Start: ts(w.Start)}
+	v := clockView{Now: ts(st.Now), Mode: string(st.Mode), Scale: st.Scale, Start: ts(w.Meta().Start)}
 	next, ok, err := w.NextEventAt()
 	if ok {
 		s := ts(next)
@@ -102,7 +110,8 @@ func (c *Control) health(r *http.Request) (any, error) {
 		return nil, err
 	}
 	cv, err := clockOf(w)
-	return health{Status: "ok", Version: c.Version, World: w.ID, Scenario: w.Scenario, Seed: w.Seed,
+	m := w.Meta()
+	return health{Status: "ok", Version: c.Version, World: w.ID, Scenario: m.Scenario, Seed: m.Seed,
 		Persistent: w.Persistent(), Clock: cv, Worlds: len(c.Engine.Worlds())}, err
 }
 
@@ -114,6 +123,7 @@ func (c *Control) reset(r *http.Request) (any, error) {
 	if err := w.Reset(); err != nil {
 		return nil, err
 	}
+	c.Runtime.of(w.ID).clearJournal()
 	return c.health(r)
 }
 
@@ -126,11 +136,7 @@ type keyView struct {
 	UserID         string   `json:"userId,omitempty"`
 }
 
-func (c *Control) keys(r *http.Request) (any, error) {
-	w, err := c.world(r)
-	if err != nil {
-		return nil, err
-	}
+func keyViews(w *sandbox.World) ([]keyView, error) {
 	keys, err := w.Keys()
 	if err != nil {
 		return nil, err
@@ -139,6 +145,18 @@ func (c *Control) keys(r *http.Request) (any, error) {
 	for i, k := range keys {
 		items[i] = keyView{Key: k.Key.Key, Name: k.Key.Name, Kind: k.Key.Kind, ReadOnly: k.Key.ReadOnly,
 			LegalEntityIDs: k.LegalEntityIDs, UserID: k.Key.UserID}
+	}
+	return items, nil
+}
+
+func (c *Control) keys(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	items, err := keyViews(w)
+	if err != nil {
+		return nil, err
 	}
 	return map[string]any{"items": items}, nil
 }
@@ -149,4 +167,19 @@ func (c *Control) clock(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return clockOf(w)
+}
+
+// forward serves /_sandbox/worlds/{world}/… as the same control call with
+// X-Sandbox-World set: the path form of choosing a world.
+func (c *Control) forward(root http.Handler, w http.ResponseWriter, r *http.Request) {
+	v := mux.Vars(r)
+	if _, ok := c.Engine.World(v["world"]); !ok {
+		web.WriteError(w, r, web.Gen2, sandbox.NotFound("world", "world", v["world"]))
+		return
+	}
+	fwd := r.Clone(r.Context())
+	fwd.URL.Path = "/_sandbox/" + v["rest"]
+	fwd.URL.RawPath = ""
+	fwd.Header.Set("X-Sandbox-World", v["world"])
+	root.ServeHTTP(w, fwd)
 }

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -55,6 +57,8 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		return nil, yamlProblems(file, err)
 	}
 	sc.File = file
+	sum := sha256.Sum256(data)
+	sc.Hash = hex.EncodeToString(sum[:])
 	if len(root.Content) > 0 {
 		walkLines(root.Content[0], "", sc.lines)
 	}

@@ -2,27 +2,30 @@ package scenario
 
 // Scenario is one scenario file.
 type Scenario struct {
-	Name          string            `yaml:"name"`
-	Description   string            `yaml:"description"`
-	ClockStart    string            `yaml:"clockStart"`
-	Seed          *int64            `yaml:"seed"`
-	TokenPrices   *TokenPrices      `yaml:"tokenPrices"`
-	LegalEntities []LegalEntity     `yaml:"legalEntities"`
-	Users         []User            `yaml:"users"`
-	Keys          []Key             `yaml:"keys"`
-	Accounts      []Account         `yaml:"accounts"`
-	CardGroups    []CardGroup       `yaml:"cardGroups"`
-	Cards         []Card            `yaml:"cards"`
-	Contacts      []Contact         `yaml:"contacts"`
-	Customers     []Customer        `yaml:"customers"`
-	Invoices      []Invoice         `yaml:"invoices"`
-	Transactions  []Transaction     `yaml:"transactions"`
-	Webhooks      []Webhook         `yaml:"webhooks"`
-	Generate      []Generate        `yaml:"generate"`
-	Events        []Event           `yaml:"events"`
-	File          string            `yaml:"-"`
-	lines         map[string]int    `yaml:"-"`
-	ids           map[string]string `yaml:"-"`
+	Name          string        `yaml:"name"`
+	Description   string        `yaml:"description"`
+	ClockStart    string        `yaml:"clockStart"`
+	Seed          *int64        `yaml:"seed"`
+	TokenPrices   *TokenPrices  `yaml:"tokenPrices"`
+	LegalEntities []LegalEntity `yaml:"legalEntities"`
+	Users         []User        `yaml:"users"`
+	Keys          []Key         `yaml:"keys"`
+	Accounts      []Account     `yaml:"accounts"`
+	CardGroups    []CardGroup   `yaml:"cardGroups"`
+	Cards         []Card        `yaml:"cards"`
+	Contacts      []Contact     `yaml:"contacts"`
+	Customers     []Customer    `yaml:"customers"`
+	Invoices      []Invoice     `yaml:"invoices"`
+	Transactions  []Transaction `yaml:"transactions"`
+	Webhooks      []Webhook     `yaml:"webhooks"`
+	Generate      []Generate    `yaml:"generate"`
+	Events        []Event       `yaml:"events"`
+	File          string        `yaml:"-"`
+	// Hash fingerprints the file's bytes: worlds made from the same bytes,
+	// seed and clock start share one loaded snapshot.
+	Hash  string            `yaml:"-"`
+	lines map[string]int    `yaml:"-"`
+	ids   map[string]string `yaml:"-"`
 }
 
 // TokenPrices configures the token price walk.

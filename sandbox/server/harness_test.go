@@ -26,7 +26,18 @@ var routesHit = struct {
 	names map[string]bool
 }{names: map[string]bool{}}
 
-type routeRecorder struct{ buf bytes.Buffer }
+// routeRecorder keeps the request log; handlers write to it concurrently.
+type routeRecorder struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// String returns the log so far.
+func (r *routeRecorder) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.buf.String()
+}
 
 func (r *routeRecorder) Write(p []byte) (int, error) {
 	var line struct {
@@ -37,6 +48,8 @@ func (r *routeRecorder) Write(p []byte) (int, error) {
 		routesHit.names[line.Route] = true
 		routesHit.Unlock()
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	return r.buf.Write(p)
 }
 

@@ -42,7 +42,7 @@ func TestReferenceIDsAreUniquePerFailure(t *testing.T) {
 			t.Fatalf("referenceId %s repeated", body.ReferenceID)
 		}
 		seen[body.ReferenceID] = true
-		if !strings.Contains(e.log.buf.String(), `"reference_id":"`+body.ReferenceID+`"`) {
+		if !strings.Contains(e.log.String(), `"reference_id":"`+body.ReferenceID+`"`) {
 			t.Fatalf("referenceId %s is not in the request log", body.ReferenceID)
 		}
 	}
@@ -145,7 +145,7 @@ func TestRequestLogLine(t *testing.T) {
 	e := newEnv(t, options{})
 	e.do(req{path: "/account", key: "sk_sandbox_alice", le: "le_acme", header: map[string]string{"X-Request-Id": "trace-123"}}).status(t, 200)
 	var line map[string]any
-	sc := bufio.NewScanner(strings.NewReader(e.log.buf.String()))
+	sc := bufio.NewScanner(strings.NewReader(e.log.String()))
 	for sc.Scan() {
 		if strings.Contains(sc.Text(), "trace-123") {
 			json.Unmarshal(sc.Bytes(), &line)

@@ -88,9 +88,10 @@ func Router(eng *sandbox.Engine, cfg Config) *mux.Router {
 
 func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 	r := mux.NewRouter()
-	r.Use(web.NameRoutes)
+	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime()}
+	r.Use(web.NameRoutes, ctl.Middleware)
 	pub.Register(r)
-	(&control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub}).Register(r)
+	ctl.Register(r)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		web.InfoOf(req).Route = "not_found"
 		web.WriteError(w, req, web.GenOf(req.URL.Path), sandbox.Errorf(sandbox.CodeNotFound, "no route for %s %s", req.Method, req.URL.Path))

@@ -40,7 +40,7 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		r = WithInfo(r, info)
 		w.Header().Set("X-Request-Id", info.RequestID)
 		cors(w, r)
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		r.Body = http.MaxBytesReader(w, r.Body, BodyLimit(r))
 		defer m.log(r, info, start)
 		defer func() {
 			if p := recover(); p != nil {
@@ -96,4 +96,22 @@ func (m *Middleware) log(r *http.Request, info *Info, start time.Time) {
 		ev = ev.Err(info.Err)
 	}
 	ev.Msg(strings.TrimSpace(r.Method + " " + r.URL.Path))
+}
+
+// Body limits: JSON bodies are capped at MaxBody; multipart uploads (logos,
+// receipts) may be larger, and so may a snapshot file being imported.
+const (
+	MaxMultipartBody = 5 << 20
+	MaxSnapshotBody  = 512 << 20
+)
+
+// BodyLimit is the largest body a request may send.
+func BodyLimit(r *http.Request) int64 {
+	switch {
+	case r.URL.Path == "/_sandbox/snapshots/import":
+		return MaxSnapshotBody
+	case strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/"):
+		return MaxMultipartBody
+	}
+	return MaxBody
 }

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestControlCommands(t *testing.T) {
+	s := startProgram(t, nil, "--addr", "127.0.0.1:0", "--log-level", "error")
+	defer s.stop(t)
+	server := "--server=http://" + s.addr
+	t.Run("clock advance prints the events that ran", func(t *testing.T) {
+		r := runProgram(t, nil, "clock", "advance", "2h", server)
+		if r.code != 0 || !strings.Contains(r.stdout, "2026-06-15T14:00:00Z → 2026-06-15T16:00:00Z") || !strings.Contains(r.stdout, "token_prices.tick") {
+			t.Fatalf("clock advance = %d %q %q", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("clock as JSON", func(t *testing.T) {
+		r := runProgram(t, nil, "clock", server, "--json")
+		var c map[string]any
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &c) != nil || c["now"] != "2026-06-15T16:00:00Z" {
+			t.Fatalf("clock --json = %d %q", r.code, r.stdout)
+		}
+	})
+	t.Run("worlds create, list and delete", func(t *testing.T) {
+		r := runProgram(t, nil, "worlds", "create", "empty", "id=cli", server)
+		if r.code != 0 || !strings.Contains(r.stdout, "sk_test_empty_user_cli") {
+			t.Fatalf("worlds create = %d %q %q", r.code, r.stdout, r.stderr)
+		}
+		if r := runProgram(t, nil, "worlds", server); !strings.Contains(r.stdout, "cli") || !strings.Contains(r.stdout, "default") {
+			t.Fatalf("worlds = %q", r.stdout)
+		}
+		if r := runProgram(t, map[string]string{"SANDBOX_SERVER": "http://" + s.addr, "SANDBOX_WORLD": "cli"}, "clock", "advance", "1d"); r.code != 0 || !strings.Contains(r.stdout, "2026-01-16T09:00:00Z") {
+			t.Fatalf("clock in world cli = %d %q %q", r.code, r.stdout, r.stderr)
+		}
+		if r := runProgram(t, nil, "worlds", "delete", "cli", server); r.code != 0 {
+			t.Fatalf("delete = %d %q", r.code, r.stderr)
+		}
+	})
+	t.Run("reset and keys", func(t *testing.T) {
+		if r := runProgram(t, nil, "reset", server); r.code != 0 {
+			t.Fatalf("reset = %d %q", r.code, r.stderr)
+		}
+		r := runProgram(t, nil, "keys", server)
+		if r.code != 0 || !strings.Contains(r.stdout, "sk_sandbox_alice") || !strings.Contains(r.stdout, "le_acme,le_globex") {
+			t.Fatalf("keys = %q", r.stdout)
+		}
+	})
+	t.Run("errors", func(t *testing.T) {
+		if r := runProgram(t, nil, "clock", "advance", "soon", server); r.code != 1 || !strings.Contains(r.stderr, "invalid_request") {
+			t.Fatalf("bad duration = %d %q", r.code, r.stderr)
+		}
+		if r := runProgram(t, nil, "clock", "sideways", server); r.code != 2 {
+			t.Fatalf("usage error = %d %q", r.code, r.stderr)
+		}
+		if r := runProgram(t, nil, "health", "--server=http://127.0.0.1:1"); r.code != 1 {
+			t.Fatalf("unreachable server = %d", r.code)
+		}
+	})
+}

@@ -1,0 +1,261 @@
+// Package client is a typed client for the sandbox's control API, used by
+// the command line and by tests that drive a running sandbox.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Client talks to one sandbox's control API.
+type Client struct {
+	// BaseURL is the sandbox's address, e.g. http://127.0.0.1:8080.
+	BaseURL string
+	// World, when set, names the world every call acts on.
+	World string
+	// AdminToken is sent when the sandbox requires one.
+	AdminToken string
+	HTTP       *http.Client
+}
+
+// New makes a client for a base URL.
+func New(baseURL string) *Client {
+	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), HTTP: &http.Client{Timeout: 60 * time.Second}}
+}
+
+// Error is a control API error (second-generation envelope).
+type Error struct {
+	Status      int               `json:"-"`
+	Code        string            `json:"code"`
+	Message     string            `json:"message"`
+	Details     map[string]string `json:"details"`
+	ReferenceID string            `json:"referenceId"`
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
+	for k, v := range e.Details {
+		s += fmt.Sprintf("\n  %s: %s", k, v)
+	}
+	return s
+}
+
+// Do calls method path with a JSON body (nil for none) and decodes the
+// answer into out (nil to discard). It returns the raw body too.
+func (c *Client) Do(ctx context.Context, method, path string, body, out any) ([]byte, error) {
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.World != "" {
+		req.Header.Set("X-Sandbox-World", c.World)
+	}
+	if c.AdminToken != "" {
+		req.Header.Set("X-Admin-Token", c.AdminToken)
+	}
+	res, err := c.HTTP.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode >= 300 {
+		e := &Error{Status: res.StatusCode}
+		if json.Unmarshal(raw, e) != nil || e.Code == "" {
+			e.Code, e.Message = http.StatusText(res.StatusCode), strings.TrimSpace(string(raw))
+		}
+		return raw, e
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			return raw, fmt.Errorf("decode %s %s: %w", method, path, err)
+		}
+	}
+	return raw, nil
+}
+
+// Clock is the virtual clock.
+type Clock struct {
+	Now         time.Time  `json:"now"`
+	Mode        string     `json:"mode"`
+	Scale       float64    `json:"scale,omitempty"`
+	Start       time.Time  `json:"start"`
+	NextEventAt *time.Time `json:"nextEventAt"`
+}
+
+// Event is a scheduled or finished event.
+type Event struct {
+	ID      string          `json:"id"`
+	Kind    string          `json:"kind"`
+	At      time.Time       `json:"at"`
+	Status  string          `json:"status"`
+	Summary string          `json:"summary,omitempty"`
+	Error   string          `json:"error,omitempty"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+}
+
+// Advanced is what an advance did.
+type Advanced struct {
+	From   time.Time `json:"from"`
+	To     time.Time `json:"to"`
+	Clock  Clock     `json:"clock"`
+	Events []Event   `json:"events"`
+}
+
+// Health is the sandbox's readiness.
+type Health struct {
+	Status     string `json:"status"`
+	Version    string `json:"version"`
+	World      string `json:"world"`
+	Scenario   string `json:"scenario"`
+	Seed       int64  `json:"seed"`
+	Persistent bool   `json:"persistent"`
+	Clock      Clock  `json:"clock"`
+}
+
+// Key is an API key and what it may do.
+type Key struct {
+	Key            string   `json:"key"`
+	Name           string   `json:"name"`
+	Kind           string   `json:"kind"`
+	ReadOnly       bool     `json:"readOnly"`
+	LegalEntityIDs []string `json:"legalEntityIds"`
+	UserID         string   `json:"userId,omitempty"`
+}
+
+// World is an isolated world.
+type World struct {
+	ID        string  `json:"id"`
+	Scenario  string  `json:"scenario"`
+	Seed      int64   `json:"seed"`
+	Default   bool    `json:"default"`
+	Clock     Clock   `json:"clock"`
+	Keys      []Key   `json:"keys"`
+	ExpiresAt *string `json:"expiresAt,omitempty"`
+}
+
+// NewWorld asks for a world.
+type NewWorld struct {
+	ID         string `json:"id,omitempty"`
+	Scenario   string `json:"scenario,omitempty"`
+	YAML       string `json:"yaml,omitempty"`
+	Snapshot   string `json:"snapshot,omitempty"`
+	Seed       *int64 `json:"seed,omitempty"`
+	ClockStart string `json:"clockStart,omitempty"`
+	TTL        string `json:"ttl,omitempty"`
+}
+
+type items[T any] struct {
+	Items []T `json:"items"`
+}
+
+// Health reads /_sandbox/health.
+func (c *Client) Health(ctx context.Context) (Health, error) {
+	var h Health
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/health", nil, &h)
+	return h, err
+}
+
+// Clock reads the virtual clock.
+func (c *Client) Clock(ctx context.Context) (Clock, error) {
+	var v Clock
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/clock", nil, &v)
+	return v, err
+}
+
+// Advance moves the clock by a duration ("36h", "2d").
+func (c *Client) Advance(ctx context.Context, by string) (Advanced, error) {
+	var a Advanced
+	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/clock/advance", map[string]string{"by": by}, &a)
+	return a, err
+}
+
+// AdvanceTo moves the clock to an instant, or to the next event with "next".
+func (c *Client) AdvanceTo(ctx context.Context, to string) (Advanced, error) {
+	var a Advanced
+	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/clock/advance", map[string]string{"to": to}, &a)
+	return a, err
+}
+
+// Reset puts the world back to its scenario's start.
+func (c *Client) Reset(ctx context.Context) error {
+	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/reset", nil, nil)
+	return err
+}
+
+// Keys lists the world's API keys.
+func (c *Client) Keys(ctx context.Context) ([]Key, error) {
+	var v items[Key]
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/keys", nil, &v)
+	return v.Items, err
+}
+
+// Events lists scheduled ("scheduled") or finished ("done") events.
+func (c *Client) Events(ctx context.Context, status string) ([]Event, error) {
+	var v items[Event]
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/events?status="+url.QueryEscape(status), nil, &v)
+	return v.Items, err
+}
+
+// Worlds lists the worlds.
+func (c *Client) Worlds(ctx context.Context) ([]World, error) {
+	var v items[World]
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/worlds", nil, &v)
+	return v.Items, err
+}
+
+// CreateWorld makes an isolated world with its own keys.
+func (c *Client) CreateWorld(ctx context.Context, w NewWorld) (World, error) {
+	var out World
+	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/worlds", w, &out)
+	return out, err
+}
+
+// DeleteWorld removes a world.
+func (c *Client) DeleteWorld(ctx context.Context, id string) error {
+	_, err := c.Do(ctx, http.MethodDelete, "/_sandbox/worlds/"+url.PathEscape(id), nil, nil)
+	return err
+}
+
+// Snapshot saves the world's state and returns the snapshot id.
+func (c *Client) Snapshot(ctx context.Context, label string) (string, error) {
+	var v struct {
+		ID string `json:"id"`
+	}
+	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/snapshots", map[string]string{"label": label}, &v)
+	return v.ID, err
+}
+
+// Restore puts the world into a snapshot's state.
+func (c *Client) Restore(ctx context.Context, id string) error {
+	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/snapshots/"+url.PathEscape(id)+"/restore", nil, nil)
+	return err
+}
+
+// List reads any control collection ({"items": […]}) as raw objects.
+func (c *Client) List(ctx context.Context, path string) ([]map[string]any, error) {
+	var v items[map[string]any]
+	_, err := c.Do(ctx, http.MethodGet, path, nil, &v)
+	return v.Items, err
+}

@@ -1,0 +1,126 @@
+package control
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+// Runtime holds what the control API changes about how requests are served,
+// per world: injected faults, the rate limit and the request journal. It
+// lives in memory; a reset clears the journal.
+type Runtime struct {
+	mu     sync.Mutex
+	worlds map[string]*worldRuntime
+}
+
+type worldRuntime struct {
+	mu       sync.Mutex
+	faults   []*Fault
+	faultSeq int64
+	draws    int64
+	limit    *RateLimit
+	windows  map[string]*window
+	journal  []JournalEntry
+	entrySeq int64
+}
+
+type window struct {
+	start time.Time
+	count int
+}
+
+// NewRuntime makes an empty runtime.
+func NewRuntime() *Runtime { return &Runtime{worlds: map[string]*worldRuntime{}} }
+
+func (rt *Runtime) of(worldID string) *worldRuntime {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	w, ok := rt.worlds[worldID]
+	if !ok {
+		w = &worldRuntime{windows: map[string]*window{}}
+		rt.worlds[worldID] = w
+	}
+	return w
+}
+
+// worldOf finds the world a request acts on: its API key's, else the one
+// X-Sandbox-World names, else the default.
+func (c *Control) worldOf(r *http.Request) (*sandbox.World, bool) {
+	if w, ok := c.Engine.WorldForKey(r.Header.Get("X-API-Key")); ok {
+		return w, true
+	}
+	return c.Engine.World(r.Header.Get("X-Sandbox-World"))
+}
+
+// Middleware applies the runtime to every routed request: the journal
+// records it, and public API routes meet the rate limit and injected faults.
+func (c *Control) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		world, ok := c.worldOf(r)
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rt := c.Runtime.of(world.ID)
+		info := web.InfoOf(r)
+		start := time.Now()
+		body := peekBody(r)
+		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		public := !strings.HasPrefix(r.URL.Path, "/_sandbox/")
+		if public && !c.limited(rec, r, rt, world) && !c.injectFault(rec, r, rt, world, info.Route) {
+			next.ServeHTTP(rec, r)
+		} else if !public {
+			next.ServeHTTP(rec, r)
+		}
+		if rec.hijacked {
+			return
+		}
+		rt.record(r, info, body, rec, start, world.Now())
+	})
+}
+
+// peekBody reads the request body for the journal and puts it back.
+func peekBody(r *http.Request) []byte {
+	if r.Body == nil {
+		return nil
+	}
+	b, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), errReader{err}))
+	return b
+}
+
+// errReader replays a read error (such as the body limit) after the bytes.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	return 0, io.EOF
+}
+
+// recorder keeps the status and the start of the body a handler wrote.
+type recorder struct {
+	http.ResponseWriter
+	status   int
+	body     bytes.Buffer
+	hijacked bool
+}
+
+const journalBodyCap = 16 << 10
+
+func (r *recorder) WriteHeader(code int) { r.status = code; r.ResponseWriter.WriteHeader(code) }
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if room := journalBodyCap - r.body.Len(); room > 0 {
+		r.body.Write(p[:min(len(p), room)])
+	}
+	return r.ResponseWriter.Write(p)
+}
