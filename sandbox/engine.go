@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"sync"
@@ -40,7 +39,7 @@ type Engine struct {
 	defaultID string
 	// loaded keeps each scenario's state right after loading, by scenario
 	// bytes, seed and clock start: another world from it is a copy.
-	loaded map[string][]byte
+	loaded map[string][]store.KV
 	// snapshots are named states of worlds.
 	snapshots map[string]*Snapshot
 	snapSeq   int64
@@ -60,7 +59,7 @@ func NewEngine(wall clock.Wall) (*Engine, error) {
 		wall = time.Now
 	}
 	return &Engine{Catalog: cat, wall: wall, worlds: map[string]*World{}, keys: map[string]string{},
-		loaded: map[string][]byte{}, snapshots: map[string]*Snapshot{}}, nil
+		loaded: map[string][]store.KV{}, snapshots: map[string]*Snapshot{}}, nil
 }
 
 // defaultClockStart is the wall time truncated to the second: the start of a
@@ -128,11 +127,6 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 		w.db.Close()
 		return nil, err
 	}
-	var initial bytes.Buffer
-	if err := w.db.Save(&initial); err != nil {
-		return nil, err
-	}
-	w.initial = initial.Bytes()
 	if spec.DataPath != "" {
 		w.db.Close()
 		if w.db, err = store.Open(spec.DataPath, spec.Durability); err != nil {
@@ -152,21 +146,24 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 	return w, nil
 }
 
-func (e *Engine) fromCacheOrLoad(spec WorldSpec, seed int64, start time.Time, key string, cached []byte) (*World, error) {
+func (e *Engine) fromCacheOrLoad(spec WorldSpec, seed int64, start time.Time, key string, cached []store.KV) (*World, error) {
 	if cached != nil {
-		return e.fromSnapshot(spec.ID, cached)
+		db, err := store.OpenWith(cached)
+		if err != nil {
+			return nil, err
+		}
+		return e.adopt(spec.ID, db, cached)
 	}
 	w, err := e.load(spec, seed, start)
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if err := w.db.Save(&buf); err != nil {
+	if w.initial, err = w.db.Items(); err != nil {
 		w.db.Close()
 		return nil, err
 	}
 	e.mu.Lock()
-	e.loaded[key] = buf.Bytes()
+	e.loaded[key] = w.initial
 	e.mu.Unlock()
 	return w, nil
 }
@@ -205,7 +202,10 @@ func (e *Engine) adoptFile(w *World) error {
 		return err
 	}
 	if !found {
-		return w.db.Replace(bytes.NewReader(w.initial))
+		if err := w.db.ReplaceItems(w.initial); err != nil {
+			return err
+		}
+		return w.rekey()
 	}
 	return w.adoptMeta()
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
-func mustScenario(t *testing.T, name string) *scenario.Scenario {
+func mustScenario(t testing.TB, name string) *scenario.Scenario {
 	t.Helper()
 	sc, err := scenario.Load(name)
 	if err != nil {
@@ -18,7 +18,7 @@ func mustScenario(t *testing.T, name string) *scenario.Scenario {
 	return sc
 }
 
-func mustWorld(t *testing.T, sc *scenario.Scenario) *World {
+func mustWorld(t testing.TB, sc *scenario.Scenario) *World {
 	t.Helper()
 	eng, err := NewEngine(nil)
 	if err != nil {

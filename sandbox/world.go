@@ -29,8 +29,9 @@ type World struct {
 	gate sync.RWMutex
 	// advancing serialises clock advances.
 	advancing sync.Mutex
-	// initial is the store as the scenario left it, for reset.
-	initial []byte
+	// initial is the store as the scenario (or snapshot) left it, before
+	// the world's key suffix: what reset returns to.
+	initial []store.KV
 	// errSeq numbers failures for their reference ids.
 	errSeq atomic.Int64
 	// keySuffix makes this world's API keys unique among worlds.
@@ -101,9 +102,18 @@ func (w *World) Snapshot() ([]byte, error) {
 // Restore replaces the world's state with a snapshot, clock and metadata
 // included, and gives the restored keys this world's suffix.
 func (w *World) Restore(snapshot []byte) error {
+	return w.replace(func() error { return w.db.Replace(bytes.NewReader(snapshot)) })
+}
+
+// Reset puts the world back to where its scenario started it.
+func (w *World) Reset() error {
+	return w.replace(func() error { return w.db.ReplaceItems(w.initial) })
+}
+
+func (w *World) replace(load func() error) error {
 	w.gate.Lock()
 	defer w.gate.Unlock()
-	if err := w.db.Replace(bytes.NewReader(snapshot)); err != nil {
+	if err := load(); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
 	if err := w.adoptMeta(); err != nil {
@@ -111,9 +121,6 @@ func (w *World) Restore(snapshot []byte) error {
 	}
 	return w.rekey()
 }
-
-// Reset puts the world back to where its scenario started it.
-func (w *World) Reset() error { return w.Restore(w.initial) }
 
 // clockKey stores the clock's state so snapshots and restarts keep it.
 var clockKey = store.Key("m", "clock")

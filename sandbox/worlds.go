@@ -81,7 +81,8 @@ func (w *World) rekey() error {
 	})
 }
 
-// fromSnapshot makes an in-memory world holding a snapshot's state.
+// fromSnapshot makes an in-memory world holding a snapshot's state; the
+// snapshot is also what the world resets to.
 func (e *Engine) fromSnapshot(id string, snapshot []byte) (*World, error) {
 	db, err := store.Open("", store.Never)
 	if err != nil {
@@ -91,7 +92,17 @@ func (e *Engine) fromSnapshot(id string, snapshot []byte) (*World, error) {
 		db.Close()
 		return nil, fmt.Errorf("load snapshot: %w", err)
 	}
-	w := &World{ID: id, Catalog: e.Catalog, db: db, clock: clock.New(time.Time{}, e.wall)}
+	items, err := db.Items()
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return e.adopt(id, db, items)
+}
+
+// adopt wraps a store holding a world's state into a world.
+func (e *Engine) adopt(id string, db *store.DB, initial []store.KV) (*World, error) {
+	w := &World{ID: id, Catalog: e.Catalog, db: db, clock: clock.New(time.Time{}, e.wall), initial: initial}
 	if err := w.adoptMeta(); err != nil {
 		db.Close()
 		return nil, err
@@ -200,10 +211,6 @@ func (e *Engine) SpawnFromSnapshot(id, snapshotID string) (*World, error) {
 	}
 	w.keySuffix = "_" + id
 	if err := w.rekey(); err != nil {
-		w.Close()
-		return nil, err
-	}
-	if w.initial, err = w.Snapshot(); err != nil {
 		w.Close()
 		return nil, err
 	}

@@ -3,17 +3,32 @@ package scenario
 import (
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/slash-sandbox/slash-sandbox/scenarios"
 )
 
-// Load reads a scenario by embedded name or by file path.
+// embedded memoizes parsed embedded scenarios: they never change, and a
+// world per test should not parse YAML each time.
+var embedded sync.Map
+
+type parsed struct {
+	sc  *Scenario
+	err error
+}
+
+// Load reads a scenario by embedded name or by file path. Scenarios are
+// read-only once parsed.
 func Load(nameOrPath string) (*Scenario, error) {
+	if p, ok := embedded.Load(nameOrPath); ok {
+		return p.(parsed).sc, p.(parsed).err
+	}
 	if data, ok := scenarios.Get(nameOrPath); ok {
 		sc, err := Parse(nameOrPath+".yaml", data)
 		if sc != nil && sc.Name == "" {
 			sc.Name = nameOrPath
 		}
+		embedded.Store(nameOrPath, parsed{sc, err})
 		return sc, err
 	}
 	data, err := os.ReadFile(nameOrPath)

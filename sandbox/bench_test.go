@@ -1,0 +1,71 @@
+package sandbox
+
+import (
+	"testing"
+	"time"
+)
+
+// BenchmarkSpawnWorld measures making an isolated world from a scenario
+// another world already loaded (a copy of its loaded state) and deleting it.
+func BenchmarkSpawnWorld(b *testing.B) {
+	sc := mustScenario(b, "demo")
+	eng, err := NewEngine(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close()
+	if _, err := eng.CreateWorld(WorldSpec{Scenario: sc}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		w, err := eng.SpawnWorld(WorldSpec{Scenario: sc})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := eng.DeleteWorld(w.ID); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadDemo measures loading the demo scenario from scratch.
+func BenchmarkLoadDemo(b *testing.B) {
+	sc := mustScenario(b, "demo")
+	for b.Loop() {
+		eng, err := NewEngine(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := eng.CreateWorld(WorldSpec{Scenario: sc}); err != nil {
+			b.Fatal(err)
+		}
+		eng.Close()
+	}
+}
+
+// BenchmarkAdvanceYear measures advancing the demo world by a year: hourly
+// token ticks and every settlement due on the way (thousands of events).
+func BenchmarkAdvanceYear(b *testing.B) {
+	sc := mustScenario(b, "demo")
+	eng, err := NewEngine(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close()
+	w, err := eng.CreateWorld(WorldSpec{Scenario: sc})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ran int
+	for b.Loop() {
+		if err := w.Reset(); err != nil {
+			b.Fatal(err)
+		}
+		evs, err := w.Advance(w.Now().Add(365 * 24 * time.Hour))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ran = len(evs)
+	}
+	b.ReportMetric(float64(ran), "events/op")
+}
