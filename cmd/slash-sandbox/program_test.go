@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -118,7 +119,7 @@ func getJSON(t *testing.T, method, url, body string) map[string]any {
 	}
 	defer res.Body.Close()
 	var m map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&m); err != nil || res.StatusCode != 200 {
+	if err := json.NewDecoder(res.Body).Decode(&m); err != nil || res.StatusCode/100 != 2 {
 		t.Fatalf("%s %s: %d %v", method, url, res.StatusCode, err)
 	}
 	return m
@@ -144,6 +145,10 @@ func TestDataFileSurvivesRestart(t *testing.T) {
 	args := []string{"--addr", "127.0.0.1:0", "--scenario", "empty", "--data", data, "--log-level", "warn"}
 	s := startProgram(t, nil, args...)
 	getJSON(t, "POST", "http://"+s.addr+"/_sandbox/clock/advance", `{"by":"36h"}`)
+	w := getJSON(t, "POST", "http://"+s.addr+"/_sandbox/worlds", `{"scenario":"empty","id":"side"}`)
+	if w["id"] != "side" {
+		t.Fatalf("world = %v", w)
+	}
 	s.stop(t)
 
 	s = startProgram(t, nil, args...)
@@ -151,9 +156,75 @@ func TestDataFileSurvivesRestart(t *testing.T) {
 	if h["clock"].(map[string]any)["now"] != "2026-01-16T21:00:00Z" || h["persistent"] != true {
 		t.Fatalf("after restart health = %v", h)
 	}
+	if h["worlds"] != float64(1) {
+		t.Fatalf("an extra world outlived the restart (worlds live in memory): %v", h)
+	}
 	r := getJSON(t, "POST", "http://"+s.addr+"/_sandbox/reset", "")
 	if r["clock"].(map[string]any)["now"] != "2026-01-15T09:00:00Z" {
 		t.Fatalf("reset after restart = %v", r)
 	}
 	s.stop(t)
+}
+
+// TestAcknowledgedWritesSurviveRestart writes through the public API with a
+// data file, stops, starts again and finds every acknowledged write.
+func TestAcknowledgedWritesSurviveRestart(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "demo.db")
+	args := []string{"--addr", "127.0.0.1:0", "--data", data, "--log-level", "warn"}
+	s := startProgram(t, nil, args...)
+	base := "http://" + s.addr
+	ids := transactionIDs(t, base, 5)
+	for i, id := range ids {
+		patch(t, base+"/transaction/"+id+"/note", `{"note":"kept `+strconv.Itoa(i)+`"}`)
+	}
+	s.stop(t)
+	s = startProgram(t, nil, args...)
+	defer s.stop(t)
+	for i, id := range ids {
+		got := getKeyed(t, "http://"+s.addr+"/transaction/"+id)
+		if got["note"] != "kept "+strconv.Itoa(i) {
+			t.Fatalf("after restart %s note = %v", id, got["note"])
+		}
+	}
+}
+
+func transactionIDs(t *testing.T, base string, n int) []string {
+	t.Helper()
+	page := getKeyed(t, base+"/transaction")
+	var ids []string
+	for _, it := range page["items"].([]any)[:n] {
+		ids = append(ids, it.(map[string]any)["id"].(string))
+	}
+	return ids
+}
+
+func getKeyed(t *testing.T, url string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("X-API-Key", "sk_sandbox_acme")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&m); err != nil || res.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %v", url, res.StatusCode, err)
+	}
+	return m
+}
+
+func patch(t *testing.T, url, body string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPatch, url, strings.NewReader(body))
+	req.Header.Set("X-API-Key", "sk_sandbox_acme")
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("PATCH %s: %d", url, res.StatusCode)
+	}
 }
