@@ -199,7 +199,7 @@ func (w *World) runNext(target time.Time) (*Event, error) {
 		if ev, err = op.nextDue(target); err != nil || ev == nil {
 			return err
 		}
-		if err := op.setClock(ev.At); err != nil {
+		if err := op.catchUp(ev.At); err != nil {
 			return err
 		}
 		h, _ := handlerFor(ev.Kind)
@@ -212,13 +212,23 @@ func (w *World) runNext(target time.Time) (*Event, error) {
 	})
 	if handlerErr != nil {
 		err = w.Update(func(op *Op) error {
-			if err := op.setClock(ev.At); err != nil {
+			if err := op.catchUp(ev.At); err != nil {
 				return err
 			}
 			return op.finishEvent(ev, EventFailed, "", handlerErr.Error())
 		})
 	}
 	return ev, err
+}
+
+// catchUp moves the clock to an event's instant. An event scheduled by a
+// request that raced with an advance can be due before the clock; it then
+// runs now instead of moving the clock backwards.
+func (op *Op) catchUp(at time.Time) error {
+	if at.After(op.Now) {
+		return op.setClock(at)
+	}
+	return nil
 }
 
 func (op *Op) finishEvent(ev *Event, status, summary, errText string) error {

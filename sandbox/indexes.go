@@ -15,14 +15,19 @@ const (
 	indexDestLE      = "dest.le"
 	indexCustomerLE  = "customer.le"
 	indexInvoiceLE   = "invoice.le"
-	indexWebhookLE   = "webhook.le"
+	// Invoices by due date, by number (unique per legal entity) and by
+	// the transactions reconciled to them.
+	indexInvoiceDue    = "invoice.due"
+	indexInvoiceNumber = "invoice.number"
+	indexInvoiceTxn    = "invoice.txn"
+	indexWebhookLE     = "webhook.le"
 )
 
 func cardIndexes(c *Card) []string {
 	at, seq := store.Millis(c.CreatedAt), store.Seq(c.Seq)
 	keys := []string{
 		IndexKey(indexCardLE, c.LegalEntityID, at, seq, c.ID),
-		IndexKey(indexCardName, c.LegalEntityID, c.Name, seq, c.ID),
+		IndexKey(indexCardName, c.LegalEntityID, sortName(c.Name), c.Name, seq, c.ID),
 		IndexKey(indexCardAccount, c.AccountID, at, seq, c.ID),
 	}
 	if c.CardGroupID != "" {
@@ -52,7 +57,18 @@ func customerIndexes(c *Customer) []string {
 }
 
 func invoiceIndexes(inv *Invoice) []string {
-	return []string{IndexKey(indexInvoiceLE, inv.LegalEntityID, store.Millis(inv.IssuedAt), store.Seq(inv.Seq), inv.ID)}
+	seq := store.Seq(inv.Seq)
+	keys := []string{
+		IndexKey(indexInvoiceLE, inv.LegalEntityID, store.Millis(inv.IssuedAt), seq, inv.ID),
+		IndexKey(indexInvoiceDue, inv.LegalEntityID, store.Millis(inv.DueAt), seq, inv.ID),
+		IndexKey(indexInvoiceNumber, inv.LegalEntityID, inv.Number, inv.ID),
+	}
+	for _, p := range inv.Transactions {
+		if p.TransactionID != "" {
+			keys = append(keys, IndexKey(indexInvoiceTxn, p.TransactionID, inv.ID))
+		}
+	}
+	return keys
 }
 
 func webhookIndexes(w *Webhook) []string {

@@ -14,6 +14,7 @@ const (
 	indexTxnVA      = "txn.va"
 	indexTxnCard    = "txn.card"
 	indexTxnGroup   = "txn.group"
+	indexTxnFee     = "txn.fee"
 )
 
 func txnIndexes(t *Transaction) []string {
@@ -28,6 +29,9 @@ func txnIndexes(t *Transaction) []string {
 	}
 	if t.CardGroupID != "" {
 		keys = append(keys, IndexKey(indexTxnGroup, t.CardGroupID, at, seq, t.ID))
+	}
+	if t.FeeInfo != nil {
+		keys = append(keys, IndexKey(indexTxnFee, t.FeeInfo.RelatedTransaction.ID, at, seq, t.ID))
 	}
 	return keys
 }
@@ -182,4 +186,148 @@ func runSettle(op *Op, ev *Event) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("transaction %s %s", t.ID, p.DetailedStatus), nil
+}
+
+// endpoint is one side of a movement: the account and the virtual account
+// whose balances move.
+type endpoint struct {
+	Account *Account
+	VA      *VirtualAccount
+}
+
+// LegalEntityID is the legal entity that owns the endpoint.
+func (e *endpoint) LegalEntityID() string { return e.Account.LegalEntityID }
+
+// name is how statements name the endpoint: the virtual account's name, or
+// the account's for its primary virtual account.
+func (e *endpoint) name() string {
+	if e.VA.Primary {
+		return e.Account.Name
+	}
+	return e.VA.Name
+}
+
+// endpoint loads an account (whose primary virtual account moves) or a
+// virtual account by id, whatever its legal entity; ok is false when
+// neither exists.
+func (op *Op) endpoint(id string) (*endpoint, bool, error) {
+	var acc Account
+	var va VirtualAccount
+	ok, err := op.get(kindAccount, id, &acc)
+	if err != nil {
+		return nil, false, err
+	}
+	if ok {
+		if _, err := op.get(kindVirtualAccount, acc.PrimaryVirtualAccountID, &va); err != nil {
+			return nil, false, err
+		}
+		return &endpoint{Account: &acc, VA: &va}, true, nil
+	}
+	if ok, err = op.get(kindVirtualAccount, id, &va); err != nil || !ok {
+		return nil, false, err
+	}
+	if ok, err = op.get(kindAccount, va.AccountID, &acc); err != nil || !ok {
+		return nil, false, err
+	}
+	return &endpoint{Account: &acc, VA: &va}, true, nil
+}
+
+// ownEndpoint loads an account or virtual account of the actor's legal
+// entity; anything else is not found, naming the request field.
+func (op *Op) ownEndpoint(a *Actor, id, field string) (*endpoint, error) {
+	e, ok, err := op.endpoint(id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || e.LegalEntityID() != a.LegalEntityID() {
+		return nil, NotFound(endpointKind(id), field, id)
+	}
+	return e, nil
+}
+
+func endpointKind(id string) string {
+	if len(id) >= len(PrefixAccount) && id[:len(PrefixAccount)] == PrefixAccount {
+		return "account"
+	}
+	return "virtual account"
+}
+
+// open refuses movement on a closed account or virtual account.
+func (e *endpoint) open(field string) error {
+	switch {
+	case e.Account.Status == "closed":
+		return InvalidField("/"+field, fmt.Sprintf("account %s is closed", e.Account.ID))
+	case e.VA.ClosedAt != nil:
+		return InvalidField("/"+field, fmt.Sprintf("virtual account %s is closed and accepts no new movement", e.VA.ID))
+	}
+	return nil
+}
+
+// available is what an endpoint can send: the account's cash available
+// balance, and no more than its virtual account's own available balance.
+// A charge card's primary virtual account also carries the card spend,
+// which is credit, so there only the cash balance counts.
+func (op *Op) available(e *endpoint) (int64, error) {
+	cash, err := op.totals(e.Account.ID, "cash")
+	if err != nil {
+		return 0, err
+	}
+	avail := cash.Available()
+	if e.Account.Type != "charge_card" || !e.VA.Primary {
+		va, err := op.totals(e.VA.ID, "virtual")
+		if err != nil {
+			return 0, err
+		}
+		avail = min(avail, va.Available())
+	}
+	return avail, nil
+}
+
+// checkFunds refuses a movement larger than the source's available
+// balance with insufficient_funds and the two amounts.
+func (op *Op) checkFunds(e *endpoint, amount int64) error {
+	avail, err := op.available(e)
+	if err != nil {
+		return err
+	}
+	if amount > avail {
+		return Errorf(CodeInsufficientFunds, "insufficient funds: %s requested, %s available on %s",
+			FormatCents(amount), FormatCents(avail), e.VA.ID).With("available", FormatCents(avail)).With("requested", FormatCents(amount))
+	}
+	return nil
+}
+
+// leg is a new, not yet posted transaction on an endpoint.
+func leg(e *endpoint, amount int64, category, detailed, description, memo, transferID string) *Transaction {
+	return &Transaction{LegalEntityID: e.LegalEntityID(), AccountID: e.Account.ID, VirtualAccountID: e.VA.ID,
+		AccountSubtype: "cash", Category: category, AmountCents: amount, DetailedStatus: detailed,
+		Description: description, Memo: memo, TransferID: transferID}
+}
+
+// internalMove is an instant movement on the ledger between two endpoints.
+type internalMove struct {
+	from, to              *endpoint
+	amount                int64
+	memo                  string
+	debitText, creditText string
+}
+
+// postInternal checks the source's funds and posts a balanced pair of
+// settled internal transactions sharing a new transfer id.
+func (op *Op) postInternal(m internalMove) (string, *Transaction, error) {
+	if err := op.checkFunds(m.from, m.amount); err != nil {
+		return "", nil, err
+	}
+	id, err := op.newID(PrefixTransfer)
+	if err != nil {
+		return "", nil, err
+	}
+	ref := op.W.faker("transfer:"+id, 0).DigitN(12)
+	debit := leg(m.from, -m.amount, "internal", "settled", m.debitText, m.memo, id)
+	credit := leg(m.to, m.amount, "internal", "settled", m.creditText, m.memo, id)
+	debit.ReferenceNumber, credit.ReferenceNumber = ref, ref
+	if err := op.PostTransaction(debit); err != nil {
+		return "", nil, err
+	}
+	return id, debit, op.PostTransaction(credit)
 }

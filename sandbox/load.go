@@ -46,8 +46,8 @@ func (l *loader) run() error {
 	}
 	steps := []func() error{
 		l.legalEntities, l.users, l.keys, l.accounts, l.cardGroups, l.cards_, l.contacts,
-		l.customers, l.transactions, l.generate, l.openingBalances, l.invoices, l.webhooks,
-		l.tokens, l.events,
+		l.customers, l.transactions, l.generate, l.openingBalances, l.invoices, l.receivables, l.webhooks,
+		l.tokens, l.events, l.moneyMovement,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -28,6 +28,12 @@ func (l *loader) accounts() error {
 		if acc.Type == "" {
 			acc.Type = "debit"
 		}
+		if acc.Type == "charge_card" {
+			acc.CreditLimitCents = DefaultCreditLimitCents
+			if s.CreditLimitCents != nil {
+				acc.CreditLimitCents = *s.CreditLimitCents
+			}
+		}
 		if acc.Status == "" {
 			acc.Status = "open"
 		}

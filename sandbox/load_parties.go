@@ -20,7 +20,7 @@ func (l *loader) contacts() error {
 	for _, s := range l.sc.Contacts {
 		c := &Contact{ID: s.ID, LegalEntityID: s.LegalEntityID, Name: s.Name, RecipientType: s.RecipientType,
 			RecipientLegalName: s.RecipientLegalName, RecipientEmail: s.RecipientEmail, Address: address(s.Address),
-			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq()}
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq(), ACHDebitRecurring: s.AchDebitRecurring}
 		if c.RecipientType == "" {
 			c.RecipientType = "vendor"
 		}
@@ -34,7 +34,7 @@ func (l *loader) contacts() error {
 			d := &Destination{ID: ds.ID, ContactID: c.ID, LegalEntityID: c.LegalEntityID, Type: ds.Type, Name: ds.Name,
 				AccountNumber: ds.AccountNumber, RoutingNumber: ds.RoutingNumber, AccountType: ds.AccountType,
 				IBAN: ds.IBAN, SWIFT: ds.SWIFT, BankName: ds.BankName, BankCountry: ds.BankCountry,
-				Address: ds.Address, Chain: ds.Chain, Currency: ds.Currency, CreatedAt: c.CreatedAt}
+				Address: ds.Address, Chain: ds.Chain, Currency: ds.Currency, ReturnCode: ds.ReturnCode, CreatedAt: c.CreatedAt}
 			if err := l.op.SaveDestination(d); err != nil {
 				return err
 			}
@@ -71,7 +71,7 @@ func (l *loader) customers() error {
 		}
 		c := &Customer{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Email: s.Email, Phone: s.Phone,
 			Address: address(s.Address), CustomMetadata: l.rawJSON(s.CustomMetadata), Status: s.Status,
-			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq()}
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq(), ACHDebitRecurring: s.AchDebitRecurring}
 		if c.Status == "" {
 			c.Status = "active"
 		}
@@ -88,13 +88,19 @@ func (l *loader) invoices() error {
 		if err != nil {
 			return err
 		}
-		if err := l.op.save(kindInvoice, inv.ID, inv, invoiceIndexes(inv)...); err != nil {
+		if err := l.op.attachInvoiceDocument(inv); err != nil {
+			return err
+		}
+		if err := l.op.storeInvoice(inv); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// invoice builds a scenario invoice. Its issue and due dates become the
+// start of their days in the invoice's zone, as with the API; anything
+// not scheduled has been sent on its issue date.
 func (l *loader) invoice(s scenario.Invoice) (*Invoice, error) {
 	id, err := l.id(s.ID, PrefixInvoice)
 	if err != nil {
@@ -105,14 +111,21 @@ func (l *loader) invoice(s scenario.Invoice) (*Invoice, error) {
 		return nil, err
 	}
 	acc := l.accs[s.AccountID]
+	var cust Customer
+	if _, err := l.op.get(kindCustomer, s.CustomerID, &cust); err != nil {
+		return nil, err
+	}
 	inv := &Invoice{ID: id, LegalEntityID: acc.LegalEntityID, AccountID: acc.ID, CustomerID: s.CustomerID, DetailsID: detailsID,
-		Number: s.Number, IssuedAt: l.createdAt(s.IssuedAt, l.op.Now), Timezone: s.Timezone, Currency: "USD",
-		Memo: s.Memo, CollectedCents: s.PaidCents, Version: 1, Seq: l.seq(), Transactions: json.RawMessage("[]")}
-	inv.DueAt = l.createdAt(s.DueAt, inv.IssuedAt.AddDate(0, 0, 30))
-	inv.CreatedAt = inv.IssuedAt
+		Number: s.Number, Timezone: s.Timezone, Currency: "USD", Memo: s.Memo, CollectedCents: s.PaidCents, Version: 1, Seq: l.seq(),
+		BilledTo: BilledTo{Name: cust.Name, Email: cust.Email, Address: cust.Address}}
 	if inv.Timezone == "" {
 		inv.Timezone = "America/New_York"
 	}
+	loc := inv.location()
+	issued := l.createdAt(s.IssuedAt, l.op.Now)
+	inv.IssuedAt = calDateOf(issued, loc).start(loc)
+	inv.DueAt = calDateOf(l.createdAt(s.DueAt, issued.AddDate(0, 0, 30)), loc).start(loc)
+	inv.CreatedAt = inv.IssuedAt
 	for _, li := range s.LineItems {
 		inv.LineItems = append(inv.LineItems, LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: li.PriceCents})
 	}
@@ -121,11 +134,14 @@ func (l *loader) invoice(s scenario.Invoice) (*Invoice, error) {
 		inv.ScheduledSendDate = &t
 	}
 	if s.PaidCents > 0 {
-		paid := []map[string]any{{"transactionType": "external", "transaction": map[string]any{
-			"paymentMethod": "other", "paidAt": inv.IssuedAt.Add(72 * time.Hour).Format(time.RFC3339)}}}
-		inv.Transactions, _ = json.Marshal(paid)
+		inv.Transactions = []InvoicePayment{{Type: "external", PaymentMethod: json.RawMessage(`"other"`),
+			PaidAt: inv.IssuedAt.Add(72 * time.Hour).Format(time.RFC3339), AmountCents: s.PaidCents}}
 	}
 	inv.Status = InvoiceStatus(inv, s.Void, l.op.Now)
+	if inv.Status != InvoiceScheduled {
+		sent := inv.IssuedAt
+		inv.SentAt = &sent
+	}
 	if inv.Status == "void" || inv.Status == "paid" {
 		closed := l.op.Now
 		inv.ClosedAt = &closed
@@ -133,7 +149,8 @@ func (l *loader) invoice(s scenario.Invoice) (*Invoice, error) {
 	return inv, nil
 }
 
-// InvoiceStatus derives an invoice's status from its amounts and dates.
+// InvoiceStatus derives an invoice's status from its amounts and dates:
+// overdue from the first instant after its due date (InvoiceOverdueAt).
 func InvoiceStatus(inv *Invoice, void bool, now time.Time) string {
 	total := inv.TotalCents()
 	switch {
@@ -145,7 +162,7 @@ func InvoiceStatus(inv *Invoice, void bool, now time.Time) string {
 		return "paid_partially"
 	case inv.ScheduledSendDate != nil && inv.ScheduledSendDate.After(now):
 		return "scheduled"
-	case now.After(inv.DueAt):
+	case !now.Before(InvoiceOverdueAt(inv)):
 		return "overdue"
 	}
 	return "unpaid"

@@ -74,6 +74,9 @@ type Account struct {
 	PrimaryVirtualAccountID string    `json:"primaryVirtualAccountId"`
 	CreatedAt               time.Time `json:"createdAt"`
 	Seq                     int64     `json:"seq"`
+
+	// CreditLimitCents is a charge-card account's credit limit.
+	CreditLimitCents int64 `json:"creditLimitCents,omitempty"`
 }
 
 // VirtualAccount is a sub-account; every account has a primary one.

@@ -61,6 +61,8 @@ type Transaction struct {
 	PIXInfo                 *PIXInfo      `json:"pixInfo,omitempty"`
 	SPEIInfo                *SPEIInfo     `json:"speiInfo,omitempty"`
 	FPSInfo                 *FPSInfo      `json:"fpsInfo,omitempty"`
+	RTPInfo                 *RTPInfo      `json:"rtpInfo,omitempty"`
+	FeeInfo                 *FeeInfo      `json:"feeInfo,omitempty"`
 	Seq                     int64         `json:"seq"`
 }
 

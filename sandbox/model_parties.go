@@ -16,6 +16,7 @@ type Contact struct {
 	Address            *Address        `json:"address,omitempty"`
 	Data               json.RawMessage `json:"data,omitempty"`
 	ArchivedAt         *time.Time      `json:"archivedAt,omitempty"`
+	ACHDebitRecurring  bool            `json:"achDebitRecurring,omitempty"`
 	CreatedAt          time.Time       `json:"createdAt"`
 	Seq                int64           `json:"seq"`
 }
@@ -44,6 +45,7 @@ type Destination struct {
 	Address       string    `json:"address,omitempty"`
 	Chain         string    `json:"chain,omitempty"`
 	Currency      string    `json:"currency,omitempty"`
+	ReturnCode    string    `json:"returnCode,omitempty"` // ACH return code (R01, …) after settling
 	CreatedAt     time.Time `json:"createdAt"`
 	Seq           int64     `json:"seq"`
 }
@@ -58,34 +60,46 @@ type Customer struct {
 	Address        *Address        `json:"address,omitempty"`
 	CustomMetadata json.RawMessage `json:"customMetadata,omitempty"`
 	Status         string          `json:"status"`
-	CreatedAt      time.Time       `json:"createdAt"`
-	Seq            int64           `json:"seq"`
+	// ACHDebitRecurring says the customer has an active recurring ACH debit
+	// authorization.
+	ACHDebitRecurring bool      `json:"achDebitRecurring,omitempty"`
+	CreatedAt         time.Time `json:"createdAt"`
+	Seq               int64     `json:"seq"`
 }
 
 // Invoice is a bill sent to a customer.
 type Invoice struct {
-	ID                string          `json:"id"`
-	LegalEntityID     string          `json:"legalEntityId"`
-	AccountID         string          `json:"accountId"`
-	CustomerID        string          `json:"customerId"`
-	DetailsID         string          `json:"detailsId"`
-	Number            string          `json:"number"`
-	Status            string          `json:"status"`
-	IssuedAt          time.Time       `json:"issuedAt"`
-	DueAt             time.Time       `json:"dueAt"`
-	Timezone          string          `json:"timezone"`
-	Currency          string          `json:"currency"`
-	LineItems         []LineItem      `json:"lineItems"`
-	Memo              string          `json:"memo,omitempty"`
-	CollectedCents    int64           `json:"collectedCents"`
-	PaymentMethods    json.RawMessage `json:"paymentMethods,omitempty"`
-	Transactions      json.RawMessage `json:"transactions,omitempty"`
-	ClosedAt          *time.Time      `json:"closedAt,omitempty"`
-	SeriesID          string          `json:"seriesId,omitempty"`
-	ScheduledSendDate *time.Time      `json:"scheduledSendDate,omitempty"`
-	Version           int             `json:"version"`
-	CreatedAt         time.Time       `json:"createdAt"`
-	Seq               int64           `json:"seq"`
+	ID                string           `json:"id"`
+	LegalEntityID     string           `json:"legalEntityId"`
+	AccountID         string           `json:"accountId"`
+	CustomerID        string           `json:"customerId"`
+	DetailsID         string           `json:"detailsId"`
+	Number            string           `json:"number"`
+	Status            string           `json:"status"`
+	IssuedAt          time.Time        `json:"issuedAt"`
+	DueAt             time.Time        `json:"dueAt"`
+	Timezone          string           `json:"timezone"`
+	Currency          string           `json:"currency"`
+	LineItems         []LineItem       `json:"lineItems"`
+	Memo              string           `json:"memo,omitempty"`
+	CollectedCents    int64            `json:"collectedCents"`
+	PaymentMethods    json.RawMessage  `json:"paymentMethods,omitempty"`
+	Transactions      []InvoicePayment `json:"transactions,omitempty"`
+	ClosedAt          *time.Time       `json:"closedAt,omitempty"`
+	SeriesID          string           `json:"seriesId,omitempty"`
+	ScheduledSendDate *time.Time       `json:"scheduledSendDate,omitempty"`
+	Version           int              `json:"version"`
+	ContactID         string           `json:"contactId,omitempty"`
+	Discount          *Adjustment      `json:"discount,omitempty"`
+	Tax               *Adjustment      `json:"tax,omitempty"`
+	BilledTo          BilledTo         `json:"billedTo"`
+	DocumentID        string           `json:"documentId,omitempty"`
+	SentAt            *time.Time       `json:"sentAt,omitempty"`
+	LastReminderAt    *time.Time       `json:"lastReminderAt,omitempty"`
+	// Events are the invoice's scheduled events, by purpose.
+	Events    map[string]EventRef `json:"events,omitempty"`
+	CreatedAt time.Time           `json:"createdAt"`
+	Seq       int64               `json:"seq"`
 }
 
 // LineItem is one line of an invoice.
@@ -93,15 +107,13 @@ type LineItem struct {
 	Name       string  `json:"name" yaml:"name"`
 	Quantity   float64 `json:"quantity" yaml:"quantity"`
 	PriceCents int64   `json:"priceCents" yaml:"priceCents"`
+	CatalogID  string  `json:"catalogItemId,omitempty" yaml:"catalogItemId"`
 }
 
-// TotalCents is the invoice total.
+// TotalCents is the invoice total: the subtotal less the discount plus
+// the tax on what remains.
 func (inv *Invoice) TotalCents() int64 {
-	var total float64
-	for _, li := range inv.LineItems {
-		total += li.Quantity * float64(li.PriceCents)
-	}
-	return int64(total + 0.5)
+	return invoiceTotals(inv.LineItems, inv.Discount, inv.Tax).Total
 }
 
 // Webhook is an event-delivery endpoint.

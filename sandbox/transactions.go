@@ -107,3 +107,46 @@ func (op *Op) SetTransactionNote(a *Actor, id, note string) error {
 	t.Note = note
 	return op.save(kindTransaction, t.ID, t, txnIndexes(t)...)
 }
+
+// Fee is a Slash fee transaction and the transaction it was charged for,
+// when it names one.
+type Fee struct {
+	Transaction Transaction
+	Original    *Transaction
+}
+
+// FeeType names what a fee was charged for ("international_wire_fee").
+func (f *Fee) FeeType() string {
+	if f.Original == nil {
+		return "slash_fee"
+	}
+	return f.Original.Category + "_fee"
+}
+
+// FeeDetails lists the fees of one of the actor's transactions: the fees
+// charged for it or, for a fee transaction, the fee itself.
+func (op *Op) FeeDetails(a *Actor, id string) ([]Fee, error) {
+	t, err := op.TransactionOf(a, id)
+	if err != nil {
+		return nil, err
+	}
+	if t.Category == "fee" {
+		fee := Fee{Transaction: *t}
+		if t.FeeInfo != nil {
+			orig, ok, err := op.Transaction(t.FeeInfo.RelatedTransaction.ID)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				fee.Original = orig
+			}
+		}
+		return []Fee{fee}, nil
+	}
+	fees, err := all[Transaction](op, kindTransaction, IndexPrefix(indexTxnFee, t.ID))
+	out := make([]Fee, len(fees))
+	for i := range fees {
+		out[i] = Fee{Transaction: fees[i], Original: t}
+	}
+	return out, err
+}

@@ -13,7 +13,11 @@ import (
 
 func (a *API) routesTransactions(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction", "transaction.list", a.listTransactions)
+	// The aggregation is registered before /transaction/{transactionId},
+	// which would otherwise take "aggregation" for an id.
+	web.Route(r, web.Gen1, http.MethodGet, "/transaction/aggregation", "transaction.aggregation", a.aggregateTransactions)
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}", "transaction.get", a.getTransaction)
+	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}/fee-details", "transaction.fee_details", a.feeDetails)
 	web.Route(r, web.Gen1, http.MethodPatch, "/transaction/{transactionId}/note", "transaction.note.update", a.noteTransaction)
 }
 
@@ -43,6 +47,11 @@ type transaction struct {
 	PIXInfo                 *sandbox.PIXInfo      `json:"pixInfo,omitempty"`
 	SPEIInfo                *sandbox.SPEIInfo     `json:"speiInfo,omitempty"`
 	FPSInfo                 *sandbox.FPSInfo      `json:"fpsInfo,omitempty"`
+	RTPInfo                 *sandbox.RTPInfo      `json:"rtpInfo,omitempty"`
+	FeeInfo                 *sandbox.FeeInfo      `json:"feeInfo,omitempty"`
+	// TransferID is a sandbox extension: the transfer that made the
+	// transaction, shared by its debit and credit.
+	TransferID string `json:"transferId,omitempty"`
 }
 
 func transactionView(t *sandbox.Transaction) transaction {
@@ -51,7 +60,8 @@ func transactionView(t *sandbox.Transaction) transaction {
 		AccountID: t.AccountID, VirtualAccountID: t.VirtualAccountID, AccountSubtype: t.AccountSubtype, CardID: t.CardID,
 		ReferenceNumber: t.ReferenceNumber, DeclineReason: t.DeclineReason, ApprovalReason: t.ApprovalReason,
 		ProviderAuthorizationID: t.ProviderAuthorizationID, WireInfo: t.WireInfo, ACHInfo: t.ACHInfo,
-		SEPAInfo: t.SEPAInfo, PIXInfo: t.PIXInfo, SPEIInfo: t.SPEIInfo, FPSInfo: t.FPSInfo}
+		SEPAInfo: t.SEPAInfo, PIXInfo: t.PIXInfo, SPEIInfo: t.SPEIInfo, FPSInfo: t.FPSInfo, RTPInfo: t.RTPInfo,
+		FeeInfo: t.FeeInfo, TransferID: t.TransferID}
 	if t.Merchant != nil {
 		v.MerchantDescription = t.Merchant.Description
 	}
@@ -173,4 +183,74 @@ func (a *API) noteTransaction(r *http.Request) (any, error) {
 			return map[string]bool{"success": true}, nil
 		},
 	})
+}
+
+// aggregation is the body of GET /transaction/aggregation.
+type aggregation struct {
+	Count     int   `json:"count"`
+	TotalIn   int64 `json:"totalIn"`
+	TotalOut  int64 `json:"totalOut"`
+	NetChange int64 `json:"netChange"`
+}
+
+// aggregateTransactions sums what the list returns for the same filters,
+// failed transactions left out.
+func (a *API) aggregateTransactions(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	q := r.URL.Query()
+	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId", q.Get("filter:legalEntityId")); err != nil {
+		return nil, err
+	}
+	f, err := transactionFilter(q)
+	if err != nil {
+		return nil, err
+	}
+	var g sandbox.Aggregation
+	err = c.W.View(func(op *sandbox.Op) error {
+		g, err = op.AggregateTransactions(c.Actor, f)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return aggregation{Count: g.Count, TotalIn: g.TotalIn, TotalOut: g.TotalOut, NetChange: g.NetChange()}, nil
+}
+
+// feeTransaction is the upstream FeeTransaction.
+type feeTransaction struct {
+	ID                  string       `json:"id"`
+	DateCharged         string       `json:"dateCharged"`
+	FeeAmountCents      int64        `json:"feeAmountCents"`
+	FeeType             string       `json:"feeType"`
+	AccountID           string       `json:"accountId"`
+	OriginalTransaction *transaction `json:"originalTransaction,omitempty"`
+}
+
+func (a *API) feeDetails(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	var fees []sandbox.Fee
+	err = c.W.View(func(op *sandbox.Op) error {
+		fees, err = op.FeeDetails(c.Actor, mux.Vars(r)["transactionId"])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]feeTransaction, len(fees))
+	for i := range fees {
+		f := &fees[i]
+		items[i] = feeTransaction{ID: f.Transaction.ID, DateCharged: timestamp(f.Transaction.Date), FeeAmountCents: -f.Transaction.AmountCents,
+			FeeType: f.FeeType(), AccountID: f.Transaction.AccountID}
+		if f.Original != nil {
+			v := transactionView(f.Original)
+			items[i].OriginalTransaction = &v
+		}
+	}
+	return map[string]any{"items": items}, nil
 }

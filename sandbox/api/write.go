@@ -31,6 +31,9 @@ type write struct {
 	status int
 	// noBody marks an action that takes no request body.
 	noBody bool
+	// operation scopes idempotency keys; "" is the route's name. Routes
+	// that spell one operation twice share it.
+	operation string
 	// input decodes and checks the body; its errors are 400s returned
 	// before anything is deferred, consumed or changed.
 	input func(c *call, body []byte) error
@@ -82,7 +85,10 @@ func (a *API) doWrite(r *http.Request, w write) (any, error) {
 	if status == 0 {
 		status = http.StatusOK
 	}
-	op := web.InfoOf(r).Route
+	op := w.operation
+	if op == "" {
+		op = web.InfoOf(r).Route
+	}
 	if w.idem == idemNone {
 		var out any
 		err := c.W.Update(func(o *sandbox.Op) error {

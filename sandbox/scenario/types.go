@@ -7,6 +7,7 @@ type Scenario struct {
 	ClockStart    string        `yaml:"clockStart"`
 	Seed          *int64        `yaml:"seed"`
 	TokenPrices   *TokenPrices  `yaml:"tokenPrices"`
+	Money         *Money        `yaml:"money"`
 	LegalEntities []LegalEntity `yaml:"legalEntities"`
 	Users         []User        `yaml:"users"`
 	Keys          []Key         `yaml:"keys"`
@@ -16,11 +17,18 @@ type Scenario struct {
 	Contacts      []Contact     `yaml:"contacts"`
 	Customers     []Customer    `yaml:"customers"`
 	Invoices      []Invoice     `yaml:"invoices"`
-	Transactions  []Transaction `yaml:"transactions"`
-	Webhooks      []Webhook     `yaml:"webhooks"`
-	Generate      []Generate    `yaml:"generate"`
-	Events        []Event       `yaml:"events"`
-	File          string        `yaml:"-"`
+	// Receivables and spend: see the types at the end of this file.
+	InvoiceSeries    []InvoiceSeries   `yaml:"invoiceSeries"`
+	InvoiceSettings  []InvoiceSettings `yaml:"invoiceSettings"`
+	UserBankAccounts []UserBankAccount `yaml:"userBankAccounts"`
+	CustomMerchants  []CustomMerchant  `yaml:"customMerchants"`
+	ExpenseReports   []ExpenseReport   `yaml:"expenseReports"`
+	Tasks            []Task            `yaml:"tasks"`
+	Transactions     []Transaction     `yaml:"transactions"`
+	Webhooks         []Webhook         `yaml:"webhooks"`
+	Generate         []Generate        `yaml:"generate"`
+	Events           []Event           `yaml:"events"`
+	File             string            `yaml:"-"`
 	// Hash fingerprints the file's bytes: worlds made from the same bytes,
 	// seed and clock start share one loaded snapshot.
 	Hash  string            `yaml:"-"`
@@ -31,6 +39,13 @@ type Scenario struct {
 // TokenPrices configures the token price walk.
 type TokenPrices struct {
 	TickInterval string `yaml:"tickInterval"`
+}
+
+// Money configures money movement.
+type Money struct {
+	// ACHSettlementBusinessDays is how many business days an outgoing ACH
+	// transfer stays pending (default 2).
+	ACHSettlementBusinessDays *int `yaml:"achSettlementBusinessDays"`
 }
 
 // LegalEntity declares a business.
@@ -81,6 +96,9 @@ type Account struct {
 	BalanceCents    int64            `yaml:"balanceCents"`
 	CreatedAt       string           `yaml:"createdAt"`
 	VirtualAccounts []VirtualAccount `yaml:"virtualAccounts"`
+
+	// CreditLimitCents is a charge card's credit limit (default $100,000).
+	CreditLimitCents *int64 `yaml:"creditLimitCents"`
 }
 
 // VirtualAccount declares a sub-account.
@@ -145,6 +163,8 @@ type Contact struct {
 	Address            *Address      `yaml:"address"`
 	Destinations       []Destination `yaml:"destinations"`
 	CreatedAt          string        `yaml:"createdAt"`
+	// AchDebitRecurring marks an active recurring ACH debit authorization.
+	AchDebitRecurring bool `yaml:"achDebitRecurring"`
 }
 
 // Destination declares where a contact can be paid.
@@ -162,6 +182,7 @@ type Destination struct {
 	Address       string `yaml:"address"`
 	Chain         string `yaml:"chain"`
 	Currency      string `yaml:"currency"`
+	ReturnCode    string `yaml:"returnCode"`
 }
 
 // Customer declares someone the legal entity invoices.
@@ -175,6 +196,8 @@ type Customer struct {
 	Status         string         `yaml:"status"`
 	CustomMetadata map[string]any `yaml:"customMetadata"`
 	CreatedAt      string         `yaml:"createdAt"`
+	// AchDebitRecurring marks an active recurring ACH debit authorization.
+	AchDebitRecurring bool `yaml:"achDebitRecurring"`
 }
 
 // Invoice declares an invoice.
@@ -243,4 +266,105 @@ type Event struct {
 	At   string         `yaml:"at"`
 	Kind string         `yaml:"kind"`
 	With map[string]any `yaml:"with"`
+}
+
+// InvoiceSeries declares a recurring invoice. startDate is a time whose
+// date, in the series' time zone, starts the series; dates already passed
+// are issued when the scenario loads.
+type InvoiceSeries struct {
+	ID               string     `yaml:"id"`
+	AccountID        string     `yaml:"accountId"`
+	CustomerID       string     `yaml:"customerId"`
+	ContactID        string     `yaml:"contactId"`
+	Recurrence       Recurrence `yaml:"recurrence"`
+	PaymentTermsDays int        `yaml:"paymentTermsDays"`
+	Timezone         string     `yaml:"timezone"`
+	StartDate        string     `yaml:"startDate"`
+	End              *SeriesEnd `yaml:"end"`
+	LineItems        []LineItem `yaml:"lineItems"`
+	Memo             string     `yaml:"memo"`
+}
+
+// Recurrence is a series' rule: weekly on dayOfWeek (0 Sunday … 6),
+// monthly_day_of_month on dayOfMonth, or monthly_nth_weekday on the nth
+// (1–4 or last) dayOfWeek.
+type Recurrence struct {
+	Type       string `yaml:"type"`
+	DayOfWeek  *int   `yaml:"dayOfWeek"`
+	DayOfMonth *int   `yaml:"dayOfMonth"`
+	Nth        any    `yaml:"nth"`
+}
+
+// SeriesEnd is when a series stops: never, after_count (count) or on_date
+// (date, YYYY-MM-DD).
+type SeriesEnd struct {
+	Type  string `yaml:"type"`
+	Count int    `yaml:"count"`
+	Date  string `yaml:"date"`
+}
+
+// InvoiceSettings declares a legal entity's invoice settings.
+type InvoiceSettings struct {
+	LegalEntityID           string   `yaml:"legalEntityId"`
+	CompanyName             string   `yaml:"companyName"`
+	Email                   string   `yaml:"email"`
+	Address                 *Address `yaml:"address"`
+	DefaultMemo             string   `yaml:"defaultMemo"`
+	InvoiceTerms            string   `yaml:"invoiceTerms"`
+	DefaultPaymentTermsDays *int     `yaml:"defaultPaymentTermsDays"`
+}
+
+// UserBankAccount declares a user's own bank account, where expense
+// reimbursements go. A payout to an account whose status is not active
+// fails. Users without one get a generated active checking account.
+type UserBankAccount struct {
+	ID              string `yaml:"id"`
+	UserID          string `yaml:"userId"`
+	AccountName     string `yaml:"accountName"`
+	InstitutionName string `yaml:"institutionName"`
+	Mask            string `yaml:"mask"`
+	Subtype         string `yaml:"subtype"`
+	Status          string `yaml:"status"`
+}
+
+// CustomMerchant declares a merchant a legal entity added itself.
+type CustomMerchant struct {
+	ID            string `yaml:"id"`
+	LegalEntityID string `yaml:"legalEntityId"`
+	MerchantName  string `yaml:"merchantName"`
+	AddedByUserID string `yaml:"addedByUserId"`
+}
+
+// ExpenseReport declares an expense report in any status. merchantId is a
+// catalogue merchant or a custom one.
+type ExpenseReport struct {
+	ID                string `yaml:"id"`
+	LegalEntityID     string `yaml:"legalEntityId"`
+	SubmittedByUserID string `yaml:"submittedByUserId"`
+	AmountCents       int64  `yaml:"amountCents"`
+	Currency          string `yaml:"currency"`
+	FxRateToUsd       string `yaml:"fxRateToUsd"`
+	TransactionDate   string `yaml:"transactionDate"`
+	SubmittedAt       string `yaml:"submittedAt"`
+	MerchantID        string `yaml:"merchantId"`
+	Memo              string `yaml:"memo"`
+	DestinationID     string `yaml:"destinationId"`
+	NoReceiptReason   string `yaml:"noReceiptReason"`
+	Status            string `yaml:"status"`
+	ReviewedByUserID  string `yaml:"reviewedByUserId"`
+	RejectionReason   string `yaml:"rejectionReason"`
+}
+
+// Task declares a task. A payment_approval task names its transaction,
+// whose details fill its data.
+type Task struct {
+	ID               string         `yaml:"id"`
+	LegalEntityID    string         `yaml:"legalEntityId"`
+	Type             string         `yaml:"type"`
+	Status           string         `yaml:"status"`
+	Assignees        []string       `yaml:"assignees"`
+	OriginatorUserID string         `yaml:"originatorUserId"`
+	TransactionID    string         `yaml:"transactionId"`
+	Data             map[string]any `yaml:"data"`
+	CreatedAt        string         `yaml:"createdAt"`
 }

@@ -13,6 +13,7 @@ import (
 var (
 	legalEntityPattern   = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)
 	invoiceNumberPattern = regexp.MustCompile(`^[A-Z0-9-_]+$`)
+	returnCodePattern    = regexp.MustCompile(`^R[0-9][0-9]$`)
 )
 
 // DetailedStatuses and Categories repeat the engine's enums: the scenario
@@ -40,6 +41,7 @@ func (sc *Scenario) validate() Problems {
 	v.cards()
 	v.parties()
 	v.rest()
+	v.receivables()
 	return v.ps
 }
 

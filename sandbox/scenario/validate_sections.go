@@ -54,6 +54,9 @@ func (v *validator) people() {
 }
 
 func (v *validator) money() {
+	if m := v.sc.Money; m != nil && m.ACHSettlementBusinessDays != nil && (*m.ACHSettlementBusinessDays < 0 || *m.ACHSettlementBusinessDays > 10) {
+		v.add("money.achSettlementBusinessDays", "must be between 0 and 10")
+	}
 	for i, a := range v.sc.Accounts {
 		p := fmt.Sprintf("accounts[%d]", i)
 		if v.required(p+".legalEntityId", a.LegalEntityID) {
@@ -62,6 +65,9 @@ func (v *validator) money() {
 		v.required(p+".name", a.Name)
 		v.enum(p+".type", a.Type, "debit", "charge_card")
 		v.enum(p+".status", a.Status, "open", "closed")
+		if a.CreditLimitCents != nil && (*a.CreditLimitCents < 0 || a.Type != "charge_card") {
+			v.add(p+".creditLimitCents", "must be a non-negative amount on a charge_card account")
+		}
 		v.time(p+".createdAt", a.CreatedAt)
 		for j, va := range a.VirtualAccounts {
 			vp := fmt.Sprintf("%s.virtualAccounts[%d]", p, j)
@@ -154,6 +160,9 @@ func (v *validator) parties() {
 			dp := fmt.Sprintf("%s.destinations[%d]", p, j)
 			v.enum(dp+".type", d.Type, "bank_account", "international_wire", "crypto_address")
 			v.required(dp+".type", d.Type)
+			if d.ReturnCode != "" && (d.Type != "bank_account" || !returnCodePattern.MatchString(d.ReturnCode)) {
+				v.add(dp+".returnCode", "must be an ACH return code R01 to R99 on a bank_account destination")
+			}
 		}
 	}
 	for i, c := range v.sc.Customers {

@@ -1,0 +1,76 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+// Card modifiers are an enterprise feature: other legal entities get 403.
+
+func (a *API) routesCardModifiers(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/modifier", "card.modifier.list", a.listCardModifiers)
+	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/modifier", "card.modifier.set", a.setCardModifier)
+	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/modifier", "card.modifier.update", a.setCardModifier)
+}
+
+func (a *API) listCardModifiers(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	var mods []sandbox.CardModifier
+	err = c.W.View(func(op *sandbox.Op) error {
+		mods, err = op.CardModifiers(c.Actor, mux.Vars(r)["cardId"])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if mods == nil {
+		mods = []sandbox.CardModifier{}
+	}
+	return map[string]any{"modifiers": mods}, nil
+}
+
+type modifierBody struct {
+	Name  *string `json:"name"`
+	Value *bool   `json:"value"`
+}
+
+// setCardModifier sets one modifier by name (PUT and PATCH alike): an
+// upsert that leaves the card's other modifiers as they are.
+func (a *API) setCardModifier(r *http.Request) (any, error) {
+	var m sandbox.CardModifier
+	return a.doWrite(r, write{
+		gen: web.Gen1,
+		input: func(c *call, raw []byte) error {
+			if err := sandbox.RequireEnterprise(c.Actor, "card modifiers"); err != nil {
+				return err
+			}
+			var b modifierBody
+			if err := web.DecodeBytes(raw, &b, true); err != nil {
+				return err
+			}
+			switch {
+			case b.Name == nil:
+				return sandbox.InvalidField("/name", "required")
+			case !slices.Contains(sandbox.ModifierNames, *b.Name):
+				return sandbox.InvalidField("/name", "must be only_allow_recurring_payments")
+			case b.Value == nil:
+				return sandbox.InvalidField("/value", "required (true or false)")
+			}
+			m = sandbox.CardModifier{Name: *b.Name, Value: *b.Value}
+			return nil
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			if err := op.SetCardModifier(c.Actor, mux.Vars(r)["cardId"], m); err != nil {
+				return nil, err
+			}
+			return map[string]bool{"success": true}, nil
+		},
+	})
+}

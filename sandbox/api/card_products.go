@@ -1,0 +1,45 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/fixtures"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesCardProducts(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/card-product", "card_product.list", a.listCardProducts)
+}
+
+type cardProduct struct {
+	ID     string `json:"id"`
+	Prefix string `json:"prefix"`
+	Status string `json:"status"`
+}
+
+// listCardProducts lists the card products of the fixtures catalogue.
+func (a *API) listCardProducts(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	after, err := decodeCursor(r, c)
+	if err != nil {
+		return nil, err
+	}
+	var page sandbox.Page[fixtures.CardProduct]
+	err = c.W.View(func(op *sandbox.Op) error {
+		page, err = op.CardProducts(sandbox.PageRequest{After: after})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]cardProduct, len(page.Items))
+	for i, p := range page.Items {
+		items[i] = cardProduct{ID: p.ID, Prefix: p.Prefix, Status: p.Status}
+	}
+	return newList(items, encodeCursor(r, c, page.Next)), nil
+}

@@ -1,0 +1,513 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesCards(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/card", "card.list", a.listCards)
+	web.Route(r, web.Gen1, http.MethodPost, "/card", "card.create", a.createCard)
+	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}", "card.get", a.getCard)
+	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}", "card.update", a.updateCard)
+	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/utilization", "card.utilization", a.cardUtilization)
+	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/events", "card.event.list", a.listCardEvents)
+	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/spending-constraint", "card.spending_constraint.replace", a.replaceConstraint("cardId", (*sandbox.Op).ReplaceCardConstraint))
+	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/spending-constraint", "card.spending_constraint.update", a.patchConstraint("cardId", (*sandbox.Op).PatchCardConstraint))
+	a.routesCardModifiers(r)
+}
+
+type card struct {
+	ID                 string                      `json:"id"`
+	AccountID          string                      `json:"accountId"`
+	VirtualAccountID   string                      `json:"virtualAccountId,omitempty"`
+	Last4              string                      `json:"last4"`
+	Name               string                      `json:"name"`
+	ExpiryMonth        string                      `json:"expiryMonth"`
+	ExpiryYear         string                      `json:"expiryYear"`
+	Status             string                      `json:"status"`
+	IsPhysical         bool                        `json:"isPhysical"`
+	IsSingleUse        bool                        `json:"isSingleUse"`
+	PAN                string                      `json:"pan,omitempty"`
+	CVV                string                      `json:"cvv,omitempty"`
+	CardGroupID        string                      `json:"cardGroupId,omitempty"`
+	CardGroupName      string                      `json:"cardGroupName,omitempty"`
+	CreatedAt          string                      `json:"createdAt"`
+	SpendingConstraint *sandbox.SpendingConstraint `json:"spendingConstraint,omitempty"`
+	UserData           json.RawMessage             `json:"userData,omitempty"`
+	CardProductID      string                      `json:"cardProductId,omitempty"`
+	Modifiers          []sandbox.CardModifier      `json:"modifiers,omitempty"`
+}
+
+// cardSecrets says which secrets a card view shows.
+type cardSecrets struct{ pan, cvv bool }
+
+// cardViews renders cards, naming each card's group.
+func cardViews(op *sandbox.Op, a *sandbox.Actor, cards []sandbox.Card, s cardSecrets) ([]card, error) {
+	names := map[string]string{}
+	out := make([]card, len(cards))
+	for i := range cards {
+		c := &cards[i]
+		if _, ok := names[c.CardGroupID]; c.CardGroupID != "" && !ok {
+			g, err := op.CardGroupOf(a, c.CardGroupID, "")
+			if err != nil {
+				return nil, err
+			}
+			names[g.ID] = g.Name
+		}
+		out[i] = card{ID: c.ID, AccountID: c.AccountID, VirtualAccountID: c.VirtualAccountID, Last4: c.Last4(),
+			Name: c.Name, ExpiryMonth: c.ExpiryMonth, ExpiryYear: c.ExpiryYear, Status: c.Status, IsPhysical: c.IsPhysical,
+			IsSingleUse: c.IsSingleUse, CardGroupID: c.CardGroupID, CardGroupName: names[c.CardGroupID],
+			CreatedAt: timestamp(c.CreatedAt), SpendingConstraint: c.SpendingConstraint, UserData: c.UserData,
+			CardProductID: c.CardProductID, Modifiers: c.Modifiers}
+		if s.pan {
+			out[i].PAN = c.PAN
+		}
+		if s.cvv {
+			out[i].CVV = c.CVV
+		}
+	}
+	return out, nil
+}
+
+func cardView(op *sandbox.Op, a *sandbox.Actor, c *sandbox.Card, s cardSecrets) (card, error) {
+	views, err := cardViews(op, a, []sandbox.Card{*c}, s)
+	if err != nil {
+		return card{}, err
+	}
+	return views[0], nil
+}
+
+// cardFilter reads the card list's query.
+func cardFilter(r *http.Request) (sandbox.CardFilter, error) {
+	q := r.URL.Query()
+	f := sandbox.CardFilter{AccountID: q.Get("filter:accountId"), VirtualAccountID: q.Get("filter:virtualAccountId"),
+		CardGroupID: q.Get("filter:cardGroupId"), CardGroupName: q.Get("filter:cardGroupName"),
+		Status: q.Get("filter:status"), Modifier: q.Get("filter:modifier"), Sort: q.Get("sort")}
+	switch q.Get("sortDirection") {
+	case "", "ASC":
+	case "DESC":
+		f.Desc = true
+	default:
+		return f, sandbox.InvalidField("sortDirection", "must be ASC or DESC")
+	}
+	return f, f.Validate()
+}
+
+func (a *API) listCards(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId", r.URL.Query().Get("filter:legalEntityId")); err != nil {
+		return nil, err
+	}
+	f, err := cardFilter(r)
+	if err != nil {
+		return nil, err
+	}
+	after, err := decodeCursor(r, c)
+	if err != nil {
+		return nil, err
+	}
+	var items []card
+	var next string
+	err = c.W.View(func(op *sandbox.Op) error {
+		page, err := op.Cards(c.Actor, f, sandbox.PageRequest{After: after})
+		if err != nil {
+			return err
+		}
+		next = page.Next
+		items, err = cardViews(op, c.Actor, page.Items, cardSecrets{})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newList(items, encodeCursor(r, c, next)), nil
+}
+
+// flagParam reads a "true"|"false" query parameter.
+func flagParam(r *http.Request, name string) (bool, error) {
+	switch v := r.URL.Query().Get(name); v {
+	case "", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	}
+	return false, sandbox.InvalidField(name, `must be "true" or "false"`)
+}
+
+func (a *API) getCard(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	var s cardSecrets
+	if s.pan, err = flagParam(r, "include_pan"); err != nil {
+		return nil, err
+	}
+	if s.cvv, err = flagParam(r, "include_cvv"); err != nil {
+		return nil, err
+	}
+	var out card
+	err = c.W.View(func(op *sandbox.Op) error {
+		cd, err := op.CardOf(c.Actor, mux.Vars(r)["cardId"], "")
+		if err != nil {
+			return err
+		}
+		out, err = cardView(op, c.Actor, cd, s)
+		return err
+	})
+	return out, err
+}
+
+type createCardBody struct {
+	AccountID          *string         `json:"accountId"`
+	VirtualAccountID   *string         `json:"virtualAccountId"`
+	Type               *string         `json:"type"`
+	Name               *string         `json:"name"`
+	SpendingConstraint json.RawMessage `json:"spendingConstraint"`
+	IsSingleUse        *bool           `json:"isSingleUse"`
+	UserData           json.RawMessage `json:"userData"`
+	CardGroupID        *string         `json:"cardGroupId"`
+	CardProductID      *string         `json:"cardProductId"`
+}
+
+// givenJSON reports whether a raw property was given and is not null.
+func givenJSON(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+
+// newCard checks a create body and turns it into the engine's request.
+func newCard(c *call, raw []byte) (sandbox.NewCard, error) {
+	var b createCardBody
+	if err := web.DecodeBytes(raw, &b, true); err != nil {
+		return sandbox.NewCard{}, err
+	}
+	n := sandbox.NewCard{AccountID: optString(b.AccountID), VirtualAccountID: optString(b.VirtualAccountID),
+		CardGroupID: optString(b.CardGroupID), CardProductID: optString(b.CardProductID), Name: optString(b.Name),
+		IsSingleUse: b.IsSingleUse != nil && *b.IsSingleUse}
+	switch {
+	case b.Type == nil:
+		return n, sandbox.InvalidField("/type", `required; the only card type is "virtual"`)
+	case *b.Type != "virtual":
+		return n, sandbox.InvalidField("/type", `must be "virtual"`)
+	case b.Name == nil:
+		return n, sandbox.InvalidField("/name", "required")
+	case n.AccountID == "" && c.P.Key.Kind == sandbox.KeyUser:
+		return n, sandbox.InvalidField("/accountId", "required with a user-scoped API key")
+	}
+	if err := sandbox.CheckName("/name", n.Name); err != nil {
+		return n, err
+	}
+	var err error
+	if givenJSON(b.UserData) {
+		if n.UserData, err = sandbox.CheckUserData("/userData", b.UserData); err != nil {
+			return n, err
+		}
+	}
+	if givenJSON(b.SpendingConstraint) {
+		n.Constraint, err = sandbox.ParseConstraint(b.SpendingConstraint, "/spendingConstraint", c.W.Now(), c.W.Catalog)
+	}
+	return n, err
+}
+
+// optString is an optional string body property ("" when absent).
+func optString(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func (a *API) createCard(r *http.Request) (any, error) {
+	var n sandbox.NewCard
+	return a.doWrite(r, write{
+		gen:    web.Gen1,
+		status: http.StatusCreated,
+		input: func(c *call, raw []byte) (err error) {
+			n, err = newCard(c, raw)
+			return err
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			cd, err := op.CreateCard(c.Actor, n)
+			if err != nil {
+				return nil, err
+			}
+			return cardView(op, c.Actor, cd, cardSecrets{})
+		},
+	})
+}
+
+var cardUpdateFields = []string{"name", "status", "cardGroupId", "spendingConstraint", "userData"}
+
+// cardUpdate checks a PATCH body: absent properties stay, null removes the
+// group, the userData or the whole spending constraint.
+func cardUpdate(c *call, raw []byte) (sandbox.CardUpdate, error) {
+	var u sandbox.CardUpdate
+	var body map[string]json.RawMessage
+	if err := web.DecodeBytes(raw, &body, true); err != nil {
+		return u, err
+	}
+	if body == nil {
+		return u, sandbox.InvalidField("body", "must be a JSON object")
+	}
+	for k := range body {
+		if !slices.Contains(cardUpdateFields, k) {
+			return u, sandbox.InvalidField("/"+k, "is not a known property")
+		}
+	}
+	var err error
+	if u.Name, err = stringPatch(body, "name", false); err != nil {
+		return u, err
+	}
+	if u.Name.Set {
+		if err := sandbox.CheckName("/name", u.Name.Value); err != nil {
+			return u, err
+		}
+	}
+	if u.Status, err = stringPatch(body, "status", false); err != nil {
+		return u, err
+	}
+	if u.Status.Set && !slices.Contains(sandbox.CardStatuses, u.Status.Value) {
+		return u, sandbox.InvalidField("/status", "must be one of active, paused, inactive, closed")
+	}
+	if u.CardGroupID, err = stringPatch(body, "cardGroupId", true); err != nil {
+		return u, err
+	}
+	if raw, ok := body["userData"]; ok {
+		u.UserData = sandbox.Patch[json.RawMessage]{Set: true, Null: !givenJSON(raw)}
+		if givenJSON(raw) {
+			if u.UserData.Value, err = sandbox.CheckUserData("/userData", raw); err != nil {
+				return u, err
+			}
+		}
+	}
+	u.Constraint, err = constraintPatch(c, body, "spendingConstraint")
+	return u, err
+}
+
+// stringPatch reads a string property of a PATCH body.
+func stringPatch(body map[string]json.RawMessage, name string, nullable bool) (sandbox.Patch[string], error) {
+	raw, ok := body[name]
+	if !ok {
+		return sandbox.Patch[string]{}, nil
+	}
+	if !givenJSON(raw) {
+		if !nullable {
+			return sandbox.Patch[string]{}, sandbox.InvalidField("/"+name, "must not be null")
+		}
+		return sandbox.Patch[string]{Set: true, Null: true}, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return sandbox.Patch[string]{}, sandbox.InvalidField("/"+name, "must be a string")
+	}
+	return sandbox.Patch[string]{Set: true, Value: s}, nil
+}
+
+// constraintPatch reads a spendingConstraint property of a PATCH body: a
+// whole constraint that replaces the old one, or null to remove it.
+func constraintPatch(c *call, body map[string]json.RawMessage, name string) (sandbox.Patch[*sandbox.SpendingConstraint], error) {
+	raw, ok := body[name]
+	if !ok {
+		return sandbox.Patch[*sandbox.SpendingConstraint]{}, nil
+	}
+	p := sandbox.Patch[*sandbox.SpendingConstraint]{Set: true, Null: !givenJSON(raw)}
+	if p.Null {
+		return p, nil
+	}
+	var err error
+	p.Value, err = sandbox.ParseConstraint(raw, "/"+name, c.W.Now(), c.W.Catalog)
+	return p, err
+}
+
+func (a *API) updateCard(r *http.Request) (any, error) {
+	var u sandbox.CardUpdate
+	return a.doWrite(r, write{
+		gen: web.Gen1,
+		input: func(c *call, raw []byte) (err error) {
+			u, err = cardUpdate(c, raw)
+			return err
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			cd, err := op.UpdateCard(c.Actor, mux.Vars(r)["cardId"], u)
+			if err != nil {
+				return nil, err
+			}
+			return cardView(op, c.Actor, cd, cardSecrets{})
+		},
+	})
+}
+
+// utilization is the API's CardGroupUtilization, for cards and groups.
+type utilization struct {
+	NextResetDate    string `json:"nextResetDate,omitempty"`
+	Spend            money  `json:"spend"`
+	AvailableBalance *money `json:"availableBalance,omitempty"`
+}
+
+func utilizationView(u sandbox.Utilization) utilization {
+	v := utilization{Spend: money{u.Spend}}
+	if u.Available != nil {
+		v.AvailableBalance = &money{*u.Available}
+	}
+	if u.NextReset != nil {
+		v.NextResetDate = timestamp(*u.NextReset)
+	}
+	return v
+}
+
+func (a *API) cardUtilization(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	var u sandbox.Utilization
+	err = c.W.View(func(op *sandbox.Op) error {
+		u, err = op.CardUtilization(c.Actor, mux.Vars(r)["cardId"])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return utilizationView(u), nil
+}
+
+// constraintBody checks a PUT spending-constraint body (a whole
+// constraint) or a PATCH one (a partial constraint, merged in run).
+func constraintBody(c *call, raw []byte, partial bool, whole **sandbox.SpendingConstraint) error {
+	if partial {
+		_, err := sandbox.MergeConstraint(nil, raw, "", c.W.Now(), c.W.Catalog)
+		if e, ok := sandbox.AsError(err); ok && onlyRequired(e) {
+			return nil
+		}
+		return err
+	}
+	var err error
+	*whole, err = sandbox.ParseConstraint(raw, "", c.W.Now(), c.W.Catalog)
+	return err
+}
+
+// onlyRequired reports whether every problem is a property a merge may
+// still supply from the stored constraint.
+func onlyRequired(e *sandbox.Error) bool {
+	if len(e.Details) == 0 {
+		return false
+	}
+	for _, v := range e.Details {
+		if v != "required" {
+			return false
+		}
+	}
+	return true
+}
+
+// replaceConstraint is the PUT …/spending-constraint handler of a card or
+// card group whose id is the path variable idVar.
+func (a *API) replaceConstraint(idVar string, replace func(*sandbox.Op, *sandbox.Actor, string, *sandbox.SpendingConstraint) (*sandbox.SpendingConstraint, error)) web.Func {
+	return func(r *http.Request) (any, error) {
+		var sc *sandbox.SpendingConstraint
+		return a.doWrite(r, write{
+			gen:   web.Gen1,
+			input: func(c *call, raw []byte) error { return constraintBody(c, raw, false, &sc) },
+			run: func(op *sandbox.Op, c *call) (any, error) {
+				return replace(op, c.Actor, mux.Vars(r)[idVar], sc)
+			},
+		})
+	}
+}
+
+// patchConstraint is the PATCH …/spending-constraint handler of a card or
+// card group: a merge patch where null removes.
+func (a *API) patchConstraint(idVar string, patch func(*sandbox.Op, *sandbox.Actor, string, []byte) (*sandbox.SpendingConstraint, error)) web.Func {
+	return func(r *http.Request) (any, error) {
+		var raw []byte
+		return a.doWrite(r, write{
+			gen: web.Gen1,
+			input: func(c *call, body []byte) error {
+				raw = body
+				return constraintBody(c, body, true, nil)
+			},
+			run: func(op *sandbox.Op, c *call) (any, error) {
+				return patch(op, c.Actor, mux.Vars(r)[idVar], raw)
+			},
+		})
+	}
+}
+
+// cardEvent is an item of GET /card/{cardId}/events. Upstream defines no
+// schema for it: the shape is the sandbox's own.
+type cardEvent struct {
+	ID                    string         `json:"id"`
+	CardID                string         `json:"cardId"`
+	Type                  string         `json:"type"`
+	AmountCents           int64          `json:"amountCents"`
+	Merchant              *eventMerchant `json:"merchant,omitempty"`
+	Approved              bool           `json:"approved"`
+	Decision              *decision      `json:"decision,omitempty"`
+	DeclineReason         string         `json:"declineReason,omitempty"`
+	TransactionID         string         `json:"transactionId,omitempty"`
+	OriginalTransactionID string         `json:"originalTransactionId,omitempty"`
+	CreatedAt             string         `json:"createdAt"`
+}
+
+// eventMerchant is shaped like the authorization webhook's merchant.
+type eventMerchant struct {
+	ID           string                   `json:"id,omitempty"`
+	Name         string                   `json:"name"`
+	CategoryCode string                   `json:"categoryCode"`
+	CategoryID   string                   `json:"categoryId,omitempty"`
+	Location     sandbox.MerchantLocation `json:"location"`
+}
+
+// decision says which rule decided an authorization or verification.
+type decision struct {
+	Rule        string `json:"rule"`
+	Reason      string `json:"reason"`
+	Detail      string `json:"detail"`
+	Scope       string `json:"scope,omitempty"`
+	CardGroupID string `json:"cardGroupId,omitempty"`
+}
+
+func cardEventView(e *sandbox.CardEvent) cardEvent {
+	v := cardEvent{ID: e.ID, CardID: e.CardID, Type: e.Type, AmountCents: e.AmountCents, Approved: e.Approved,
+		DeclineReason: e.DeclineReason(), TransactionID: e.TransactionID, OriginalTransactionID: e.OriginalTransactionID,
+		CreatedAt: timestamp(e.CreatedAt)}
+	if d := e.Decision; d != nil {
+		v.Decision = &decision{Rule: d.Rule, Reason: d.Reason, Detail: d.Detail, Scope: d.Scope, CardGroupID: d.CardGroupID}
+	}
+	if m := e.Merchant; m != nil {
+		v.Merchant = &eventMerchant{ID: m.ID, Name: m.Name, CategoryCode: m.MCC, CategoryID: m.CategoryID,
+			Location: sandbox.MerchantLocation{City: m.City, State: m.State, Country: m.Country, Zip: m.Zip}}
+	}
+	return v
+}
+
+func (a *API) listCardEvents(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	after, err := decodeCursor(r, c)
+	if err != nil {
+		return nil, err
+	}
+	var page sandbox.Page[sandbox.CardEvent]
+	err = c.W.View(func(op *sandbox.Op) error {
+		page, err = op.CardEvents(c.Actor, mux.Vars(r)["cardId"], sandbox.PageRequest{After: after})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]cardEvent, len(page.Items))
+	for i := range page.Items {
+		items[i] = cardEventView(&page.Items[i])
+	}
+	return newList(items, encodeCursor(r, c, page.Next)), nil
+}

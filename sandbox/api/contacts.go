@@ -1,0 +1,226 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesContacts(r *mux.Router) {
+	// The destination routes come first: /contact/{contactId} would match
+	// them too.
+	web.Route(r, web.Gen1, http.MethodGet, "/contact/destination", "contact.destination.list", a.listDestinations)
+	web.Route(r, web.Gen1, http.MethodPatch, "/contact/destination/{destinationId}", "contact.destination.update", a.updateDestination)
+	web.Route(r, web.Gen1, http.MethodGet, "/contact", "contact.list", a.listContacts)
+	web.Route(r, web.Gen1, http.MethodPost, "/contact", "contact.create", a.createContact)
+	web.Route(r, web.Gen1, http.MethodGet, "/contact/{contactId}", "contact.get", a.getContact)
+	web.Route(r, web.Gen1, http.MethodPatch, "/contact/{contactId}", "contact.update", a.updateContact)
+	web.Route(r, web.Gen1, http.MethodGet, "/contact/{contactId}/ach-debit-recurring", "contact.ach_debit_recurring", a.contactACHDebit)
+}
+
+type contactView struct {
+	ID                 string           `json:"id"`
+	Name               string           `json:"name"`
+	RecipientType      string           `json:"recipientType,omitempty"`
+	RecipientLegalName string           `json:"recipientLegalName,omitempty"`
+	RecipientEmail     string           `json:"recipientEmail,omitempty"`
+	Address            *sandbox.Address `json:"address,omitempty"`
+	ArchivedAt         string           `json:"archivedAt,omitempty"`
+}
+
+func contactOf(c *sandbox.Contact) contactView {
+	v := contactView{ID: c.ID, Name: c.Name, RecipientType: c.RecipientType, RecipientLegalName: c.RecipientLegalName,
+		RecipientEmail: c.RecipientEmail, Address: c.Address}
+	if c.ArchivedAt != nil {
+		v.ArchivedAt = timestamp(*c.ArchivedAt)
+	}
+	return v
+}
+
+type contactBody struct {
+	Contact contactView `json:"contact"`
+}
+
+// checkLEFilter enforces filter:legalEntityId, which many of these routes
+// take, reads and writes alike.
+func checkLEFilter(r *http.Request, c *call) error {
+	return c.Actor.CheckLegalEntityFilter("filter:legalEntityId", r.URL.Query().Get("filter:legalEntityId"))
+}
+
+// readOp authenticates a first-generation read, checks filter:legalEntityId
+// and runs fn in a read-only operation.
+func (a *API) readOp(r *http.Request, fn func(op *sandbox.Op, c *call) (any, error)) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLEFilter(r, c); err != nil {
+		return nil, err
+	}
+	var out any
+	err = c.W.View(func(op *sandbox.Op) error {
+		out, err = fn(op, c)
+		return err
+	})
+	return out, err
+}
+
+// listPage reads one page of a list: the cursor is decoded first, and the next
+// one encoded with the same filters.
+func listPage[T any, V any](a *API, r *http.Request, page func(op *sandbox.Op, c *call, req sandbox.PageRequest) (sandbox.Page[T], error),
+	view func(op *sandbox.Op, item *T) (V, error)) (any, error) {
+	return a.readOp(r, func(op *sandbox.Op, c *call) (any, error) {
+		after, err := decodeCursor(r, c)
+		if err != nil {
+			return nil, err
+		}
+		p, err := page(op, c, sandbox.PageRequest{After: after})
+		if err != nil {
+			return nil, err
+		}
+		items := make([]V, len(p.Items))
+		for i := range p.Items {
+			if items[i], err = view(op, &p.Items[i]); err != nil {
+				return nil, err
+			}
+		}
+		return newList(items, encodeCursor(r, c, p.Next)), nil
+	})
+}
+
+func (a *API) listContacts(r *http.Request) (any, error) {
+	f := sandbox.ContactFilter{Name: r.URL.Query().Get("filter:name")}
+	return listPage(a, r, func(op *sandbox.Op, c *call, req sandbox.PageRequest) (sandbox.Page[sandbox.Contact], error) {
+		return op.ListContacts(c.Actor, f, req)
+	}, func(_ *sandbox.Op, ct *sandbox.Contact) (contactView, error) { return contactOf(ct), nil })
+}
+
+func (a *API) getContact(r *http.Request) (any, error) {
+	return a.readOp(r, func(op *sandbox.Op, c *call) (any, error) {
+		ct, err := op.ContactOf(c.Actor, mux.Vars(r)["contactId"], "")
+		if err != nil {
+			return nil, err
+		}
+		return contactBody{contactOf(ct)}, nil
+	})
+}
+
+func (a *API) contactACHDebit(r *http.Request) (any, error) {
+	return a.readOp(r, func(op *sandbox.Op, c *call) (any, error) {
+		ct, err := op.ContactOf(c.Actor, mux.Vars(r)["contactId"], "")
+		if err != nil {
+			return nil, err
+		}
+		return map[string]bool{"hasActiveRecurringAuth": ct.ACHDebitRecurring}, nil
+	})
+}
+
+// writeContact is the shared body of POST and PATCH /contact.
+func (a *API) writeContact(r *http.Request, replace bool) (any, error) {
+	var body sandbox.ContactInput
+	return a.doWrite(r, write{
+		gen: web.Gen1,
+		input: func(c *call, raw []byte) error {
+			if err := checkLEFilter(r, c); err != nil {
+				return err
+			}
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			return body.Validate(replace)
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			var ct *sandbox.Contact
+			var err error
+			if replace {
+				ct, err = op.ReplaceContact(c.Actor, mux.Vars(r)["contactId"], &body)
+			} else {
+				ct, err = op.CreateContact(c.Actor, &body)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return contactBody{contactOf(ct)}, nil
+		},
+	})
+}
+
+func (a *API) createContact(r *http.Request) (any, error) { return a.writeContact(r, false) }
+
+func (a *API) updateContact(r *http.Request) (any, error) { return a.writeContact(r, true) }
+
+// contactDestination is how the sandbox shows a contact destination (the
+// real API publishes no schema for it): the bank details, masked, and the
+// transaction types the destination can receive.
+type contactDestination struct {
+	ID                       string             `json:"id"`
+	ContactID                string             `json:"contactId"`
+	Type                     string             `json:"type"`
+	Name                     string             `json:"name,omitempty"`
+	EligibleTransactionTypes []string           `json:"eligibleTransactionTypes"`
+	BankAccount              *bankAccountView   `json:"bankAccount,omitempty"`
+	InternationalWire        *internationalView `json:"internationalWire,omitempty"`
+	CreatedAt                string             `json:"createdAt"`
+}
+
+type bankAccountView struct {
+	AccountNumberLast4 string `json:"accountNumberLast4"`
+	RoutingNumber      string `json:"routingNumber"`
+	AccountType        string `json:"accountType,omitempty"`
+	BankName           string `json:"bankName,omitempty"`
+}
+
+type internationalView struct {
+	IBANLast4   string `json:"ibanLast4"`
+	SWIFT       string `json:"swift,omitempty"`
+	BankName    string `json:"bankName,omitempty"`
+	BankCountry string `json:"bankCountry,omitempty"`
+}
+
+func last4(s string) string {
+	if len(s) <= 4 {
+		return s
+	}
+	return s[len(s)-4:]
+}
+
+func destinationOf(d *sandbox.Destination) contactDestination {
+	v := contactDestination{ID: d.ID, ContactID: d.ContactID, Type: d.Type, Name: d.Name,
+		EligibleTransactionTypes: sandbox.EligibleRails(d), CreatedAt: timestamp(d.CreatedAt)}
+	if d.Type == sandbox.DestinationACH {
+		v.BankAccount = &bankAccountView{AccountNumberLast4: last4(d.AccountNumber), RoutingNumber: d.RoutingNumber,
+			AccountType: d.AccountType, BankName: d.BankName}
+	} else {
+		v.InternationalWire = &internationalView{IBANLast4: last4(d.IBAN), SWIFT: d.SWIFT, BankName: d.BankName, BankCountry: d.BankCountry}
+	}
+	return v
+}
+
+func (a *API) listDestinations(r *http.Request) (any, error) {
+	contact := r.URL.Query().Get("filter:contactId")
+	return listPage(a, r, func(op *sandbox.Op, c *call, req sandbox.PageRequest) (sandbox.Page[sandbox.Destination], error) {
+		return op.ListDestinations(c.Actor, contact, req)
+	}, func(_ *sandbox.Op, d *sandbox.Destination) (contactDestination, error) { return destinationOf(d), nil })
+}
+
+func (a *API) updateDestination(r *http.Request) (any, error) {
+	var body sandbox.DestinationPatch
+	return a.doWrite(r, write{
+		gen: web.Gen1,
+		input: func(c *call, raw []byte) error {
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			return body.Validate()
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			d, err := op.UpdateDestination(c.Actor, mux.Vars(r)["destinationId"], &body)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]contactDestination{"destination": destinationOf(d)}, nil
+		},
+	})
+}

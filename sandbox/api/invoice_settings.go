@@ -1,0 +1,182 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesInvoiceSettings(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/invoice/settings", "invoice.settings.get", a.getInvoiceSettings)
+	web.Route(r, web.Gen1, http.MethodPut, "/invoice/settings", "invoice.settings.replace", a.replaceInvoiceSettings)
+	web.Route(r, web.Gen1, http.MethodPost, "/invoice/settings/logo", "invoice.settings.logo.upload", a.uploadLogo)
+	web.Route(r, web.Gen1, http.MethodGet, "/invoice/validate-number", "invoice.number.validate", a.validateNumber)
+}
+
+type settingsData struct {
+	CompanyName             string            `json:"companyName"`
+	Email                   string            `json:"email"`
+	Address                 sandbox.Address   `json:"address"`
+	DefaultMemo             string            `json:"defaultMemo,omitempty"`
+	InvoiceTerms            string            `json:"invoiceTerms,omitempty"`
+	DefaultPaymentTermsDays *int              `json:"defaultPaymentTermsDays,omitempty"`
+	LogoDocumentID          string            `json:"logoDocumentId,omitempty"`
+	UnitPriceDecimalPlaces  *int              `json:"unitPriceDecimalPlaces,omitempty"`
+	Branding                *sandbox.Branding `json:"branding,omitempty"`
+}
+
+type invoiceSettingsView struct {
+	Entity        string       `json:"$entity"`
+	ID            string       `json:"id"`
+	LegalEntityID string       `json:"legalEntityId"`
+	Settings      settingsData `json:"settings"`
+	Timestamp     string       `json:"timestamp"`
+}
+
+func settingsOf(s *sandbox.InvoiceSettings) map[string]invoiceSettingsView {
+	return map[string]invoiceSettingsView{"invoiceSettings": {Entity: "invoice_settings", ID: s.ID, LegalEntityID: s.LegalEntityID,
+		Timestamp: timestamp(s.Timestamp), Settings: settingsData{CompanyName: s.CompanyName, Email: s.Email, Address: s.Address,
+			DefaultMemo: s.DefaultMemo, InvoiceTerms: s.InvoiceTerms, DefaultPaymentTermsDays: s.DefaultPaymentTermsDays,
+			LogoDocumentID: s.LogoDocumentID, UnitPriceDecimalPlaces: s.UnitPriceDecimalPlaces, Branding: s.Branding}}}
+}
+
+func (a *API) getInvoiceSettings(r *http.Request) (any, error) {
+	return a.readOp(r, func(op *sandbox.Op, c *call) (any, error) {
+		s, err := op.InvoiceSettingsOf(c.Actor.LegalEntityID())
+		if err != nil {
+			return nil, err
+		}
+		return settingsOf(s), nil
+	})
+}
+
+func (a *API) replaceInvoiceSettings(r *http.Request) (any, error) {
+	var body sandbox.InvoiceSettingsInput
+	return a.doWrite(r, write{
+		gen: web.Gen1,
+		input: func(c *call, raw []byte) error {
+			if err := checkLEFilter(r, c); err != nil {
+				return err
+			}
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			return body.Validate()
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			s, err := op.ReplaceInvoiceSettings(c.Actor, &body)
+			if err != nil {
+				return nil, err
+			}
+			return settingsOf(s), nil
+		},
+	})
+}
+
+func (a *API) validateNumber(r *http.Request) (any, error) {
+	n := r.URL.Query().Get("invoiceNumber")
+	if p := sandbox.InvoiceNumberProblem(n); p != "" {
+		return nil, sandbox.InvalidField("invoiceNumber", "required: "+p)
+	}
+	return a.readOp(r, func(op *sandbox.Op, c *call) (any, error) {
+		ok, err := op.InvoiceNumberAvailable(c.Actor, n)
+		return map[string]bool{"isAvailable": ok}, err
+	})
+}
+
+// absURL makes a sandbox path absolute on the host the request came to.
+func absURL(r *http.Request, path string) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + path
+}
+
+func (a *API) uploadLogo(r *http.Request) (any, error) {
+	return a.doUpload(r, sandbox.CheckLogo, func(op *sandbox.Op, c *call, f *uploaded) (any, error) {
+		doc, err := op.UploadInvoiceLogo(c.Actor, f.data, f.name, f.contentType)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]string{"documentId": doc.ID, "url": absURL(r, "/_sandbox/documents/"+doc.ID)}, nil
+	})
+}
+
+// uploaded is the file of a multipart upload.
+type uploaded struct {
+	data              []byte
+	name, contentType string
+}
+
+// doUpload is the write pipeline for multipart uploads (field "file"):
+// authenticate, read the form (413 over the multipart limit, 415 when it is
+// not multipart/form-data), check the file (its own 400s and 413s), defer a
+// read-only key's upload, then store it in one operation.
+func (a *API) doUpload(r *http.Request, check func([]byte) (string, error),
+	run func(op *sandbox.Op, c *call, f *uploaded) (any, error)) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLEFilter(r, c); err != nil {
+		return nil, err
+	}
+	raw, err := io.ReadAll(r.Body)
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, sandbox.Errorf(sandbox.CodePayloadTooLarge, "the upload is larger than %d bytes", web.MaxMultipartBody)
+	}
+	if err != nil {
+		return nil, sandbox.Errorf(sandbox.CodeInvalidRequest, "the request body could not be read: %v", err)
+	}
+	f, err := multipartFile(r.Header.Get("Content-Type"), raw)
+	if err != nil {
+		return nil, err
+	}
+	if f.contentType, err = check(f.data); err != nil {
+		return nil, err
+	}
+	if c.P.Key.ReadOnly && !approved(r) {
+		return a.deferWrite(r, c, raw)
+	}
+	var out any
+	err = c.W.Update(func(op *sandbox.Op) error {
+		out, err = run(op, c, f)
+		return err
+	})
+	return out, err
+}
+
+// multipartFile finds the "file" field of a multipart/form-data body.
+func multipartFile(contentType string, raw []byte) (*uploaded, error) {
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		return nil, sandbox.Errorf(sandbox.CodeUnsupportedMediaType, "Content-Type must be multipart/form-data with a boundary, got %q", contentType)
+	}
+	mr := multipart.NewReader(bytes.NewReader(raw), params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return nil, sandbox.InvalidField("file", "required: a multipart form field named file")
+		}
+		if err != nil {
+			return nil, sandbox.InvalidField("body", "malformed multipart body: "+err.Error())
+		}
+		if part.FormName() != "file" {
+			continue
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return nil, sandbox.InvalidField("file", "could not be read: "+err.Error())
+		}
+		return &uploaded{data: data, name: part.FileName()}, nil
+	}
+}

@@ -1,0 +1,156 @@
+package api
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesTasks(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/task/schema", "task.schema", a.taskSchema)
+	web.Route(r, web.Gen1, http.MethodGet, "/task", "task.list", a.listTasks)
+	web.Route(r, web.Gen1, http.MethodGet, "/task/{taskId}", "task.get", a.getTask)
+	web.Route(r, web.Gen1, http.MethodPost, "/task/{taskId}/act", "task.act", a.actOnTask)
+}
+
+// taskView is ITaskWithActionsModel: the task and its actions as the
+// caller may take them.
+type taskView struct {
+	ID        string                     `json:"id"`
+	Type      string                     `json:"type"`
+	Status    string                     `json:"status"`
+	Data      map[string]any             `json:"data"`
+	Meta      map[string]map[string]bool `json:"meta"`
+	Timestamp string                     `json:"timestamp"`
+	UpdatedAt string                     `json:"updatedAt"`
+	Actions   []taskActionView           `json:"actions"`
+}
+
+type taskActionView struct {
+	Key               string   `json:"key"`
+	Label             string   `json:"label"`
+	Style             string   `json:"style,omitempty"`
+	Role              string   `json:"role,omitempty"`
+	IsDisabled        bool     `json:"isDisabled"`
+	MissingAttributes []string `json:"missingAttributes"`
+}
+
+func taskOf(t *sandbox.Task, p *sandbox.Principal) taskView {
+	v := taskView{ID: t.ID, Type: t.Type, Status: t.Status, Data: t.Data, Meta: map[string]map[string]bool{},
+		Timestamp: timestamp(t.CreatedAt), UpdatedAt: timestamp(t.UpdatedAt), Actions: []taskActionView{}}
+	schema, _ := sandbox.TaskSchemaOf(t.Type)
+	for name, attr := range schema.Attributes {
+		v.Meta[name] = map[string]bool{"isRequired": attr.Required}
+	}
+	for _, a := range sandbox.TaskActions(t, p) {
+		v.Actions = append(v.Actions, taskActionView{Key: a.Key, Label: a.Label, Style: a.Style, Role: a.Role,
+			IsDisabled: a.IsDisabled, MissingAttributes: []string{}})
+	}
+	return v
+}
+
+var attrParam = regexp.MustCompile(`^filter:attr\[([A-Za-z0-9_]+)\](?:\[([a-z]+)\])?$`)
+
+// taskFilter reads filter:type, filter:status, sort and the deepObject
+// filter:attr[field] / filter:attr[field][op] parameters.
+func taskFilter(q url.Values) (sandbox.TaskFilter, error) {
+	sortBy, asc, err := sortOf(q)
+	f := sandbox.TaskFilter{Type: q.Get("filter:type"), Status: q.Get("filter:status"), Sort: sortBy, Asc: asc}
+	keys := make([]string, 0, len(q))
+	for k := range q {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !strings.HasPrefix(k, "filter:attr") {
+			continue
+		}
+		m := attrParam.FindStringSubmatch(k)
+		if m == nil {
+			return f, sandbox.InvalidField(k, "use filter:attr[field]=value or filter:attr[field][op]=value")
+		}
+		op := m[2]
+		if op == "" {
+			op = "eq"
+		}
+		f.Attrs = append(f.Attrs, sandbox.TaskAttrFilter{Field: m[1], Op: op, Value: q.Get(k)})
+	}
+	return f, err
+}
+
+func (a *API) listTasks(r *http.Request) (any, error) {
+	f, err := taskFilter(r.URL.Query())
+	if err != nil {
+		return nil, err
+	}
+	var principal *sandbox.Principal
+	return listPage(a, r, func(op *sandbox.Op, c *call, req sandbox.PageRequest) (sandbox.Page[sandbox.Task], error) {
+		principal = c.P
+		return op.ListTasks(c.Actor, f, req)
+	}, func(_ *sandbox.Op, t *sandbox.Task) (taskView, error) { return taskOf(t, principal), nil })
+}
+
+func (a *API) getTask(r *http.Request) (any, error) {
+	return a.readOp(r, func(op *sandbox.Op, c *call) (any, error) {
+		t, err := op.TaskOf(c.Actor, mux.Vars(r)["taskId"])
+		if err != nil {
+			return nil, err
+		}
+		return map[string]taskView{"task": taskOf(t, c.P)}, nil
+	})
+}
+
+type schemaView struct {
+	Type       string                           `json:"type"`
+	Attributes map[string]sandbox.TaskAttribute `json:"attributes"`
+	Actions    []sandbox.TaskActionSpec         `json:"actions"`
+}
+
+func (a *API) taskSchema(r *http.Request) (any, error) {
+	want := r.URL.Query().Get("filter:type")
+	return a.readOp(r, func(op *sandbox.Op, c *call) (any, error) {
+		out := []schemaView{}
+		for _, s := range sandbox.TaskSchemas {
+			if want == "" || s.Type == want {
+				out = append(out, schemaView{Type: s.Type, Attributes: s.Attributes, Actions: s.Actions})
+			}
+		}
+		return map[string]any{"schemas": out}, nil
+	})
+}
+
+type actBody struct {
+	Action  string         `json:"action"`
+	Payload map[string]any `json:"payload"`
+}
+
+func (a *API) actOnTask(r *http.Request) (any, error) {
+	var body actBody
+	return a.doWrite(r, write{
+		gen: web.Gen1,
+		input: func(c *call, raw []byte) error {
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			if strings.TrimSpace(body.Action) == "" {
+				return sandbox.InvalidField("/action", "required: an action key from GET /task/schema")
+			}
+			return nil
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			if body.Payload == nil {
+				body.Payload = map[string]any{}
+			}
+			if err := op.ActOnTask(c.Actor, mux.Vars(r)["taskId"], body.Action, body.Payload); err != nil {
+				return nil, err
+			}
+			return map[string]bool{"success": true}, nil
+		},
+	})
+}

@@ -1,0 +1,213 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"net/http"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+// maxAmountCents bounds every amount a request moves (a trillion dollars).
+const maxAmountCents = 100_000_000_000_000
+
+// Both spellings of the virtual-account transfer are one operation: they
+// share their idempotency keys.
+const virtualAccountTransferOp = "virtual_account.transfer"
+
+func (a *API) routesTransfers(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodPost, "/transfer/virtual-account", "transfer.virtual_account.create", a.transferVirtualAccount)
+	web.Route(r, web.Gen1, http.MethodPost, "/virtual-account/transfer", "virtual_account.transfer.create", a.transferVirtualAccount)
+	web.Route(r, web.Gen1, http.MethodPost, "/transfers/book-transfer", "book_transfer.create", a.bookTransfer)
+	web.Route(r, web.Gen1, http.MethodPost, "/transfers/ach", "ach_transfer.create", a.achTransfer)
+	web.Route(r, web.Gen1, http.MethodPost, "/transfers/wire", "wire_transfer.create", a.wireTransfer)
+}
+
+// amountCents reads a required amount: a JSON number that is a positive
+// whole number of cents. Problems are added to d under pointer.
+func amountCents(raw json.RawMessage, pointer string, d map[string]string) int64 {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		d[pointer] = "required"
+		return 0
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || raw[0] == '"' {
+		d[pointer] = "must be a number of cents"
+		return 0
+	}
+	switch {
+	case f != math.Trunc(f):
+		d[pointer] = "must be a whole number of cents"
+	case f <= 0:
+		d[pointer] = "must be greater than zero"
+	case f > maxAmountCents:
+		d[pointer] = "must be at most " + sandbox.FormatCents(maxAmountCents)
+	default:
+		return int64(f)
+	}
+	return 0
+}
+
+// memo checks an optional memo of at most 255 characters.
+func memo(m *string, d map[string]string) string {
+	if m == nil {
+		return ""
+	}
+	if utf8.RuneCountInString(*m) > 255 {
+		d["/memo"] = "must be at most 255 characters"
+	}
+	return *m
+}
+
+// requiredID checks a required identifier.
+func requiredID(v *string, pointer string, d map[string]string) string {
+	if v == nil || *v == "" {
+		d[pointer] = "required"
+		return ""
+	}
+	return *v
+}
+
+type transferResult struct {
+	TransferID string `json:"transferId"`
+}
+
+type vaTransferBody struct {
+	Source      *string         `json:"source"`
+	Destination *string         `json:"destination"`
+	AmountCents json.RawMessage `json:"amountCents"`
+	Memo        *string         `json:"memo"`
+}
+
+// transferVirtualAccount serves both spellings of the virtual-account
+// transfer.
+func (a *API) transferVirtualAccount(r *http.Request) (any, error) {
+	var req sandbox.TransferRequest
+	return a.doWrite(r, write{
+		gen:       web.Gen1,
+		idem:      idemReplay,
+		operation: virtualAccountTransferOp,
+		input: func(c *call, raw []byte) error {
+			var body vaTransferBody
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			d := map[string]string{}
+			req = sandbox.TransferRequest{From: requiredID(body.Source, "/source", d), To: requiredID(body.Destination, "/destination", d),
+				AmountCents: amountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+			return invalidIf(d)
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			id, err := op.TransferBetweenVirtualAccounts(c.Actor, req)
+			return transferResult{TransferID: id}, err
+		},
+	})
+}
+
+func invalidIf(d map[string]string) error {
+	if len(d) > 0 {
+		return sandbox.Invalid(d)
+	}
+	return nil
+}
+
+type bookTransferBody struct {
+	From        *string         `json:"from"`
+	To          *string         `json:"to"`
+	AmountCents json.RawMessage `json:"amountCents"`
+	Memo        *string         `json:"memo"`
+}
+
+func (a *API) bookTransfer(r *http.Request) (any, error) {
+	var req sandbox.TransferRequest
+	return a.doWrite(r, write{
+		gen:  web.Gen1,
+		idem: idemReplay,
+		input: func(c *call, raw []byte) error {
+			var body bookTransferBody
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			d := map[string]string{}
+			req = sandbox.TransferRequest{From: requiredID(body.From, "/from", d), To: requiredID(body.To, "/to", d),
+				AmountCents: amountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+			return invalidIf(d)
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			id, err := op.BookTransfer(c.Actor, req)
+			return transferResult{TransferID: id}, err
+		},
+	})
+}
+
+type railTransferBody struct {
+	AccountID        *string         `json:"accountId"`
+	VirtualAccountID *string         `json:"virtualAccountId"`
+	DestinationID    *string         `json:"destinationId"`
+	AmountCents      json.RawMessage `json:"amountCents"`
+	Memo             *string         `json:"memo"`
+}
+
+type railTransferResult struct {
+	TransferID    string `json:"transferId"`
+	TransactionID string `json:"transactionId"`
+	SettlesAt     string `json:"settlesAt"`
+}
+
+// railRequest decodes the body of an ACH or wire transfer: exactly one of
+// accountId and virtualAccountId names the source.
+func railRequest(raw []byte) (sandbox.RailTransferRequest, error) {
+	var body railTransferBody
+	if err := web.DecodeBytes(raw, &body, true); err != nil {
+		return sandbox.RailTransferRequest{}, err
+	}
+	d := map[string]string{}
+	req := sandbox.RailTransferRequest{DestinationID: requiredID(body.DestinationID, "/destinationId", d),
+		AmountCents: amountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+	switch {
+	case body.AccountID != nil && body.VirtualAccountID != nil:
+		d["/virtualAccountId"] = "give accountId or virtualAccountId, not both"
+	case body.VirtualAccountID != nil:
+		req.SourceID, req.Field = requiredID(body.VirtualAccountID, "/virtualAccountId", d), "virtualAccountId"
+	default:
+		req.SourceID, req.Field = requiredID(body.AccountID, "/accountId", d), "accountId"
+	}
+	return req, invalidIf(d)
+}
+
+// railTransfer is the write of an ACH or wire transfer (sandbox
+// extensions: the real service names rail-specific endpoints without
+// describing them).
+func (a *API) railTransfer(r *http.Request, send func(*sandbox.Op, *sandbox.Actor, sandbox.RailTransferRequest) (*sandbox.RailTransfer, error)) (any, error) {
+	var req sandbox.RailTransferRequest
+	return a.doWrite(r, write{
+		gen:  web.Gen1,
+		idem: idemReplay,
+		input: func(c *call, raw []byte) error {
+			var err error
+			req, err = railRequest(raw)
+			return err
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			t, err := send(op, c.Actor, req)
+			if err != nil {
+				return nil, err
+			}
+			return railTransferResult{TransferID: t.TransferID, TransactionID: t.TransactionID, SettlesAt: timestamp(t.SettlesAt)}, nil
+		},
+	})
+}
+
+func (a *API) achTransfer(r *http.Request) (any, error) {
+	return a.railTransfer(r, (*sandbox.Op).SendACH)
+}
+
+func (a *API) wireTransfer(r *http.Request) (any, error) {
+	return a.railTransfer(r, (*sandbox.Op).SendWire)
+}

@@ -1,0 +1,229 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesVirtualAccounts(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/virtual-account", "virtual_account.list", a.listVirtualAccounts)
+	web.Route(r, web.Gen1, http.MethodPost, "/virtual-account", "virtual_account.create", a.createVirtualAccount)
+	web.Route(r, web.Gen1, http.MethodGet, "/virtual-account/{virtualAccountId}", "virtual_account.get", a.getVirtualAccount)
+	web.Route(r, web.Gen1, http.MethodPatch, "/virtual-account/{virtualAccountId}", "virtual_account.update", a.updateVirtualAccount)
+}
+
+// virtualAccountModel is the upstream VirtualAccountModel.
+type virtualAccountModel struct {
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	AccountNumber string `json:"accountNumber,omitempty"`
+	RoutingNumber string `json:"routingNumber,omitempty"`
+	AccountID     string `json:"accountId"`
+	ClosedAt      string `json:"closedAt,omitempty"`
+	AccountType   string `json:"accountType"`
+}
+
+// virtualAccountView is the upstream VirtualAccount: the model with its
+// balance and card spend.
+type virtualAccountView struct {
+	VirtualAccount virtualAccountModel     `json:"virtualAccount"`
+	Balance        money                   `json:"balance"`
+	Spend          money                   `json:"spend"`
+	CommissionRule *sandbox.CommissionRule `json:"commissionRule,omitempty"`
+}
+
+// virtualAccountWrite is the body of create and update responses.
+type virtualAccountWrite struct {
+	VirtualAccount virtualAccountModel     `json:"virtualAccount"`
+	CommissionRule *sandbox.CommissionRule `json:"commissionRule,omitempty"`
+}
+
+func virtualAccountModelOf(va *sandbox.VirtualAccount) virtualAccountModel {
+	m := virtualAccountModel{ID: va.ID, Name: va.Name, AccountNumber: va.AccountNumber, RoutingNumber: va.RoutingNumber,
+		AccountID: va.AccountID, AccountType: "default"}
+	if va.Primary {
+		m.AccountType = "primary"
+	}
+	if va.ClosedAt != nil {
+		m.ClosedAt = timestamp(*va.ClosedAt)
+	}
+	return m
+}
+
+func virtualAccountOf(op *sandbox.Op, va *sandbox.VirtualAccount) (virtualAccountView, error) {
+	t, err := op.VirtualAccountTotals(va.ID)
+	return virtualAccountView{VirtualAccount: virtualAccountModelOf(va), Balance: money{t.Posted}, Spend: money{t.Spend},
+		CommissionRule: va.CommissionRuleOf()}, err
+}
+
+func writtenVirtualAccount(va *sandbox.VirtualAccount) virtualAccountWrite {
+	return virtualAccountWrite{VirtualAccount: virtualAccountModelOf(va), CommissionRule: va.CommissionRuleOf()}
+}
+
+func (a *API) listVirtualAccounts(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	q := r.URL.Query()
+	include := q.Get("filter:includeClosedAccounts")
+	if include != "" && include != "true" && include != "false" {
+		return nil, sandbox.InvalidField("filter:includeClosedAccounts", "must be true or false")
+	}
+	after, err := decodeCursor(r, c)
+	if err != nil {
+		return nil, err
+	}
+	var items []virtualAccountView
+	var next string
+	err = c.W.View(func(op *sandbox.Op) error {
+		page, err := op.ListVirtualAccounts(c.Actor, q.Get("filter:accountId"), include == "true", sandbox.PageRequest{After: after})
+		if err != nil {
+			return err
+		}
+		next = page.Next
+		for i := range page.Items {
+			v, err := virtualAccountOf(op, &page.Items[i])
+			if err != nil {
+				return err
+			}
+			items = append(items, v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newList(items, encodeCursor(r, c, next)), nil
+}
+
+func (a *API) getVirtualAccount(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	var out virtualAccountView
+	err = c.W.View(func(op *sandbox.Op) error {
+		va, err := op.VirtualAccountOf(c.Actor, mux.Vars(r)["virtualAccountId"], "")
+		if err != nil {
+			return err
+		}
+		out, err = virtualAccountOf(op, va)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+type createVirtualAccountBody struct {
+	AccountID         *string         `json:"accountId"`
+	Name              *string         `json:"name"`
+	CommissionDetails json.RawMessage `json:"commissionDetails"`
+}
+
+// commission decodes optional commission details: absent or null is nil.
+func commission(raw json.RawMessage) (*sandbox.CommissionDetails, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	return sandbox.ParseCommissionDetails(raw, "/commissionDetails")
+}
+
+func (a *API) createVirtualAccount(r *http.Request) (any, error) {
+	var body createVirtualAccountBody
+	var details *sandbox.CommissionDetails
+	return a.doWrite(r, write{
+		gen:    web.Gen1,
+		status: http.StatusCreated,
+		input: func(c *call, raw []byte) error {
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			d := map[string]string{}
+			if body.AccountID == nil || *body.AccountID == "" {
+				d["/accountId"] = "required"
+			}
+			if body.Name == nil {
+				d["/name"] = "required"
+			}
+			if len(d) > 0 {
+				return sandbox.Invalid(d)
+			}
+			if err := sandbox.CheckVirtualAccountName(*body.Name); err != nil {
+				return err
+			}
+			var err error
+			details, err = commission(body.CommissionDetails)
+			return err
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			va, err := op.CreateVirtualAccount(c.Actor, *body.AccountID, *body.Name, details)
+			if err != nil {
+				return nil, err
+			}
+			return writtenVirtualAccount(va), nil
+		},
+	})
+}
+
+type updateVirtualAccountBody struct {
+	Action            *string         `json:"action"`
+	Name              *string         `json:"name"`
+	CommissionDetails json.RawMessage `json:"commissionDetails"`
+}
+
+// updateVirtualAccount takes {action: "update", name?, commissionDetails?}
+// (commissionDetails null removes the commission) or {action: "close"}.
+func (a *API) updateVirtualAccount(r *http.Request) (any, error) {
+	var body updateVirtualAccountBody
+	var u sandbox.VirtualAccountUpdate
+	return a.doWrite(r, write{
+		gen: web.Gen1,
+		input: func(c *call, raw []byte) error {
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			switch {
+			case body.Action == nil:
+				return sandbox.InvalidField("/action", "required: update or close")
+			case *body.Action == "close":
+				if body.Name != nil || body.CommissionDetails != nil {
+					return sandbox.InvalidField("/action", "close takes no other properties")
+				}
+				return nil
+			case *body.Action != "update":
+				return sandbox.InvalidField("/action", "must be update or close")
+			}
+			if body.Name != nil {
+				if err := sandbox.CheckVirtualAccountName(*body.Name); err != nil {
+					return err
+				}
+			}
+			u.Name = body.Name
+			u.SetCommission = body.CommissionDetails != nil
+			var err error
+			u.Commission, err = commission(body.CommissionDetails)
+			return err
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			id := mux.Vars(r)["virtualAccountId"]
+			var va *sandbox.VirtualAccount
+			var err error
+			if *body.Action == "close" {
+				va, err = op.CloseVirtualAccount(c.Actor, id)
+			} else {
+				va, err = op.UpdateVirtualAccount(c.Actor, id, u)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return writtenVirtualAccount(va), nil
+		},
+	})
+}

@@ -1,0 +1,263 @@
+package control
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (c *Control) routesSimulateCards(s *mux.Router) {
+	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }
+	route(http.MethodPost, "/simulate/card-authorization", "sandbox.simulate.card_authorization", c.simulateAuthorization)
+	route(http.MethodPost, "/simulate/card-event", "sandbox.simulate.card_event", c.simulateCardEvent)
+}
+
+// merchantBody is a merchant described in full.
+type merchantBody struct {
+	Name       string `json:"name"`
+	MCC        string `json:"mcc"`
+	CategoryID string `json:"categoryId"`
+	Country    string `json:"country"`
+	City       string `json:"city"`
+	State      string `json:"state"`
+	Zip        string `json:"zip"`
+}
+
+// merchantOf resolves a request's merchant: a fixtures merchant by id or
+// one described in full, exactly one of the two.
+func merchantOf(w *sandbox.World, id string, m *merchantBody) (*sandbox.CardMerchant, error) {
+	switch {
+	case id != "" && m != nil:
+		return nil, sandbox.InvalidField("/merchant", "give merchantId or merchant, not both")
+	case id != "":
+		cm, ok := sandbox.CatalogMerchant(w.Catalog, id)
+		if !ok {
+			return nil, sandbox.InvalidField("/merchantId", "is not a merchant of the fixtures catalogue (merchant_v2_…)")
+		}
+		return &cm, nil
+	case m != nil:
+		cm := &sandbox.CardMerchant{Name: m.Name, MCC: m.MCC, CategoryID: m.CategoryID, Country: strings.ToUpper(m.Country),
+			City: m.City, State: m.State, Zip: m.Zip}
+		return cm, sandbox.CheckMerchant(cm, "/merchant", w.Catalog)
+	}
+	return nil, sandbox.InvalidField("/merchantId", "give merchantId (a fixtures merchant) or merchant {name, mcc, country}")
+}
+
+// maxSimulatedCents bounds simulated amounts ($10 billion).
+const maxSimulatedCents = 1_000_000_000_000
+
+func checkAmount(p *int64, required bool) error {
+	switch {
+	case p == nil && required:
+		return sandbox.InvalidField("/amountCents", "required")
+	case p != nil && (*p <= 0 || *p > maxSimulatedCents):
+		return sandbox.InvalidField("/amountCents", "must be a positive number of cents, at most 1000000000000")
+	}
+	return nil
+}
+
+type authorizationBody struct {
+	CardID      string        `json:"cardId"`
+	AmountCents *int64        `json:"amountCents"`
+	MerchantID  string        `json:"merchantId"`
+	Merchant    *merchantBody `json:"merchant"`
+	Recurring   bool          `json:"recurring"`
+}
+
+// simulateAuthorization runs a card purchase through the real decision and
+// says which rule decided it.
+func (c *Control) simulateAuthorization(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	var b authorizationBody
+	if err := web.Decode(r, &b, true); err != nil {
+		return nil, err
+	}
+	if b.CardID == "" {
+		return nil, sandbox.InvalidField("/cardId", "required")
+	}
+	if err := checkAmount(b.AmountCents, true); err != nil {
+		return nil, err
+	}
+	m, err := merchantOf(w, b.MerchantID, b.Merchant)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	err = w.Update(func(op *sandbox.Op) error {
+		res, err := op.SimulateAuthorization(sandbox.AuthorizationRequest{CardID: b.CardID, AmountCents: *b.AmountCents,
+			Merchant: *m, Recurring: b.Recurring})
+		if err != nil {
+			return err
+		}
+		out = map[string]any{"approved": res.Decision.Approved, "decision": decisionOf(&res.Decision),
+			"transaction": cardTransactionOf(res.Transaction), "cardEvent": cardEventOf(res.Event),
+			"card": map[string]string{"id": res.Card.ID, "status": res.Card.Status}}
+		return nil
+	})
+	return out, err
+}
+
+type cardEventBody struct {
+	Type          string        `json:"type"`
+	TransactionID string        `json:"transactionId"`
+	AmountCents   *int64        `json:"amountCents"`
+	CardID        string        `json:"cardId"`
+	MerchantID    string        `json:"merchantId"`
+	Merchant      *merchantBody `json:"merchant"`
+}
+
+// networkEvent checks a card-event body against its type.
+func networkEvent(w *sandbox.World, b cardEventBody) (sandbox.NetworkEvent, error) {
+	n := sandbox.NetworkEvent{Type: b.Type, TransactionID: b.TransactionID, AmountCents: b.AmountCents, CardID: b.CardID}
+	switch b.Type {
+	case sandbox.CardEventVerification:
+		if b.CardID == "" {
+			return n, sandbox.InvalidField("/cardId", "required for a verification")
+		}
+		if b.TransactionID != "" || b.AmountCents != nil {
+			return n, sandbox.InvalidField("/transactionId", "a verification is a $0 authorization of a card: give cardId and a merchant only")
+		}
+		m, err := merchantOf(w, b.MerchantID, b.Merchant)
+		n.Merchant = m
+		return n, err
+	case sandbox.CardEventReversal, sandbox.CardEventClearing, sandbox.CardEventRefund:
+		if b.TransactionID == "" {
+			return n, sandbox.InvalidField("/transactionId", "required for a "+b.Type)
+		}
+		if b.CardID != "" || b.MerchantID != "" || b.Merchant != nil {
+			return n, sandbox.InvalidField("/cardId", "a "+b.Type+" names only the transaction it applies to")
+		}
+		if b.Type == sandbox.CardEventReversal && b.AmountCents != nil {
+			return n, sandbox.InvalidField("/amountCents", "a reversal always cancels the whole authorization")
+		}
+		return n, checkAmount(b.AmountCents, false)
+	}
+	return n, sandbox.InvalidField("/type", "must be one of "+strings.Join(sandbox.CardEventTypes, ", "))
+}
+
+// simulateCardEvent applies a reversal, clearing, refund or verification.
+func (c *Control) simulateCardEvent(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	var b cardEventBody
+	if err := web.Decode(r, &b, true); err != nil {
+		return nil, err
+	}
+	n, err := networkEvent(w, b)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	err = w.Update(func(op *sandbox.Op) error {
+		res, err := op.SimulateCardEvent(n)
+		if err != nil {
+			return err
+		}
+		out = map[string]any{"cardEvent": cardEventOf(res.Event)}
+		if res.Transaction != nil {
+			out["transaction"] = cardTransactionOf(res.Transaction)
+		}
+		if res.Decision != nil {
+			out["approved"], out["decision"] = res.Decision.Approved, decisionOf(res.Decision)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// apiTime formats a timestamp as the public API does.
+func apiTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+type decisionView struct {
+	Rule        string `json:"rule"`
+	Reason      string `json:"reason"`
+	Detail      string `json:"detail"`
+	Scope       string `json:"scope,omitempty"`
+	CardGroupID string `json:"cardGroupId,omitempty"`
+}
+
+func decisionOf(d *sandbox.Decision) *decisionView {
+	if d == nil {
+		return nil
+	}
+	return &decisionView{Rule: d.Rule, Reason: d.Reason, Detail: d.Detail, Scope: d.Scope, CardGroupID: d.CardGroupID}
+}
+
+// eventMerchant is a card event's merchant, shaped like the authorization
+// webhook's merchant.
+type eventMerchant struct {
+	ID           string                   `json:"id,omitempty"`
+	Name         string                   `json:"name"`
+	CategoryCode string                   `json:"categoryCode"`
+	CategoryID   string                   `json:"categoryId,omitempty"`
+	Location     sandbox.MerchantLocation `json:"location"`
+}
+
+// cardEventView is the shape of GET /card/{cardId}/events items.
+type cardEventView struct {
+	ID                    string         `json:"id"`
+	CardID                string         `json:"cardId"`
+	Type                  string         `json:"type"`
+	AmountCents           int64          `json:"amountCents"`
+	Merchant              *eventMerchant `json:"merchant,omitempty"`
+	Approved              bool           `json:"approved"`
+	Decision              *decisionView  `json:"decision,omitempty"`
+	DeclineReason         string         `json:"declineReason,omitempty"`
+	TransactionID         string         `json:"transactionId,omitempty"`
+	OriginalTransactionID string         `json:"originalTransactionId,omitempty"`
+	CreatedAt             string         `json:"createdAt"`
+}
+
+func cardEventOf(e *sandbox.CardEvent) cardEventView {
+	v := cardEventView{ID: e.ID, CardID: e.CardID, Type: e.Type, AmountCents: e.AmountCents, Approved: e.Approved,
+		Decision: decisionOf(e.Decision), DeclineReason: e.DeclineReason(), TransactionID: e.TransactionID,
+		OriginalTransactionID: e.OriginalTransactionID, CreatedAt: apiTime(e.CreatedAt)}
+	if m := e.Merchant; m != nil {
+		v.Merchant = &eventMerchant{ID: m.ID, Name: m.Name, CategoryCode: m.MCC, CategoryID: m.CategoryID,
+			Location: sandbox.MerchantLocation{City: m.City, State: m.State, Country: m.Country, Zip: m.Zip}}
+	}
+	return v
+}
+
+// cardTransaction is the public Transaction shape of a card transaction.
+type cardTransaction struct {
+	ID                      string                `json:"id"`
+	Date                    string                `json:"date"`
+	Description             string                `json:"description"`
+	MerchantDescription     string                `json:"merchantDescription,omitempty"`
+	MerchantData            *sandbox.MerchantData `json:"merchantData,omitempty"`
+	AmountCents             int64                 `json:"amountCents"`
+	Status                  string                `json:"status"`
+	DetailedStatus          string                `json:"detailedStatus"`
+	AccountID               string                `json:"accountId"`
+	VirtualAccountID        string                `json:"virtualAccountId,omitempty"`
+	AccountSubtype          string                `json:"accountSubtype"`
+	CardID                  string                `json:"cardId,omitempty"`
+	AuthorizedAt            string                `json:"authorizedAt,omitempty"`
+	DeclineReason           string                `json:"declineReason,omitempty"`
+	ApprovalReason          string                `json:"approvalReason,omitempty"`
+	ProviderAuthorizationID string                `json:"providerAuthorizationId,omitempty"`
+}
+
+func cardTransactionOf(t *sandbox.Transaction) cardTransaction {
+	v := cardTransaction{ID: t.ID, Date: apiTime(t.Date), Description: t.Description, MerchantData: t.Merchant,
+		AmountCents: t.AmountCents, Status: t.Status, DetailedStatus: t.DetailedStatus, AccountID: t.AccountID,
+		VirtualAccountID: t.VirtualAccountID, AccountSubtype: t.AccountSubtype, CardID: t.CardID,
+		DeclineReason: t.DeclineReason, ApprovalReason: t.ApprovalReason, ProviderAuthorizationID: t.ProviderAuthorizationID}
+	if t.Merchant != nil {
+		v.MerchantDescription = t.Merchant.Description
+	}
+	if t.AuthorizedAt != nil {
+		v.AuthorizedAt = apiTime(*t.AuthorizedAt)
+	}
+	return v
+}

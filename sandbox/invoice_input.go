@@ -1,0 +1,198 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// LineItemsInput is the lines of an invoice or a series template.
+type LineItemsInput struct {
+	LineItems []LineItem  `json:"lineItems"`
+	Discount  *Adjustment `json:"discount"`
+	Tax       *Adjustment `json:"tax"`
+}
+
+func (l *LineItemsInput) check(d map[string]string, path string) {
+	if l == nil {
+		d[path] = "required"
+		return
+	}
+	if len(l.LineItems) == 0 {
+		d[path+"/lineItems"] = "at least one line item is required"
+	}
+	for i, li := range l.LineItems {
+		p := fmt.Sprintf("%s/lineItems/%d", path, i)
+		requireText(d, p+"/name", li.Name, 200)
+		if !(li.Quantity > 0) || li.Quantity > 1e9 {
+			d[p+"/quantity"] = "must be greater than 0"
+		}
+		if li.PriceCents < 0 || li.PriceCents > 1e13 {
+			d[p+"/priceCents"] = "must be a non-negative amount in cents"
+		}
+	}
+	checkAdjustment(d, path+"/discount", l.Discount, true)
+	checkAdjustment(d, path+"/tax", l.Tax, false)
+}
+
+func checkAdjustment(d map[string]string, path string, a *Adjustment, fixedAllowed bool) {
+	if a == nil {
+		return
+	}
+	switch {
+	case a.Type == "percentage":
+		if a.Percent == nil || *a.Percent < 0 || *a.Percent > 100 {
+			d[path+"/percent"] = "required: a percentage from 0 to 100"
+		}
+		if a.AmountCents != nil {
+			d[path+"/amountCents"] = "does not apply to a percentage"
+		}
+	case a.Type == "fixed" && fixedAllowed:
+		if a.AmountCents == nil || *a.AmountCents < 0 {
+			d[path+"/amountCents"] = "required: a non-negative amount in cents"
+		}
+		if a.Percent != nil {
+			d[path+"/percent"] = "does not apply to a fixed discount"
+		}
+	case fixedAllowed:
+		d[path+"/type"] = "must be percentage or fixed"
+	default:
+		d[path+"/type"] = "must be percentage"
+	}
+}
+
+// InvoiceDetailsInput is the details of an invoice being created or
+// updated. Dates are YYYY-MM-DD days in invoiceTz.
+type InvoiceDetailsInput struct {
+	IssuedAt           string          `json:"issuedAt"`
+	DueAt              string          `json:"dueAt"`
+	InvoiceTz          string          `json:"invoiceTz"`
+	LineItemsAndTotals *LineItemsInput `json:"lineItemsAndTotals"`
+	InvoiceNumber      string          `json:"invoiceNumber"`
+	Memo               *string         `json:"memo"`
+	Version            *int            `json:"version"`
+	CCEmails           []string        `json:"ccEmails"`
+
+	loc         *time.Location
+	issued, due calDate
+}
+
+func (in *InvoiceDetailsInput) check(d map[string]string, path string, update bool) {
+	if in == nil {
+		d[path] = "required"
+		return
+	}
+	loc, err := invoiceZone(in.InvoiceTz)
+	if err != nil {
+		d[path+"/invoiceTz"] = err.Error()
+	}
+	in.loc = loc
+	var ok1, ok2 bool
+	if in.issued, ok1 = parseCalDate(in.IssuedAt); !ok1 {
+		d[path+"/issuedAt"] = "required: a YYYY-MM-DD date"
+	}
+	if in.due, ok2 = parseCalDate(in.DueAt); !ok2 {
+		d[path+"/dueAt"] = "required: a YYYY-MM-DD date"
+	}
+	if ok1 && ok2 && in.due.before(in.issued) {
+		d[path+"/dueAt"] = "must not be before issuedAt"
+	}
+	in.LineItemsAndTotals.check(d, path+"/lineItemsAndTotals")
+	if p := InvoiceNumberProblem(in.InvoiceNumber); p != "" {
+		d[path+"/invoiceNumber"] = p
+	}
+	if in.Memo != nil && (len([]rune(*in.Memo)) < 1 || len([]rune(*in.Memo)) > 500) {
+		d[path+"/memo"] = "must be 1 to 500 characters"
+	}
+	switch {
+	case update && in.Version == nil:
+		d[path+"/version"] = "required on update: the version you last read (optimistic locking)"
+	case in.Version != nil && *in.Version < 1:
+		d[path+"/version"] = "must be at least 1"
+	}
+	checkEmails(d, path+"/ccEmails", in.CCEmails, 10)
+}
+
+// checkEmails checks a list of unique email addresses.
+func checkEmails(d map[string]string, path string, emails []string, max int) {
+	if len(emails) > max {
+		d[path] = fmt.Sprintf("at most %d addresses", max)
+	}
+	for i, e := range emails {
+		checkEmail(d, fmt.Sprintf("%s/%d", path, i), e)
+		if slices.Index(emails, e) != i {
+			d[fmt.Sprintf("%s/%d", path, i)] = "is listed twice"
+		}
+	}
+}
+
+// apply writes the details onto an invoice.
+func (in *InvoiceDetailsInput) apply(inv *Invoice) {
+	inv.IssuedAt, inv.DueAt = in.issued.start(in.loc), in.due.start(in.loc)
+	inv.Timezone, inv.Number = in.InvoiceTz, in.InvoiceNumber
+	l := in.LineItemsAndTotals
+	inv.LineItems, inv.Discount, inv.Tax = l.LineItems, l.Discount, l.Tax
+	inv.Memo = ""
+	if in.Memo != nil {
+		inv.Memo = *in.Memo
+	}
+	inv.BilledTo.CCEmails = in.CCEmails
+}
+
+// InvoiceInput is the body of POST /invoice.
+type InvoiceInput struct {
+	AccountID             string               `json:"accountId"`
+	LegalEntityContactID  *string              `json:"legalEntityContactId"`
+	LegalEntityCustomerID string               `json:"legalEntityCustomerId"`
+	Details               *InvoiceDetailsInput `json:"details"`
+	PaymentMethods        json.RawMessage      `json:"paymentMethods"`
+}
+
+// Validate checks a new invoice's body.
+func (in *InvoiceInput) Validate() error {
+	d := map[string]string{}
+	if strings.TrimSpace(in.AccountID) == "" {
+		d["/accountId"] = "required"
+	}
+	if in.LegalEntityContactID != nil {
+		d["/legalEntityContactId"] = "is no longer accepted: bill a customer with legalEntityCustomerId"
+	}
+	if strings.TrimSpace(in.LegalEntityCustomerID) == "" {
+		d["/legalEntityCustomerId"] = "required"
+	}
+	in.Details.check(d, "/details", false)
+	checkPaymentMethods(d, "/paymentMethods", in.PaymentMethods)
+	if len(d) > 0 {
+		return Invalid(d)
+	}
+	return nil
+}
+
+// InvoicePatch is the body of PATCH /invoice/{id}.
+type InvoicePatch struct {
+	AccountID      *string              `json:"accountId"`
+	Details        *InvoiceDetailsInput `json:"details"`
+	PaymentMethods json.RawMessage      `json:"paymentMethods"`
+}
+
+// Validate checks an invoice update: details, when given, are whole and
+// carry the version last read.
+func (p *InvoicePatch) Validate() error {
+	d := map[string]string{}
+	if p.AccountID != nil && strings.TrimSpace(*p.AccountID) == "" {
+		d["/accountId"] = "must not be empty"
+	}
+	if p.Details != nil {
+		p.Details.check(d, "/details", true)
+	}
+	checkPaymentMethods(d, "/paymentMethods", p.PaymentMethods)
+	if p.AccountID == nil && p.Details == nil && p.PaymentMethods == nil {
+		d["body"] = "give at least one of accountId, details, paymentMethods"
+	}
+	if len(d) > 0 {
+		return Invalid(d)
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package sandbox
+
+import (
+	"strings"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+// expenseReports loads declared reports in their statuses: reviewed ones
+// carry their review, paid ones their reimbursement on the ledger, and a
+// report still in payment_processing was approved as the world starts and
+// finishes ExpensePayoutDelay later.
+func (l *loader) expenseReports() error {
+	for _, s := range l.sc.ExpenseReports {
+		if err := l.expenseReport(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) expenseReport(s scenario.ExpenseReport) error {
+	tx := l.createdAt(s.TransactionDate, l.op.Now.AddDate(0, 0, -3))
+	sub := l.createdAt(s.SubmittedAt, tx.Add(24*time.Hour))
+	if sub.After(l.op.Now) {
+		sub = l.op.Now
+	}
+	r := &ExpenseReport{LegalEntityID: s.LegalEntityID, SubmittedByUserID: s.SubmittedByUserID, AmountCents: s.AmountCents,
+		Currency: s.Currency, TransactionDate: tx, SubmittedAt: sub, DestinationID: s.DestinationID, Status: s.Status,
+		NoReceiptReason: s.NoReceiptReason}
+	if r.Currency == "" {
+		r.Currency = "USD"
+	}
+	if r.NoReceiptReason == "" {
+		r.NoReceiptReason = "Receipt lost"
+	}
+	if s.Memo != "" {
+		r.Memo = &s.Memo
+	}
+	if s.FxRateToUsd != "" {
+		r.FxRateToUsd = &s.FxRateToUsd
+	}
+	if strings.HasPrefix(s.MerchantID, PrefixCustomMerchant) {
+		r.CustomMerchantID = s.MerchantID
+	} else {
+		r.MerchantV2ID = s.MerchantID
+	}
+	if r.DestinationID == "" {
+		sources, err := all[UserBankAccount](l.op, kindUserBankAccount, IndexPrefix(indexUserBank, r.SubmittedByUserID))
+		if err != nil || len(sources) == 0 {
+			return l.problem("expenseReports", "user %s has no bank account (%v)", r.SubmittedByUserID, err)
+		}
+		r.DestinationID = sources[0].ID
+	}
+	id, err := l.id(s.ID, PrefixExpenseReport)
+	if err != nil {
+		return err
+	}
+	r.ID = id
+	if err := l.reviewed(r, s); err != nil {
+		return err
+	}
+	return l.op.submitExpense(r, r.ID)
+}
+
+// reviewed gives a reviewed report its review and, once approved, its
+// reimbursement.
+func (l *loader) reviewed(r *ExpenseReport, s scenario.ExpenseReport) error {
+	if r.Status == "" || r.Status == ExpensePending || r.Status == ExpenseCancelled {
+		return nil
+	}
+	at := r.SubmittedAt.Add(24 * time.Hour)
+	if r.Status == ExpenseProcessing || at.After(l.op.Now) {
+		at = l.op.Now
+	}
+	if err := l.op.review(r, s.ReviewedByUserID, "approved", nil); err != nil {
+		return err
+	}
+	r.Review.ReviewedAt = at
+	if r.Status == ExpenseRejected {
+		reason := s.RejectionReason
+		r.Review.Decision, r.Review.RejectionReason = "rejected", &reason
+		return nil
+	}
+	acc, va, err := l.op.payoutSource(r.LegalEntityID)
+	if err != nil {
+		return err
+	}
+	detailed, made := map[string]string{ExpenseProcessing: "pending", ExpenseCompleted: "settled", ExpenseFailed: "failed"}[r.Status], at
+	if r.Status != ExpenseProcessing {
+		made = at.Add(ExpensePayoutDelay)
+		if made.After(l.op.Now) {
+			made = l.op.Now
+		}
+	}
+	t, err := l.op.payoutTransaction(r, acc, va, usdCents(r), detailed, made)
+	if err != nil {
+		return err
+	}
+	r.TransactionID = t.ID
+	if r.Status == ExpenseProcessing {
+		_, err = l.op.Schedule(EventExpensePayout, at.Add(ExpensePayoutDelay), map[string]string{"expenseReportId": r.ID})
+	}
+	return err
+}

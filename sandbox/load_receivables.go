@@ -1,0 +1,190 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+// receivables loads invoice settings and series, user bank accounts,
+// custom merchants, expense reports and tasks.
+func (l *loader) receivables() error {
+	steps := []func() error{l.invoiceSettings, l.userBankAccounts, l.customMerchants, l.invoiceSeries, l.expenseReports, l.tasks}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) invoiceSettings() error {
+	for _, s := range l.sc.InvoiceSettings {
+		st := &InvoiceSettings{ID: "invoice_settings_" + strings.TrimPrefix(s.LegalEntityID, PrefixLegalEntity), LegalEntityID: s.LegalEntityID,
+			CompanyName: s.CompanyName, Email: s.Email, Address: *address(s.Address), DefaultMemo: s.DefaultMemo,
+			InvoiceTerms: s.InvoiceTerms, DefaultPaymentTermsDays: s.DefaultPaymentTermsDays, Timestamp: l.op.Now}
+		if err := l.op.save(kindInvoiceSettings, st.LegalEntityID, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var banks = []string{"Chase", "Bank of America", "Wells Fargo", "Citibank", "Capital One", "US Bank"}
+
+// userBankAccounts loads the declared accounts and gives every user
+// without one an active checking account.
+func (l *loader) userBankAccounts() error {
+	has := map[string]bool{}
+	for _, s := range l.sc.UserBankAccounts {
+		b := &UserBankAccount{ID: s.ID, UserID: s.UserID, Status: s.Status, AccountName: s.AccountName, Subtype: s.Subtype,
+			Mask: s.Mask, InstitutionName: s.InstitutionName}
+		if err := l.bankAccount(b); err != nil {
+			return err
+		}
+		has[s.UserID] = true
+	}
+	for i, u := range l.sc.Users {
+		if has[u.ID] {
+			continue
+		}
+		f := l.op.W.faker("user-bank-account", int64(i))
+		b := &UserBankAccount{UserID: u.ID, InstitutionName: banks[f.IntN(len(banks))], Mask: f.DigitN(4)}
+		if err := l.bankAccount(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) bankAccount(b *UserBankAccount) error {
+	var u User
+	if _, err := l.op.get(kindUser, b.UserID, &u); err != nil {
+		return err
+	}
+	if b.Status == "" {
+		b.Status = "active"
+	}
+	if b.Subtype == "" {
+		b.Subtype = "checking"
+	}
+	if b.InstitutionName == "" {
+		b.InstitutionName = banks[0]
+	}
+	if b.AccountName == "" {
+		b.AccountName = "Personal " + strings.ToUpper(b.Subtype[:1]) + b.Subtype[1:]
+	}
+	if b.Mask == "" {
+		b.Mask = "0000"
+	}
+	b.Type, b.AccountOwnerName, b.CreatedAt = "depository", u.Name, l.op.Now.AddDate(0, -6, 0)
+	b.InstitutionID = "ins_" + strings.ReplaceAll(strings.ToLower(b.InstitutionName), " ", "_")
+	b.BalanceCents = int64(derive(l.op.W.Seed, "user-bank-balance:"+b.UserID+":"+b.Mask, 0)%500000) + 50000
+	return l.op.SaveUserBankAccount(b)
+}
+
+func (l *loader) customMerchants() error {
+	for _, s := range l.sc.CustomMerchants {
+		m := &CustomMerchant{ID: s.ID, LegalEntityID: s.LegalEntityID, AddedByUserID: s.AddedByUserID, MerchantName: s.MerchantName,
+			CreatedAt: l.op.Now.AddDate(0, -1, 0)}
+		if err := l.op.save(kindCustomMerchant, m.ID, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// invoiceSeries starts each declared series through the engine, so a
+// series started in the past has issued its past invoices already.
+func (l *loader) invoiceSeries() error {
+	for i, s := range l.sc.InvoiceSeries {
+		tz := s.Timezone
+		if tz == "" {
+			tz = "America/New_York"
+		}
+		loc, _ := time.LoadLocation(tz)
+		terms := s.PaymentTermsDays
+		nth, _ := json.Marshal(s.Recurrence.Nth)
+		start := calDateOf(l.time(s.StartDate), loc)
+		if day, ok := parseCalDate(s.StartDate); ok {
+			start = day
+		}
+		in := &SeriesInput{AccountID: s.AccountID, PaymentTermsDays: &terms, InvoiceTz: tz, StartDate: start.String(),
+			RecurrenceRule: &RecurrenceInput{Type: s.Recurrence.Type, DayOfWeek: s.Recurrence.DayOfWeek, DayOfMonth: s.Recurrence.DayOfMonth},
+			EndCondition:   &EndInput{Type: EndNever},
+			Template:       &TemplateInput{LineItemsAndTotals: &LineItemsInput{}}}
+		if s.Recurrence.Nth != nil {
+			in.RecurrenceRule.Nth = nth
+		}
+		if s.CustomerID != "" {
+			in.LegalEntityCustomerID = &s.CustomerID
+		}
+		if s.ContactID != "" {
+			in.LegalEntityContactID = &s.ContactID
+		}
+		l.seriesEnd(in, s.End)
+		for _, li := range s.LineItems {
+			in.Template.LineItemsAndTotals.LineItems = append(in.Template.LineItemsAndTotals.LineItems,
+				LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: li.PriceCents})
+		}
+		if s.Memo != "" {
+			in.Template.Memo = &s.Memo
+		}
+		if _, _, err := l.op.createSeries(l.accs[s.AccountID].LegalEntityID, in, s.ID, true); err != nil {
+			return l.problem(fmt.Sprintf("invoiceSeries[%d]", i), "%v", err)
+		}
+	}
+	return nil
+}
+
+func (l *loader) seriesEnd(in *SeriesInput, e *scenario.SeriesEnd) {
+	if e == nil {
+		return
+	}
+	in.EndCondition = &EndInput{Type: e.Type}
+	if e.Type == EndAfterCount {
+		in.EndCondition.Count = &e.Count
+	}
+	if e.Type == EndOnDate {
+		in.EndCondition.Date = &e.Date
+	}
+}
+
+// tasks loads declared tasks; a payment_approval task takes its data from
+// its transaction.
+func (l *loader) tasks() error {
+	for _, s := range l.sc.Tasks {
+		t := &Task{ID: s.ID, LegalEntityID: s.LegalEntityID, Type: s.Type, Status: s.Status, Data: map[string]any{},
+			AssigneeUserIDs: s.Assignees, OriginatorUserID: s.OriginatorUserID,
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, 0, -1))}
+		for k, v := range s.Data {
+			t.Data[k] = v
+		}
+		if t.Status == "" {
+			t.Status = TaskActionRequired
+		}
+		if s.TransactionID != "" {
+			txn, _, err := l.op.Transaction(s.TransactionID)
+			if err != nil {
+				return err
+			}
+			t.RelatedID = txn.ID
+			t.Data["transactionId"], t.Data["accountId"], t.Data["amountCents"] = txn.ID, txn.AccountID, txn.AmountCents
+			t.Data["description"], t.Data["status"] = txn.Description, txn.DetailedStatus
+		}
+		if len(t.AssigneeUserIDs) == 0 {
+			admins, err := l.op.expenseReviewers(t.LegalEntityID, t.OriginatorUserID)
+			if err != nil {
+				return err
+			}
+			t.AssigneeUserIDs = admins
+		}
+		if err := l.op.SaveTask(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,243 @@
+package server_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestInvoiceGoesScheduledUnpaidOverdueWithTheClock(t *testing.T) {
+	e := newEnv(t, options{})
+	// The clock starts 2026-06-15T14:00Z, 10:00 in New York.
+	inv := arCreateInvoice(t, e, arInvoice("LC-1", "2026-06-16", "2026-06-17", 120000))
+	id := inv.Invoice.ID
+	if got, want := inv.Invoice.Status, "scheduled"; got != want {
+		t.Fatalf("status = %s, want %s", got, want)
+	}
+	if got, want := inv.Invoice.ScheduledSendDate, "2026-06-16T04:00:00.000Z"; got != want {
+		t.Fatalf("scheduledSendDate = %s, want %s (midnight in New York)", got, want)
+	}
+	if inv.InvoiceDetails.Version != 1 || inv.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 120000 || inv.Invoice.ClosedAt != "" {
+		t.Fatalf("new invoice = %+v", inv)
+	}
+	if got := arOutbox(t, e, url.Values{"relatedId": {id}}); len(got) != 0 {
+		t.Fatalf("a scheduled invoice was emailed: %+v", got)
+	}
+	next := e.get("/invoice/"+id+"/send-reminder", acmeKey, "").status(t, 200).json(t)
+	if got, want := next["nextAutoReminderAt"], "2026-06-18T04:00:00.000Z"; got != want {
+		t.Fatalf("nextAutoReminderAt = %v, want %s (the day after the due date)", got, want)
+	}
+	arDo(e, http.MethodPost, "/invoice/"+id+"/send-reminder", acmeKey, nil).gen1(t, 409, "conflict")
+
+	advance(t, e, `{"by":"15h"}`)
+	inv = arGetInvoice(t, e, id)
+	if got, want := inv.Invoice.Status, "unpaid"; got != want {
+		t.Fatalf("after the send date status = %s, want %s", got, want)
+	}
+	sent := arOutbox(t, e, url.Values{"relatedId": {id}, "kind": {"invoice"}})
+	if len(sent) != 1 || sent[0].To[0] != "ap@initech.test" || !strings.Contains(sent[0].Subject, "LC-1") {
+		t.Fatalf("invoice email = %+v", sent)
+	}
+	doc := e.get(strings.TrimPrefix(sent[0].Links["invoice"], e.srv.URL), "", "").status(t, 200)
+	if ct := doc.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") || !strings.Contains(string(doc.body), "LC-1") {
+		t.Fatalf("invoice document: %s %s", ct, doc.body)
+	}
+
+	advance(t, e, `{"to":"2026-06-18T04:00:00Z"}`)
+	inv = arGetInvoice(t, e, id)
+	if got, want := inv.Invoice.Status, "overdue"; got != want {
+		t.Fatalf("after the due date status = %s, want %s", got, want)
+	}
+	if reminders := arOutbox(t, e, url.Values{"relatedId": {id}, "kind": {"invoice_reminder"}}); len(reminders) != 1 ||
+		!strings.Contains(reminders[0].Subject, "overdue") {
+		t.Fatalf("automatic reminder = %+v", reminders)
+	}
+	next = e.get("/invoice/"+id+"/send-reminder", acmeKey, "").status(t, 200).json(t)
+	if got, want := next["nextAutoReminderAt"], "2026-06-25T04:00:00.000Z"; got != want {
+		t.Fatalf("nextAutoReminderAt = %v, want %s (a week later)", got, want)
+	}
+}
+
+// firstCredit returns a posted credit of acme's operating account.
+func firstCredit(t *testing.T, e *env, skip map[string]bool) (string, int64) {
+	t.Helper()
+	var page struct {
+		Items []struct {
+			ID          string `json:"id"`
+			AmountCents int64  `json:"amountCents"`
+		} `json:"items"`
+	}
+	e.get("/transaction?filter:status=posted&filter:accountId="+acmeAccount, acmeKey, "").status(t, 200).decode(t, &page)
+	for _, it := range page.Items {
+		if it.AmountCents > 0 && !skip[it.ID] {
+			return it.ID, it.AmountCents
+		}
+	}
+	t.Fatal("no posted credit on the operating account")
+	return "", 0
+}
+
+func firstDebit(t *testing.T, e *env) string {
+	t.Helper()
+	var page struct {
+		Items []struct {
+			ID          string `json:"id"`
+			AmountCents int64  `json:"amountCents"`
+		} `json:"items"`
+	}
+	e.get("/transaction?filter:status=posted&filter:accountId="+acmeAccount, acmeKey, "").status(t, 200).decode(t, &page)
+	for _, it := range page.Items {
+		if it.AmountCents < 0 {
+			return it.ID
+		}
+	}
+	t.Fatal("no posted debit")
+	return ""
+}
+
+func TestReconcileMovesCollectedAmountAndStatus(t *testing.T) {
+	e := newEnv(t, options{})
+	inv := arCreateInvoice(t, e, arInvoice("RC-1", "2026-06-15", "2026-07-15", 100000))
+	id := inv.Invoice.ID
+	if inv.Invoice.Status != "unpaid" || len(arOutbox(t, e, url.Values{"relatedId": {id}, "kind": {"invoice"}})) != 1 {
+		t.Fatalf("an invoice issued today is sent at once: %+v", inv.Invoice)
+	}
+	external := []any{map[string]any{"transactionType": "external", "transaction": map[string]any{
+		"paymentMethod": "other", "paidAt": "2026-06-15", "amountCents": 40000}}}
+	got := arInvoiceAction(t, e, "/invoice/"+id+"/reconcile", external)
+	if got.Invoice.Status != "paid_partially" || got.Invoice.CollectedAmountCents != 40000 || got.Invoice.ClosedAt != "" {
+		t.Fatalf("after a partial external payment: %+v", got.Invoice)
+	}
+	credit, amount := firstCredit(t, e, nil)
+	internal := []any{map[string]any{"transactionType": "internal", "transaction": map[string]any{"aggregatedTransactionId": credit}}}
+	got = arInvoiceAction(t, e, "/invoice/"+id+"/reconcile", internal)
+	if got.Invoice.Status != "paid" || got.Invoice.CollectedAmountCents != 40000+amount || got.Invoice.ClosedAt == "" {
+		t.Fatalf("after the credit: %+v", got.Invoice)
+	}
+	if tx := got.Invoice.InvoiceTransactions; len(tx) != 2 || tx[1].TransactionType != "internal" || tx[1].Transaction["aggregatedTransactionId"] != credit {
+		t.Fatalf("invoiceTransactions = %+v", tx)
+	}
+	t.Run("a credit pays one invoice only", func(t *testing.T) {
+		other := arCreateInvoice(t, e, arInvoice("RC-2", "2026-06-15", "2026-07-15", 5000))
+		r := arDo(e, http.MethodPost, "/invoice/"+other.Invoice.ID+"/reconcile", acmeKey, internal).gen1(t, 409, "conflict")
+		if d := arDetails(t, r); d["invoiceId"] != id {
+			t.Fatalf("details = %v, want invoiceId %s", d, id)
+		}
+		debit := []any{map[string]any{"transactionType": "internal", "transaction": map[string]any{"aggregatedTransactionId": firstDebit(t, e)}}}
+		d := arDetails(t, arDo(e, http.MethodPost, "/invoice/"+other.Invoice.ID+"/reconcile", acmeKey, debit).gen1(t, 400, "invalid_request"))
+		if !strings.Contains(d["/0/transaction/aggregatedTransactionId"].(string), "debit") {
+			t.Fatalf("details = %v", d)
+		}
+		unknown := []any{map[string]any{"transactionType": "internal", "transaction": map[string]any{"aggregatedTransactionId": "txn_nope"}}}
+		arDo(e, http.MethodPost, "/invoice/"+other.Invoice.ID+"/reconcile", acmeKey, unknown).gen1(t, 404, "not_found")
+	})
+	got = arInvoiceAction(t, e, "/invoice/"+id+"/unreconcile", internal)
+	if got.Invoice.Status != "paid_partially" || got.Invoice.CollectedAmountCents != 40000 || got.Invoice.ClosedAt != "" {
+		t.Fatalf("after unlinking the credit: %+v", got.Invoice)
+	}
+	wrong := []any{map[string]any{"transactionType": "external", "transaction": map[string]any{"paymentMethod": "other", "paidAt": "2026-06-14"}}}
+	arDo(e, http.MethodPost, "/invoice/"+id+"/unreconcile", acmeKey, wrong).gen1(t, 400, "invalid_request")
+	got = arInvoiceAction(t, e, "/invoice/"+id+"/unreconcile", external)
+	if got.Invoice.Status != "unpaid" || got.Invoice.CollectedAmountCents != 0 || len(got.Invoice.InvoiceTransactions) != 0 {
+		t.Fatalf("after unlinking everything: %+v", got.Invoice)
+	}
+	t.Run("bad bodies", func(t *testing.T) {
+		for name, body := range map[string]any{
+			"empty array":        []any{},
+			"unknown type":       []any{map[string]any{"transactionType": "cheque", "transaction": map[string]any{}}},
+			"external sans date": []any{map[string]any{"transactionType": "external", "transaction": map[string]any{"paymentMethod": "other"}}},
+			"bad method config": []any{map[string]any{"transactionType": "external", "transaction": map[string]any{
+				"paymentMethod": map[string]any{"method": "ach_debit", "config": map[string]any{}}, "paidAt": "2026-06-15"}}},
+			"object not array": map[string]any{"transactionType": "external"},
+		} {
+			t.Run(name, func(t *testing.T) {
+				arDo(e, http.MethodPost, "/invoice/"+id+"/reconcile", acmeKey, body).gen1(t, 400, "invalid_request")
+			})
+		}
+	})
+}
+
+func TestVoidIsFinal(t *testing.T) {
+	e := newEnv(t, options{})
+	got := arInvoiceAction(t, e, "/invoice/invoice_acme1002/void", nil)
+	if got.Invoice.Status != "void" || got.Invoice.ClosedAt == "" {
+		t.Fatalf("voided invoice = %+v", got.Invoice)
+	}
+	external := []any{map[string]any{"transactionType": "external", "transaction": map[string]any{"paymentMethod": "other", "paidAt": "2026-06-15"}}}
+	r := arDo(e, http.MethodPost, "/invoice/invoice_acme1002/reconcile", acmeKey, external).gen1(t, 409, "conflict")
+	if msg := r["message"].(string); !strings.Contains(msg, "void") || arDetails(t, r)["status"] != "void" {
+		t.Fatalf("reconciling a void invoice: %v", r)
+	}
+	arDo(e, http.MethodPost, "/invoice/invoice_acme1002/unreconcile", acmeKey, external).gen1(t, 409, "conflict")
+	arDo(e, http.MethodPost, "/invoice/invoice_acme1002/void", acmeKey, nil).gen1(t, 409, "conflict")
+	arDo(e, http.MethodPatch, "/invoice/invoice_acme1002", acmeKey, map[string]any{"accountId": acmeAccount}).gen1(t, 409, "conflict")
+	arDo(e, http.MethodPost, "/invoice/invoice_acme1002/send-reminder", acmeKey, nil).gen1(t, 409, "conflict")
+	e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/invoice-payment", body: map[string]any{"invoiceId": "invoice_acme1002"}}).
+		gen2(t, 409, "conflict")
+	if s := arGetInvoice(t, e, "invoice_acme1002"); s.Invoice.Status != "void" || s.Invoice.CollectedAmountCents != 0 {
+		t.Fatalf("a refused payment changed the invoice: %+v", s.Invoice)
+	}
+	arDo(e, http.MethodPost, "/invoice/invoice_acme1001/void", acmeKey, nil).gen1(t, 409, "conflict")
+}
+
+func TestSimulatedInvoicePaymentCreditsTheAccount(t *testing.T) {
+	e := newEnv(t, options{})
+	posted0, _ := arBalance(t, e, acmeKey, acmeAccount)
+	pay := func(body map[string]any) *resp {
+		return e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/invoice-payment", body: body})
+	}
+	var first struct {
+		Status               string `json:"status"`
+		CollectedAmountCents int64  `json:"collectedAmountCents"`
+		TransactionID        string `json:"transactionId"`
+		Category             string `json:"category"`
+		DetailedStatus       string `json:"detailedStatus"`
+	}
+	pay(map[string]any{"invoiceId": "invoice_acme1002", "amountCents": 300000, "method": "inbound_wire_transfer"}).status(t, 200).decode(t, &first)
+	if first.Status != "paid_partially" || first.CollectedAmountCents != 300000 || first.Category != "wire" || first.DetailedStatus != "settled" {
+		t.Fatalf("partial payment = %+v", first)
+	}
+	if posted, _ := arBalance(t, e, acmeKey, acmeAccount); posted != posted0+300000 {
+		t.Fatalf("posted balance %v, want %v", posted, posted0+300000)
+	}
+	txn := e.get("/transaction/"+first.TransactionID, acmeKey, "").status(t, 200).json(t)
+	if txn["amountCents"] != float64(300000) || txn["status"] != "posted" || !strings.Contains(txn["description"].(string), "ACME-1002") {
+		t.Fatalf("credit = %v", txn)
+	}
+	inv := arGetInvoice(t, e, "invoice_acme1002")
+	if tx := inv.Invoice.InvoiceTransactions; len(tx) != 1 || tx[0].Transaction["aggregatedTransactionId"] != first.TransactionID {
+		t.Fatalf("the credit is not reconciled: %+v", tx)
+	}
+	pay(map[string]any{"invoiceId": "invoice_acme1002"}).status(t, 200).decode(t, &first)
+	if first.Status != "paid" || first.CollectedAmountCents != 1300000 || first.Category != "ach" {
+		t.Fatalf("paying the rest = %+v", first)
+	}
+	if posted, _ := arBalance(t, e, acmeKey, acmeAccount); posted != posted0+1300000 {
+		t.Fatalf("posted balance %v, want %v", posted, posted0+1300000)
+	}
+	if s := arGetInvoice(t, e, "invoice_acme1002"); s.Invoice.ClosedAt == "" {
+		t.Fatal("a paid invoice has no closedAt")
+	}
+	t.Run("refusals", func(t *testing.T) {
+		pay(map[string]any{"invoiceId": "invoice_acme1002"}).gen2(t, 409, "conflict")
+		d := pay(map[string]any{"invoiceId": "invoice_acme1004", "amountCents": 99999999}).gen2(t, 400, "invalid_request")
+		if d["/amountCents"] == "" || d["remaining"] == "" {
+			t.Fatalf("details = %v", d)
+		}
+		pay(map[string]any{"invoiceId": "invoice_acme1006"}).gen2(t, 409, "conflict")
+		pay(map[string]any{"invoiceId": "invoice_nope"}).gen2(t, 404, "not_found")
+		pay(map[string]any{"invoiceId": "invoice_acme1004", "method": "carrier_pigeon"}).gen2(t, 400, "invalid_request")
+		pay(map[string]any{"invoiceId": "invoice_acme1004", "amountCents": -5}).gen2(t, 400, "invalid_request")
+	})
+	t.Run("only a method the invoice offers", func(t *testing.T) {
+		body := arInvoice("PM-1", "2026-06-15", "2026-07-15", 5000)
+		body["paymentMethods"] = []any{map[string]any{"method": "inbound_rtp", "config": map[string]any{}}}
+		inv := arCreateInvoice(t, e, body)
+		pay(map[string]any{"invoiceId": inv.Invoice.ID, "method": "inbound_wire_transfer"}).gen2(t, 400, "invalid_request")
+		pay(map[string]any{"invoiceId": inv.Invoice.ID}).status(t, 200).decode(t, &first)
+		if first.Category != "rtp" || first.Status != "paid" {
+			t.Fatalf("default method payment = %+v", first)
+		}
+	})
+}

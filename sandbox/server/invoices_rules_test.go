@@ -1,0 +1,241 @@
+package server_test
+
+import (
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func available(t *testing.T, e *env, key, number string) bool {
+	t.Helper()
+	body := e.get("/invoice/validate-number?invoiceNumber="+url.QueryEscape(number), key, "").status(t, 200).json(t)
+	ok, present := body["isAvailable"].(bool)
+	if !present {
+		t.Fatalf("validate-number body = %v", body)
+	}
+	return ok
+}
+
+func TestInvoiceNumbersAreUniqueAndValidateNumberAgrees(t *testing.T) {
+	e := newEnv(t, options{})
+	if available(t, e, acmeKey, "ACME-1002") {
+		t.Fatal("a number in use is available")
+	}
+	if !available(t, e, globexKey, "ACME-1002") {
+		t.Fatal("numbers are unique per legal entity, yet globex may not use acme's")
+	}
+	if !available(t, e, acmeKey, "NEW-1") {
+		t.Fatal("a fresh number is not available")
+	}
+	arCreateInvoice(t, e, arInvoice("NEW-1", "2026-06-15", "2026-07-15", 1000))
+	if available(t, e, acmeKey, "NEW-1") {
+		t.Fatal("validate-number disagrees with POST: NEW-1 was just used")
+	}
+	r := arDo(e, http.MethodPost, "/invoice", acmeKey, arInvoice("NEW-1", "2026-06-15", "2026-07-15", 1000)).gen1(t, 409, "conflict")
+	if d := arDetails(t, r); d["invoiceNumber"] != "NEW-1" || d["field"] != "/details/invoiceNumber" {
+		t.Fatalf("details = %v", d)
+	}
+	t.Run("voided numbers stay taken", func(t *testing.T) {
+		arDo(e, http.MethodPost, "/invoice/invoice_acme1004/void", acmeKey, nil).status(t, 200)
+		if available(t, e, acmeKey, "ACME-1004") {
+			t.Fatal("a void invoice's number became available")
+		}
+	})
+	t.Run("malformed numbers", func(t *testing.T) {
+		e.get("/invoice/validate-number?invoiceNumber=bad%20one", acmeKey, "").gen1(t, 400, "invalid_request")
+		e.get("/invoice/validate-number", acmeKey, "").gen1(t, 400, "invalid_request")
+		d := arDetails(t, arDo(e, http.MethodPost, "/invoice", acmeKey, arInvoice("bad one", "2026-06-15", "2026-07-15", 1)).gen1(t, 400, "invalid_request"))
+		if d["/details/invoiceNumber"] == nil {
+			t.Fatalf("details = %v", d)
+		}
+	})
+}
+
+func TestInvoiceUpdatesNeedTheCurrentVersion(t *testing.T) {
+	e := newEnv(t, options{})
+	inv := arCreateInvoice(t, e, arInvoice("VER-1", "2026-06-15", "2026-07-15", 1000))
+	path := "/invoice/" + inv.Invoice.ID
+	details := func(version any, price int) map[string]any {
+		d := arInvoice("VER-1", "2026-06-15", "2026-07-20", price)["details"].(map[string]any)
+		if version != nil {
+			d["version"] = version
+		}
+		return map[string]any{"details": d}
+	}
+	d := arDetails(t, arDo(e, http.MethodPatch, path, acmeKey, details(nil, 2000)).gen1(t, 400, "invalid_request"))
+	if d["/details/version"] == nil {
+		t.Fatalf("details = %v", d)
+	}
+	r := arDo(e, http.MethodPatch, path, acmeKey, details(7, 2000)).gen1(t, 409, "conflict")
+	if d := arDetails(t, r); d["currentVersion"] != "1" {
+		t.Fatalf("details = %v", d)
+	}
+	if got := arGetInvoice(t, e, inv.Invoice.ID); got.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 1000 || got.InvoiceDetails.Version != 1 {
+		t.Fatalf("a refused update changed the invoice: %+v", got.InvoiceDetails)
+	}
+	var got arInvoiceState
+	arDo(e, http.MethodPatch, path, acmeKey, details(1, 2500)).status(t, 200).decode(t, &got)
+	if got.InvoiceDetails.Version != 2 || got.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 2500 || got.InvoiceDetails.DueAt != "2026-07-20T04:00:00.000Z" {
+		t.Fatalf("updated details = %+v", got.InvoiceDetails)
+	}
+	arDo(e, http.MethodPatch, path, acmeKey, details(1, 3000)).gen1(t, 409, "conflict")
+	t.Run("into a virtual account", func(t *testing.T) {
+		var got arInvoiceState
+		arDo(e, http.MethodPatch, path, acmeKey, map[string]any{"accountId": "subaccount_acmeengineering"}).status(t, 200).decode(t, &got)
+		acc := got.InvoiceAccount
+		if acc["id"] != "subaccount_acmeengineering" || acc["accountType"] != "default" || acc["slashAccountGroupId"] != acmeAccount || got.InvoiceDetails.Version != 3 {
+			t.Fatalf("invoiceAccount = %v, version %d", acc, got.InvoiceDetails.Version)
+		}
+		arDo(e, http.MethodPatch, path, acmeKey, map[string]any{"accountId": "subaccount_acmeoldproject"}).gen1(t, 400, "invalid_request")
+	})
+	t.Run("a taken number", func(t *testing.T) {
+		body := details(3, 1000)
+		body["details"].(map[string]any)["invoiceNumber"] = "ACME-1001"
+		arDo(e, http.MethodPatch, path, acmeKey, body).gen1(t, 409, "conflict")
+	})
+	t.Run("discount and tax", func(t *testing.T) {
+		body := details(3, 10000)
+		lines := body["details"].(map[string]any)["lineItemsAndTotals"].(map[string]any)
+		lines["discount"] = map[string]any{"type": "percentage", "percent": 10}
+		lines["tax"] = map[string]any{"type": "percentage", "percent": 8.25}
+		var got arInvoiceState
+		arDo(e, http.MethodPatch, path, acmeKey, body).status(t, 200).decode(t, &got)
+		if s := got.InvoiceDetails.LineItemsAndTotals; s.SubtotalCents != 10000 || s.TotalAmountCents != 9743 {
+			t.Fatalf("totals = %+v, want subtotal 10000 and total 9000 + 8.25%% = 9743", s)
+		}
+	})
+	arDo(e, http.MethodPatch, "/invoice/invoice_acme1001", acmeKey, map[string]any{"accountId": acmeAccount}).gen1(t, 409, "conflict")
+}
+
+func TestInvoiceCreateRefusals(t *testing.T) {
+	e := newEnv(t, options{})
+	mutate := func(f func(b map[string]any)) map[string]any {
+		b := arInvoice("REF-1", "2026-06-15", "2026-07-15", 1000)
+		f(b)
+		return b
+	}
+	det := func(b map[string]any) map[string]any { return b["details"].(map[string]any) }
+	cases := []struct {
+		name, field string
+		status      int
+		body        map[string]any
+	}{
+		{"customer missing", "/legalEntityCustomerId", 400, mutate(func(b map[string]any) { delete(b, "legalEntityCustomerId") })},
+		{"contact no longer accepted", "/legalEntityContactId", 400, mutate(func(b map[string]any) { b["legalEntityContactId"] = "le_c_pixelforge" })},
+		{"archived customer", "/legalEntityCustomerId", 400, mutate(func(b map[string]any) { b["legalEntityCustomerId"] = "le_cust_oldclient" })},
+		{"another entity's customer", "field", 404, mutate(func(b map[string]any) { b["legalEntityCustomerId"] = "le_cust_umbrella" })},
+		{"another entity's account", "field", 404, mutate(func(b map[string]any) { b["accountId"] = "sa_group_globexmain" })},
+		{"bad zone", "/details/invoiceTz", 400, mutate(func(b map[string]any) { det(b)["invoiceTz"] = "EST" })},
+		{"due before issue", "/details/dueAt", 400, mutate(func(b map[string]any) { det(b)["dueAt"] = "2026-06-01" })},
+		{"date-time instead of date", "/details/issuedAt", 400, mutate(func(b map[string]any) { det(b)["issuedAt"] = "2026-06-15T00:00:00Z" })},
+		{"no line items", "/details/lineItemsAndTotals/lineItems", 400, mutate(func(b map[string]any) {
+			det(b)["lineItemsAndTotals"] = map[string]any{"lineItems": []any{}}
+		})},
+		{"bad payment method", "/paymentMethods/0/config/passFeeToPayer", 400, mutate(func(b map[string]any) {
+			b["paymentMethods"] = []any{map[string]any{"method": "acquiring_payment", "config": map[string]any{"passFeeToPayer": true}}}
+		})},
+		{"unknown property", "/colour", 400, mutate(func(b map[string]any) { b["colour"] = "red" })},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := map[int]string{400: "invalid_request", 404: "not_found"}[c.status]
+			d := arDetails(t, arDo(e, http.MethodPost, "/invoice", acmeKey, c.body).gen1(t, c.status, want))
+			if d[c.field] == nil {
+				t.Fatalf("details = %v, want %s", d, c.field)
+			}
+		})
+	}
+	if !available(t, e, acmeKey, "REF-1") {
+		t.Fatal("a refused invoice took its number")
+	}
+	t.Run("another entity's invoice is not found", func(t *testing.T) {
+		e.get("/invoice/invoice_acme1004", globexKey, "").gen1(t, 404, "not_found")
+		arDo(e, http.MethodPost, "/invoice/invoice_acme1004/void", globexKey, nil).gen1(t, 404, "not_found")
+		e.get("/invoice/invoice_acme1004", aliceKey, "le_globex").gen1(t, 404, "not_found")
+	})
+	t.Run("a read-only key's write is deferred and changes nothing", func(t *testing.T) {
+		r := arDo(e, http.MethodPost, "/invoice", acmeRO, arInvoice("RO-1", "2026-06-15", "2026-07-15", 1000)).status(t, 202)
+		if r.Header.Get("x-deferred-action-id") == "" {
+			t.Fatal("no x-deferred-action-id")
+		}
+		if !available(t, e, acmeKey, "RO-1") {
+			t.Fatal("a deferred create made the invoice")
+		}
+		arDo(e, http.MethodPost, "/invoice/invoice_acme1004/void", acmeRO, nil).status(t, 202)
+		if s := arGetInvoice(t, e, "invoice_acme1004"); s.Invoice.Status != "unpaid" {
+			t.Fatalf("a deferred void changed the status to %s", s.Invoice.Status)
+		}
+	})
+}
+
+func TestInvoiceRemindersAreRateLimited(t *testing.T) {
+	e := newEnv(t, options{})
+	path := "/invoice/invoice_acme1004/send-reminder"
+	if r := arDo(e, http.MethodPost, path, acmeKey, nil).status(t, 200).json(t); r["success"] != true || r["reason"] != nil {
+		t.Fatalf("first reminder = %v", r)
+	}
+	sent := arOutbox(t, e, url.Values{"relatedId": {"invoice_acme1004"}, "kind": {"invoice_reminder"}})
+	if len(sent) != 1 || sent[0].To[0] != "ap@initech.test" || !strings.Contains(sent[0].Text, "ACME-1004") {
+		t.Fatalf("reminder = %+v", sent)
+	}
+	if r := arDo(e, http.MethodPost, path, acmeKey, nil).status(t, 200).json(t); r["success"] != false || r["reason"] != "rate_limited" {
+		t.Fatalf("second reminder within a day = %v", r)
+	}
+	if n := len(arOutbox(t, e, url.Values{"relatedId": {"invoice_acme1004"}})); n != 1 {
+		t.Fatalf("%d messages after a rate-limited reminder, want 1", n)
+	}
+	advance(t, e, `{"by":"24h"}`)
+	if r := arDo(e, http.MethodPost, path, acmeKey, nil).status(t, 200).json(t); r["success"] != true {
+		t.Fatalf("a day later = %v", r)
+	}
+	msg := arOutbox(t, e, url.Values{"to": {"AP@initech.test"}, "relatedId": {"invoice_acme1004"}})
+	if len(msg) != 2 {
+		t.Fatalf("%d reminders, want 2", len(msg))
+	}
+	one := e.get("/_sandbox/outbox/"+msg[0].ID, "", "").status(t, 200).json(t)
+	if one["id"] != msg[0].ID || one["subject"] != msg[0].Subject || !strings.HasPrefix(arMap(one, "links")["invoice"].(string), "http://") {
+		t.Fatalf("outbox message = %v", one)
+	}
+	e.get("/_sandbox/outbox/msg_nope", "", "").gen2(t, 404, "not_found")
+}
+
+func TestInvoiceListFiltersAndSorts(t *testing.T) {
+	e := newEnv(t, options{})
+	overdue := arItems(e.get("/invoice?filter:status=overdue", acmeKey, "").status(t, 200).json(t))
+	if len(overdue) == 0 {
+		t.Fatal("no overdue invoice in the demo")
+	}
+	for _, it := range overdue {
+		if arMap(it, "invoice")["status"] != "overdue" {
+			t.Fatalf("filter:status=overdue listed %v", arMap(it, "invoice"))
+		}
+	}
+	hooli := arItems(e.get("/invoice?filter:legalEntityCustomerId=le_cust_hooli", acmeKey, "").status(t, 200).json(t))
+	for _, it := range hooli {
+		if arMap(it, "invoice")["legalEntityCustomerId"] != "le_cust_hooli" {
+			t.Fatalf("customer filter listed %v", arMap(it, "invoice"))
+		}
+	}
+	statuses := map[string]bool{}
+	var dues []string
+	for _, it := range arItems(e.get("/invoice?sort=dueAt&sortDirection=ASC", acmeKey, "").status(t, 200).json(t)) {
+		dues = append(dues, arMap(it, "invoiceDetails")["dueAt"].(string))
+		statuses[arMap(it, "invoice")["status"].(string)] = true
+	}
+	if !sort.StringsAreSorted(dues) || len(dues) < 7 {
+		t.Fatalf("sort=dueAt ASC gave %v", dues)
+	}
+	for _, s := range []string{"scheduled", "unpaid", "overdue", "paid_partially", "paid", "void"} {
+		if !statuses[s] {
+			t.Errorf("the demo has no %s invoice", s)
+		}
+	}
+	if got := arItems(e.get("/invoice", globexKey, "").status(t, 200).json(t)); len(got) != 1 {
+		t.Fatalf("globex sees %d invoices, want its one", len(got))
+	}
+	e.get("/invoice?filter:status=late", acmeKey, "").gen1(t, 400, "invalid_request")
+	e.get("/invoice?sortDirection=UP", acmeKey, "").gen1(t, 400, "invalid_request")
+	e.get("/invoice?filter:legalEntityId=le_globex", aliceKey, "le_acme").gen1(t, 400, "invalid_request")
+}
