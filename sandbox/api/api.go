@@ -26,6 +26,7 @@ func (a *API) Register(r *mux.Router) {
 	a.routesTransactions(r)
 	a.routesV2Contacts(r)
 	a.routesAgentRequests(r)
+	a.routesInformationRequests(r)
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)
