@@ -37,6 +37,7 @@ func (a *API) Register(r *mux.Router) {
 	a.routesCards(r)
 	a.routesCardGroups(r)
 	a.routesCardProducts(r)
+	a.routesInformationRequests(r)
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)

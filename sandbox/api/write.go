@@ -61,23 +61,11 @@ func (a *API) doWrite(r *http.Request, w write) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var body []byte
-	if !w.noBody {
-		if body, err = web.ReadBody(r); err != nil {
-			return nil, err
-		}
-	}
-	if w.input != nil {
-		if err := w.input(c, body); err != nil {
-			return nil, err
-		}
+	body, err := readWrite(r, w, c)
+	if err != nil {
+		return nil, err
 	}
 	key := r.Header.Get("X-Idempotency-Key")
-	if w.idem != idemNone {
-		if err := checkIdempotencyKey(key); err != nil {
-			return nil, err
-		}
-	}
 	if c.P.Key.ReadOnly && !approved(r) {
 		return a.deferWrite(r, c, body)
 	}
@@ -155,4 +143,48 @@ func (a *API) idempotent(c *call, w write, operation, key, hash string, status i
 		return nil, err
 	}
 	return replay, nil
+}
+
+// readWrite reads and checks a write's body and idempotency key. The first
+// generation stops at the first problem; the second reports every failing
+// location (headers and body) in one 400, a wrong Content-Type included.
+func readWrite(r *http.Request, w write, c *call) ([]byte, error) {
+	var problems []error
+	var body []byte
+	var err error
+	if !w.noBody {
+		if body, err = web.ReadBody(r); err != nil {
+			if e, ok := sandbox.AsError(err); ok && w.gen == web.Gen2 && e.Code == sandbox.CodeUnsupportedMediaType {
+				err = sandbox.InvalidField("Content-Type", "must be application/json")
+			}
+			problems = append(problems, err)
+		}
+	}
+	if w.idem != idemNone {
+		if err := checkIdempotencyKey(r.Header.Get("X-Idempotency-Key")); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	if w.input != nil && (len(problems) == 0 || (w.gen == web.Gen2 && body != nil)) {
+		if err := w.input(c, body); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	if len(problems) == 0 {
+		return body, nil
+	}
+	if w.gen == web.Gen1 || len(problems) == 1 {
+		return nil, problems[0]
+	}
+	details := map[string]string{}
+	for _, p := range problems {
+		e, ok := sandbox.AsError(p)
+		if !ok || e.Code != sandbox.CodeInvalidRequest {
+			return nil, p
+		}
+		for k, v := range e.Details {
+			details[k] = v
+		}
+	}
+	return nil, sandbox.Invalid(details)
 }

@@ -86,6 +86,8 @@ func Router(eng *sandbox.Engine, cfg Config) *mux.Router {
 	return router(eng, cfg, &api.API{Engine: eng})
 }
 
+func init() { control.InfoView = api.InformationRequestView }
+
 func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 	r := mux.NewRouter()
 	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime()}
