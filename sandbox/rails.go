@@ -116,8 +116,11 @@ type RailTransferRequest struct {
 	// the request field that named it.
 	SourceID, Field string
 	DestinationID   string
-	AmountCents     int64
-	Memo            string
+	// InformationRequestID names the information request a queued ACH
+	// waits on, instead of a destination.
+	InformationRequestID string
+	AmountCents          int64
+	Memo                 string
 }
 
 // RailTransfer is what sending money out returns.

@@ -147,17 +147,23 @@ func (a *API) bookTransfer(r *http.Request) (any, error) {
 }
 
 type railTransferBody struct {
-	AccountID        *string         `json:"accountId"`
-	VirtualAccountID *string         `json:"virtualAccountId"`
-	DestinationID    *string         `json:"destinationId"`
-	AmountCents      json.RawMessage `json:"amountCents"`
-	Memo             *string         `json:"memo"`
+	AccountID        *string `json:"accountId"`
+	VirtualAccountID *string `json:"virtualAccountId"`
+	DestinationID    *string `json:"destinationId"`
+	// InformationRequestID queues an ACH to the contact of an information
+	// request still collecting bank details (ACH only).
+	InformationRequestID *string         `json:"informationRequestId"`
+	AmountCents          json.RawMessage `json:"amountCents"`
+	Memo                 *string         `json:"memo"`
 }
 
 type railTransferResult struct {
 	TransferID    string `json:"transferId"`
 	TransactionID string `json:"transactionId"`
-	SettlesAt     string `json:"settlesAt"`
+	// SettlesAt is absent while a queued ACH waits for bank details.
+	SettlesAt            string `json:"settlesAt,omitempty"`
+	Queued               bool   `json:"queued,omitempty"`
+	InformationRequestID string `json:"informationRequestId,omitempty"`
 }
 
 // railRequest decodes the body of an ACH or wire transfer: exactly one of
@@ -168,8 +174,15 @@ func railRequest(raw []byte) (sandbox.RailTransferRequest, error) {
 		return sandbox.RailTransferRequest{}, err
 	}
 	d := map[string]string{}
-	req := sandbox.RailTransferRequest{DestinationID: requiredID(body.DestinationID, "/destinationId", d),
-		AmountCents: amountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+	req := sandbox.RailTransferRequest{AmountCents: amountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+	switch {
+	case body.InformationRequestID != nil && body.DestinationID != nil:
+		d["/informationRequestId"] = "give destinationId or informationRequestId, not both"
+	case body.InformationRequestID != nil:
+		req.InformationRequestID = requiredID(body.InformationRequestID, "/informationRequestId", d)
+	default:
+		req.DestinationID = requiredID(body.DestinationID, "/destinationId", d)
+	}
 	switch {
 	case body.AccountID != nil && body.VirtualAccountID != nil:
 		d["/virtualAccountId"] = "give accountId or virtualAccountId, not both"
@@ -199,15 +212,33 @@ func (a *API) railTransfer(r *http.Request, send func(*sandbox.Op, *sandbox.Acto
 			if err != nil {
 				return nil, err
 			}
-			return railTransferResult{TransferID: t.TransferID, TransactionID: t.TransactionID, SettlesAt: timestamp(t.SettlesAt)}, nil
+			out := railTransferResult{TransferID: t.TransferID, TransactionID: t.TransactionID, InformationRequestID: req.InformationRequestID}
+			if t.SettlesAt.IsZero() {
+				out.Queued = true
+			} else {
+				out.SettlesAt = timestamp(t.SettlesAt)
+			}
+			return out, nil
 		},
 	})
 }
 
+// achTransfer sends an ACH to a destination, or queues one on an
+// information request still collecting the contact's bank account.
 func (a *API) achTransfer(r *http.Request) (any, error) {
-	return a.railTransfer(r, (*sandbox.Op).SendACH)
+	return a.railTransfer(r, func(op *sandbox.Op, act *sandbox.Actor, req sandbox.RailTransferRequest) (*sandbox.RailTransfer, error) {
+		if req.InformationRequestID != "" {
+			return op.SendQueuedACH(act, req, req.InformationRequestID)
+		}
+		return op.SendACH(act, req)
+	})
 }
 
 func (a *API) wireTransfer(r *http.Request) (any, error) {
-	return a.railTransfer(r, (*sandbox.Op).SendWire)
+	return a.railTransfer(r, func(op *sandbox.Op, act *sandbox.Actor, req sandbox.RailTransferRequest) (*sandbox.RailTransfer, error) {
+		if req.InformationRequestID != "" {
+			return nil, sandbox.InvalidField("/informationRequestId", "only an ACH can wait for an information request")
+		}
+		return op.SendWire(act, req)
+	})
 }

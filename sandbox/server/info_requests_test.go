@@ -281,6 +281,15 @@ func TestSimulatedSubmissions(t *testing.T) {
 	if got["status"] != "submitted" {
 		t.Fatalf("generated submission = %v", got)
 	}
+	types := map[string]int{}
+	for _, d := range e.get("/contact/destination", "sk_sandbox_acme", "").status(t, 200).json(t)["items"].([]any) {
+		if m := d.(map[string]any); m["contactId"] == "le_c_pixelforge" {
+			types[m["type"].(string)]++
+		}
+	}
+	if types["bank_account"] != 1 || types["international_wire"] != 1 || types["crypto_address"] != 0 {
+		t.Fatalf("listed destinations by type = %v: bank and wire listed, the crypto address stored but not listed", types)
+	}
 	sim(`{"informationRequestId":"le_c_info_req_nope"}`).gen2(t, 404, "not_found")
 	never := createIR(e, "sk_sandbox_alice", "le_acme", "s2", strings.Replace(validIR, "le_c_pixelforge", "le_c_neverreplies", 1)).status(t, 200).json(t)
 	sim(`{"informationRequestId":"`+never["id"].(string)+`"}`).gen2(t, 409, "conflict")
