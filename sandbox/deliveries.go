@@ -83,7 +83,10 @@ func (op *Op) enqueueDelivery(w *Webhook, eventID, event, entityID, source, rela
 			return nil, err
 		}
 	}
-	return d, op.pumpDeliveries(w)
+	if err := op.pumpDeliveries(w); err != nil {
+		return nil, err
+	}
+	return op.delivery(d.ID)
 }
 
 func (op *Op) newDelivery(w *Webhook, eventID, event, entityID, source, related string, chaos WebhookChaos) (*WebhookDelivery, error) {

@@ -26,6 +26,8 @@ func (a *API) Register(r *mux.Router) {
 	a.routesTransactions(r)
 	a.routesV2Contacts(r)
 	a.routesAgentRequests(r)
+	a.routesWebhooks(r)
+	a.routesAuthorizationWebhooks(r)
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)
