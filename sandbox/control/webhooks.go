@@ -12,6 +12,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
@@ -261,7 +262,9 @@ func (c *Control) settleDeliveries(r *http.Request) (any, error) {
 // advanceSettling advances the clock instant by instant: it runs the
 // events due at each instant, then waits for the deliveries they made due,
 // so every attempt and retry happens at its own virtual time. Once the wait
-// budget is spent it stops waiting and reports settled false.
+// budget is spent it stops waiting and reports settled false. A clock that
+// moves by itself (real or scaled) is advanced in one step and settled
+// after: its instants cannot be held still.
 func (c *Control) advanceSettling(ctx context.Context, w *sandbox.World, to time.Time) ([]sandbox.Event, []webhooks.Sent, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, maxSettleTimeout)
 	defer cancel()
@@ -273,7 +276,7 @@ func (c *Control) advanceSettling(ctx context.Context, w *sandbox.World, to time
 		sent = append(sent, out.Delivered...)
 		settled = settled && out.Settled
 	}
-	for {
+	for w.Clock().Mode == clock.Frozen {
 		settle()
 		next, ok, err := w.NextEventAt()
 		if err != nil {
@@ -290,5 +293,8 @@ func (c *Control) advanceSettling(ctx context.Context, w *sandbox.World, to time
 	}
 	evs, err := w.Advance(to)
 	ran = append(ran, evs...)
+	if w.Clock().Mode != clock.Frozen {
+		settle()
+	}
 	return ran, sent, settled, err
 }

@@ -342,6 +342,16 @@ func TestLedgerChangesReachTheReceiverInOrder(t *testing.T) {
 	if n := len(deliveries(t, e, "event=aggregated_transaction.update&status=succeeded&webhookId="+hook.ID)); n != len(list) {
 		t.Fatalf("filtered list has %d, want %d", n, len(list))
 	}
+	// Without settling, the clock moves at once and the deliveries follow.
+	adv = advance(t, e, `{"by":"2d","settleWebhooks":false}`)
+	if got := adv["webhooks"].(map[string]any); got["settled"] != false || len(got["delivered"].([]any)) != 0 {
+		t.Fatalf("advance without settling = %v", got)
+	}
+	s := settleHooks(t, e)
+	if after := deliveries(t, e, "webhookId="+hook.ID); len(after) == len(list) || len(rc.received()) != len(after) {
+		t.Fatalf("after the unsettled advance: %d deliveries, receiver got %d, settle saw %d",
+			len(after), len(rc.received()), len(s.Delivered))
+	}
 }
 
 func TestFailingEndpointIsDisabledThenReplaysInOrder(t *testing.T) {

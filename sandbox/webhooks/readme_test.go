@@ -164,3 +164,13 @@ console.log(JSON.stringify([
 		t.Fatalf("node verification = %s, want [true,false,true,false]", got)
 	}
 }
+
+func TestReadmeShowsThePublicKey(t *testing.T) {
+	pemText, err := webhooks.PublicKeyPEM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readmeBlock(t, "text"); got != pemText {
+		t.Fatalf("the README's public key is not the signing key's:\n%s\nwant\n%s", got, pemText)
+	}
+}
