@@ -3,7 +3,6 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -227,40 +226,6 @@ func runWebhookRetry(op *Op, ev *Event) (string, error) {
 	return fmt.Sprintf("delivery %s: attempt %d due", d.ID, len(d.Attempts)+1), nil
 }
 
-// DueDelivery is a delivery the sender should post now.
-type DueDelivery struct {
-	ID        string
-	WebhookID string
-	URL       string
-	EventID   string
-	Event     string
-	Body      []byte
-	// Attempt is the number of the attempt about to be made.
-	Attempt int
-}
-
-// DueDeliveries lists up to limit deliveries to post now, in the order to
-// post them.
-func (w *World) DueDeliveries(limit int) ([]DueDelivery, error) {
-	var out []DueDelivery
-	err := w.View(func(op *Op) error {
-		page, err := list[WebhookDelivery](op, kindDelivery, IndexPrefix(indexDeliveryDue), PageRequest{Size: limit}, nil)
-		if err != nil {
-			return err
-		}
-		for _, d := range page.Items {
-			hook, ok, err := op.loadWebhook(d.WebhookID)
-			if err != nil || !ok {
-				return fmt.Errorf("delivery %s names missing webhook %s: %v", d.ID, d.WebhookID, err)
-			}
-			out = append(out, DueDelivery{ID: d.ID, WebhookID: d.WebhookID, URL: hook.URL, EventID: d.EventID,
-				Event: d.Event, Body: []byte(d.Body), Attempt: len(d.Attempts) + 1})
-		}
-		return nil
-	})
-	return out, err
-}
-
 // RecordDeliveryAttempt stores the outcome of a request the sender made and
 // applies the delivery rules: success finishes the delivery and returns a
 // backing-off endpoint to active; a failure schedules the next attempt on
@@ -291,6 +256,7 @@ func (op *Op) recordAttempt(id string, r AttemptResult) (*WebhookDelivery, error
 		at = op.Now
 	}
 	ok = r.Error == "" && r.ResponseStatus >= 200 && r.ResponseStatus < 300
+	disabled := false
 	d.Attempts = append(d.Attempts, DeliveryAttempt{Number: len(d.Attempts) + 1, At: at, URL: r.URL,
 		RequestHeaders: r.RequestHeaders, RequestBody: r.RequestBody, ResponseStatus: r.ResponseStatus,
 		ResponseBody: capBytes(r.ResponseBody, MaxResponseBody), LatencyMs: r.LatencyMs, Error: r.Error, Succeeded: ok})
@@ -309,7 +275,7 @@ func (op *Op) recordAttempt(id string, r AttemptResult) (*WebhookDelivery, error
 		}
 	case len(d.Attempts) >= MaxDeliveryAttempts:
 		op.finishDelivery(d, DeliveryFailed)
-		op.failPermanently(hook)
+		disabled = op.failPermanently(hook)
 	default:
 		if err := op.scheduleRetry(d, hook, at.Add(RetryDelay(len(d.Attempts)))); err != nil {
 			return nil, err
@@ -317,6 +283,12 @@ func (op *Op) recordAttempt(id string, r AttemptResult) (*WebhookDelivery, error
 	}
 	if err := op.saveDelivery(d); err != nil {
 		return nil, err
+	}
+	if disabled {
+		// Shuffled deliveries may be due side by side: hold them all.
+		if err := op.holdDeliveries(hook.ID, DeliveryQueued); err != nil {
+			return nil, err
+		}
 	}
 	if err := op.saveWebhook(hook); err != nil {
 		return nil, err
@@ -329,16 +301,18 @@ func (op *Op) finishDelivery(d *WebhookDelivery, status string) {
 	d.Status, d.CompletedAt, d.NextAttemptAt, d.RetryEventID = status, &now, nil, ""
 }
 
-// failPermanently counts a permanent failure against an endpoint, disabling
-// it at the limit.
-func (op *Op) failPermanently(hook *Webhook) {
+// failPermanently counts a permanent failure against an endpoint,
+// disabling it at the limit; it reports whether it did.
+func (op *Op) failPermanently(hook *Webhook) bool {
 	hook.ConsecutiveFailures++
 	switch {
-	case hook.ConsecutiveFailures >= DisableAfterFailures:
+	case hook.ConsecutiveFailures >= DisableAfterFailures && hook.Status != WebhookDisabled:
 		hook.setStatus(WebhookDisabled, op.Now, nil)
+		return true
 	case hook.Status == WebhookBackingOff:
 		hook.setStatus(WebhookActive, op.Now, nil)
 	}
+	return false
 }
 
 // scheduleRetry makes a delivery wait for its next attempt at a virtual
@@ -361,122 +335,4 @@ func capBytes(s string, n int) string {
 		return s
 	}
 	return s[:n]
-}
-
-// DeliveryFilter narrows the delivery list; empty fields match everything.
-type DeliveryFilter struct {
-	WebhookID string
-	Event     string
-	Status    string
-}
-
-// Check validates a filter, keyed by query parameter.
-func (f DeliveryFilter) Check() error {
-	d := map[string]string{}
-	if f.Event != "" && !slices.Contains(WebhookEventTypes, f.Event) {
-		d["event"] = "must be one of the webhook event types"
-	}
-	if f.Status != "" && !slices.Contains(DeliveryStatuses, f.Status) {
-		d["status"] = "must be one of queued, pending, retrying, succeeded, failed, canceled"
-	}
-	if len(d) > 0 {
-		return Invalid(d)
-	}
-	return nil
-}
-
-// Deliveries lists the world's deliveries in creation order.
-func (w *World) Deliveries(f DeliveryFilter, req PageRequest) (Page[WebhookDelivery], error) {
-	if err := f.Check(); err != nil {
-		return Page[WebhookDelivery]{}, err
-	}
-	prefix := IndexPrefix(indexDeliveryAll)
-	if f.WebhookID != "" {
-		prefix = IndexPrefix(indexDeliveryWebhook, f.WebhookID)
-	}
-	var page Page[WebhookDelivery]
-	err := w.View(func(op *Op) error {
-		var err error
-		page, err = list(op, kindDelivery, prefix, req, func(d *WebhookDelivery) bool {
-			return (f.Event == "" || d.Event == f.Event) && (f.Status == "" || d.Status == f.Status)
-		})
-		return err
-	})
-	return page, err
-}
-
-// Delivery loads one delivery.
-func (w *World) Delivery(id string) (*WebhookDelivery, error) {
-	var d *WebhookDelivery
-	err := w.View(func(op *Op) error {
-		var err error
-		d, err = op.delivery(id)
-		return err
-	})
-	return d, err
-}
-
-// Redeliver sends a delivery's event again, as a new delivery with the same
-// event id, at the end of its endpoint's queue.
-func (w *World) Redeliver(id string) (*WebhookDelivery, error) {
-	var d *WebhookDelivery
-	err := w.Update(func(op *Op) error {
-		old, err := op.delivery(id)
-		if err != nil {
-			return err
-		}
-		hook, err := op.liveWebhook(old.WebhookID)
-		if err != nil {
-			return err
-		}
-		d, err = op.enqueueDelivery(hook, old.EventID, old.Event, old.EntityID, SourceRedeliver, old.ID)
-		return err
-	})
-	return d, err
-}
-
-// TriggerWebhook sends an endpoint an event of a chosen type for a chosen
-// entity, with a new event id. The entity is not looked up: receivers can
-// test ids they do not know.
-func (w *World) TriggerWebhook(webhookID, event, entityID string) (*WebhookDelivery, error) {
-	d := map[string]string{}
-	if !slices.Contains(WebhookEventTypes, event) {
-		d["/event"] = "must be one of card.update, card.delete, card_creation.event, aggregated_transaction.create, " +
-			"aggregated_transaction.update, expense_report.create, expense_report.update"
-	}
-	if entityID == "" || len(entityID) > 255 {
-		d["/entityId"] = "required, at most 255 characters"
-	}
-	if len(d) > 0 {
-		return nil, Invalid(d)
-	}
-	var out *WebhookDelivery
-	err := w.Update(func(op *Op) error {
-		hook, err := op.liveWebhook(webhookID)
-		if err != nil {
-			return err
-		}
-		eventID, err := op.newID("evt_")
-		if err != nil {
-			return err
-		}
-		out, err = op.enqueueDelivery(hook, eventID, event, entityID, SourceTrigger, "")
-		return err
-	})
-	return out, err
-}
-
-// liveWebhook loads an endpoint that is not archived.
-func (op *Op) liveWebhook(id string) (*Webhook, error) {
-	hook, ok, err := op.loadWebhook(id)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, NotFound("webhook", "id", id)
-	}
-	if hook.ArchivedAt != nil {
-		return nil, Errorf(CodeConflict, "webhook %s is archived; it receives nothing", id)
-	}
-	return hook, nil
 }
