@@ -32,6 +32,7 @@ type Options struct {
 // none are left; it posts one delivery at a time, in the engine's order,
 // and reports each attempt back to the engine in a transaction of its own.
 type Sender struct {
+	eng    *sandbox.Engine
 	client *http.Client
 	// Caller is the authorization-webhook caller registered on the engine.
 	Caller *Caller
@@ -87,7 +88,7 @@ func Attach(eng *sandbox.Engine, o Options) *Sender {
 	client := &http.Client{Timeout: o.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}
-	s := &Sender{client: client, queues: map[*sandbox.World]*queue{},
+	s := &Sender{eng: eng, client: client, queues: map[*sandbox.World]*queue{},
 		Caller: &Caller{Client: &http.Client{CheckRedirect: client.CheckRedirect}, Timeout: o.AuthorizationTimeout}}
 	eng.SetDeliveryNotifier(func(w *sandbox.World) { s.Kick(w) })
 	eng.SetAuthorizer(s.Caller)
@@ -136,9 +137,27 @@ func (s *Sender) run(w *sandbox.World, q *queue) {
 		if q.requested == gen {
 			q.running = false
 			q.mu.Unlock()
+			s.forget(w)
 			return
 		}
 		q.mu.Unlock()
+	}
+}
+
+// forget drops the state of a world the engine no longer has.
+func (s *Sender) forget(w *sandbox.World) {
+	if current, ok := s.eng.World(w.ID); ok && current == w {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if q := s.queues[w]; q != nil {
+		q.mu.Lock()
+		idle := !q.running && len(q.waiters) == 0
+		q.mu.Unlock()
+		if idle {
+			delete(s.queues, w)
+		}
 	}
 }
 
