@@ -71,6 +71,9 @@ type Decision struct {
 	// Scope is card or cardGroup for a spending-constraint rule.
 	Scope       string `json:"scope,omitempty"`
 	CardGroupID string `json:"cardGroupId,omitempty"`
+	// FallbackApplied says the authorization webhook gave no valid answer
+	// in time and its configured fallback decided.
+	FallbackApplied bool `json:"fallbackApplied,omitempty"`
 }
 
 // CardEvent is one card-network event of a card: an authorization (with

@@ -46,6 +46,9 @@ type Engine struct {
 	worldSeq  int64
 	// expiry is each expiring world's wall-clock end.
 	expiry map[string]time.Time
+	// hooks connect every world to the webhook sender and the
+	// authorization caller the server sets.
+	hooks engineHooks
 }
 
 // NewEngine makes an engine. wall is the wall clock used by real and scaled
@@ -98,6 +101,7 @@ func (e *Engine) register(w *World) error {
 	for _, k := range keys {
 		e.keys[k.Key.Key] = w.ID
 	}
+	w.hooks = &e.hooks
 	e.worlds[w.ID] = w
 	if e.defaultID == "" {
 		e.defaultID = w.ID

@@ -179,6 +179,7 @@ func (l *loader) webhooks() error {
 		if w.Status == "" {
 			w.Status = "active"
 		}
+		w.setStatus(w.Status, w.CreatedAt, nil)
 		if err := l.op.save(kindWebhook, w.ID, w, webhookIndexes(w)...); err != nil {
 			return err
 		}

@@ -129,5 +129,10 @@ type Webhook struct {
 	PausedAt        *time.Time `json:"pausedAt,omitempty"`
 	BackingOffUntil *time.Time `json:"backingOffUntil,omitempty"`
 	DisabledAt      *time.Time `json:"disabledAt,omitempty"`
-	Seq             int64      `json:"seq"`
+	// ConsecutiveFailures counts deliveries that failed permanently since
+	// the last success or re-enable; six disable the endpoint.
+	ConsecutiveFailures int `json:"consecutiveFailures,omitempty"`
+	// StatusReason is the reason given with the last status change.
+	StatusReason string `json:"statusReason,omitempty"`
+	Seq          int64  `json:"seq"`
 }

@@ -90,6 +90,9 @@ func (op *Op) SimulateAuthorization(req AuthorizationRequest) (*Authorization, e
 	if err != nil {
 		return nil, err
 	}
+	if ac.authID, err = op.newID("auth_"); err != nil {
+		return nil, err
+	}
 	d, err := ac.decide()
 	if err != nil {
 		return nil, err
@@ -122,6 +125,9 @@ type authContext struct {
 	va      *VirtualAccount
 	subtype string
 	req     AuthorizationRequest
+	// authID is the authorization's id: the transaction's
+	// providerAuthorizationId and the authorization webhook's event id.
+	authID string
 }
 
 // authContextOf loads a card's group, account and the virtual account its
@@ -178,9 +184,7 @@ func (ac *authContext) decide() (*Decision, error) {
 	for _, s := range ac.scopes() {
 		checks = append(checks, s.check)
 	}
-	checks = append(checks, func() (*Decision, error) {
-		return authorizationWebhook(ac.op, ac.card, ac.account, ac.va, ac.req)
-	})
+	checks = append(checks, ac.checkAuthorizationWebhook)
 	for _, check := range checks {
 		d, err := check()
 		if err != nil || d != nil {
@@ -260,10 +264,7 @@ func (ac *authContext) checkFunds() (*Decision, error) {
 func (ac *authContext) record(d *Decision) (*Transaction, error) {
 	op, m := ac.op, ac.req.Merchant
 	now := op.Now
-	authID, err := op.newID("auth_")
-	if err != nil {
-		return nil, err
-	}
+	authID := ac.authID
 	t := &Transaction{LegalEntityID: ac.card.LegalEntityID, AccountID: ac.account.ID, VirtualAccountID: ac.va.ID,
 		AccountSubtype: ac.subtype, CardID: ac.card.ID, CardGroupID: ac.card.CardGroupID, Category: "card",
 		AmountCents: -ac.req.AmountCents, Description: m.Name, Merchant: m.data(), AuthorizedAt: &now,
@@ -280,13 +281,34 @@ func (ac *authContext) record(d *Decision) (*Transaction, error) {
 	return t, nil
 }
 
-// authorizationWebhook is where the account's authorization webhook takes
-// part in the decision, after every standard rule has passed: it returns
-// a decline (rule "authorizationWebhook", reason
-// "authorization_webhook_declined"), or nil to let the purchase through.
-// No webhook is called yet, so every purchase that reaches it is approved.
-func authorizationWebhook(op *Op, card *Card, account *Account, va *VirtualAccount, req AuthorizationRequest) (*Decision, error) {
-	return nil, nil
+// checkAuthorizationWebhook lets the account's authorization webhook take
+// part after every standard rule has passed. The receiver's answer decides
+// (rule "authorizationWebhook", with its reason); without a valid answer in
+// time the configured fallback does, and the decision says so. Without an
+// active webhook the purchase goes through.
+func (ac *authContext) checkAuthorizationWebhook() (*Decision, error) {
+	m := ac.req.Merchant
+	ev := AuthorizationEvent{TransactionID: ac.authID, CardID: ac.card.ID, CardName: ac.card.Name,
+		AccountID: ac.account.ID, AccountName: ac.account.Name, VirtualAccountID: ac.va.ID, VirtualAccountName: ac.va.Name,
+		MerchantName: m.Name, MerchantCategoryCode: m.MCC, MerchantCountry: m.Country, MerchantCity: m.City,
+		MerchantState: m.State, MerchantZip: m.Zip, AmountCents: ac.req.AmountCents}
+	approved, reason, fallback, err := ac.op.DecideAuthorization(ac.account.ID, ev)
+	if err != nil || (approved && reason == "" && !fallback) {
+		return nil, err
+	}
+	d := &Decision{Approved: approved, Rule: "authorizationWebhook", Reason: reason, FallbackApplied: fallback}
+	switch {
+	case fallback:
+		d.Detail = "the authorization webhook gave no valid answer in time; its fallback decided"
+	case approved:
+		d.Detail = "the account's authorization webhook approved"
+	default:
+		d.Detail = "the account's authorization webhook declined"
+	}
+	if d.Reason == "" {
+		d.Reason = map[bool]string{true: "approved_by_authorization_webhook", false: "authorization_webhook_declined"}[approved]
+	}
+	return d, nil
 }
 
 // ruleScope is one spending constraint taking part in a decision: the

@@ -36,6 +36,9 @@ type World struct {
 	errSeq atomic.Int64
 	// keySuffix makes this world's API keys unique among worlds.
 	keySuffix string
+	// hooks are the engine's outward connections (webhook sender,
+	// authorization caller); nil until the world is registered.
+	hooks *engineHooks
 }
 
 // Op is one operation's view of a world: a transaction and the virtual time,
@@ -47,6 +50,8 @@ type Op struct {
 	// loading is set while a scenario is written: its history raises no
 	// webhook events.
 	loading bool
+	// committed runs after the operation's writes are stored.
+	committed []func()
 }
 
 // Update runs fn as one atomic write: either everything it wrote is stored
@@ -54,9 +59,17 @@ type Op struct {
 func (w *World) Update(fn func(*Op) error) error {
 	w.gate.RLock()
 	defer w.gate.RUnlock()
-	return w.db.Update(func(tx *store.Tx) error {
-		return fn(&Op{W: w, Tx: tx, Now: w.clock.Now()})
+	var op *Op
+	err := w.db.Update(func(tx *store.Tx) error {
+		op = &Op{W: w, Tx: tx, Now: w.clock.Now()}
+		return fn(op)
 	})
+	if err == nil && op != nil {
+		for _, f := range op.committed {
+			f()
+		}
+	}
+	return err
 }
 
 // View runs fn with a read-only transaction.

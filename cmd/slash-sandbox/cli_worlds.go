@@ -97,7 +97,7 @@ func (cl *cli) outbox(ctx context.Context) error {
 }
 
 func (cl *cli) deliveries(ctx context.Context) error {
-	return cl.table(ctx, "/_sandbox/webhook-deliveries", []string{"id", "webhookId", "event", "status", "attempts"})
+	return cl.table(ctx, "/_sandbox/webhook-deliveries", []string{"id", "webhookId", "event", "status", "attemptCount"})
 }
 
 // table prints chosen columns of a control collection.

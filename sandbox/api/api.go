@@ -38,6 +38,8 @@ func (a *API) Register(r *mux.Router) {
 	a.routesCardGroups(r)
 	a.routesCardProducts(r)
 	a.routesInformationRequests(r)
+	a.routesWebhooks(r)
+	a.routesAuthorizationWebhooks(r)
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)

@@ -472,6 +472,9 @@ type decision struct {
 	Detail      string `json:"detail"`
 	Scope       string `json:"scope,omitempty"`
 	CardGroupID string `json:"cardGroupId,omitempty"`
+	// FallbackApplied: the authorization webhook did not answer in time
+	// and its fallback decided.
+	FallbackApplied bool `json:"fallbackApplied,omitempty"`
 }
 
 func cardEventView(e *sandbox.CardEvent) cardEvent {
@@ -479,7 +482,8 @@ func cardEventView(e *sandbox.CardEvent) cardEvent {
 		DeclineReason: e.DeclineReason(), TransactionID: e.TransactionID, OriginalTransactionID: e.OriginalTransactionID,
 		CreatedAt: timestamp(e.CreatedAt)}
 	if d := e.Decision; d != nil {
-		v.Decision = &decision{Rule: d.Rule, Reason: d.Reason, Detail: d.Detail, Scope: d.Scope, CardGroupID: d.CardGroupID}
+		v.Decision = &decision{Rule: d.Rule, Reason: d.Reason, Detail: d.Detail, Scope: d.Scope, CardGroupID: d.CardGroupID,
+			FallbackApplied: d.FallbackApplied}
 	}
 	if m := e.Merchant; m != nil {
 		v.Merchant = &eventMerchant{ID: m.ID, Name: m.Name, CategoryCode: m.MCC, CategoryID: m.CategoryID,

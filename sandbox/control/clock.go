@@ -8,11 +8,15 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
 )
 
 type advanceRequest struct {
 	By string `json:"by"`
 	To string `json:"to"`
+	// SettleWebhooks (default true) waits, at every instant, for the
+	// webhook deliveries due then: see advanceSettling.
+	SettleWebhooks *bool `json:"settleWebhooks"`
 }
 
 type eventView struct {
@@ -85,7 +89,16 @@ func (c *Control) advance(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ran, err := w.Advance(to)
+	var ran []sandbox.Event
+	hooks := map[string]any{"settled": false, "delivered": []any{}}
+	if c.Webhooks != nil && (req.SettleWebhooks == nil || *req.SettleWebhooks) {
+		var sent []webhooks.Sent
+		var settled bool
+		ran, sent, settled, err = c.advanceSettling(r.Context(), w, to)
+		hooks = map[string]any{"settled": settled, "delivered": sent}
+	} else {
+		ran, err = w.Advance(to)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +107,7 @@ func (c *Control) advance(r *http.Request) (any, error) {
 		events[i] = eventOf(e)
 	}
 	cv, err := clockOf(w)
-	return map[string]any{"from": ts(from), "to": ts(to), "clock": cv, "events": events}, err
+	return map[string]any{"from": ts(from), "to": ts(to), "clock": cv, "events": events, "webhooks": hooks}, err
 }
 
 func (c *Control) events(r *http.Request) (any, error) {

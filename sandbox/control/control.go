@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
 )
 
 // Control is the control API over an engine.
@@ -18,6 +19,8 @@ type Control struct {
 	Version    string
 	Agents     Agents
 	Runtime    *Runtime
+	// Webhooks sends webhook deliveries; settling waits for it.
+	Webhooks *webhooks.Sender
 }
 
 // Register adds every control route to r.
@@ -41,6 +44,7 @@ func (c *Control) Register(r *mux.Router) {
 	c.routesRateLimit(s)
 	c.routesJournal(s)
 	c.routesInfoRequests(s)
+	c.routesWebhooks(s)
 	s.Handle("/worlds/{world}/{rest:.+}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		c.forward(r, w, req)
 	})).Name("sandbox.world_scoped")

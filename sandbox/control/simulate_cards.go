@@ -183,13 +183,17 @@ type decisionView struct {
 	Detail      string `json:"detail"`
 	Scope       string `json:"scope,omitempty"`
 	CardGroupID string `json:"cardGroupId,omitempty"`
+	// FallbackApplied: the authorization webhook did not answer in time
+	// and its fallback decided.
+	FallbackApplied bool `json:"fallbackApplied,omitempty"`
 }
 
 func decisionOf(d *sandbox.Decision) *decisionView {
 	if d == nil {
 		return nil
 	}
-	return &decisionView{Rule: d.Rule, Reason: d.Reason, Detail: d.Detail, Scope: d.Scope, CardGroupID: d.CardGroupID}
+	return &decisionView{Rule: d.Rule, Reason: d.Reason, Detail: d.Detail, Scope: d.Scope, CardGroupID: d.CardGroupID,
+		FallbackApplied: d.FallbackApplied}
 }
 
 // eventMerchant is a card event's merchant, shaped like the authorization

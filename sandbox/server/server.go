@@ -17,6 +17,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
 )
 
 // Version is the sandbox's version, set at link time.
@@ -36,6 +37,8 @@ type Config struct {
 	Log        zerolog.Logger
 	// Wall is the wall clock for real and scaled modes (nil: the machine's).
 	Wall clock.Wall
+	// Webhooks tunes the webhook sender (zero: the real service's timeouts).
+	Webhooks webhooks.Options
 }
 
 // Server is a running sandbox.
@@ -90,7 +93,8 @@ func init() { control.InfoView = api.InformationRequestView }
 
 func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 	r := mux.NewRouter()
-	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime()}
+	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime(),
+		Webhooks: webhooks.Attach(eng, cfg.Webhooks)}
 	r.Use(web.NameRoutes, ctl.Middleware)
 	pub.Register(r)
 	ctl.Register(r)

@@ -1,0 +1,186 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+func (a *API) routesWebhooks(r *mux.Router) {
+	web.Route(r, web.Gen1, http.MethodGet, "/webhook", "webhook.list", a.listWebhooks)
+	web.Route(r, web.Gen1, http.MethodPost, "/webhook", "webhook.create", a.createWebhook)
+	web.Route(r, web.Gen1, http.MethodGet, "/webhook/{webhookId}", "webhook.get", a.getWebhook)
+	web.Route(r, web.Gen1, http.MethodPatch, "/webhook/{webhookId}", "webhook.update", a.updateWebhook)
+}
+
+// webhook is upstream's Webhook.
+type webhook struct {
+	ID              string   `json:"id"`
+	CreatedAt       string   `json:"createdAt"`
+	ArchivedAt      string   `json:"archivedAt,omitempty"`
+	URL             string   `json:"url"`
+	Name            string   `json:"name"`
+	Status          string   `json:"status"`
+	PausedAt        string   `json:"pausedAt,omitempty"`
+	BackingOffUntil string   `json:"backingOffUntil,omitempty"`
+	DisabledAt      string   `json:"disabledAt,omitempty"`
+	EnabledEvents   []string `json:"enabledEvents,omitempty"`
+}
+
+func webhookView(w *sandbox.Webhook) webhook {
+	v := webhook{ID: w.ID, CreatedAt: timestamp(w.CreatedAt), URL: w.URL, Name: w.Name, Status: w.Status,
+		EnabledEvents: w.EnabledEvents}
+	if w.ArchivedAt != nil {
+		v.ArchivedAt = timestamp(*w.ArchivedAt)
+	}
+	if w.PausedAt != nil {
+		v.PausedAt = timestamp(*w.PausedAt)
+	}
+	if w.BackingOffUntil != nil {
+		v.BackingOffUntil = timestamp(*w.BackingOffUntil)
+	}
+	if w.DisabledAt != nil {
+		v.DisabledAt = timestamp(*w.DisabledAt)
+	}
+	return v
+}
+
+func (a *API) listWebhooks(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId", r.URL.Query().Get("filter:legalEntityId")); err != nil {
+		return nil, err
+	}
+	after, err := decodeCursor(r, c)
+	if err != nil {
+		return nil, err
+	}
+	var page sandbox.Page[sandbox.Webhook]
+	err = c.W.View(func(op *sandbox.Op) error {
+		page, err = op.Webhooks(c.Actor, sandbox.PageRequest{After: after})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]webhook, len(page.Items))
+	for i := range page.Items {
+		items[i] = webhookView(&page.Items[i])
+	}
+	return newList(items, encodeCursor(r, c, page.Next)), nil
+}
+
+func (a *API) getWebhook(r *http.Request) (any, error) {
+	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	if err != nil {
+		return nil, err
+	}
+	var w *sandbox.Webhook
+	err = c.W.View(func(op *sandbox.Op) error {
+		w, err = op.WebhookOf(c.Actor, mux.Vars(r)["webhookId"])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return webhookView(w), nil
+}
+
+type createWebhookBody struct {
+	LegalEntityID *string `json:"legalEntityId"`
+	URL           *string `json:"url"`
+	Name          *string `json:"name"`
+}
+
+// createWebhook registers an endpoint. legalEntityId is required with a
+// user key and defaults to the key's entity with a legal-entity key; it
+// must name the entity the request acts on.
+func (a *API) createWebhook(r *http.Request) (any, error) {
+	var body createWebhookBody
+	var in sandbox.WebhookInput
+	return a.doWrite(r, write{
+		gen:    web.Gen1,
+		status: http.StatusCreated,
+		input: func(c *call, raw []byte) error {
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			if body.LegalEntityID == nil && c.P.Key.Kind == sandbox.KeyUser {
+				return sandbox.InvalidField("/legalEntityId", "required with a user-scoped API key")
+			}
+			if body.LegalEntityID != nil {
+				if err := c.Actor.CheckLegalEntityFilter("/legalEntityId", *body.LegalEntityID); err != nil {
+					return err
+				}
+				if *body.LegalEntityID == "" {
+					return sandbox.InvalidField("/legalEntityId", "must not be empty")
+				}
+			}
+			in = sandbox.WebhookInput{URL: orEmpty(body.URL), Name: orEmpty(body.Name)}
+			return in.Check()
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			w, err := op.CreateWebhook(c.Actor, in)
+			if err != nil {
+				return nil, err
+			}
+			return webhookView(w), nil
+		},
+	})
+}
+
+// orEmpty is a string field's value, "" when absent.
+func orEmpty(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+type updateWebhookBody struct {
+	Status *string `json:"status"`
+	Reason *string `json:"reason"`
+}
+
+// updateWebhook changes an endpoint's status: active, paused or archived.
+// backing-off and disabled are the system's to set.
+func (a *API) updateWebhook(r *http.Request) (any, error) {
+	var body updateWebhookBody
+	return a.doWrite(r, write{
+		gen: web.Gen1,
+		input: func(c *call, raw []byte) error {
+			if err := web.DecodeBytes(raw, &body, true); err != nil {
+				return err
+			}
+			d := map[string]string{}
+			switch s := orEmpty(body.Status); s {
+			case sandbox.WebhookActive, sandbox.WebhookPaused, sandbox.WebhookArchived:
+			case sandbox.WebhookBackingOff, sandbox.WebhookDisabled:
+				d["/status"] = s + " is set by the system; send active, paused or archived"
+			case "":
+				d["/status"] = "required: active, paused or archived"
+			default:
+				d["/status"] = "must be active, paused or archived"
+			}
+			if len(orEmpty(body.Reason)) > 500 {
+				d["/reason"] = "must be at most 500 characters"
+			}
+			if len(d) > 0 {
+				return sandbox.Invalid(d)
+			}
+			return nil
+		},
+		run: func(op *sandbox.Op, c *call) (any, error) {
+			w, err := op.SetWebhookStatus(c.Actor, mux.Vars(r)["webhookId"], *body.Status, strings.TrimSpace(orEmpty(body.Reason)))
+			if err != nil {
+				return nil, err
+			}
+			return webhookView(w), nil
+		},
+	})
+}

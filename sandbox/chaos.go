@@ -1,0 +1,66 @@
+package sandbox
+
+import "github.com/slash-sandbox/slash-sandbox/sandbox/store"
+
+// WebhookChaos makes deliveries less orderly than the sandbox's default,
+// so receivers can prove they neither rely on order nor process an event
+// twice. Every choice is seeded: the same requests give the same chaos.
+type WebhookChaos struct {
+	// Shuffle sends every queued delivery of an endpoint at once, in a
+	// seeded random order, instead of one at a time in event order.
+	Shuffle bool `json:"shuffle"`
+	// Duplicate is the probability that a new delivery is followed by a
+	// second delivery of the same event (same eventId).
+	Duplicate float64 `json:"duplicate"`
+}
+
+var chaosKey = store.Key("m", "webhook-chaos")
+
+// Check validates the settings, keyed by JSON pointer.
+func (c WebhookChaos) Check() error {
+	if c.Duplicate < 0 || c.Duplicate > 1 {
+		return InvalidField("/duplicate", "must be a probability between 0 and 1")
+	}
+	return nil
+}
+
+func (op *Op) webhookChaos() (WebhookChaos, error) {
+	var c WebhookChaos
+	_, err := op.Tx.Get(chaosKey, &c)
+	return c, err
+}
+
+// WebhookChaos returns the world's delivery chaos settings.
+func (w *World) WebhookChaos() (WebhookChaos, error) {
+	var c WebhookChaos
+	err := w.View(func(op *Op) error {
+		var err error
+		c, err = op.webhookChaos()
+		return err
+	})
+	return c, err
+}
+
+// SetWebhookChaos replaces the world's delivery chaos settings. They apply
+// to deliveries made from then on; turning shuffle on also sends what every
+// sending endpoint has queued.
+func (w *World) SetWebhookChaos(c WebhookChaos) error {
+	if err := c.Check(); err != nil {
+		return err
+	}
+	return w.Update(func(op *Op) error {
+		if err := op.Tx.Put(chaosKey, c); err != nil {
+			return err
+		}
+		hooks, err := all[Webhook](op, kindWebhook, IndexPrefix(indexWebhookLE))
+		if err != nil {
+			return err
+		}
+		for i := range hooks {
+			if err := op.pumpDeliveries(&hooks[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

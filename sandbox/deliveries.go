@@ -1,0 +1,338 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Delivery rules. An attempt succeeds on a 2xx answer; anything else (or
+// no answer) is retried on the virtual clock after RetryDelay, up to
+// MaxDeliveryAttempts attempts. A delivery whose last attempt fails has
+// failed permanently; DisableAfterFailures permanent failures in a row
+// disable the endpoint.
+const (
+	MaxDeliveryAttempts  = 12
+	DisableAfterFailures = 6
+	firstRetryDelay      = 30 * time.Second
+	maxRetryDelay        = 6 * time.Hour
+)
+
+// EventWebhookRetry is the scheduled event that makes a failed delivery due
+// again.
+const EventWebhookRetry = "webhook.retry"
+
+func init() {
+	OnEmit(fanOut)
+	RegisterEvent(EventWebhookRetry, runWebhookRetry)
+}
+
+// RetryDelay is the wait after the n-th failed attempt: 30 s doubled each
+// time (30 s, 1 min, 2 min, 4 min, …), at most 6 h.
+func RetryDelay(n int) time.Duration {
+	d := firstRetryDelay
+	for i := 1; i < n && d < maxRetryDelay; i++ {
+		d *= 2
+	}
+	return min(d, maxRetryDelay)
+}
+
+// webhookEvent is the body every delivery posts: upstream's WebhookEvent.
+type webhookEvent struct {
+	EntityID string `json:"entityId"`
+	Event    string `json:"event"`
+	EventID  string `json:"eventId"`
+}
+
+// fanOut gives every endpoint of the event's legal entity that wants it a
+// delivery.
+func fanOut(op *Op, e *Emitted) error {
+	hooks, err := all[Webhook](op, kindWebhook, IndexPrefix(indexWebhookLE, e.LegalEntityID))
+	if err != nil {
+		return err
+	}
+	for i := range hooks {
+		w := &hooks[i]
+		if w.ArchivedAt != nil || !w.wants(e.Event) {
+			continue
+		}
+		if _, err := op.enqueueDelivery(w, e.EventID, e.Event, e.EntityID, SourceEvent, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// enqueueDelivery adds a delivery at the end of an endpoint's queue (and,
+// with the duplicate chaos setting, sometimes a second one for the same
+// event), then sends the head of the queue when the endpoint is sending.
+func (op *Op) enqueueDelivery(w *Webhook, eventID, event, entityID, source, related string) (*WebhookDelivery, error) {
+	chaos, err := op.webhookChaos()
+	if err != nil {
+		return nil, err
+	}
+	d, err := op.newDelivery(w, eventID, event, entityID, source, related, chaos)
+	if err != nil {
+		return nil, err
+	}
+	if source != SourceDuplicate && chaos.Duplicate > 0 && op.chaosDraw("webhook.duplicate", d.Seq) < chaos.Duplicate {
+		if _, err := op.newDelivery(w, eventID, event, entityID, SourceDuplicate, d.ID, chaos); err != nil {
+			return nil, err
+		}
+	}
+	if err := op.pumpDeliveries(w); err != nil {
+		return nil, err
+	}
+	return op.delivery(d.ID)
+}
+
+func (op *Op) newDelivery(w *Webhook, eventID, event, entityID, source, related string, chaos WebhookChaos) (*WebhookDelivery, error) {
+	id, err := op.newID(PrefixDelivery)
+	if err != nil {
+		return nil, err
+	}
+	seq, err := op.nextSeq()
+	if err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(webhookEvent{EntityID: entityID, Event: event, EventID: eventID})
+	if err != nil {
+		return nil, err
+	}
+	d := &WebhookDelivery{ID: id, WebhookID: w.ID, LegalEntityID: w.LegalEntityID, EventID: eventID, Event: event,
+		EntityID: entityID, Body: string(body), Status: DeliveryQueued, Source: source, RelatedID: related,
+		Attempts: []DeliveryAttempt{}, CreatedAt: op.Now, Seq: seq, Order: store.Seq(seq)}
+	if chaos.Shuffle {
+		d.Order = fmt.Sprintf("%016x", derive(op.W.Seed, "webhook.shuffle", seq))
+	}
+	return d, op.saveDelivery(d)
+}
+
+// chaosDraw is a seeded number in [0, 1).
+func (op *Op) chaosDraw(label string, n int64) float64 {
+	return float64(derive(op.W.Seed, label, n)>>11) / (1 << 53)
+}
+
+func (op *Op) saveDelivery(d *WebhookDelivery) error {
+	return op.save(kindDelivery, d.ID, d, deliveryIndexes(d)...)
+}
+
+func (op *Op) delivery(id string) (*WebhookDelivery, error) {
+	var d WebhookDelivery
+	ok, err := op.get(kindDelivery, id, &d)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, NotFound("webhook delivery", "id", id)
+	}
+	return &d, nil
+}
+
+// unfinished lists an endpoint's queued, pending and retrying deliveries in
+// event order.
+func (op *Op) unfinished(webhookID string) ([]WebhookDelivery, error) {
+	return all[WebhookDelivery](op, kindDelivery, IndexPrefix(indexDeliveryQueue, webhookID))
+}
+
+// pumpDeliveries makes the head of a sending endpoint's queue due.
+// Deliveries go out one at a time, in event order; while deliveries are
+// shuffled every queued one is due at once.
+func (op *Op) pumpDeliveries(w *Webhook) error {
+	if !w.sending() {
+		return nil
+	}
+	chaos, err := op.webhookChaos()
+	if err != nil {
+		return err
+	}
+	req := PageRequest{Size: 1}
+	if chaos.Shuffle {
+		req.Size = 1000
+	}
+	page, err := list[WebhookDelivery](op, kindDelivery, IndexPrefix(indexDeliveryQueue, w.ID), req, nil)
+	if err != nil {
+		return err
+	}
+	for i := range page.Items {
+		if d := &page.Items[i]; d.Status == DeliveryQueued {
+			if err := op.makeDue(d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// makeDue puts a delivery in the sender's queue now, canceling a retry it
+// was waiting for.
+func (op *Op) makeDue(d *WebhookDelivery) error {
+	if d.RetryEventID != "" {
+		if err := op.CancelEvent(d.RetryEventID); err != nil {
+			return err
+		}
+	}
+	d.Status, d.NextAttemptAt, d.RetryEventID = DeliveryPending, nil, ""
+	op.notifyDue()
+	return op.saveDelivery(d)
+}
+
+// holdDeliveries stops an endpoint's unfinished deliveries: queued (kept
+// for later) or canceled (never sent).
+func (op *Op) holdDeliveries(webhookID, status string) error {
+	queue, err := op.unfinished(webhookID)
+	if err != nil {
+		return err
+	}
+	for i := range queue {
+		d := &queue[i]
+		if d.RetryEventID != "" {
+			if err := op.CancelEvent(d.RetryEventID); err != nil {
+				return err
+			}
+		}
+		d.Status, d.NextAttemptAt, d.RetryEventID = status, nil, ""
+		if status == DeliveryCanceled {
+			now := op.Now
+			d.CompletedAt = &now
+		}
+		if err := op.saveDelivery(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func runWebhookRetry(op *Op, ev *Event) (string, error) {
+	var p struct {
+		DeliveryID string `json:"deliveryId"`
+	}
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+		return "", err
+	}
+	d, err := op.delivery(p.DeliveryID)
+	if err != nil {
+		return "", err
+	}
+	if d.Status != DeliveryRetrying || d.RetryEventID != ev.ID {
+		return fmt.Sprintf("delivery %s is %s; nothing to retry", d.ID, d.Status), nil
+	}
+	d.RetryEventID = ""
+	if err := op.makeDue(d); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("delivery %s: attempt %d due", d.ID, len(d.Attempts)+1), nil
+}
+
+// RecordDeliveryAttempt stores the outcome of a request the sender made and
+// applies the delivery rules: success finishes the delivery and returns a
+// backing-off endpoint to active; a failure schedules the next attempt on
+// the virtual clock (the endpoint backs off) or, after the last attempt,
+// fails the delivery for good and may disable the endpoint. The next queued
+// delivery is then made due.
+func (w *World) RecordDeliveryAttempt(id string, r AttemptResult) (*WebhookDelivery, error) {
+	var d *WebhookDelivery
+	err := w.Update(func(op *Op) error {
+		var err error
+		d, err = op.recordAttempt(id, r)
+		return err
+	})
+	return d, err
+}
+
+func (op *Op) recordAttempt(id string, r AttemptResult) (*WebhookDelivery, error) {
+	d, err := op.delivery(id)
+	if err != nil {
+		return nil, err
+	}
+	hook, ok, err := op.loadWebhook(d.WebhookID)
+	if err != nil || !ok {
+		return nil, fmt.Errorf("delivery %s names missing webhook %s: %v", d.ID, d.WebhookID, err)
+	}
+	at := r.SentAt.UTC()
+	if at.IsZero() || at.After(op.Now) {
+		at = op.Now
+	}
+	ok = r.Error == "" && r.ResponseStatus >= 200 && r.ResponseStatus < 300
+	disabled := false
+	d.Attempts = append(d.Attempts, DeliveryAttempt{Number: len(d.Attempts) + 1, At: at, URL: r.URL,
+		RequestHeaders: r.RequestHeaders, RequestBody: r.RequestBody, ResponseStatus: r.ResponseStatus,
+		ResponseBody: capBytes(r.ResponseBody, MaxResponseBody), LatencyMs: r.LatencyMs, Error: r.Error, Succeeded: ok})
+	switch {
+	case d.Status != DeliveryPending:
+		// Paused or archived while the request was in flight: keep the
+		// attempt; only a success changes the outcome.
+		if ok && d.Status != DeliverySucceeded {
+			op.finishDelivery(d, DeliverySucceeded)
+		}
+	case ok:
+		op.finishDelivery(d, DeliverySucceeded)
+		hook.ConsecutiveFailures = 0
+		if hook.Status == WebhookBackingOff {
+			hook.setStatus(WebhookActive, op.Now, nil)
+		}
+	case len(d.Attempts) >= MaxDeliveryAttempts:
+		op.finishDelivery(d, DeliveryFailed)
+		disabled = op.failPermanently(hook)
+	default:
+		if err := op.scheduleRetry(d, hook, at.Add(RetryDelay(len(d.Attempts)))); err != nil {
+			return nil, err
+		}
+	}
+	if err := op.saveDelivery(d); err != nil {
+		return nil, err
+	}
+	if disabled {
+		// Shuffled deliveries may be due side by side: hold them all.
+		if err := op.holdDeliveries(hook.ID, DeliveryQueued); err != nil {
+			return nil, err
+		}
+	}
+	if err := op.saveWebhook(hook); err != nil {
+		return nil, err
+	}
+	return d, op.pumpDeliveries(hook)
+}
+
+func (op *Op) finishDelivery(d *WebhookDelivery, status string) {
+	now := op.Now
+	d.Status, d.CompletedAt, d.NextAttemptAt, d.RetryEventID = status, &now, nil, ""
+}
+
+// failPermanently counts a permanent failure against an endpoint,
+// disabling it at the limit; it reports whether it did.
+func (op *Op) failPermanently(hook *Webhook) bool {
+	hook.ConsecutiveFailures++
+	switch {
+	case hook.ConsecutiveFailures >= DisableAfterFailures && hook.Status != WebhookDisabled:
+		hook.setStatus(WebhookDisabled, op.Now, nil)
+		return true
+	case hook.Status == WebhookBackingOff:
+		hook.setStatus(WebhookActive, op.Now, nil)
+	}
+	return false
+}
+
+// scheduleRetry makes a delivery wait for its next attempt at a virtual
+// instant; the endpoint backs off until then.
+func (op *Op) scheduleRetry(d *WebhookDelivery, hook *Webhook, at time.Time) error {
+	ev, err := op.Schedule(EventWebhookRetry, at, map[string]string{"deliveryId": d.ID})
+	if err != nil {
+		return err
+	}
+	d.Status, d.NextAttemptAt, d.RetryEventID = DeliveryRetrying, &ev.At, ev.ID
+	if hook.Status == WebhookActive || hook.Status == WebhookBackingOff {
+		hook.setStatus(WebhookBackingOff, op.Now, &ev.At)
+	}
+	return nil
+}
+
+// capBytes cuts s to at most n bytes.
+func capBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

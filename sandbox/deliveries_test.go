@@ -1,0 +1,247 @@
+package sandbox
+
+import (
+	"testing"
+	"time"
+)
+
+// actorInOp authenticates a key inside an open operation.
+func actorInOp(t *testing.T, op *Op, key string) *Actor {
+	t.Helper()
+	p, err := op.Authenticate(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := op.Act(p, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// newEndpoint registers an active endpoint for le_acme.
+func newEndpoint(t *testing.T, w *World) *Webhook {
+	t.Helper()
+	var hook *Webhook
+	err := w.Update(func(op *Op) error {
+		var err error
+		hook, err = op.CreateWebhook(actorInOp(t, op, "sk_sandbox_acme"), WebhookInput{URL: "http://127.0.0.1:9/hook", Name: "Test"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hook
+}
+
+func mustWebhook(t *testing.T, w *World, id string) *Webhook {
+	t.Helper()
+	var hook *Webhook
+	err := w.View(func(op *Op) error {
+		var ok bool
+		var err error
+		hook, ok, err = op.loadWebhook(id)
+		if !ok {
+			t.Fatalf("webhook %s missing", id)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hook
+}
+
+// attemptDue records one attempt for the single due delivery.
+func attemptDue(t *testing.T, w *World, status int) *WebhookDelivery {
+	t.Helper()
+	due, err := w.DueDeliveries(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(due) != 1 {
+		t.Fatalf("%d deliveries due, want 1: %+v", len(due), due)
+	}
+	d, err := w.RecordDeliveryAttempt(due[0].ID, AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestRetryDelayDoublesUpToSixHours(t *testing.T) {
+	want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute,
+		16 * time.Minute, 32 * time.Minute, 64 * time.Minute, 128 * time.Minute, 256 * time.Minute, 6 * time.Hour, 6 * time.Hour}
+	for i, w := range want {
+		if got := RetryDelay(i + 1); got != w {
+			t.Errorf("RetryDelay(%d) = %s, want %s", i+1, got, w)
+		}
+	}
+}
+
+func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	hook := newEndpoint(t, w)
+	for i := range DisableAfterFailures + 1 {
+		if _, err := w.TriggerWebhook(hook.ID, EventCardUpdate, "card_"+string(rune('a'+i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := w.Now()
+	d := attemptDue(t, w, 500)
+	if d.Status != DeliveryRetrying || d.NextAttemptAt == nil || !d.NextAttemptAt.Equal(start.Add(30*time.Second)) {
+		t.Fatalf("after one failure: %+v", d)
+	}
+	if h := mustWebhook(t, w, hook.ID); h.Status != WebhookBackingOff || !h.BackingOffUntil.Equal(start.Add(30*time.Second)) {
+		t.Fatalf("endpoint = %+v, want backing-off until +30s", h)
+	}
+	if due, _ := w.DueDeliveries(10); len(due) != 0 {
+		t.Fatalf("a retrying delivery is due before its time: %+v", due)
+	}
+	for failed := 0; failed < DisableAfterFailures; failed++ {
+		for attempt := len(d.Attempts); attempt < MaxDeliveryAttempts; attempt++ {
+			if attempt > 0 {
+				if _, err := w.Advance(*d.NextAttemptAt); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d = attemptDue(t, w, 503)
+		}
+		if d.Status != DeliveryFailed || len(d.Attempts) != MaxDeliveryAttempts {
+			t.Fatalf("delivery %d after %d attempts: %s", failed, len(d.Attempts), d.Status)
+		}
+		if h := mustWebhook(t, w, hook.ID); h.ConsecutiveFailures != failed+1 {
+			t.Fatalf("consecutive failures = %d, want %d", h.ConsecutiveFailures, failed+1)
+		}
+		if failed < DisableAfterFailures-1 {
+			d = attemptDue(t, w, 500)
+		}
+	}
+	h := mustWebhook(t, w, hook.ID)
+	if h.Status != WebhookDisabled || h.DisabledAt == nil || h.BackingOffUntil != nil {
+		t.Fatalf("after six permanent failures: %+v", h)
+	}
+	page, err := w.Deliveries(DeliveryFilter{WebhookID: hook.ID, Status: DeliveryQueued}, PageRequest{})
+	if err != nil || len(page.Items) == 0 || page.Items[0].EntityID != "card_g" {
+		t.Fatalf("queued after disable: %d, %v; want card_g (then the settlements of the days spent retrying) first",
+			len(page.Items), err)
+	}
+	err = w.Update(func(op *Op) error {
+		_, err := op.SetWebhookStatus(actorInOp(t, op, "sk_sandbox_acme"), hook.ID, WebhookActive, "fixed")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := attemptDue(t, w, 204); d.EntityID != "card_g" || d.Status != DeliverySucceeded {
+		t.Fatalf("replayed delivery = %+v", d)
+	}
+	if h := mustWebhook(t, w, hook.ID); h.Status != WebhookActive || h.ConsecutiveFailures != 0 || h.DisabledAt != nil {
+		t.Fatalf("re-enabled endpoint = %+v", h)
+	}
+}
+
+func TestPausedEndpointQueuesAndArchiveCancels(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	hook := newEndpoint(t, w)
+	setStatus := func(status string) {
+		t.Helper()
+		err := w.Update(func(op *Op) error {
+			_, err := op.SetWebhookStatus(actorInOp(t, op, "sk_sandbox_acme"), hook.ID, status, "")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	setStatus(WebhookPaused)
+	if _, err := w.Advance(w.Now().Add(23 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	page, err := w.Deliveries(DeliveryFilter{WebhookID: hook.ID}, PageRequest{})
+	if err != nil || len(page.Items) == 0 {
+		t.Fatalf("settlements queued nothing: %v", err)
+	}
+	for _, d := range page.Items {
+		if d.Status != DeliveryQueued || d.Event != EventTransactionUpdate {
+			t.Fatalf("delivery for a paused endpoint = %+v", d)
+		}
+	}
+	if due, _ := w.DueDeliveries(10); len(due) != 0 {
+		t.Fatalf("paused endpoint has due deliveries: %+v", due)
+	}
+	setStatus(WebhookActive)
+	if d := attemptDue(t, w, 200); d.ID != page.Items[0].ID {
+		t.Fatalf("first replayed = %s, want the oldest %s", d.ID, page.Items[0].ID)
+	}
+	setStatus(WebhookArchived)
+	if due, _ := w.DueDeliveries(10); len(due) != 0 {
+		t.Fatalf("archived endpoint has due deliveries: %+v", due)
+	}
+	left, _ := w.Deliveries(DeliveryFilter{WebhookID: hook.ID, Status: DeliveryCanceled}, PageRequest{})
+	if len(left.Items) != len(page.Items)-1 {
+		t.Fatalf("%d canceled, want %d", len(left.Items), len(page.Items)-1)
+	}
+	if _, err := w.TriggerWebhook(hook.ID, EventCardUpdate, "card_x"); err == nil {
+		t.Fatal("triggering an archived endpoint succeeded")
+	}
+}
+
+func TestFallbackRules(t *testing.T) {
+	v := func(n int64) *int64 { return &n }
+	big := &AuthorizationCondition{Operator: "gt", Field: "amountCents", Value: v(10000)}
+	us := &AuthorizationCondition{Operator: "in", Field: "merchantCountry", Values: []string{"US", "CA"}}
+	saas := &AuthorizationCondition{Operator: "in", Field: "merchantCategoryCode", Values: []string{"5734"}}
+	req := AuthorizationEvent{AmountCents: -2500, MerchantCountry: "us", MerchantCategoryCode: "5734"}
+	for _, c := range []struct {
+		name string
+		cfg  AuthorizationConfig
+		req  AuthorizationEvent
+		want bool
+	}{
+		{"reject always declines", AuthorizationConfig{FallbackBehavior: FallbackReject}, req, false},
+		{"default without when continues", AuthorizationConfig{FallbackBehavior: FallbackDefault}, req, true},
+		{"amount compares absolute cents", AuthorizationConfig{FallbackBehavior: FallbackDefault,
+			When: &AuthorizationCondition{Operator: "lte", Field: "amountCents", Value: v(2500)}}, req, true},
+		{"not matching declines", AuthorizationConfig{FallbackBehavior: FallbackDefault, When: big}, req, false},
+		{"and of two matches", AuthorizationConfig{FallbackBehavior: FallbackDefault,
+			When: &AuthorizationCondition{Operator: "and", Left: us, Right: saas}}, req, true},
+		{"or with one match", AuthorizationConfig{FallbackBehavior: FallbackDefault,
+			When: &AuthorizationCondition{Operator: "or", Left: big, Right: us}}, req, true},
+		{"missing field is false", AuthorizationConfig{FallbackBehavior: FallbackDefault, When: us},
+			AuthorizationEvent{AmountCents: 100}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.cfg.FallbackApproves(c.req); got != c.want {
+				t.Fatalf("FallbackApproves = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestAuthorizationConfigProblems(t *testing.T) {
+	v := int64(5)
+	for _, c := range []struct {
+		name string
+		cfg  AuthorizationConfig
+		at   string
+	}{
+		{"missing behaviour", AuthorizationConfig{}, "/config/fallbackBehavior"},
+		{"when with reject", AuthorizationConfig{FallbackBehavior: FallbackReject, When: &AuthorizationCondition{}}, "/config/when"},
+		{"unknown operator", AuthorizationConfig{FallbackBehavior: FallbackDefault,
+			When: &AuthorizationCondition{Operator: "ne", Field: "amountCents", Value: &v}}, "/config/when/operator"},
+		{"and without right", AuthorizationConfig{FallbackBehavior: FallbackDefault,
+			When: &AuthorizationCondition{Operator: "and", Left: &AuthorizationCondition{Operator: "eq", Field: "amountCents", Value: &v}}},
+			"/config/when/right"},
+		{"in on amount", AuthorizationConfig{FallbackBehavior: FallbackDefault,
+			When: &AuthorizationCondition{Operator: "in", Field: "amountCents", Values: []string{"1"}}}, "/config/when/field"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := map[string]string{}
+			c.cfg.Problems("/config", d)
+			if _, ok := d[c.at]; !ok {
+				t.Fatalf("problems = %v, want one at %s", d, c.at)
+			}
+		})
+	}
+}

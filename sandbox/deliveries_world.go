@@ -1,0 +1,158 @@
+package sandbox
+
+import (
+	"fmt"
+	"slices"
+)
+
+// DueDelivery is a delivery the sender should post now.
+type DueDelivery struct {
+	ID        string
+	WebhookID string
+	URL       string
+	EventID   string
+	Event     string
+	Body      []byte
+	// Attempt is the number of the attempt about to be made.
+	Attempt int
+}
+
+// DueDeliveries lists up to limit deliveries to post now, in the order to
+// post them.
+func (w *World) DueDeliveries(limit int) ([]DueDelivery, error) {
+	var out []DueDelivery
+	err := w.View(func(op *Op) error {
+		page, err := list[WebhookDelivery](op, kindDelivery, IndexPrefix(indexDeliveryDue), PageRequest{Size: limit}, nil)
+		if err != nil {
+			return err
+		}
+		for _, d := range page.Items {
+			hook, ok, err := op.loadWebhook(d.WebhookID)
+			if err != nil || !ok {
+				return fmt.Errorf("delivery %s names missing webhook %s: %v", d.ID, d.WebhookID, err)
+			}
+			out = append(out, DueDelivery{ID: d.ID, WebhookID: d.WebhookID, URL: hook.URL, EventID: d.EventID,
+				Event: d.Event, Body: []byte(d.Body), Attempt: len(d.Attempts) + 1})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// DeliveryFilter narrows the delivery list; empty fields match everything.
+type DeliveryFilter struct {
+	WebhookID string
+	Event     string
+	Status    string
+}
+
+// Check validates a filter, keyed by query parameter.
+func (f DeliveryFilter) Check() error {
+	d := map[string]string{}
+	if f.Event != "" && !slices.Contains(WebhookEventTypes, f.Event) {
+		d["event"] = "must be one of the webhook event types"
+	}
+	if f.Status != "" && !slices.Contains(DeliveryStatuses, f.Status) {
+		d["status"] = "must be one of queued, pending, retrying, succeeded, failed, canceled"
+	}
+	if len(d) > 0 {
+		return Invalid(d)
+	}
+	return nil
+}
+
+// Deliveries lists the world's deliveries in creation order.
+func (w *World) Deliveries(f DeliveryFilter, req PageRequest) (Page[WebhookDelivery], error) {
+	if err := f.Check(); err != nil {
+		return Page[WebhookDelivery]{}, err
+	}
+	prefix := IndexPrefix(indexDeliveryAll)
+	if f.WebhookID != "" {
+		prefix = IndexPrefix(indexDeliveryWebhook, f.WebhookID)
+	}
+	var page Page[WebhookDelivery]
+	err := w.View(func(op *Op) error {
+		var err error
+		page, err = list(op, kindDelivery, prefix, req, func(d *WebhookDelivery) bool {
+			return (f.Event == "" || d.Event == f.Event) && (f.Status == "" || d.Status == f.Status)
+		})
+		return err
+	})
+	return page, err
+}
+
+// Delivery loads one delivery.
+func (w *World) Delivery(id string) (*WebhookDelivery, error) {
+	var d *WebhookDelivery
+	err := w.View(func(op *Op) error {
+		var err error
+		d, err = op.delivery(id)
+		return err
+	})
+	return d, err
+}
+
+// Redeliver sends a delivery's event again, as a new delivery with the same
+// event id, at the end of its endpoint's queue.
+func (w *World) Redeliver(id string) (*WebhookDelivery, error) {
+	var d *WebhookDelivery
+	err := w.Update(func(op *Op) error {
+		old, err := op.delivery(id)
+		if err != nil {
+			return err
+		}
+		hook, err := op.liveWebhook(old.WebhookID)
+		if err != nil {
+			return err
+		}
+		d, err = op.enqueueDelivery(hook, old.EventID, old.Event, old.EntityID, SourceRedeliver, old.ID)
+		return err
+	})
+	return d, err
+}
+
+// TriggerWebhook sends an endpoint an event of a chosen type for a chosen
+// entity, with a new event id. The entity is not looked up: receivers can
+// test ids they do not know.
+func (w *World) TriggerWebhook(webhookID, event, entityID string) (*WebhookDelivery, error) {
+	d := map[string]string{}
+	if !slices.Contains(WebhookEventTypes, event) {
+		d["/event"] = "must be one of card.update, card.delete, card_creation.event, aggregated_transaction.create, " +
+			"aggregated_transaction.update, expense_report.create, expense_report.update"
+	}
+	if entityID == "" || len(entityID) > 255 {
+		d["/entityId"] = "required, at most 255 characters"
+	}
+	if len(d) > 0 {
+		return nil, Invalid(d)
+	}
+	var out *WebhookDelivery
+	err := w.Update(func(op *Op) error {
+		hook, err := op.liveWebhook(webhookID)
+		if err != nil {
+			return err
+		}
+		eventID, err := op.newID("evt_")
+		if err != nil {
+			return err
+		}
+		out, err = op.enqueueDelivery(hook, eventID, event, entityID, SourceTrigger, "")
+		return err
+	})
+	return out, err
+}
+
+// liveWebhook loads an endpoint that is not archived.
+func (op *Op) liveWebhook(id string) (*Webhook, error) {
+	hook, ok, err := op.loadWebhook(id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, NotFound("webhook", "id", id)
+	}
+	if hook.ArchivedAt != nil {
+		return nil, Errorf(CodeConflict, "webhook %s is archived; it receives nothing", id)
+	}
+	return hook, nil
+}

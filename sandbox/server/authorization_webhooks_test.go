@@ -1,0 +1,217 @@
+package server_test
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+)
+
+const authPath = "/account/sa_group_acmeoperating/authorization-webhook"
+
+type authHookJSON struct {
+	WebhookURL        string         `json:"webhookUrl"`
+	SigningSecret     string         `json:"signingSecret"`
+	Status            string         `json:"status"`
+	TimeoutDurationMs int            `json:"timeoutDurationMs"`
+	Config            map[string]any `json:"config"`
+	CreatedAt         string         `json:"createdAt"`
+	UpdatedAt         string         `json:"updatedAt"`
+}
+
+func TestAuthorizationWebhookEndpoints(t *testing.T) {
+	e := newEnv(t, options{})
+	e.get(authPath, "sk_sandbox_acme", "").gen1(t, 404, "not_found")
+	put := `{"webhookUrl":"http://127.0.0.1:1/authorize","status":"inactive","config":{"fallbackBehavior":"default",
+		"when":{"operator":"and","left":{"operator":"lte","field":"amountCents","value":50000},
+		"right":{"operator":"in","field":"merchantCountry","values":["US","CA"]}}}}`
+	var h authHookJSON
+	e.do(req{method: http.MethodPut, path: authPath, key: "sk_sandbox_acme", body: put}).status(t, 200).decode(t, &h)
+	when, _ := h.Config["when"].(map[string]any)
+	if !strings.HasPrefix(h.SigningSecret, "whsec_") || h.Status != "inactive" || h.TimeoutDurationMs != 1500 ||
+		h.CreatedAt == "" || h.UpdatedAt == "" || when["operator"] != "and" || h.Config["fallbackBehavior"] != "default" {
+		t.Fatalf("PUT = %+v", h)
+	}
+	var patched authHookJSON
+	e.do(req{method: http.MethodPatch, path: authPath, key: "sk_sandbox_acme", body: `{"status":"active"}`}).
+		status(t, 200).decode(t, &patched)
+	if patched.Status != "active" || patched.SigningSecret != h.SigningSecret || patched.Config["when"] == nil {
+		t.Fatalf("PATCH = %+v", patched)
+	}
+	var got authHookJSON
+	e.get(authPath, "sk_sandbox_acme", "").status(t, 200).decode(t, &got)
+	if got.Status != "active" || got.WebhookURL != "http://127.0.0.1:1/authorize" || got.SigningSecret != h.SigningSecret {
+		t.Fatalf("GET = %+v", got)
+	}
+	for _, c := range []struct {
+		name, method, body, field string
+	}{
+		{"PUT needs every field", http.MethodPut, `{"status":"active"}`, "/webhookUrl"},
+		{"bad status", http.MethodPatch, `{"status":"on"}`, "/status"},
+		{"when needs default", http.MethodPatch,
+			`{"config":{"fallbackBehavior":"reject","when":{"operator":"eq","field":"amountCents","value":1}}}`, "/config/when"},
+		{"in needs values", http.MethodPatch,
+			`{"config":{"fallbackBehavior":"default","when":{"operator":"in","field":"merchantCategoryCode","values":[]}}}`, "/config/when/values"},
+		{"value must be an integer", http.MethodPatch,
+			`{"config":{"fallbackBehavior":"default","when":{"operator":"gt","field":"amountCents","value":"10"}}}`, "/config/when/value"},
+		{"the secret is read-only", http.MethodPatch, `{"signingSecret":"whsec_mine"}`, "/signingSecret"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := e.do(req{method: c.method, path: authPath, key: "sk_sandbox_acme", body: c.body}).gen1(t, 400, "invalid_request")
+			details, _ := m["meta"].(map[string]any)["details"].(map[string]any)
+			if _, ok := details[c.field]; !ok {
+				t.Fatalf("details = %v, want %s", details, c.field)
+			}
+		})
+	}
+	m := e.do(req{method: http.MethodPut, path: "/account/sa_group_globexmain/authorization-webhook", key: "sk_sandbox_globex",
+		body: put}).gen1(t, 403, "forbidden")
+	if !strings.Contains(m["message"].(string), "enterprise feature") {
+		t.Fatalf("non-enterprise refusal = %v", m["message"])
+	}
+	e.get("/account/sa_group_globexmain/authorization-webhook", "sk_sandbox_globex", "").gen1(t, 403, "forbidden")
+	e.get("/account/sa_group_globexmain/authorization-webhook", "sk_sandbox_acme", "").gen1(t, 404, "not_found")
+	e.do(req{method: http.MethodPatch, path: "/account/sa_group_acmecharge/authorization-webhook", key: "sk_sandbox_acme",
+		body: `{"status":"active"}`}).gen1(t, 404, "not_found")
+	r := e.do(req{method: http.MethodPatch, path: authPath, key: "sk_sandbox_acme_readonly", body: `{"status":"inactive"}`}).status(t, 202)
+	if r.Header.Get("x-deferred-action-id") == "" {
+		t.Fatal("a read-only PATCH was not deferred")
+	}
+}
+
+// TestAuthorizationWebhookIsCalledThroughTheServer configures the webhook
+// through the API and decides through the engine's integration point, as the
+// card simulation does: the caller the server registered signs with the
+// secret the API showed.
+func TestAuthorizationWebhookIsCalledThroughTheServer(t *testing.T) {
+	e := newEnv(t, options{})
+	var secret atomic.Pointer[string]
+	var calls, verified atomic.Int32
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		body, _ := io.ReadAll(r.Body)
+		mac := hmac.New(sha256.New, []byte(*secret.Load()))
+		mac.Write([]byte(r.Header.Get("x-webhook-id") + "." + r.Header.Get("x-webhook-timestamp") + "."))
+		mac.Write(body)
+		if r.Header.Get("x-webhook-signature") == "v1="+base64.StdEncoding.EncodeToString(mac.Sum(nil)) {
+			verified.Add(1)
+		}
+		var ev struct {
+			Data struct {
+				Amount struct{ AmountCents int64 } `json:"amount"`
+			} `json:"data"`
+		}
+		json.Unmarshal(body, &ev)
+		approved := ev.Data.Amount.AmountCents < 10_000
+		json.NewEncoder(w).Encode(map[string]any{"approved": approved, "reason": "limit 100 USD"})
+	}))
+	defer rc.Close()
+	var h authHookJSON
+	e.do(req{method: http.MethodPut, path: authPath, key: "sk_sandbox_acme",
+		body: `{"webhookUrl":"` + rc.URL + `","status":"active","config":{"fallbackBehavior":"reject"}}`}).status(t, 200).decode(t, &h)
+	secret.Store(&h.SigningSecret)
+	decide := func(cents int64) (bool, string, bool) {
+		t.Helper()
+		var approved, fallback bool
+		var reason string
+		err := e.eng.Default().View(func(op *sandbox.Op) error {
+			var err error
+			approved, reason, fallback, err = op.DecideAuthorization("sa_group_acmeoperating", sandbox.AuthorizationEvent{
+				TransactionID: "auth_" + string(rune('a'+cents%26)), CardID: "card_acmeaws", MerchantName: "AWS",
+				MerchantCategoryCode: "7372", MerchantCountry: "US", AmountCents: cents})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return approved, reason, fallback
+	}
+	if ok, reason, fb := decide(2_500); !ok || fb || reason != "limit 100 USD" {
+		t.Fatalf("small purchase = %v %q %v", ok, reason, fb)
+	}
+	if ok, _, fb := decide(25_000); ok || fb {
+		t.Fatalf("large purchase = %v %v", ok, fb)
+	}
+	if calls.Load() != 2 || verified.Load() != 2 {
+		t.Fatalf("calls %d, verified %d", calls.Load(), verified.Load())
+	}
+}
+
+// TestCardAuthorizationAsksTheAuthorizationWebhook drives the real card
+// decision: the receiver approves and declines with its reasons, and a
+// receiver that does not answer in 1.5 s meets each fallback.
+func TestCardAuthorizationAsksTheAuthorizationWebhook(t *testing.T) {
+	e := newEnv(t, options{})
+	var hang atomic.Bool
+	release := make(chan struct{})
+	defer close(release)
+	var lastEvent atomic.Pointer[map[string]any]
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var ev map[string]any
+		json.NewDecoder(r.Body).Decode(&ev)
+		lastEvent.Store(&ev)
+		if hang.Load() {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		amount := ev["data"].(map[string]any)["amount"].(map[string]any)["amountCents"].(float64)
+		json.NewEncoder(w).Encode(map[string]any{"approved": amount < 50_000, "reason": "treasury policy"})
+	}))
+	defer rc.Close()
+	configure := func(fallback string) {
+		e.do(req{method: http.MethodPut, path: authPath, key: "sk_sandbox_acme",
+			body: `{"webhookUrl":"` + rc.URL + `","status":"active","config":{"fallbackBehavior":"` + fallback + `"}}`}).status(t, 200)
+	}
+	configure("reject")
+	t.Run("the receiver approves", func(t *testing.T) {
+		s := authorize(t, e, "card_acmegithub", 2_100, "merchant_v2_github")
+		wantDecision(t, s, true, "authorizationWebhook", "treasury policy")
+		ev := *lastEvent.Load()
+		data := ev["data"].(map[string]any)
+		if data["transaction"].(map[string]any)["id"] != s.Transaction.ProviderAuthorizationID || data["card"].(map[string]any)["id"] != "card_acmegithub" {
+			t.Fatalf("authorization event = %v", ev)
+		}
+	})
+	t.Run("the receiver declines", func(t *testing.T) {
+		wantDecision(t, authorize(t, e, "card_acmegithub", 60_000, "merchant_v2_github"), false, "authorizationWebhook", "treasury policy")
+	})
+	t.Run("the card's own rules decide first", func(t *testing.T) {
+		s := authorize(t, e, "card_acmegithub", 2_000, "merchant_v2_united")
+		if s.Decision.Rule == "authorizationWebhook" || s.Approved {
+			t.Fatalf("a purchase the group blocks reached the webhook: %+v", s.Decision)
+		}
+	})
+	hang.Store(true)
+	t.Run("timeout with reject declines", func(t *testing.T) {
+		s := authorize(t, e, "card_acmegithub", 2_100, "merchant_v2_github")
+		if s.Approved || s.Decision.Rule != "authorizationWebhook" || !strings.Contains(s.Transaction.DeclineReason, "fallback (reject)") {
+			t.Fatalf("timeout with reject = %+v / %+v", s.Decision, s.Transaction)
+		}
+		if fb, _ := s.CardEvent.Decision["fallbackApplied"].(bool); !fb {
+			t.Fatalf("the card event does not record the fallback: %v", s.CardEvent.Decision)
+		}
+	})
+	configure("default")
+	t.Run("timeout with default continues", func(t *testing.T) {
+		s := authorize(t, e, "card_acmegithub", 2_100, "merchant_v2_github")
+		if !s.Approved || s.Transaction.DetailedStatus != "pending" || !strings.Contains(s.Transaction.ApprovalReason, "fallback (default)") {
+			t.Fatalf("timeout with default = %+v / %+v", s.Decision, s.Transaction)
+		}
+	})
+	hang.Store(false)
+	e.do(req{method: http.MethodPatch, path: authPath, key: "sk_sandbox_acme", body: `{"status":"inactive"}`}).status(t, 200)
+	t.Run("an inactive webhook is not asked", func(t *testing.T) {
+		wantDecision(t, authorize(t, e, "card_acmegithub", 60_000, "merchant_v2_github"), true, "standardAuthorization", "approved")
+	})
+}

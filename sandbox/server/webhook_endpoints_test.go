@@ -1,0 +1,141 @@
+package server_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
+)
+
+func TestWebhookEndpointsManagement(t *testing.T) {
+	e := newEnv(t, options{})
+	var pg struct {
+		Items []hookView `json:"items"`
+	}
+	e.get("/webhook", "sk_sandbox_acme", "").status(t, 200).decode(t, &pg)
+	if len(pg.Items) != 1 || pg.Items[0].ID != "webhook_acmelocal" || pg.Items[0].Status != "paused" || pg.Items[0].PausedAt == "" {
+		t.Fatalf("demo webhooks = %+v", pg.Items)
+	}
+	h := createHook(t, e, "https://hooks.example.test/slash")
+	if !strings.HasPrefix(h.ID, "webhook_") || h.Status != "active" || h.Name != "Receiver" || h.CreatedAt == "" || h.PausedAt != "" {
+		t.Fatalf("created = %+v", h)
+	}
+	if got := getHook(t, e, h.ID); got != h {
+		t.Fatalf("GET = %+v, want %+v", got, h)
+	}
+	var alice hookView
+	e.do(req{method: http.MethodPost, path: "/webhook", key: "sk_sandbox_alice", le: "le_globex",
+		body: `{"url":"http://localhost:4000/h","name":"Globex","legalEntityId":"le_globex"}`}).status(t, 201).decode(t, &alice)
+	e.get("/webhook/"+alice.ID, "sk_sandbox_acme", "").gen1(t, 404, "not_found")
+	e.get("/webhook/"+h.ID, "sk_sandbox_globex", "").gen1(t, 404, "not_found")
+	e.get("/webhook?filter:legalEntityId=le_globex", "sk_sandbox_acme", "").gen1(t, 403, "forbidden")
+	e.get("/webhook?filter:legalEntityId=le_acme", "sk_sandbox_acme", "").status(t, 200)
+
+	patchHook(t, e, h.ID, "paused")
+	patchHook(t, e, h.ID, "active")
+	arch := patchHook(t, e, h.ID, "archived")
+	if arch.ArchivedAt == "" || arch.Status != "disabled" || arch.DisabledAt == "" {
+		t.Fatalf("archived = %+v", arch)
+	}
+	e.get("/webhook", "sk_sandbox_acme", "").status(t, 200).decode(t, &pg)
+	if len(pg.Items) != 1 {
+		t.Fatalf("an archived webhook is listed: %+v", pg.Items)
+	}
+	if got := getHook(t, e, h.ID); got.ArchivedAt == "" {
+		t.Fatalf("archived GET = %+v", got)
+	}
+}
+
+func TestWebhookWritesAreValidated(t *testing.T) {
+	e := newEnv(t, options{})
+	post := func(key, le, body string) *resp {
+		return e.do(req{method: http.MethodPost, path: "/webhook", key: key, le: le, body: body})
+	}
+	for _, c := range []struct {
+		name, key, le, body string
+		status              int
+		code, field         string
+	}{
+		{"user key without legalEntityId", "sk_sandbox_alice", "le_acme", `{"url":"http://a.test","name":"x"}`, 400, "invalid_request", "/legalEntityId"},
+		{"legalEntityId of another entity the key may use", "sk_sandbox_alice", "le_acme",
+			`{"url":"http://a.test","name":"x","legalEntityId":"le_globex"}`, 400, "invalid_request", "/legalEntityId"},
+		{"legalEntityId the key may not use", "sk_sandbox_bob", "le_acme",
+			`{"url":"http://a.test","name":"x","legalEntityId":"le_globex"}`, 403, "forbidden", ""},
+		{"not http", "sk_sandbox_acme", "", `{"url":"ftp://a.test/x","name":"x"}`, 400, "invalid_request", "/url"},
+		{"relative url", "sk_sandbox_acme", "", `{"url":"/hooks","name":"x"}`, 400, "invalid_request", "/url"},
+		{"missing name", "sk_sandbox_acme", "", `{"url":"http://a.test"}`, 400, "invalid_request", "/name"},
+		{"enabledEvents cannot be set", "sk_sandbox_acme", "", `{"url":"http://a.test","name":"x","enabledEvents":[]}`, 400, "invalid_request", "/enabledEvents"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := post(c.key, c.le, c.body).gen1(t, c.status, c.code)
+			details, _ := m["meta"].(map[string]any)["details"].(map[string]any)
+			if _, ok := details[c.field]; c.field != "" && !ok {
+				t.Fatalf("details = %v, want %s", details, c.field)
+			}
+		})
+	}
+	var bob hookView
+	post("sk_sandbox_bob", "le_acme", `{"url":"http://a.test","name":"Bob's","legalEntityId":"le_acme"}`).status(t, 201).decode(t, &bob)
+	for status, want := range map[string]string{"backing-off": "set by the system", "disabled": "set by the system", "gone": "must be"} {
+		m := e.do(req{method: http.MethodPatch, path: "/webhook/" + bob.ID, key: "sk_sandbox_acme",
+			body: `{"status":"` + status + `"}`}).gen1(t, 400, "invalid_request")
+		if !strings.Contains(m["message"].(string), want) {
+			t.Fatalf("PATCH %s: %v", status, m["message"])
+		}
+	}
+	e.do(req{method: http.MethodPatch, path: "/webhook/webhook_nope", key: "sk_sandbox_acme", body: `{"status":"paused"}`}).gen1(t, 404, "not_found")
+	r := post("sk_sandbox_acme_readonly", "", `{"url":"http://a.test","name":"Deferred"}`).status(t, 202)
+	if r.Header.Get("x-deferred-action-id") == "" || r.json(t)["status"] != "pending" {
+		t.Fatalf("read-only create: %s", r.body)
+	}
+}
+
+func TestWebhookListPagesWithCursors(t *testing.T) {
+	e := newEnv(t, options{})
+	for range 55 {
+		createHook(t, e, "http://localhost:4000/h")
+	}
+	ids := walk(t, e, "/webhook", nil)
+	if len(ids) != 56 || ids[0] != "webhook_acmelocal" {
+		t.Fatalf("walked %d webhooks, first %v", len(ids), ids[:1])
+	}
+}
+
+func TestDeliveryControlValidation(t *testing.T) {
+	e := newHookEnv(t, webhooks.Options{})
+	for _, c := range []struct {
+		method, path, body string
+		status             int
+		code               string
+	}{
+		{"GET", "/_sandbox/webhook-deliveries?status=lost", "", 400, "invalid_request"},
+		{"GET", "/_sandbox/webhook-deliveries?event=card.created", "", 400, "invalid_request"},
+		{"GET", "/_sandbox/webhook-deliveries?limit=0", "", 400, "invalid_request"},
+		{"GET", "/_sandbox/webhook-deliveries/whdel_nope", "", 404, "not_found"},
+		{"POST", "/_sandbox/webhook-deliveries/whdel_nope/redeliver", "", 404, "not_found"},
+		{"POST", "/_sandbox/webhooks/webhook_nope/trigger", `{"event":"card.update","entityId":"c"}`, 404, "not_found"},
+		{"POST", "/_sandbox/webhooks/webhook_acmelocal/trigger", `{"event":"card.created","entityId":"c"}`, 400, "invalid_request"},
+		{"POST", "/_sandbox/webhooks/webhook_acmelocal/trigger", `{"event":"card.update"}`, 400, "invalid_request"},
+		{"POST", "/_sandbox/webhook-deliveries/settle", `{"timeout":"2h"}`, 400, "invalid_request"},
+		{"GET", "/_sandbox/webhooks/public-key?format=der", "", 400, "invalid_request"},
+	} {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			var body any
+			if c.body != "" {
+				body = c.body
+			}
+			e.do(req{method: c.method, path: c.path, body: body}).gen2(t, c.status, c.code)
+		})
+	}
+	// The demo's paused endpoint keeps a triggered event queued.
+	d := trigger(t, e, "webhook_acmelocal", "expense_report.create", "expense_report_1")
+	if s := settleHooks(t, e); d.Status != "queued" || len(s.Delivered) != 0 {
+		t.Fatalf("paused trigger = %+v, settle = %+v", d, s)
+	}
+	var s settledJSON
+	e.do(req{method: http.MethodPost, path: "/_sandbox/webhook-deliveries/settle", body: `{"timeout":"5s"}`}).status(t, 200).decode(t, &s)
+	if !s.Settled {
+		t.Fatalf("settle with a timeout = %+v", s)
+	}
+}

@@ -1,0 +1,176 @@
+package webhooks_test
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/hmac"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
+)
+
+// The README's Go verification code, exactly (TestReadmeGoSnippet checks).
+
+// README snippet begins
+// verifySlashWebhook checks a delivery's slash-webhook-signature header
+// against the raw request body with the sandbox's public key
+// (GET /_sandbox/webhooks/public-key?format=pem).
+func verifySlashWebhook(publicKeyPEM, body []byte, signature string) error {
+	block, _ := pem.Decode(publicKeyPEM)
+	if block == nil {
+		return errors.New("no PEM block in the public key")
+	}
+	key, err := x509.ParsePKIXPublicKey(block.Bytes)
+	if err != nil {
+		return err
+	}
+	rsaKey, ok := key.(*rsa.PublicKey)
+	if !ok {
+		return errors.New("not an RSA public key")
+	}
+	sig, err := base64.StdEncoding.DecodeString(signature)
+	if err != nil {
+		return err
+	}
+	digest := sha256.Sum256(body)
+	return rsa.VerifyPKCS1v15(rsaKey, crypto.SHA256, digest[:], sig)
+}
+
+// verifyAuthorizationWebhook checks an authorization request's
+// x-webhook-signature with the account's signingSecret (whsec_ included).
+func verifyAuthorizationWebhook(secret string, r *http.Request, body []byte) bool {
+	id, ts := r.Header.Get("x-webhook-id"), r.Header.Get("x-webhook-timestamp")
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(id + "." + ts + "."))
+	mac.Write(body)
+	want := "v1=" + base64.StdEncoding.EncodeToString(mac.Sum(nil))
+	return hmac.Equal([]byte(want), []byte(r.Header.Get("x-webhook-signature")))
+}
+
+// README snippet ends
+
+// readmeBlock returns the first fenced block of a language in the README's
+// Webhooks section.
+func readmeBlock(t *testing.T, lang string) string {
+	t.Helper()
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(raw), "\n## Webhooks\n")
+	if !ok {
+		t.Fatal("README has no Webhooks section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	_, rest, ok := strings.Cut(section, "```"+lang+"\n")
+	block, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatalf("the Webhooks section has no %s block", lang)
+	}
+	return block
+}
+
+func TestReadmeGoSnippetIsTheTestedCode(t *testing.T) {
+	block := readmeBlock(t, "go")
+	imports, code, ok := strings.Cut(block, "\n// verifySlashWebhook")
+	if !ok {
+		t.Fatal("the README's Go block lacks verifySlashWebhook")
+	}
+	src, err := os.ReadFile("readme_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tested, _ := strings.Cut(string(src), "// README snippet begins\n")
+	tested, _, _ = strings.Cut(tested, "// README snippet ends")
+	if got, want := strings.TrimSpace("// verifySlashWebhook"+code), strings.TrimSpace(tested); got != want {
+		t.Fatalf("README Go code differs from the tested code:\n--- README\n%s\n--- tested\n%s", got, want)
+	}
+	for _, line := range strings.Split(imports, "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, `"`) && !strings.Contains(string(src), "\t"+line+"\n") {
+			t.Errorf("README imports %s, which the tested code does not", line)
+		}
+	}
+}
+
+func TestReadmeGoSnippetVerifies(t *testing.T) {
+	pemText, err := webhooks.PublicKeyPEM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := []byte(`{"entityId":"card_1","event":"card.update","eventId":"evt_1"}`)
+	sig, err := webhooks.Sign(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verifySlashWebhook([]byte(pemText), body, sig); err != nil {
+		t.Fatalf("a real signature does not verify: %v", err)
+	}
+	if err := verifySlashWebhook([]byte(pemText), append(body, ' '), sig); err == nil {
+		t.Fatal("a tampered body verifies")
+	}
+}
+
+func TestReadmeNodeSnippetVerifies(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	pemText, err := webhooks.PublicKeyPEM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"entityId":"txn_1","event":"aggregated_transaction.update","eventId":"evt_2"}`
+	sig, err := webhooks.Sign([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	authBody := `{"event":{"type":"authorization.request","id":"evt_3"}}`
+	secret := "whsec_c2FuZGJveCBzZWNyZXQ="
+	input, _ := json.Marshal(map[string]any{"pem": pemText, "body": body, "signature": sig, "secret": secret,
+		"authBody": authBody, "headers": map[string]string{"x-webhook-id": "evt_3", "x-webhook-timestamp": "1781532000",
+			"x-webhook-signature": webhooks.SignAuthorization(secret, "evt_3", "1781532000", []byte(authBody))}})
+	script := readmeBlock(t, "js") + `
+const input = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
+console.log(JSON.stringify([
+  verifySlashWebhook(input.pem, Buffer.from(input.body), input.signature),
+  verifySlashWebhook(input.pem, Buffer.from(input.body + " "), input.signature),
+  verifyAuthorizationWebhook(input.secret, input.headers, Buffer.from(input.authBody)),
+  verifyAuthorizationWebhook("whsec_other", input.headers, Buffer.from(input.authBody)),
+]));
+`
+	file := filepath.Join(t.TempDir(), "verify.js")
+	if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, file)
+	cmd.Stdin = bytes.NewReader(input)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v: %s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != "[true,false,true,false]" {
+		t.Fatalf("node verification = %s, want [true,false,true,false]", got)
+	}
+}
+
+func TestReadmeShowsThePublicKey(t *testing.T) {
+	pemText, err := webhooks.PublicKeyPEM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readmeBlock(t, "text"); got != pemText {
+		t.Fatalf("the README's public key is not the signing key's:\n%s\nwant\n%s", got, pemText)
+	}
+}
