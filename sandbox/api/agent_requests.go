@@ -22,10 +22,10 @@ func (a *API) routesAgentRequests(r *mux.Router) {
 
 type agentRequest struct {
 	ID        string          `json:"id"`
-	Status    string          `json:"status"`
+	Status    string          `json:"status" enum:"pending,approved,rejected,expired,executed,failed,running"`
 	Display   sandbox.Display `json:"display"`
 	Result    json.RawMessage `json:"result,omitempty"`
-	CreatedAt string          `json:"createdAt"`
+	CreatedAt string          `json:"createdAt" format:"date-time"`
 }
 
 func agentRequestView(ar *sandbox.AgentRequest) agentRequest {

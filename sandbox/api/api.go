@@ -16,6 +16,8 @@ type API struct {
 	// Root is the whole server's handler: approved agent requests and the
 	// old values of deferred updates are read through it.
 	Root http.Handler
+	// Version is the sandbox version the OpenAPI document shows.
+	Version string
 }
 
 // Register adds every public route to r.
@@ -26,6 +28,7 @@ func (a *API) Register(r *mux.Router) {
 	a.routesTransactions(r)
 	a.routesV2Contacts(r)
 	a.routesAgentRequests(r)
+	a.routesOpenAPI(r)
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)

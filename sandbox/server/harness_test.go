@@ -173,7 +173,9 @@ func (e *env) do(r req) *resp {
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	return &resp{Response: res, body: b}
+	out := &resp{Response: res, body: b}
+	conform(e.t, out)
+	return out
 }
 
 // get is a GET with a key and optional legal entity.

@@ -88,6 +88,7 @@ func Router(eng *sandbox.Engine, cfg Config) *mux.Router {
 
 func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 	r := mux.NewRouter()
+	pub.Version = Version
 	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime()}
 	r.Use(web.NameRoutes, ctl.Middleware)
 	pub.Register(r)
