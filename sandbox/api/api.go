@@ -29,6 +29,9 @@ func (a *API) Register(r *mux.Router) {
 	a.routesV2Contacts(r)
 	a.routesAgentRequests(r)
 	a.routesOpenAPI(r)
+	a.routesMerchants(r)
+	a.routesCrypto(r)
+	a.routesAnalytics(r)
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)
@@ -46,6 +49,9 @@ type authOpts struct {
 	gen web.Gen
 	// headerOptional lets a user key omit x-legal-entity (GET /legal-entity).
 	headerOptional bool
+	// apiKeyOnly refuses OAuth bearer tokens (upstream's api_key-only
+	// operations).
+	apiKeyOnly bool
 }
 
 // auth authenticates a request and selects its legal entity, in the order

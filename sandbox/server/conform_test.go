@@ -85,7 +85,7 @@ func conform(t *testing.T, r *resp) {
 		upstreamNotice.Do(func() { t.Logf("%s is absent: responses are not checked against the upstream document", upstreamPath) })
 		return
 	}
-	if strings.HasPrefix(req.URL.Path, "/_sandbox/") {
+	if strings.HasPrefix(req.URL.Path, "/_sandbox/") || knownDeviation(req, r) {
 		return
 	}
 	for _, p := range c.upstream.CheckResponse(req.Method, req.URL.Path, r.StatusCode, ct, r.body, false) {
@@ -123,4 +123,17 @@ func (c *conformance) ownProblems(req *http.Request, status int, ct string, body
 		return []string{req.Method + " " + req.URL.Path + ": unrouted request answered " + http.StatusText(status) + " " + string(body)}
 	}
 	return c.own.Validate(openapi.Ref(name), value)
+}
+
+// knownDeviation reports a response where the sandbox knowingly departs
+// from the upstream document (README, "OpenAPI and conformance"): POST
+// /crypto/offramp declares its 400 as the not-enrolled body only, and the
+// sandbox answers other bad input there in the first-generation error
+// envelope, as every other operation does.
+func knownDeviation(req *http.Request, r *resp) bool {
+	if req.Method == http.MethodPost && req.URL.Path == "/crypto/offramp" && r.StatusCode == http.StatusBadRequest {
+		var e web.Gen1Error
+		return json.Unmarshal(r.body, &e) == nil && e.Identifier != ""
+	}
+	return false
 }
