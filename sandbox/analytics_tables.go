@@ -97,7 +97,9 @@ func sqlText(s string) any {
 }
 
 // col is shorthand for a column.
-func col(name, typ, doc string) AnalyticsColumn { return AnalyticsColumn{Name: name, Type: typ, Doc: doc} }
+func col(name, typ, doc string) AnalyticsColumn {
+	return AnalyticsColumn{Name: name, Type: typ, Doc: doc}
+}
 
 // rowsOf loads every record of a kind under a legal entity's index and
 // turns each into a row.

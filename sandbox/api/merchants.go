@@ -33,8 +33,8 @@ func init() {
 	openapi.Component("MerchantCategory", merchantCategory{})
 	openapi.Describe("merchant.list", openapi.Op{Summary: "List merchants",
 		Description: "The merchants of the sandbox's catalogue, the same ones simulated purchases are made at, by name.",
-		Query: []openapi.Param{cursorParam, {Name: "search:merchant_name", Description: "Keeps merchants whose name contains this text, ignoring case."}},
-		Response: listOf(merchant{})})
+		Query:       []openapi.Param{cursorParam, {Name: "search:merchant_name", Description: "Keeps merchants whose name contains this text, ignoring case."}},
+		Response:    listOf(merchant{})})
 	openapi.Describe("merchant.get", openapi.Op{Summary: "Get a merchant", Response: merchant{}})
 	openapi.Describe("merchant_category.list", openapi.Op{Summary: "List merchant categories",
 		Query: []openapi.Param{cursorParam}, Response: listOf(merchantCategory{})})
