@@ -180,7 +180,7 @@ func camel(seg string) string {
 }
 
 func (a *API) listAgentRequests(r *http.Request) (any, error) {
-	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	c, err := a.auth(r, authOpts{gen: web.Gen1, apiKeyOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func (a *API) listAgentRequests(r *http.Request) (any, error) {
 }
 
 func (a *API) getAgentRequest(r *http.Request) (any, error) {
-	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	c, err := a.auth(r, authOpts{gen: web.Gen1, apiKeyOnly: true})
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,8 @@ func (a *API) Register(r *mux.Router) {
 	a.routesMerchants(r)
 	a.routesCrypto(r)
 	a.routesAnalytics(r)
+	a.routesDeveloperApps(r)
+	a.routesOAuth(r)
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)
@@ -60,6 +62,9 @@ type authOpts struct {
 func (a *API) auth(r *http.Request, o authOpts) (*call, error) {
 	info := web.InfoOf(r)
 	key := strings.TrimSpace(r.Header.Get("X-API-Key"))
+	if token, ok := bearerToken(r); ok && key == "" {
+		return a.authBearer(r, o, token)
+	}
 	w, ok := a.Engine.WorldForKey(key)
 	if !ok {
 		return nil, sandbox.Errorf(sandbox.CodeUnauthorized, "the API key is missing or invalid")

@@ -167,7 +167,7 @@ func (e *env) do(r req) *resp {
 			hr.Header.Set(k, v)
 		}
 	}
-	res, err := http.DefaultClient.Do(hr)
+	res, err := noRedirects.Do(hr)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -177,6 +177,9 @@ func (e *env) do(r req) *resp {
 	conform(e.t, out)
 	return out
 }
+
+// noRedirects returns redirects as they are, for tests to inspect.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // get is a GET with a key and optional legal entity.
 func (e *env) get(path, key, le string) *resp {
