@@ -34,6 +34,7 @@ func (a *API) Register(r *mux.Router) {
 	a.routesAnalytics(r)
 	a.routesDeveloperApps(r)
 	a.routesOAuth(r)
+	a.routesFDX(r)
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)
