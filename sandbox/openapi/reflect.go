@@ -62,6 +62,16 @@ func (g *generator) expand(s Schema) Schema {
 				list[i] = g.expand(x[i])
 			}
 			out[k] = list
+		case []any:
+			list := make([]any, len(x))
+			for i := range x {
+				if sub, ok := x[i].(Schema); ok {
+					list[i] = g.expand(sub)
+				} else {
+					list[i] = x[i]
+				}
+			}
+			out[k] = list
 		case map[string]Schema:
 			m := Schema{}
 			for name, sub := range x {
