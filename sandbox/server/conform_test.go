@@ -38,7 +38,7 @@ var documents = sync.OnceValues(func() (*conformance, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &conformance{router: router, own: openapi.NewValidator(own)}
+	c := &conformance{router: router, own: openapi.NewValidator(own), ownDoc: own}
 	if raw, err := os.ReadFile(upstreamPath); err == nil {
 		up, err := decodeDocument(raw)
 		if err != nil {
@@ -53,6 +53,7 @@ type conformance struct {
 	router   *mux.Router
 	own      *openapi.Validator
 	upstream *openapi.Validator
+	ownDoc   map[string]any
 }
 
 func decodeDocument(raw []byte) (map[string]any, error) {
