@@ -16,13 +16,13 @@ func (a *API) routesAccounts(r *mux.Router) {
 
 type account struct {
 	ID            string   `json:"id"`
-	Status        string   `json:"status"`
+	Status        string   `json:"status" enum:"open,closed"`
 	Name          string   `json:"name"`
 	AccountNumber string   `json:"accountNumber"`
 	RoutingNumber string   `json:"routingNumber"`
-	CreatedAt     string   `json:"createdAt"`
-	Type          string   `json:"type"`
-	Balances      []string `json:"balances"`
+	CreatedAt     string   `json:"createdAt" format:"date-time"`
+	Type          string   `json:"type" enum:"debit,charge_card"`
+	Balances      []string `json:"balances" enum:"debit,cash,credit"`
 }
 
 func accountView(acc *sandbox.Account) account {
@@ -72,10 +72,10 @@ func (a *API) getAccount(r *http.Request) (any, error) {
 
 type balance struct {
 	AccountID string `json:"accountId"`
-	Type      string `json:"type"`
+	Type      string `json:"type" enum:"cash,credit,debit"`
 	Available money  `json:"available"`
 	Posted    money  `json:"posted"`
-	Timestamp string `json:"timestamp"`
+	Timestamp string `json:"timestamp" format:"date-time"`
 }
 
 func (a *API) accountBalance(r *http.Request) (any, error) {

@@ -22,10 +22,10 @@ func (a *API) routesAgentRequests(r *mux.Router) {
 
 type agentRequest struct {
 	ID        string          `json:"id"`
-	Status    string          `json:"status"`
+	Status    string          `json:"status" enum:"pending,approved,rejected,expired,executed,failed,running"`
 	Display   sandbox.Display `json:"display"`
 	Result    json.RawMessage `json:"result,omitempty"`
-	CreatedAt string          `json:"createdAt"`
+	CreatedAt string          `json:"createdAt" format:"date-time"`
 }
 
 func agentRequestView(ar *sandbox.AgentRequest) agentRequest {
@@ -180,7 +180,7 @@ func camel(seg string) string {
 }
 
 func (a *API) listAgentRequests(r *http.Request) (any, error) {
-	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	c, err := a.auth(r, authOpts{gen: web.Gen1, apiKeyOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func (a *API) listAgentRequests(r *http.Request) (any, error) {
 }
 
 func (a *API) getAgentRequest(r *http.Request) (any, error) {
-	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	c, err := a.auth(r, authOpts{gen: web.Gen1, apiKeyOnly: true})
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,8 @@ type API struct {
 	// Root is the whole server's handler: approved agent requests and the
 	// old values of deferred updates are read through it.
 	Root http.Handler
+	// Version is the sandbox version the OpenAPI document shows.
+	Version string
 }
 
 // Register adds every public route to r.
@@ -40,6 +42,13 @@ func (a *API) Register(r *mux.Router) {
 	a.routesInformationRequests(r)
 	a.routesWebhooks(r)
 	a.routesAuthorizationWebhooks(r)
+	a.routesOpenAPI(r)
+	a.routesMerchants(r)
+	a.routesCrypto(r)
+	a.routesAnalytics(r)
+	a.routesDeveloperApps(r)
+	a.routesOAuth(r)
+	a.routesFDX(r)
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)
@@ -57,6 +66,9 @@ type authOpts struct {
 	gen web.Gen
 	// headerOptional lets a user key omit x-legal-entity (GET /legal-entity).
 	headerOptional bool
+	// apiKeyOnly refuses OAuth bearer tokens (upstream's api_key-only
+	// operations).
+	apiKeyOnly bool
 }
 
 // auth authenticates a request and selects its legal entity, in the order
@@ -65,6 +77,9 @@ type authOpts struct {
 func (a *API) auth(r *http.Request, o authOpts) (*call, error) {
 	info := web.InfoOf(r)
 	key := strings.TrimSpace(r.Header.Get("X-API-Key"))
+	if token, ok := bearerToken(r); ok && key == "" {
+		return a.authBearer(r, o, token)
+	}
 	w, ok := a.Engine.WorldForKey(key)
 	if !ok {
 		return nil, sandbox.Errorf(sandbox.CodeUnauthorized, "the API key is missing or invalid")

@@ -15,7 +15,7 @@ func (a *API) routesLegalEntities(r *mux.Router) {
 type legalEntity struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
-	Structure string `json:"structure,omitempty"`
+	Structure string `json:"structure,omitempty" enum:"person,llc,lp,llp,gp,partnership,cooperative,ccorp,scorp,other"`
 }
 
 // listLegalEntities is the one call a user key may make without

@@ -30,11 +30,11 @@ type transaction struct {
 	MerchantDescription     string                `json:"merchantDescription,omitempty"`
 	MerchantData            *sandbox.MerchantData `json:"merchantData,omitempty"`
 	AmountCents             int64                 `json:"amountCents"`
-	Status                  string                `json:"status"`
-	DetailedStatus          string                `json:"detailedStatus"`
+	Status                  string                `json:"status" enum:"pending,posted,failed"`
+	DetailedStatus          string                `json:"detailedStatus" enum:"pending,pending_approval,in_review,canceled,failed,settled,declined,refund,reversed,returned,dispute"`
 	AccountID               string                `json:"accountId"`
 	VirtualAccountID        string                `json:"virtualAccountId,omitempty"`
-	AccountSubtype          string                `json:"accountSubtype"`
+	AccountSubtype          string                `json:"accountSubtype" enum:"cash,credit"`
 	CardID                  string                `json:"cardId,omitempty"`
 	ReferenceNumber         string                `json:"referenceNumber,omitempty"`
 	AuthorizedAt            string                `json:"authorizedAt,omitempty"`

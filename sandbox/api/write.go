@@ -34,6 +34,8 @@ type write struct {
 	// operation scopes idempotency keys; "" is the route's name. Routes
 	// that spell one operation twice share it.
 	operation string
+	// apiKeyOnly refuses OAuth bearer tokens.
+	apiKeyOnly bool
 	// input decodes and checks the body; its errors are 400s returned
 	// before anything is deferred, consumed or changed.
 	input func(c *call, body []byte) error
@@ -57,7 +59,7 @@ func withApproval(ctx context.Context) context.Context {
 // the body, check the idempotency key, defer a read-only key's write, then
 // run the operation and its idempotency bookkeeping in one transaction.
 func (a *API) doWrite(r *http.Request, w write) (any, error) {
-	c, err := a.auth(r, authOpts{gen: w.gen})
+	c, err := a.auth(r, authOpts{gen: w.gen, apiKeyOnly: w.apiKeyOnly})
 	if err != nil {
 		return nil, err
 	}

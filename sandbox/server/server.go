@@ -92,7 +92,10 @@ func Router(eng *sandbox.Engine, cfg Config) *mux.Router {
 func init() { control.InfoView = api.InformationRequestView }
 
 func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
-	r := mux.NewRouter()
+	// SkipClean: a path with "..", "." or "//" is answered as sent (404 in
+	// its generation's envelope), not redirected to a cleaned path.
+	r := mux.NewRouter().SkipClean(true)
+	pub.Version = Version
 	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime(),
 		Webhooks: webhooks.Attach(eng, cfg.Webhooks)}
 	r.Use(web.NameRoutes, ctl.Middleware)

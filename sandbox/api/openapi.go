@@ -1,0 +1,98 @@
+package api
+
+import (
+	"net/http"
+	"sync"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+// routesOpenAPI serves the sandbox's own OpenAPI document, built from the
+// router the first time it is asked for (every route is registered by then).
+func (a *API) routesOpenAPI(r *mux.Router) {
+	var once sync.Once
+	var doc []byte
+	web.Route(r, web.Gen1, http.MethodGet, "/openapi.json", "openapi.document", func(*http.Request) (any, error) {
+		once.Do(func() {
+			doc, _ = web.Encode(openapi.Build(r, openapi.Info{Title: "slash-sandbox", Version: a.Version}))
+		})
+		return &web.Response{Status: http.StatusOK, Raw: doc, ContentType: "application/json"}, nil
+	})
+}
+
+// cursorParam is the list cursor query parameter.
+var cursorParam = openapi.Param{Name: "cursor", Description: "metadata.nextCursor of the previous page, unchanged."}
+
+// legalEntityFilter is filter:legalEntityId.
+var legalEntityFilter = openapi.Param{Name: "filter:legalEntityId",
+	Description: "The legal entity to act for; it must be the one the request acts on. With a bearer token reaching several legal entities, this (or x-legal-entity) is required."}
+
+// listOf is the list envelope schema of items described by v.
+func listOf(v any) openapi.Schema {
+	return openapi.Schema{"type": "object", "additionalProperties": false, "required": []string{"items", "metadata"},
+		"properties": openapi.Schema{"items": openapi.Schema{"type": "array", "items": openapi.Schema{"$go": v}},
+			"metadata": openapi.Ref("PaginationResponse")}}
+}
+
+func init() {
+	openapi.Component("Error", web.Gen1Error{})
+	openapi.Component("ErrorV2", web.Gen2Error{})
+	openapi.Component("PaginationResponse", metadata{})
+	openapi.Component("Money", money{})
+	openapi.Component("LegalEntity", legalEntity{})
+	openapi.Component("Account", account{})
+	openapi.Component("Balance", balance{})
+	openapi.Component("Transaction", transaction{})
+	openapi.Component("TransactionMerchant", sandbox.MerchantData{})
+	openapi.Component("TransactionMerchantLocation", sandbox.MerchantLocation{})
+	openapi.Component("AgentRequest", agentRequest{})
+	openapi.Component("V2Contact", v2Contact{})
+	openapi.Component("Address", sandbox.Address{})
+	describeCore()
+}
+
+func describeCore() {
+	openapi.Describe("openapi.document", openapi.Op{Summary: "This OpenAPI document", Security: openapi.Public,
+		Extension: true, Response: openapi.Schema{"type": "object", "required": []string{"openapi", "paths"}}})
+	openapi.Describe("tokens.prices", openapi.Op{Summary: "Real-time token prices", Security: openapi.Public,
+		Response: openapi.Schema{"type": "object", "required": []string{"items"}, "additionalProperties": false,
+			"properties": openapi.Schema{"items": openapi.Schema{"type": "array", "items": openapi.Schema{"$go": tokenPrice{}}}}}})
+	openapi.Describe("legal_entity.list", openapi.Op{Summary: "List legal entities available to the caller", Response: listOf(legalEntity{})})
+	openapi.Describe("account.list", openapi.Op{Summary: "List accounts", Query: []openapi.Param{legalEntityFilter}, Response: listOf(account{})})
+	openapi.Describe("account.get", openapi.Op{Summary: "Get an account", Response: account{}})
+	openapi.Describe("account.balance", openapi.Op{Summary: "Get an account's balances",
+		Response: openapi.Schema{"type": "object", "required": []string{"balances"}, "additionalProperties": false,
+			"properties": openapi.Schema{"balances": openapi.Schema{"type": "array", "items": openapi.Ref("Balance")}}}})
+	openapi.Describe("transaction.list", openapi.Op{Summary: "List transactions", Query: transactionQuery(), Response: listOf(transaction{})})
+	openapi.Describe("transaction.get", openapi.Op{Summary: "Get a transaction", Response: transaction{}})
+	openapi.Describe("transaction.note.update", openapi.Op{Summary: "Add a note to a transaction", Body: noteBody{},
+		Response: success{}})
+	openapi.Describe("v2.contact.list", openapi.Op{Summary: "List contacts (second generation)", Query: []openapi.Param{cursorParam},
+		Response: listOf(v2Contact{})})
+	openapi.Describe("agent_request.list", openapi.Op{Summary: "List the calling key's agent requests", Security: openapi.APIKeyOnly,
+		Query:    []openapi.Param{cursorParam, {Name: "filter:status", Schema: openapi.Schema{"type": "string", "enum": sandbox.AgentStatuses}}},
+		Response: listOf(agentRequest{})})
+	openapi.Describe("agent_request.get", openapi.Op{Summary: "Get an agent request", Security: openapi.APIKeyOnly, Response: agentRequest{}})
+}
+
+// success is the {success: true} acknowledgement.
+type success struct {
+	Success bool `json:"success"`
+}
+
+func transactionQuery() []openapi.Param {
+	millis := "Unix epoch milliseconds, inclusive."
+	return []openapi.Param{cursorParam, legalEntityFilter,
+		{Name: "accountId", Description: "Deprecated: use filter:accountId."},
+		{Name: "filter:accountId"}, {Name: "filter:virtualAccountId"}, {Name: "filter:cardId"}, {Name: "filter:cardGroupId"},
+		{Name: "filter:providerAuthorizationId"},
+		{Name: "filter:from_date", Description: millis}, {Name: "filter:to_date", Description: millis},
+		{Name: "filter:from_authorized_at", Description: millis}, {Name: "filter:to_authorized_at", Description: millis},
+		{Name: "filter:status", Schema: openapi.Schema{"type": "string", "enum": []string{"pending", "posted", "failed"}}},
+		{Name: "filter:detailed_status", Schema: openapi.Schema{"type": "string", "enum": sandbox.DetailedStatuses}},
+		{Name: "filter:category", Schema: openapi.Schema{"type": "string", "enum": sandbox.Categories}},
+	}
+}

@@ -1,0 +1,162 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gorilla/mux"
+	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+)
+
+// upstreamPath is the real service's OpenAPI document, beside the repository.
+var upstreamPath = filepath.Join("..", "..", "..", "shared", "upstream", "slash-openapi.json")
+
+// documents are what every response the harness receives is checked
+// against: the sandbox's own OpenAPI document (strictly: every operation,
+// status and media type must be declared) and, when it is present, the
+// upstream document (for the operations and statuses it declares).
+var documents = sync.OnceValues(func() (*conformance, error) {
+	eng, err := sandbox.NewEngine(nil)
+	if err != nil {
+		return nil, err
+	}
+	router := server.Router(eng, server.Config{Log: zerolog.Nop()})
+	raw, err := json.Marshal(openapi.Build(router, openapi.Info{Title: "slash-sandbox", Version: "test"}))
+	if err != nil {
+		return nil, err
+	}
+	own, err := decodeDocument(raw)
+	if err != nil {
+		return nil, err
+	}
+	c := &conformance{router: router, own: openapi.NewValidator(own), ownDoc: own}
+	if raw, err := os.ReadFile(upstreamPath); err == nil {
+		up, err := decodeDocument(raw)
+		if err != nil {
+			return nil, err
+		}
+		c.upstream = openapi.NewValidator(up)
+	}
+	return c, nil
+})
+
+type conformance struct {
+	router   *mux.Router
+	own      *openapi.Validator
+	upstream *openapi.Validator
+	ownDoc   map[string]any
+}
+
+func decodeDocument(raw []byte) (map[string]any, error) {
+	v, err := openapi.Decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	doc, _ := v.(map[string]any)
+	return doc, nil
+}
+
+var upstreamNotice sync.Once
+
+// conform fails the test when a response does not validate.
+func conform(t *testing.T, r *resp) {
+	t.Helper()
+	c, err := documents()
+	if err != nil {
+		t.Fatalf("loading the OpenAPI documents: %v", err)
+	}
+	req := r.Request
+	if req.Method == http.MethodOptions {
+		return
+	}
+	ct := r.Header.Get("Content-Type")
+	for _, p := range c.ownProblems(req, r.StatusCode, ct, r.body) {
+		t.Errorf("response does not match the sandbox's OpenAPI document: %s", p)
+	}
+	if c.upstream == nil {
+		upstreamNotice.Do(func() { t.Logf("%s is absent: responses are not checked against the upstream document", upstreamPath) })
+		return
+	}
+	if strings.HasPrefix(req.URL.Path, "/_sandbox/") || knownDeviation(req, r) || !c.sameOperation(req) {
+		return
+	}
+	for _, p := range c.upstream.CheckResponse(req.Method, req.URL.Path, r.StatusCode, ct, r.body, false) {
+		if !specOverrides(req, p) {
+			t.Errorf("response does not match the upstream OpenAPI document: %s", p)
+		}
+	}
+}
+
+// sameOperation reports whether the upstream operation a request matches
+// is the one the sandbox served: GET /contact/destination (from the spec)
+// must not be checked as upstream's GET /contact/{contactId}.
+func (c *conformance) sameOperation(req *http.Request) bool {
+	var match mux.RouteMatch
+	if !c.router.Match(req, &match) || match.MatchErr != nil {
+		return true
+	}
+	ours, err := match.Route.GetPathTemplate()
+	theirs, _, ok := c.upstream.Operation(req.Method, req.URL.Path)
+	return err != nil || !ok || ours == theirs
+}
+
+// specOverrides lists where the spec, which wins over the upstream
+// document, asks for what upstream's schema forbids: a card group's
+// deprecated virtualAccountId is null when there is no legacy association.
+func specOverrides(req *http.Request, problem string) bool {
+	return strings.HasPrefix(req.URL.Path, "/card-group") && strings.Contains(problem, "virtualAccountId: is null, want string")
+}
+
+// ownProblems checks a response against the operation the router picks;
+// a request no route serves must answer an error in its generation's
+// envelope.
+func (c *conformance) ownProblems(req *http.Request, status int, ct string, body []byte) []string {
+	var match mux.RouteMatch
+	if c.router.Match(req, &match) && match.MatchErr == nil && match.Route.GetName() != "" {
+		if match.Route.GetName() == "sandbox.world_scoped" {
+			inner := req.Clone(req.Context())
+			inner.URL.Path = "/_sandbox/" + match.Vars["rest"]
+			return c.ownProblems(inner, status, ct, body)
+		}
+		op, ok := c.own.OperationByID(match.Route.GetName())
+		if !ok {
+			return []string{"route " + match.Route.GetName() + " is not in the document"}
+		}
+		tpl, _ := match.Route.GetPathTemplate()
+		return c.own.CheckOperation(op, req.Method+" "+openapi.TemplatePath(tpl), status, ct, body, true)
+	}
+	if status == http.StatusTooManyRequests {
+		return nil
+	}
+	name := "Error"
+	if web.GenOf(req.URL.Path) == web.Gen2 {
+		name = "ErrorV2"
+	}
+	value, err := openapi.Decode(body)
+	if err != nil || status < 400 {
+		return []string{req.Method + " " + req.URL.Path + ": unrouted request answered " + http.StatusText(status) + " " + string(body)}
+	}
+	return c.own.Validate(openapi.Ref(name), value)
+}
+
+// knownDeviation reports a response where the sandbox knowingly departs
+// from the upstream document (README, "OpenAPI and conformance"): POST
+// /crypto/offramp declares its 400 as the not-enrolled body only, and the
+// sandbox answers other bad input there in the first-generation error
+// envelope, as every other operation does.
+func knownDeviation(req *http.Request, r *resp) bool {
+	if req.Method == http.MethodPost && req.URL.Path == "/crypto/offramp" && r.StatusCode == http.StatusBadRequest {
+		var e web.Gen1Error
+		return json.Unmarshal(r.body, &e) == nil && e.Identifier != ""
+	}
+	return false
+}

@@ -1,0 +1,134 @@
+package server_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestMerchants(t *testing.T) {
+	e := newEnv(t, options{})
+	t.Run("list is the catalogue", func(t *testing.T) {
+		var pg struct {
+			Items []struct{ ID, Name, URL string }
+		}
+		e.get("/merchant", "sk_sandbox_acme", "").status(t, 200).decode(t, &pg)
+		if got, want := len(pg.Items), len(e.eng.Catalog.Merchants); got != want {
+			t.Fatalf("%d merchants, want %d", got, want)
+		}
+		if pg.Items[0].ID != "merchant_v2_aws" || pg.Items[0].Name != "Amazon Web Services" || pg.Items[0].URL == "" {
+			t.Fatalf("first merchant = %+v", pg.Items[0])
+		}
+	})
+	t.Run("search by name ignores case", func(t *testing.T) {
+		var pg struct{ Items []struct{ ID, Name string } }
+		e.get("/merchant?search:merchant_name=ADS", "sk_sandbox_globex", "").status(t, 200).decode(t, &pg)
+		if len(pg.Items) != 3 {
+			t.Fatalf("search ADS found %+v, want the three ads merchants", pg.Items)
+		}
+		for _, m := range pg.Items {
+			if !strings.Contains(strings.ToLower(m.Name), "ads") {
+				t.Fatalf("%s does not match", m.Name)
+			}
+		}
+	})
+	t.Run("get one", func(t *testing.T) {
+		m := e.get("/merchant/merchant_v2_github", "sk_sandbox_alice", "le_acme").status(t, 200).json(t)
+		if m["name"] != "GitHub" || m["url"] != "https://github.com" {
+			t.Fatalf("merchant = %v", m)
+		}
+		e.get("/merchant/merchant_v2_nope", "sk_sandbox_acme", "").gen1(t, 404, "not_found")
+	})
+	t.Run("categories", func(t *testing.T) {
+		var pg struct{ Items []struct{ ID, Name string } }
+		e.get("/merchant-category", "sk_sandbox_acme", "").status(t, 200).decode(t, &pg)
+		if len(pg.Items) != len(e.eng.Catalog.Categories) || pg.Items[0].ID != "merchant_category_software" || pg.Items[0].Name != "Software" {
+			t.Fatalf("categories = %+v", pg.Items)
+		}
+	})
+	t.Run("a forged cursor is refused", func(t *testing.T) {
+		d := e.get("/merchant?cursor=abc.def", "sk_sandbox_acme", "").gen1(t, 400, "invalid_request")
+		if d["meta"].(map[string]any)["details"].(map[string]any)["cursor"] == nil {
+			t.Fatalf("details do not name the cursor: %v", d)
+		}
+	})
+	t.Run("needs a key", func(t *testing.T) {
+		e.do(req{method: http.MethodGet, path: "/merchant-category"}).gen1(t, 401, "unauthorized")
+	})
+}
+
+func TestCryptoOfframp(t *testing.T) {
+	e := newEnv(t, options{})
+	body := map[string]string{"virtualAccountId": "subaccount_acmeengineering", "paymentRail": "wire", "currency": "usdc"}
+	type offramp struct {
+		Wallet struct {
+			ID, Type, Status, SubaccountID, SlashAccountGroupID string
+		}
+		Addresses []struct {
+			ID, WalletID, Currency, Chain, Address, Method, BlockchainMemo string
+		}
+	}
+	var first, again offramp
+	e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_acme", body: body}).status(t, 200).decode(t, &first)
+	e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_acme_readonly", body: body}).status(t, 200).decode(t, &again)
+	t.Run("wallet of the virtual account", func(t *testing.T) {
+		w := first.Wallet
+		if w.Type != "off_ramp" || w.Status != "active" || w.SubaccountID != "subaccount_acmeengineering" || w.SlashAccountGroupID != "sa_group_acmeoperating" {
+			t.Fatalf("wallet = %+v", w)
+		}
+		if first.Wallet.ID != again.Wallet.ID || first.Addresses[0].Address != again.Addresses[0].Address {
+			t.Fatal("the same request gave another wallet or address")
+		}
+	})
+	t.Run("an address per chain in its own form", func(t *testing.T) {
+		chains := map[string]string{}
+		for _, a := range first.Addresses {
+			if a.WalletID != first.Wallet.ID || a.Currency != "usdc" || a.Method != "wire" {
+				t.Fatalf("address = %+v", a)
+			}
+			chains[a.Chain] = a.Address
+			if a.Chain == "stellar" && a.BlockchainMemo == "" {
+				t.Fatal("a Stellar address needs a memo")
+			}
+		}
+		if eth := chains["ethereum"]; len(eth) != 42 || !strings.HasPrefix(eth, "0x") {
+			t.Fatalf("ethereum address %q", eth)
+		}
+		if sol := chains["solana"]; len(sol) != 44 {
+			t.Fatalf("solana address %q", sol)
+		}
+	})
+	t.Run("another rail is another wallet", func(t *testing.T) {
+		var ach offramp
+		b := map[string]string{"virtualAccountId": "subaccount_acmeengineering", "paymentRail": "ach", "currency": "usdt"}
+		e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_acme", body: b}).status(t, 200).decode(t, &ach)
+		if ach.Wallet.ID == first.Wallet.ID || ach.Addresses[0].Currency != "usdt" {
+			t.Fatalf("ach wallet = %+v", ach.Wallet)
+		}
+		for _, a := range ach.Addresses {
+			if a.Chain == "tron" && !strings.HasPrefix(a.Address, "T") {
+				t.Fatalf("tron address %q", a.Address)
+			}
+		}
+	})
+	t.Run("not enrolled", func(t *testing.T) {
+		b := map[string]string{"virtualAccountId": "subaccount_globexfleet", "paymentRail": "ach", "currency": "usdc"}
+		m := e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_globex", body: b}).status(t, 400).json(t)
+		if m["error"] != "NOT_ENROLLED" || !strings.HasPrefix(m["message"].(string), "You are not enrolled in crypto offramping.") || len(m) != 2 {
+			t.Fatalf("body = %v", m)
+		}
+	})
+	t.Run("errors", func(t *testing.T) {
+		post := func(key string, body any) *resp {
+			return e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: key, body: body})
+		}
+		post("sk_sandbox_acme", map[string]string{"virtualAccountId": "subaccount_globexfleet", "paymentRail": "ach", "currency": "usdc"}).gen1(t, 404, "not_found")
+		post("sk_sandbox_acme", map[string]string{"virtualAccountId": "subaccount_acmeoldproject", "paymentRail": "ach", "currency": "usdc"}).gen1(t, 400, "invalid_request")
+		d := post("sk_sandbox_acme", map[string]string{"virtualAccountId": "x", "paymentRail": "rtp", "currency": "btc"}).gen1(t, 400, "invalid_request")
+		details := d["meta"].(map[string]any)["details"].(map[string]any)
+		if details["/paymentRail"] == nil || details["/currency"] == nil {
+			t.Fatalf("details = %v", details)
+		}
+		post("sk_sandbox_acme", `{"virtualAccountId":"x","extra":1}`).gen1(t, 400, "invalid_request")
+	})
+}

@@ -1,0 +1,107 @@
+package server_test
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gorilla/mux"
+)
+
+func TestOpenAPIDocument(t *testing.T) {
+	e := newEnv(t, options{})
+	r := e.get("/openapi.json", "", "").status(t, 200)
+	doc := r.json(t)
+	if got := doc["openapi"]; got != "3.1.0" {
+		t.Fatalf("openapi = %v", got)
+	}
+	paths := doc["paths"].(map[string]any)
+	t.Run("every route is in it", func(t *testing.T) {
+		ops := map[string]bool{}
+		var undescribed []string
+		for _, item := range paths {
+			for _, op := range item.(map[string]any) {
+				m := op.(map[string]any)
+				ops[m["operationId"].(string)] = true
+				if m["x-undescribed"] == true {
+					undescribed = append(undescribed, m["operationId"].(string))
+				}
+				if m["summary"] == "" || m["responses"] == nil || m["security"] == nil {
+					t.Errorf("%v lacks a summary, responses or security", m["operationId"])
+				}
+			}
+		}
+		for name := range routesOf(t) {
+			if !ops[name] {
+				t.Errorf("route %s is not in the document", name)
+			}
+		}
+		sort.Strings(undescribed)
+		if len(undescribed) > 0 {
+			t.Logf("operations without a description (their responses are not checked): %s", strings.Join(undescribed, ", "))
+		}
+	})
+	t.Run("every reference resolves", func(t *testing.T) {
+		schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+		var walk func(v any)
+		walk = func(v any) {
+			switch x := v.(type) {
+			case map[string]any:
+				if ref, ok := x["$ref"].(string); ok {
+					if schemas[strings.TrimPrefix(ref, "#/components/schemas/")] == nil {
+						t.Errorf("$ref %s does not resolve", ref)
+					}
+				}
+				if _, ok := x["$go"]; ok {
+					t.Error("a $go placeholder leaked into the document")
+				}
+				for _, c := range x {
+					walk(c)
+				}
+			case []any:
+				for _, c := range x {
+					walk(c)
+				}
+			}
+		}
+		walk(doc)
+	})
+	t.Run("extensions are marked", func(t *testing.T) {
+		for path, op := range map[string]string{"/oauth2/authorize": "get", "/_sandbox/health": "get", "/openapi.json": "get"} {
+			if paths[path].(map[string]any)[op].(map[string]any)["x-sandbox-extension"] != true {
+				t.Errorf("%s %s is not marked x-sandbox-extension", op, path)
+			}
+		}
+		if paths["/account"].(map[string]any)["get"].(map[string]any)["x-sandbox-extension"] != nil {
+			t.Error("GET /account is marked as an extension")
+		}
+	})
+	t.Run("schemas come from the views", func(t *testing.T) {
+		var acc struct {
+			Required   []string                  `json:"required"`
+			Properties map[string]map[string]any `json:"properties"`
+		}
+		raw, _ := json.Marshal(doc["components"].(map[string]any)["schemas"].(map[string]any)["Account"])
+		json.Unmarshal(raw, &acc)
+		if len(acc.Required) != 8 || acc.Properties["status"]["enum"] == nil {
+			t.Fatalf("Account schema = %s", raw)
+		}
+	})
+}
+
+// routesOf lists the names of every routed operation.
+func routesOf(t *testing.T) map[string]bool {
+	c, err := documents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	c.router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		if n := r.GetName(); n != "" {
+			names[n] = true
+		}
+		return nil
+	})
+	return names
+}
