@@ -81,7 +81,7 @@ func init() {
 		"image/png": bytes, "image/jpeg": bytes, "image/webp": bytes, "image/svg+xml": bytes, "application/pdf": bytes, "text/html": html}})
 	d("sandbox.webhooks.public_key", "The key webhook signatures verify with (format=json or pem)", openapi.Op{
 		Query: []openapi.Param{{Name: "format"}}, Content: openapi.Content{
-			"application/json": openapi.Schema{"type": "object", "required": []string{"header", "algorithm", "pem", "jwk"}},
+			"application/json":       openapi.Schema{"type": "object", "required": []string{"header", "algorithm", "pem", "jwk"}},
 			"application/x-pem-file": openapi.Schema{"type": "string"}}})
 	d("sandbox.world_scoped", "Any control call, for the world named in the path", openapi.Op{
 		Description: "/_sandbox/worlds/{world}/<call> is <call> with X-Sandbox-World: {world}.", Response: openapi.Schema{}})
