@@ -127,8 +127,12 @@ func (a *API) read(r *http.Request, path string) map[string]json.RawMessage {
 	return out
 }
 
-// text shows a JSON value to a person: strings bare, the rest compact.
+// text shows a JSON value to a person: strings bare, null (a removal) as
+// "none", the rest compact.
 func text(raw json.RawMessage) string {
+	if string(bytes.TrimSpace(raw)) == "null" {
+		return "none"
+	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
