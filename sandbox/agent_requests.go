@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
@@ -168,4 +169,40 @@ func runAgentExpiry(op *Op, ev *Event) (string, error) {
 	}
 	ar.Status = AgentExpired
 	return fmt.Sprintf("agent request %s expired", ar.ID), op.SaveAgentRequest(ar)
+}
+
+// rateLimitKey stores the scenario's rate limit for the control API.
+var rateLimitKey = store.Key("m", "rate-limit")
+
+// ScenarioRateLimit is the rate limit the world's scenario set, if any.
+type ScenarioRateLimit struct {
+	Requests int           `json:"requests"`
+	Window   time.Duration `json:"window"`
+}
+
+// RateLimit returns the scenario's rate limit.
+func (w *World) RateLimit() (ScenarioRateLimit, bool) {
+	var l ScenarioRateLimit
+	var ok bool
+	w.View(func(op *Op) error {
+		var err error
+		ok, err = op.Tx.Get(rateLimitKey, &l)
+		return err
+	})
+	return l, ok && l.Requests > 0
+}
+
+// runtimeSettings stores the scenario's agent-request expiry and rate limit.
+func (l *loader) runtimeSettings() error {
+	if a := l.sc.AgentRequests; a != nil && a.ExpiresAfter != "" {
+		d, _ := scenario.ParseDuration(a.ExpiresAfter)
+		if err := l.op.SetAgentExpiry(d); err != nil {
+			return err
+		}
+	}
+	if r := l.sc.RateLimit; r != nil {
+		d, _ := scenario.ParseDuration(r.Window)
+		return l.op.Tx.Put(rateLimitKey, ScenarioRateLimit{Requests: r.Requests, Window: d})
+	}
+	return nil
 }

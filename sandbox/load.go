@@ -47,7 +47,7 @@ func (l *loader) run() error {
 	steps := []func() error{
 		l.legalEntities, l.users, l.keys, l.accounts, l.cardGroups, l.cards_, l.contacts,
 		l.customers, l.transactions, l.generate, l.openingBalances, l.invoices, l.receivables, l.webhooks,
-		l.tokens, l.events, l.moneyMovement,
+		l.tokens, l.events, l.moneyMovement, l.runtimeSettings,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -114,7 +114,8 @@ func (a *API) read(r *http.Request, path string) map[string]json.RawMessage {
 	if a.Root == nil {
 		return nil
 	}
-	get := httptest.NewRequest(http.MethodGet, path, nil)
+	get := httptest.NewRequest(http.MethodGet, "/", nil)
+	get.URL.Path, get.URL.RawPath = path, ""
 	for _, h := range []string{"X-API-Key", "x-legal-entity"} {
 		get.Header.Set(h, r.Header.Get(h))
 	}

@@ -5,9 +5,11 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -20,6 +22,8 @@ type Agents interface {
 func (c *Control) routesAgents(s *mux.Router) {
 	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }
 	route(http.MethodGet, "/agent-requests", "sandbox.agent_requests", c.agentRequests)
+	route(http.MethodGet, "/agent-requests/settings", "sandbox.agent_requests.settings", c.agentSettings)
+	route(http.MethodPut, "/agent-requests/settings", "sandbox.agent_requests.settings.set", c.setAgentSettings)
 	route(http.MethodPost, "/agent-requests/{id}/approve", "sandbox.agent_request.approve", c.approveAgentRequest)
 	route(http.MethodPost, "/agent-requests/{id}/reject", "sandbox.agent_request.reject", c.rejectAgentRequest)
 }
@@ -98,4 +102,43 @@ func (c *Control) approveAgentRequest(r *http.Request) (any, error) {
 
 func (c *Control) rejectAgentRequest(r *http.Request) (any, error) {
 	return c.decide(r, c.Agents.Reject)
+}
+
+// agentSettings is how long pending agent requests wait for a person.
+type agentSettings struct {
+	ExpiresAfter string `json:"expiresAfter"`
+}
+
+func (c *Control) agentSettings(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	var out agentSettings
+	err = w.View(func(op *sandbox.Op) error {
+		out.ExpiresAfter = op.AgentExpiry().String()
+		return nil
+	})
+	return out, err
+}
+
+// setAgentSettings changes the expiry of agent requests created from now
+// on; pending ones keep the expiry they were given.
+func (c *Control) setAgentSettings(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	var in agentSettings
+	if err := web.Decode(r, &in, true); err != nil {
+		return nil, err
+	}
+	d, err := scenario.ParseDuration(in.ExpiresAfter)
+	if err != nil || d < time.Minute {
+		return nil, sandbox.InvalidField("/expiresAfter", "must be a duration of at least 1m, such as 72h or 7d")
+	}
+	if err := w.Update(func(op *sandbox.Op) error { return op.SetAgentExpiry(d) }); err != nil {
+		return nil, err
+	}
+	return agentSettings{ExpiresAfter: d.String()}, nil
 }

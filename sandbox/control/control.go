@@ -134,7 +134,7 @@ func (c *Control) reset(r *http.Request) (any, error) {
 	if err := w.Reset(); err != nil {
 		return nil, err
 	}
-	c.Runtime.of(w.ID).clearJournal()
+	c.Runtime.of(w).clearJournal()
 	return c.health(r)
 }
 

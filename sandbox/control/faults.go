@@ -84,7 +84,7 @@ func (c *Control) createFault(r *http.Request) (any, error) {
 	if err := checkFault(&f); err != nil {
 		return nil, err
 	}
-	rt := c.Runtime.of(w.ID)
+	rt := c.Runtime.of(w)
 	rt.mu.Lock()
 	rt.faultSeq++
 	f.ID = "fault_" + strconv.FormatInt(rt.faultSeq, 10)
@@ -98,7 +98,7 @@ func (c *Control) listFaults(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := c.Runtime.of(w.ID)
+	rt := c.Runtime.of(w)
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	items := make([]Fault, len(rt.faults))
@@ -113,7 +113,7 @@ func (c *Control) clearFaults(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := c.Runtime.of(w.ID)
+	rt := c.Runtime.of(w)
 	rt.mu.Lock()
 	n := len(rt.faults)
 	rt.faults = nil
@@ -127,7 +127,7 @@ func (c *Control) deleteFault(r *http.Request) (any, error) {
 		return nil, err
 	}
 	id := mux.Vars(r)["id"]
-	rt := c.Runtime.of(w.ID)
+	rt := c.Runtime.of(w)
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	for i, f := range rt.faults {

@@ -141,7 +141,7 @@ func (c *Control) requests(r *http.Request) (any, error) {
 		}
 	}
 	status, _ := strconv.Atoi(q.Get("status"))
-	rt := c.Runtime.of(w.ID)
+	rt := c.Runtime.of(w)
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	items := []JournalEntry{}

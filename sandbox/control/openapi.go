@@ -45,6 +45,8 @@ func init() {
 			"properties": openapi.Schema{"items": openapi.Schema{"type": "array", "items": openapi.Ref("SandboxEvent")},
 				"metadata": openapi.Schema{"type": "object", "properties": openapi.Schema{"count": openapi.Schema{"type": "integer"}}}}}})
 	d("sandbox.agent_requests", "Every agent request of the world", openapi.Op{Query: []openapi.Param{{Name: "status"}}, Response: items(agentRequestView{})})
+	d("sandbox.agent_requests.settings", "How long pending agent requests wait", openapi.Op{Response: agentSettings{}})
+	d("sandbox.agent_requests.settings.set", "Change how long new agent requests wait", openapi.Op{Body: agentSettings{}, Response: agentSettings{}})
 	d("sandbox.agent_request.approve", "Approve an agent request and run its write", openapi.Op{Response: agentRequestView{}})
 	d("sandbox.agent_request.reject", "Reject an agent request", openapi.Op{Response: agentRequestView{}})
 	d("sandbox.worlds.list", "List worlds", openapi.Op{Response: items(worldView{})})

@@ -30,7 +30,7 @@ func (c *Control) getRateLimit(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := c.Runtime.of(w.ID)
+	rt := c.Runtime.of(w)
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.limit == nil {
@@ -40,8 +40,8 @@ func (c *Control) getRateLimit(r *http.Request) (any, error) {
 }
 
 // SetRateLimit sets a world's rate limit (nil clears it).
-func (c *Control) SetRateLimit(worldID string, l *RateLimit) {
-	rt := c.Runtime.of(worldID)
+func (c *Control) SetRateLimit(w *sandbox.World, l *RateLimit) {
+	rt := c.Runtime.of(w)
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	rt.limit = l
@@ -63,7 +63,7 @@ func (c *Control) setRateLimit(r *http.Request) (any, error) {
 	if l.window, err = scenario.ParseDuration(l.Window); err != nil || l.window < time.Second {
 		return nil, sandbox.InvalidField("/window", "must be a duration of at least 1s, such as 1m")
 	}
-	c.SetRateLimit(w.ID, &l)
+	c.SetRateLimit(w, &l)
 	return map[string]any{"limit": l}, nil
 }
 
@@ -72,7 +72,7 @@ func (c *Control) clearRateLimit(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.SetRateLimit(w.ID, nil)
+	c.SetRateLimit(w, nil)
 	return map[string]any{"limit": nil}, nil
 }
 

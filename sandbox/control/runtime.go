@@ -39,13 +39,18 @@ type window struct {
 // NewRuntime makes an empty runtime.
 func NewRuntime() *Runtime { return &Runtime{worlds: map[string]*worldRuntime{}} }
 
-func (rt *Runtime) of(worldID string) *worldRuntime {
+// of returns a world's runtime, made on first use with the rate limit the
+// world's scenario sets.
+func (rt *Runtime) of(world *sandbox.World) *worldRuntime {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	w, ok := rt.worlds[worldID]
+	w, ok := rt.worlds[world.ID]
 	if !ok {
 		w = &worldRuntime{windows: map[string]*window{}}
-		rt.worlds[worldID] = w
+		if l, ok := world.RateLimit(); ok {
+			w.limit = &RateLimit{Requests: l.Requests, Window: l.Window.String(), window: l.Window}
+		}
+		rt.worlds[world.ID] = w
 	}
 	return w
 }
@@ -68,7 +73,7 @@ func (c *Control) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		rt := c.Runtime.of(world.ID)
+		rt := c.Runtime.of(world)
 		info := web.InfoOf(r)
 		start := time.Now()
 		body := peekBody(r)

@@ -2,21 +2,23 @@ package scenario
 
 // Scenario is one scenario file.
 type Scenario struct {
-	Name          string        `yaml:"name"`
-	Description   string        `yaml:"description"`
-	ClockStart    string        `yaml:"clockStart"`
-	Seed          *int64        `yaml:"seed"`
-	TokenPrices   *TokenPrices  `yaml:"tokenPrices"`
-	Money         *Money        `yaml:"money"`
-	LegalEntities []LegalEntity `yaml:"legalEntities"`
-	Users         []User        `yaml:"users"`
-	Keys          []Key         `yaml:"keys"`
-	Accounts      []Account     `yaml:"accounts"`
-	CardGroups    []CardGroup   `yaml:"cardGroups"`
-	Cards         []Card        `yaml:"cards"`
-	Contacts      []Contact     `yaml:"contacts"`
-	Customers     []Customer    `yaml:"customers"`
-	Invoices      []Invoice     `yaml:"invoices"`
+	Name          string         `yaml:"name"`
+	Description   string         `yaml:"description"`
+	ClockStart    string         `yaml:"clockStart"`
+	Seed          *int64         `yaml:"seed"`
+	TokenPrices   *TokenPrices   `yaml:"tokenPrices"`
+	Money         *Money         `yaml:"money"`
+	AgentRequests *AgentRequests `yaml:"agentRequests"`
+	RateLimit     *RateLimit     `yaml:"rateLimit"`
+	LegalEntities []LegalEntity  `yaml:"legalEntities"`
+	Users         []User         `yaml:"users"`
+	Keys          []Key          `yaml:"keys"`
+	Accounts      []Account      `yaml:"accounts"`
+	CardGroups    []CardGroup    `yaml:"cardGroups"`
+	Cards         []Card         `yaml:"cards"`
+	Contacts      []Contact      `yaml:"contacts"`
+	Customers     []Customer     `yaml:"customers"`
+	Invoices      []Invoice      `yaml:"invoices"`
 	// Receivables and spend: see the types at the end of this file.
 	InvoiceSeries    []InvoiceSeries   `yaml:"invoiceSeries"`
 	InvoiceSettings  []InvoiceSettings `yaml:"invoiceSettings"`
@@ -39,6 +41,20 @@ type Scenario struct {
 // TokenPrices configures the token price walk.
 type TokenPrices struct {
 	TickInterval string `yaml:"tickInterval"`
+}
+
+// AgentRequests configures read-only keys' deferred writes.
+type AgentRequests struct {
+	// ExpiresAfter is how long a pending request waits for a person
+	// (virtual time, default 72h).
+	ExpiresAfter string `yaml:"expiresAfter"`
+}
+
+// RateLimit limits every API key of the world to Requests calls per Window
+// of wall time.
+type RateLimit struct {
+	Requests int    `yaml:"requests"`
+	Window   string `yaml:"window"`
 }
 
 // Money configures money movement.

@@ -105,6 +105,19 @@ func (v *validator) sameEntity(path, want, got string) {
 }
 
 func (v *validator) header() {
+	if a := v.sc.AgentRequests; a != nil && a.ExpiresAfter != "" {
+		if d, err := ParseDuration(a.ExpiresAfter); err != nil || d < time.Minute {
+			v.add("agentRequests.expiresAfter", "must be a duration of at least 1m, such as 72h or 7d")
+		}
+	}
+	if r := v.sc.RateLimit; r != nil {
+		if r.Requests < 1 {
+			v.add("rateLimit.requests", "must be at least 1")
+		}
+		if d, err := ParseDuration(r.Window); err != nil || d < time.Second {
+			v.add("rateLimit.window", "must be a duration of at least 1s, such as 1m")
+		}
+	}
 	if v.sc.ClockStart != "" {
 		if _, err := ParseTime(v.sc.ClockStart, time.Unix(0, 0)); err != nil || strings.HasPrefix(v.sc.ClockStart, "+") || strings.HasPrefix(v.sc.ClockStart, "-") {
 			v.add("clockStart", "must be an RFC 3339 instant or a YYYY-MM-DD day")

@@ -180,3 +180,12 @@ func TestRejectAndExpire(t *testing.T) {
 	}
 	decide(e, waiting.ID, "approve").gen2(t, 409, "conflict")
 }
+
+func TestDeferralOfAnOddPathIsNotAnError(t *testing.T) {
+	e := newEnv(t, options{})
+	r := e.do(req{method: http.MethodPatch, path: "/transaction/%20/note", key: "sk_sandbox_acme_readonly", body: `{"note":"x"}`})
+	r.status(t, http.StatusAccepted)
+	if got := decide(e, r.Header.Get("x-deferred-action-id"), "approve").status(t, 200).json(t); got["status"] != "failed" || got["failureStatus"] != float64(404) {
+		t.Fatalf("approval = %v", got)
+	}
+}

@@ -146,3 +146,45 @@ func TestDeferredTransferMeetsTheWorldAsItIsAtApproval(t *testing.T) {
 		}
 	})
 }
+
+func TestAgentRequestExpiryIsConfigurable(t *testing.T) {
+	e := newEnv(t, options{})
+	if got := e.get("/_sandbox/agent-requests/settings", "", "").status(t, 200).json(t); got["expiresAfter"] != "72h0m0s" {
+		t.Fatalf("default expiry = %v", got)
+	}
+	e.do(req{method: http.MethodPut, path: "/_sandbox/agent-requests/settings", body: `{"expiresAfter":"2h"}`}).status(t, 200)
+	e.do(req{method: http.MethodPut, path: "/_sandbox/agent-requests/settings", body: `{"expiresAfter":"soon"}`}).gen2(t, 400, "invalid_request")
+	txn, _ := firstTransaction(t, e)
+	id := defer1(t, e, "sk_sandbox_carol_readonly", "le_acme", txn, `{"note":"quick"}`).ID
+	advance(t, e, `{"by":"119m"}`)
+	if got := e.get("/agent-request/"+id, "sk_sandbox_carol_readonly", "le_acme").json(t)["status"]; got != "pending" {
+		t.Fatalf("after 119m: %v", got)
+	}
+	advance(t, e, `{"by":"1m"}`)
+	if got := e.get("/agent-request/"+id, "sk_sandbox_carol_readonly", "le_acme").json(t)["status"]; got != "expired" {
+		t.Fatalf("after 2h: %v", got)
+	}
+}
+
+func TestScenarioSetsExpiryAndRateLimit(t *testing.T) {
+	e := newEnv(t, options{})
+	yaml := `agentRequests: {expiresAfter: 30m}
+rateLimit: {requests: 2, window: 1h}
+legalEntities:
+  - {id: le_r, name: R}
+keys:
+  - {key: sk_r, kind: legal_entity, legalEntityId: le_r}
+`
+	w := createWorld(t, e, `{"id":"limited","yaml":`+quote(yaml)+`}`)
+	if got := e.get("/_sandbox/worlds/limited/agent-requests/settings", "", "").status(t, 200).json(t); got["expiresAfter"] != "30m0s" {
+		t.Fatalf("scenario expiry = %v", got)
+	}
+	key := "sk_r_" + w.ID
+	e.get("/legal-entity", key, "").status(t, 200)
+	e.get("/legal-entity", key, "").status(t, 200)
+	e.get("/legal-entity", key, "").status(t, 429)
+	if got := e.get("/_sandbox/worlds/limited/rate-limit", "", "").json(t)["limit"].(map[string]any); got["requests"] != float64(2) {
+		t.Fatalf("scenario rate limit = %v", got)
+	}
+	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"yaml":` + quote("rateLimit: {requests: 0, window: soon}\nlegalEntities: [{id: le_x, name: X}]\n") + `}`}).gen2(t, 400, "invalid_request")
+}
