@@ -6,6 +6,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -16,7 +17,13 @@ func (a *API) routesCardProducts(r *mux.Router) {
 type cardProduct struct {
 	ID     string `json:"id"`
 	Prefix string `json:"prefix"`
-	Status string `json:"status"`
+	Status string `json:"status" enum:"active,inactive"`
+}
+
+func init() {
+	openapi.Component("CardProduct", cardProduct{})
+	openapi.Describe("card_product.list", openapi.Op{Summary: "List card products", Query: []openapi.Param{cursorParam},
+		Response: listOf(cardProduct{})})
 }
 
 // listCardProducts lists the card products of the fixtures catalogue.
