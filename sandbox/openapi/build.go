@@ -129,7 +129,7 @@ func (g *generator) operation(name, method, tpl string) Schema {
 		if bt == "" {
 			bt = "application/json"
 		}
-		out["requestBody"] = Schema{"required": true, "content": Schema{bt: Schema{"schema": g.schemaOf(d.Body)}}}
+		out["requestBody"] = Schema{"required": !d.BodyOptional, "content": Schema{bt: Schema{"schema": g.schemaOf(d.Body)}}}
 	}
 	out["responses"] = g.responses(d, k, method, ok)
 	return out
