@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -114,7 +115,7 @@ func (a *API) read(r *http.Request, path string) map[string]json.RawMessage {
 	if a.Root == nil {
 		return nil
 	}
-	get := httptest.NewRequest(http.MethodGet, path, nil)
+	get := httptest.NewRequest(http.MethodGet, requestTarget(path), nil)
 	for _, h := range []string{"X-API-Key", "x-legal-entity"} {
 		get.Header.Set(h, r.Header.Get(h))
 	}
@@ -126,6 +127,10 @@ func (a *API) read(r *http.Request, path string) map[string]json.RawMessage {
 	}
 	return out
 }
+
+// requestTarget escapes a decoded path for httptest.NewRequest, which
+// panics on a target that is not a valid request line (a space, say).
+func requestTarget(path string) string { return (&url.URL{Path: path}).EscapedPath() }
 
 // text shows a JSON value to a person: strings bare, the rest compact.
 func text(raw json.RawMessage) string {
