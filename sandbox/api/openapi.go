@@ -41,7 +41,6 @@ func listOf(v any) openapi.Schema {
 var (
 	stringType  = openapi.Schema{"type": "string"}
 	integerType = openapi.Schema{"type": "integer"}
-	numberType  = openapi.Schema{"type": "number"}
 	booleanType = openapi.Schema{"type": "boolean"}
 	dateTime    = openapi.Schema{"type": "string", "format": "date-time"}
 	binaryFile  = openapi.Schema{"type": "string", "format": "binary"}
