@@ -22,13 +22,14 @@ type cardProduct struct {
 
 func init() {
 	openapi.Component("CardProduct", cardProduct{})
-	openapi.Describe("card_product.list", openapi.Op{Summary: "List card products", Query: []openapi.Param{cursorParam},
+	openapi.Describe("card_product.list", openapi.Op{Summary: "List card products", Security: openapi.APIKeyOnly, Query: []openapi.Param{cursorParam},
 		Response: listOf(cardProduct{})})
 }
 
-// listCardProducts lists the card products of the fixtures catalogue.
+// listCardProducts lists the card products of the fixtures catalogue. Like
+// upstream, it takes API keys only.
 func (a *API) listCardProducts(r *http.Request) (any, error) {
-	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	c, err := a.auth(r, authOpts{gen: web.Gen1, apiKeyOnly: true})
 	if err != nil {
 		return nil, err
 	}
