@@ -33,7 +33,7 @@ type EventRef struct {
 // Adjustment is an invoice discount (percentage or fixed) or tax
 // (percentage). Percentages are 0 to 100.
 type Adjustment struct {
-	Type        string   `json:"type"`
+	Type        string   `json:"type" enum:"percentage,fixed"`
 	Percent     *float64 `json:"percent,omitempty"`
 	AmountCents *int64   `json:"amountCents,omitempty"`
 }

@@ -38,7 +38,7 @@ func (c *Card) Last4() string {
 
 // CardModifier is an enterprise card setting.
 type CardModifier struct {
-	Name  string `json:"name" yaml:"name"`
+	Name  string `json:"name" yaml:"name" enum:"only_allow_recurring_payments"`
 	Value bool   `json:"value" yaml:"value"`
 }
 
@@ -66,25 +66,25 @@ type SpendingConstraint struct {
 // MerchantCategoryRule allows or blocks merchant categories.
 type MerchantCategoryRule struct {
 	MerchantCategories []string `json:"merchantCategories" yaml:"merchantCategories"`
-	Restriction        string   `json:"restriction" yaml:"restriction"`
+	Restriction        string   `json:"restriction" yaml:"restriction" enum:"allowlist,blacklist"`
 }
 
 // MerchantRule allows or blocks merchants.
 type MerchantRule struct {
 	Merchants   []string `json:"merchants" yaml:"merchants"`
-	Restriction string   `json:"restriction" yaml:"restriction"`
+	Restriction string   `json:"restriction" yaml:"restriction" enum:"allowlist,blacklist"`
 }
 
 // CountryRule allows or blocks merchant countries.
 type CountryRule struct {
 	Countries   []string `json:"countries" yaml:"countries"`
-	Restriction string   `json:"restriction" yaml:"restriction"`
+	Restriction string   `json:"restriction" yaml:"restriction" enum:"allowlist,blacklist"`
 }
 
 // MerchantCategoryCodeRule allows or blocks MCCs.
 type MerchantCategoryCodeRule struct {
 	MerchantCategoryCodes []string `json:"merchantCategoryCodes" yaml:"merchantCategoryCodes"`
-	Restriction           string   `json:"restriction" yaml:"restriction"`
+	Restriction           string   `json:"restriction" yaml:"restriction" enum:"allowlist,blacklist"`
 }
 
 // SpendingRule limits amounts.
@@ -97,9 +97,9 @@ type SpendingRule struct {
 // UtilizationLimit caps spend inside a resetting window.
 type UtilizationLimit struct {
 	LimitAmount Money  `json:"limitAmount" yaml:"limitAmount"`
-	Preset      string `json:"preset" yaml:"preset"`
+	Preset      string `json:"preset" yaml:"preset" enum:"daily,weekly,monthly,yearly,collective"`
 	Timezone    string `json:"timezone,omitempty" yaml:"timezone"`
-	StartDate   string `json:"startDate,omitempty" yaml:"startDate"`
+	StartDate   string `json:"startDate,omitempty" yaml:"startDate" format:"date"`
 }
 
 // TransactionSizeLimit bounds a single purchase.

@@ -65,7 +65,7 @@ func taskIndexes(t *Task) []string {
 
 // TaskAttribute describes one data attribute of a task type.
 type TaskAttribute struct {
-	Type      string   `json:"type"`
+	Type      string   `json:"type" enum:"string,number,boolean,enum,money,date,ref,refs"`
 	Options   []string `json:"options,omitempty"`
 	Operators []string `json:"operators"`
 	Required  bool     `json:"-"`

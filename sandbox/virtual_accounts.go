@@ -26,7 +26,7 @@ type CommissionDetails struct {
 type CommissionRule struct {
 	ID                string            `json:"id"`
 	VirtualAccountID  string            `json:"virtualAccountId"`
-	CommissionDetails CommissionDetails `json:"commissionDetails"`
+	CommissionDetails CommissionDetails `json:"commissionDetails" ref:"VirtualAccountCommissionDetails"`
 }
 
 // ParseCommissionDetails decodes and checks commission details given at a

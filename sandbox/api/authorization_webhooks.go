@@ -5,6 +5,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -15,15 +16,42 @@ func (a *API) routesAuthorizationWebhooks(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPatch, path, "account.authorization_webhook.update", a.patchAuthorizationWebhook)
 }
 
+func init() {
+	openapi.Component("AuthorizationWebhook", authorizationWebhook{})
+	condition := openapi.Ref("AuthorizationWebhookCondition")
+	openapi.Component("AuthorizationWebhookCondition", openapi.Schema{"oneOf": []any{
+		object(openapi.Schema{"operator": oneOfStrings("and", "or"), "left": condition, "right": condition}, "operator", "left", "right"),
+		object(openapi.Schema{"operator": oneOfStrings("lte", "lt", "gte", "gt", "eq"), "field": oneOfStrings("amountCents"),
+			"value": described(integerType, "USD cents, compared with the absolute amount.")}, "operator", "field", "value"),
+		object(openapi.Schema{"operator": oneOfStrings("in"), "field": oneOfStrings("merchantCategoryCode", "merchantCountry"),
+			"values": openapi.Schema{"type": "array", "minItems": 1, "items": openapi.Schema{"type": "string", "minLength": 1}}},
+			"operator", "field", "values"),
+	}, "description": "At most 10 levels deep."})
+	openapi.Component("AuthorizationWebhookConfig", openapi.Schema{"oneOf": []any{
+		object(openapi.Schema{"fallbackBehavior": oneOfStrings(sandbox.FallbackReject)}, "fallbackBehavior"),
+		object(openapi.Schema{"fallbackBehavior": oneOfStrings(sandbox.FallbackDefault), "when": condition}, "fallbackBehavior"),
+	}, "description": "What happens when the webhook gives no valid answer in time: reject declines; default continues with the standard authorization, when the condition (if any) holds."})
+	props := openapi.Schema{"webhookUrl": openapi.Schema{"type": "string", "format": "uri", "maxLength": 2048},
+		"status": oneOfStrings(sandbox.AuthorizationWebhookActive, sandbox.AuthorizationWebhookInactive),
+		"config": openapi.Ref("AuthorizationWebhookConfig")}
+	openapi.Describe("account.authorization_webhook.get", openapi.Op{Summary: "An account's authorization webhook (enterprise)",
+		Response: authorizationWebhook{}})
+	openapi.Describe("account.authorization_webhook.replace", openapi.Op{Summary: "Create or replace an account's authorization webhook (enterprise)",
+		Description: "The signing secret is made once, when the webhook is created, and never changes.",
+		Body:        object(props, "webhookUrl", "status", "config"), Response: authorizationWebhook{}})
+	openapi.Describe("account.authorization_webhook.update", openapi.Op{Summary: "Update an account's authorization webhook (enterprise)",
+		Description: "Absent properties stay as they are.", Body: object(props), Response: authorizationWebhook{}})
+}
+
 // authorizationWebhook is upstream's AuthorizationWebhook.
 type authorizationWebhook struct {
 	WebhookURL        string                      `json:"webhookUrl"`
 	SigningSecret     string                      `json:"signingSecret"`
-	Status            string                      `json:"status"`
+	Status            string                      `json:"status" enum:"active,inactive"`
 	TimeoutDurationMs int                         `json:"timeoutDurationMs"`
-	Config            sandbox.AuthorizationConfig `json:"config"`
-	CreatedAt         string                      `json:"createdAt"`
-	UpdatedAt         string                      `json:"updatedAt"`
+	Config            sandbox.AuthorizationConfig `json:"config" ref:"AuthorizationWebhookConfig"`
+	CreatedAt         string                      `json:"createdAt" format:"date-time"`
+	UpdatedAt         string                      `json:"updatedAt" format:"date-time"`
 }
 
 func authorizationWebhookView(h *sandbox.AuthorizationWebhook) authorizationWebhook {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -17,6 +18,85 @@ func (a *API) routesCardGroups(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/card-group/{cardGroupId}/utilization", "card_group.utilization", a.cardGroupUtilization)
 	web.Route(r, web.Gen1, http.MethodPut, "/card-group/{cardGroupId}/spending-constraint", "card_group.spending_constraint.replace", a.replaceConstraint("cardGroupId", (*sandbox.Op).ReplaceGroupConstraint))
 	web.Route(r, web.Gen1, http.MethodPatch, "/card-group/{cardGroupId}/spending-constraint", "card_group.spending_constraint.update", a.patchConstraint("cardGroupId", (*sandbox.Op).PatchGroupConstraint))
+}
+
+func init() {
+	openapi.Component("CardGroup", cardGroup{})
+	openapi.Component("SpendingConstraint", sandbox.SpendingConstraint{})
+	openapi.Describe("card_group.list", openapi.Op{Summary: "List card groups", Response: listOf(cardGroup{}),
+		Query: []openapi.Param{cursorParam, {Name: "filter:name", Description: "The exact name."}, {Name: "filter:virtualAccountId"},
+			{Name: "filter:status", Description: "active by default.", Schema: oneOfStrings(sandbox.GroupActive, sandbox.GroupArchived)}}})
+	openapi.Describe("card_group.create", openapi.Op{Summary: "Create a card group", Response: cardGroup{},
+		Body: object(openapi.Schema{"name": cardName, "spendingConstraint": constraintInput(false),
+			"virtualAccountId": described(stringType, "Deprecated: the legacy association, by default the primary virtual account.")}, "name")})
+	openapi.Describe("card_group.get", openapi.Op{Summary: "Get a card group", Response: cardGroup{}})
+	openapi.Describe("card_group.update", openapi.Op{Summary: "Rename a card group or replace its spending constraint",
+		Description: "Absent properties stay as they are; spendingConstraint null removes the constraint.", Response: cardGroup{},
+		Body: object(openapi.Schema{"name": cardName, "spendingConstraint": openapi.Nullable(constraintInput(false))})})
+	openapi.Describe("card_group.utilization", openapi.Op{Summary: "A card group's spend against its limit", Response: utilization{}})
+	openapi.Describe("card_group.spending_constraint.replace", openapi.Op{Summary: "Replace a card group's spending constraint",
+		Body: constraintInput(false), Response: sandbox.SpendingConstraint{}})
+	openapi.Describe("card_group.spending_constraint.update", openapi.Op{Summary: "Merge into a card group's spending constraint",
+		Description: "A JSON merge patch: what the body names changes, null removes, the rest is kept.",
+		Body:        constraintInput(true), Response: sandbox.SpendingConstraint{}})
+}
+
+// constraintInput is a spending constraint in a request. A whole one
+// (partial false) needs each rule's list, and each limit's amount and
+// preset; a null property is absent and a rule without restriction is an
+// allowlist. A partial one (a merge patch) needs nothing, and null removes;
+// the items of utilizationLimitV2 are whole limits even then.
+func constraintInput(partial bool) openapi.Schema {
+	b := constraintSchemas{partial: partial}
+	limit := b.limit()
+	if partial {
+		limit = constraintSchemas{}.limit()
+	}
+	return b.obj(openapi.Schema{
+		"merchantCategoryRule":     b.list("merchantCategories", described(stringType, "A merchant category id.")),
+		"merchantRule":             b.list("merchants", described(stringType, "A merchant id.")),
+		"countryRule":              b.list("countries", openapi.Schema{"type": "string", "pattern": "^[A-Z]{2}$"}),
+		"merchantCategoryCodeRule": b.list("merchantCategoryCodes", openapi.Schema{"type": "string", "pattern": "^[0-9]{4}$"}),
+		"spendingRule": b.opt(b.obj(openapi.Schema{"utilizationLimit": b.opt(b.limit()), "utilizationLimitV2": b.opt(arrayOf(limit)),
+			"transactionSizeLimit": b.opt(b.obj(openapi.Schema{"minimum": b.opt(b.amount()), "maximum": b.opt(b.amount())}))})),
+	})
+}
+
+// constraintSchemas builds the parts of constraintInput.
+type constraintSchemas struct{ partial bool }
+
+// opt is an optional property: null means absent (or, in a patch, remove).
+func (constraintSchemas) opt(s openapi.Schema) openapi.Schema { return openapi.Nullable(s) }
+
+// req is a required property, optional and nullable in a patch.
+func (b constraintSchemas) req(s openapi.Schema) openapi.Schema {
+	if b.partial {
+		return b.opt(s)
+	}
+	return s
+}
+
+func (b constraintSchemas) obj(props openapi.Schema, required ...string) openapi.Schema {
+	if b.partial {
+		required = nil
+	}
+	return object(props, required...)
+}
+
+func (b constraintSchemas) amount() openapi.Schema {
+	return b.obj(openapi.Schema{"amountCents": b.req(openapi.Schema{"type": "integer", "minimum": 0})}, "amountCents")
+}
+
+func (b constraintSchemas) limit() openapi.Schema {
+	return b.obj(openapi.Schema{"limitAmount": b.req(b.amount()), "preset": b.req(oneOfStrings(sandbox.Presets...)),
+		"timezone":  b.opt(described(stringType, "A canonical IANA zone (Area/Location); UTC when absent.")),
+		"startDate": b.opt(described(openapi.Schema{"type": "string", "format": "date"}, "Today or a past day; ignored by daily limits."))},
+		"limitAmount", "preset")
+}
+
+func (b constraintSchemas) list(name string, item openapi.Schema) openapi.Schema {
+	return b.opt(b.obj(openapi.Schema{name: b.req(arrayOf(item)),
+		"restriction": b.opt(described(oneOfStrings(sandbox.Restrictions...), "allowlist when absent."))}, name))
 }
 
 // cardGroup is the API's CardGroup. virtualAccountId is deprecated: it

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -15,6 +16,20 @@ func (a *API) routesCardModifiers(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/modifier", "card.modifier.list", a.listCardModifiers)
 	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/modifier", "card.modifier.set", a.setCardModifier)
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/modifier", "card.modifier.update", a.setCardModifier)
+}
+
+func init() {
+	body := object(openapi.Schema{"name": oneOfStrings(sandbox.ModifierNames...), "value": booleanType}, "name", "value")
+	openapi.Describe("card.modifier.list", openapi.Op{Summary: "A card's modifiers (enterprise)", Response: cardModifiers{}})
+	openapi.Describe("card.modifier.set", openapi.Op{Summary: "Set one card modifier (enterprise)",
+		Description: "Sets the named modifier and leaves the card's others as they are.", Body: body, Response: success{}})
+	openapi.Describe("card.modifier.update", openapi.Op{Summary: "Set one card modifier (enterprise)",
+		Description: "The same as PUT: sets the named modifier and leaves the card's others as they are.", Body: body, Response: success{}})
+}
+
+// cardModifiers is the body of GET /card/{cardId}/modifier.
+type cardModifiers struct {
+	Modifiers []sandbox.CardModifier `json:"modifiers"`
 }
 
 func (a *API) listCardModifiers(r *http.Request) (any, error) {
@@ -33,7 +48,7 @@ func (a *API) listCardModifiers(r *http.Request) (any, error) {
 	if mods == nil {
 		mods = []sandbox.CardModifier{}
 	}
-	return map[string]any{"modifiers": mods}, nil
+	return cardModifiers{Modifiers: mods}, nil
 }
 
 type modifierBody struct {
@@ -70,7 +85,7 @@ func (a *API) setCardModifier(r *http.Request) (any, error) {
 			if err := op.SetCardModifier(c.Actor, mux.Vars(r)["cardId"], m); err != nil {
 				return nil, err
 			}
-			return map[string]bool{"success": true}, nil
+			return success{Success: true}, nil
 		},
 	})
 }

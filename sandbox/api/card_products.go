@@ -6,6 +6,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -16,12 +17,19 @@ func (a *API) routesCardProducts(r *mux.Router) {
 type cardProduct struct {
 	ID     string `json:"id"`
 	Prefix string `json:"prefix"`
-	Status string `json:"status"`
+	Status string `json:"status" enum:"active,inactive"`
 }
 
-// listCardProducts lists the card products of the fixtures catalogue.
+func init() {
+	openapi.Component("CardProduct", cardProduct{})
+	openapi.Describe("card_product.list", openapi.Op{Summary: "List card products", Security: openapi.APIKeyOnly, Query: []openapi.Param{cursorParam},
+		Response: listOf(cardProduct{})})
+}
+
+// listCardProducts lists the card products of the fixtures catalogue. Like
+// upstream, it takes API keys only.
 func (a *API) listCardProducts(r *http.Request) (any, error) {
-	c, err := a.auth(r, authOpts{gen: web.Gen1})
+	c, err := a.auth(r, authOpts{gen: web.Gen1, apiKeyOnly: true})
 	if err != nil {
 		return nil, err
 	}

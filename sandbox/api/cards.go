@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -22,6 +23,47 @@ func (a *API) routesCards(r *mux.Router) {
 	a.routesCardModifiers(r)
 }
 
+func init() {
+	openapi.Component("Card", card{})
+	openapi.Component("CardStatus", oneOfStrings(sandbox.CardStatuses...))
+	openapi.Component("CardModifier", sandbox.CardModifier{})
+	openapi.Component("CardGroupUtilization", utilization{})
+	openapi.Component("CardEvent", cardEvent{})
+	openapi.Component("UserData", described(openapi.Schema{"type": "object"}, "The caller's own JSON object, at most 4 KB."))
+	flag := openapi.Schema{"type": "string", "enum": []string{"true", "false"}}
+	openapi.Describe("card.list", openapi.Op{Summary: "List cards", Query: []openapi.Param{cursorParam, legalEntityFilter,
+		{Name: "filter:accountId"}, {Name: "filter:virtualAccountId"}, {Name: "filter:status", Schema: openapi.Ref("CardStatus")},
+		{Name: "filter:cardGroupId", Description: "Not with filter:cardGroupName."}, {Name: "filter:cardGroupName", Description: "Not with filter:cardGroupId."},
+		{Name: "filter:modifier", Description: "name:value of a modifier, e.g. only_allow_recurring_payments:true.",
+			Schema: openapi.Schema{"type": "string", "enum": []string{"only_allow_recurring_payments:true", "only_allow_recurring_payments:false"}}},
+		{Name: "sort", Description: "Creation order by default.", Schema: oneOfStrings("createdAt", "name")},
+		{Name: "sortDirection", Description: "ASC by default.", Schema: oneOfStrings("ASC", "DESC")}},
+		Response: listOf(card{})})
+	openapi.Describe("card.create", openapi.Op{Summary: "Create a virtual card", Status: http.StatusCreated, Response: card{},
+		Description: "With a legal-entity key accountId defaults to the first commercial account; a user key must give it.",
+		Body: object(openapi.Schema{"accountId": stringType, "virtualAccountId": stringType, "type": oneOfStrings("virtual"),
+			"name": cardName, "spendingConstraint": constraintInput(false), "isSingleUse": booleanType,
+			"userData": openapi.Ref("UserData"), "cardGroupId": stringType, "cardProductId": stringType}, "type", "name")})
+	openapi.Describe("card.get", openapi.Op{Summary: "Get a card", Response: card{},
+		Query: []openapi.Param{{Name: "include_pan", Schema: flag}, {Name: "include_cvv", Schema: flag}}})
+	openapi.Describe("card.update", openapi.Op{Summary: "Update a card", Response: card{},
+		Description: "Absent properties stay as they are; cardGroupId, spendingConstraint and userData set to null are removed.",
+		Body: object(openapi.Schema{"name": cardName, "status": openapi.Ref("CardStatus"), "cardGroupId": openapi.Nullable(stringType),
+			"spendingConstraint": openapi.Nullable(constraintInput(false)), "userData": openapi.Nullable(openapi.Ref("UserData"))})})
+	openapi.Describe("card.utilization", openapi.Op{Summary: "A card's spend against its limit", Response: utilization{}})
+	openapi.Describe("card.event.list", openapi.Op{Summary: "A card's network events, newest first",
+		Description: "Authorizations (with the rule that decided them), reversals, clearings, refunds and verifications.",
+		Query:       []openapi.Param{cursorParam}, Response: listOf(cardEvent{})})
+	openapi.Describe("card.spending_constraint.replace", openapi.Op{Summary: "Replace a card's spending constraint",
+		Body: constraintInput(false), Response: sandbox.SpendingConstraint{}})
+	openapi.Describe("card.spending_constraint.update", openapi.Op{Summary: "Merge into a card's spending constraint",
+		Description: "A JSON merge patch: what the body names changes, null removes, the rest is kept.",
+		Body:        constraintInput(true), Response: sandbox.SpendingConstraint{}})
+}
+
+// cardName is a card's or card group's name.
+var cardName = openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}
+
 type card struct {
 	ID                 string                      `json:"id"`
 	AccountID          string                      `json:"accountId"`
@@ -30,16 +72,16 @@ type card struct {
 	Name               string                      `json:"name"`
 	ExpiryMonth        string                      `json:"expiryMonth"`
 	ExpiryYear         string                      `json:"expiryYear"`
-	Status             string                      `json:"status"`
+	Status             string                      `json:"status" ref:"CardStatus"`
 	IsPhysical         bool                        `json:"isPhysical"`
 	IsSingleUse        bool                        `json:"isSingleUse"`
 	PAN                string                      `json:"pan,omitempty"`
 	CVV                string                      `json:"cvv,omitempty"`
 	CardGroupID        string                      `json:"cardGroupId,omitempty"`
 	CardGroupName      string                      `json:"cardGroupName,omitempty"`
-	CreatedAt          string                      `json:"createdAt"`
+	CreatedAt          string                      `json:"createdAt" format:"date-time"`
 	SpendingConstraint *sandbox.SpendingConstraint `json:"spendingConstraint,omitempty"`
-	UserData           json.RawMessage             `json:"userData,omitempty"`
+	UserData           json.RawMessage             `json:"userData,omitempty" ref:"UserData"`
 	CardProductID      string                      `json:"cardProductId,omitempty"`
 	Modifiers          []sandbox.CardModifier      `json:"modifiers,omitempty"`
 }
@@ -346,7 +388,7 @@ func (a *API) updateCard(r *http.Request) (any, error) {
 
 // utilization is the API's CardGroupUtilization, for cards and groups.
 type utilization struct {
-	NextResetDate    string `json:"nextResetDate,omitempty"`
+	NextResetDate    string `json:"nextResetDate,omitempty" format:"date-time"`
 	Spend            money  `json:"spend"`
 	AvailableBalance *money `json:"availableBalance,omitempty"`
 }
@@ -445,7 +487,7 @@ func (a *API) patchConstraint(idVar string, patch func(*sandbox.Op, *sandbox.Act
 type cardEvent struct {
 	ID                    string         `json:"id"`
 	CardID                string         `json:"cardId"`
-	Type                  string         `json:"type"`
+	Type                  string         `json:"type" enum:"authorization,reversal,clearing,refund,verification"`
 	AmountCents           int64          `json:"amountCents"`
 	Merchant              *eventMerchant `json:"merchant,omitempty"`
 	Approved              bool           `json:"approved"`
@@ -453,7 +495,7 @@ type cardEvent struct {
 	DeclineReason         string         `json:"declineReason,omitempty"`
 	TransactionID         string         `json:"transactionId,omitempty"`
 	OriginalTransactionID string         `json:"originalTransactionId,omitempty"`
-	CreatedAt             string         `json:"createdAt"`
+	CreatedAt             string         `json:"createdAt" format:"date-time"`
 }
 
 // eventMerchant is shaped like the authorization webhook's merchant.
@@ -470,7 +512,7 @@ type decision struct {
 	Rule        string `json:"rule"`
 	Reason      string `json:"reason"`
 	Detail      string `json:"detail"`
-	Scope       string `json:"scope,omitempty"`
+	Scope       string `json:"scope,omitempty" enum:"card,cardGroup"`
 	CardGroupID string `json:"cardGroupId,omitempty"`
 	// FallbackApplied: the authorization webhook did not answer in time
 	// and its fallback decided.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -20,14 +21,58 @@ func (a *API) routesContacts(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/contact/{contactId}/ach-debit-recurring", "contact.ach_debit_recurring", a.contactACHDebit)
 }
 
+func init() {
+	openapi.Component("Contact", contactView{})
+	openapi.Component("ContactDestination", contactDestination{})
+	text := openapi.Schema{"type": "string", "minLength": 1, "maxLength": 200}
+	props := openapi.Schema{"name": text, "recipientType": oneOfStrings("contact", "vendor"), "recipientLegalName": text,
+		"recipientEmail": openapi.Schema{"type": "string", "format": "email"}, "address": openapi.Ref("Address")}
+	le := []openapi.Param{legalEntityFilter}
+	openapi.Describe("contact.list", openapi.Op{Summary: "List contacts",
+		Query:    []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:name", Description: "Part of the name, ignoring case."}},
+		Response: listOf(contactView{})})
+	openapi.Describe("contact.create", openapi.Op{Summary: "Create a contact", Query: le,
+		Body: object(props, "name", "recipientType", "recipientLegalName"), Response: contactBody{}})
+	openapi.Describe("contact.get", openapi.Op{Summary: "Get a contact", Query: le, Response: contactBody{}})
+	openapi.Describe("contact.update", openapi.Op{Summary: "Replace a contact's details", Query: le,
+		Description: "Every property is required: the body replaces the contact's details.",
+		Body:        object(props, "name", "recipientType", "recipientLegalName", "recipientEmail", "address"), Response: contactBody{}})
+	openapi.Describe("contact.ach_debit_recurring", openapi.Op{Summary: "Whether the contact has an active recurring ACH debit authorization",
+		Query: le, Response: achDebitRecurring{}})
+	openapi.Describe("contact.destination.list", openapi.Op{Summary: "List contact destinations with the transaction types each can receive",
+		Description: "Bank account and international wire destinations; crypto addresses are not listed.",
+		Query:       []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:contactId", Description: "One contact's destinations."}},
+		Response:    listOf(contactDestination{})})
+	openapi.Describe("contact.destination.update", openapi.Op{Summary: "Update a contact destination",
+		Description: "Absent properties stay as they are. The bank fields apply to bank_account destinations, the wire fields to international_wire ones.",
+		Body: object(openapi.Schema{"name": openapi.Schema{"type": "string", "maxLength": 200},
+			"accountNumber": openapi.Schema{"type": "string", "pattern": "^[0-9]{4,17}$"},
+			"routingNumber": described(openapi.Schema{"type": "string", "pattern": "^[0-9]{9}$"}, "An ABA routing number with a valid checksum."),
+			"accountType":   oneOfStrings("checking", "savings"), "bankName": openapi.Schema{"type": "string", "minLength": 1},
+			"iban":        described(stringType, "An IBAN with a valid checksum."),
+			"swift":       openapi.Schema{"type": "string", "pattern": "^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$"},
+			"bankCountry": openapi.Schema{"type": "string", "pattern": "^[A-Z]{2}$"}}),
+		Response: destinationBody{}})
+}
+
+// achDebitRecurring is the body of GET …/ach-debit-recurring.
+type achDebitRecurring struct {
+	HasActiveRecurringAuth bool `json:"hasActiveRecurringAuth"`
+}
+
+// destinationBody is the body of PATCH /contact/destination/{destinationId}.
+type destinationBody struct {
+	Destination contactDestination `json:"destination"`
+}
+
 type contactView struct {
 	ID                 string           `json:"id"`
 	Name               string           `json:"name"`
-	RecipientType      string           `json:"recipientType,omitempty"`
+	RecipientType      string           `json:"recipientType,omitempty" enum:"contact,vendor"`
 	RecipientLegalName string           `json:"recipientLegalName,omitempty"`
 	RecipientEmail     string           `json:"recipientEmail,omitempty"`
 	Address            *sandbox.Address `json:"address,omitempty"`
-	ArchivedAt         string           `json:"archivedAt,omitempty"`
+	ArchivedAt         string           `json:"archivedAt,omitempty" format:"date-time"`
 }
 
 func contactOf(c *sandbox.Contact) contactView {
@@ -113,7 +158,7 @@ func (a *API) contactACHDebit(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]bool{"hasActiveRecurringAuth": ct.ACHDebitRecurring}, nil
+		return achDebitRecurring{HasActiveRecurringAuth: ct.ACHDebitRecurring}, nil
 	})
 }
 
@@ -157,18 +202,18 @@ func (a *API) updateContact(r *http.Request) (any, error) { return a.writeContac
 type contactDestination struct {
 	ID                       string             `json:"id"`
 	ContactID                string             `json:"contactId"`
-	Type                     string             `json:"type"`
+	Type                     string             `json:"type" enum:"bank_account,international_wire"`
 	Name                     string             `json:"name,omitempty"`
-	EligibleTransactionTypes []string           `json:"eligibleTransactionTypes"`
+	EligibleTransactionTypes []string           `json:"eligibleTransactionTypes" enum:"ach,wire,rtp,international_wire"`
 	BankAccount              *bankAccountView   `json:"bankAccount,omitempty"`
 	InternationalWire        *internationalView `json:"internationalWire,omitempty"`
-	CreatedAt                string             `json:"createdAt"`
+	CreatedAt                string             `json:"createdAt" format:"date-time"`
 }
 
 type bankAccountView struct {
 	AccountNumberLast4 string `json:"accountNumberLast4"`
 	RoutingNumber      string `json:"routingNumber"`
-	AccountType        string `json:"accountType,omitempty"`
+	AccountType        string `json:"accountType,omitempty" enum:"checking,savings"`
 	BankName           string `json:"bankName,omitempty"`
 }
 
@@ -220,7 +265,7 @@ func (a *API) updateDestination(r *http.Request) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			return map[string]contactDestination{"destination": destinationOf(d)}, nil
+			return destinationBody{Destination: destinationOf(d)}, nil
 		},
 	})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -17,18 +18,45 @@ func (a *API) routesCustomers(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/customer/{customerId}/ach-debit-recurring", "customer.ach_debit_recurring", a.customerACHDebit)
 }
 
+func init() {
+	openapi.Component("Customer", customerView{})
+	openapi.Component("CustomMetadata", described(openapi.Schema{"type": "object"}, "The caller's own JSON object."))
+	name := openapi.Schema{"type": "string", "minLength": 1, "maxLength": 200}
+	email := openapi.Schema{"type": "string", "format": "email"}
+	le := []openapi.Param{legalEntityFilter}
+	openapi.Describe("customer.list", openapi.Op{Summary: "List customers", Response: listOf(customerView{}),
+		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:name", Description: "Part of the name, ignoring case."},
+			{Name: "filter:status", Schema: oneOfStrings(sandbox.CustomerActive, sandbox.CustomerArchived)}}})
+	openapi.Describe("customer.create", openapi.Op{Summary: "Create a customer", Query: le, Response: customerBody{},
+		Body: object(openapi.Schema{"name": name, "email": email, "phone": openapi.Schema{"type": "string", "maxLength": 40},
+			"address": openapi.Ref("Address"), "customMetadata": openapi.Ref("CustomMetadata")}, "name", "email")})
+	openapi.Describe("customer.get", openapi.Op{Summary: "Get a customer", Query: le, Response: customerBody{}})
+	openapi.Describe("customer.update", openapi.Op{Summary: "Update or archive a customer", Query: le, Response: customerBody{},
+		Description: "Absent properties stay as they are; phone, address and customMetadata set to null are removed.",
+		Body: object(openapi.Schema{"name": name, "email": email, "phone": openapi.Nullable(stringType),
+			"address": openapi.Nullable(openapi.Ref("Address")), "customMetadata": openapi.Nullable(openapi.Ref("CustomMetadata")),
+			"status": oneOfStrings(sandbox.CustomerActive, sandbox.CustomerArchived)})})
+	openapi.Describe("customer.ach_debit_recurring", openapi.Op{Summary: "Whether the customer has an active recurring ACH debit authorization",
+		Query: le, Response: achDebitRecurring{}})
+}
+
+// customerBody is the {customer} body of the customer operations.
+type customerBody struct {
+	Customer customerView `json:"customer"`
+}
+
 type customerView struct {
 	ID             string           `json:"id"`
 	Name           string           `json:"name"`
 	Email          string           `json:"email"`
 	Phone          string           `json:"phone,omitempty"`
 	Address        *sandbox.Address `json:"address,omitempty"`
-	CustomMetadata json.RawMessage  `json:"customMetadata,omitempty"`
-	Status         string           `json:"status"`
+	CustomMetadata json.RawMessage  `json:"customMetadata,omitempty" ref:"CustomMetadata"`
+	Status         string           `json:"status" enum:"active,archived"`
 }
 
-func customerOf(c *sandbox.Customer) map[string]customerView {
-	return map[string]customerView{"customer": {ID: c.ID, Name: c.Name, Email: c.Email, Phone: c.Phone, Address: c.Address,
+func customerOf(c *sandbox.Customer) customerBody {
+	return customerBody{Customer: customerView{ID: c.ID, Name: c.Name, Email: c.Email, Phone: c.Phone, Address: c.Address,
 		CustomMetadata: c.CustomMetadata, Status: c.Status}}
 }
 
@@ -37,7 +65,7 @@ func (a *API) listCustomers(r *http.Request) (any, error) {
 	f := sandbox.CustomerFilter{Name: q.Get("filter:name"), Status: q.Get("filter:status")}
 	return listPage(a, r, func(op *sandbox.Op, c *call, req sandbox.PageRequest) (sandbox.Page[sandbox.Customer], error) {
 		return op.ListCustomers(c.Actor, f, req)
-	}, func(_ *sandbox.Op, c *sandbox.Customer) (customerView, error) { return customerOf(c)["customer"], nil })
+	}, func(_ *sandbox.Op, c *sandbox.Customer) (customerView, error) { return customerOf(c).Customer, nil })
 }
 
 func (a *API) getCustomer(r *http.Request) (any, error) {
@@ -56,7 +84,7 @@ func (a *API) customerACHDebit(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]bool{"hasActiveRecurringAuth": cust.ACHDebitRecurring}, nil
+		return achDebitRecurring{HasActiveRecurringAuth: cust.ACHDebitRecurring}, nil
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -21,6 +22,81 @@ func (a *API) routesExpenseReports(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPatch, "/expense-report/{expenseReportId}", "expense_report.update", a.updateExpenseReport)
 	web.Route(r, web.Gen1, http.MethodPost, "/expense-report/{expenseReportId}/approve", "expense_report.approve", a.approveExpenseReport)
 	web.Route(r, web.Gen1, http.MethodPost, "/expense-report/{expenseReportId}/reject", "expense_report.reject", a.rejectExpenseReport)
+}
+
+func init() {
+	openapi.Component("ExpenseReport", expenseReportView{})
+	openapi.Component("ExpenseReportStatus", oneOfStrings(sandbox.ExpensePending, sandbox.ExpenseCancelled, sandbox.ExpenseRejected,
+		sandbox.ExpenseProcessing, sandbox.ExpenseCompleted, sandbox.ExpenseFailed))
+	openapi.Component("MerchantV2", merchantV2View{})
+	openapi.Component("ReimbursementSource", reimbursementSource{})
+	le := []openapi.Param{legalEntityFilter}
+	userID := openapi.Schema{"type": "string", "minLength": 1}
+	instant := described(dateTime, "An RFC 3339 date-time.")
+	merchant := object(openapi.Schema{"type": oneOfStrings("merchantV2", "customMerchant"), "id": userID}, "type", "id")
+	currency := described(openapi.Schema{"type": "string", "pattern": "^[A-Z]{3}$"}, "An ISO 4217 code; USD by default.")
+	ubID := described(openapi.Schema{"type": "string", "pattern": "^ub_"}, "A user bank account from the reimbursement sources.")
+	ids := openapi.Schema{"type": "array", "uniqueItems": true, "items": stringType}
+	memo := openapi.Schema{"type": "string", "maxLength": 1000}
+	openapi.Describe("expense_report.list", openapi.Op{Summary: "List expense reports", Response: listOf(expenseReportView{}),
+		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:status", Schema: openapi.Ref("ExpenseReportStatus")},
+			{Name: "filter:submittedByUserId"},
+			{Name: "sort", Description: "submittedAt by default.", Schema: oneOfStrings("submittedAt", "amountCents", "transactionDate")},
+			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
+	openapi.Describe("expense_report.create", openapi.Op{Summary: "Submit an expense report", Query: le, Response: expenseReportBody{},
+		Description: "A currency other than USD needs fxRateToUsd; a report without documentIds needs noReceiptReason.",
+		Body: object(openapi.Schema{"submittedByUserId": userID, "amountCents": openapi.Schema{"type": "integer", "exclusiveMinimum": 0},
+			"currency": currency, "transactionDate": instant, "memo": openapi.Nullable(memo), "destinationId": ubID,
+			"documentIds": described(ids, "Receipts uploaded with POST /expense-report/receipt."), "merchant": merchant,
+			"fxRateToUsd":     openapi.Nullable(described(stringType, "How many units of the currency one US dollar buys, as a decimal string.")),
+			"fxRateUpdatedAt": openapi.Nullable(instant), "noReceiptReason": openapi.Nullable(stringType)},
+			"submittedByUserId", "amountCents", "transactionDate", "destinationId", "merchant")})
+	openapi.Describe("expense_report.get", openapi.Op{Summary: "Get an expense report", Query: le, Response: expenseReportBody{}})
+	openapi.Describe("expense_report.update", openapi.Op{Summary: "Change or cancel a pending expense report", Query: le, Response: expenseReportBody{},
+		Description: "Only while pending_review. Absent properties stay as they are; memo null removes the memo; status cancelled cancels.",
+		Body: object(openapi.Schema{"updatedByUserId": userID, "amountCents": openapi.Schema{"type": "integer", "exclusiveMinimum": 0},
+			"currency": currency, "transactionDate": instant, "memo": openapi.Nullable(memo), "destinationId": ubID, "documentIds": ids,
+			"merchant": merchant, "status": oneOfStrings(sandbox.ExpenseCancelled)}, "updatedByUserId")})
+	openapi.Describe("expense_report.approve", openapi.Op{Summary: "Approve an expense report and pay it out", Query: le, Response: expenseReportBody{},
+		Body: object(openapi.Schema{"reviewedByUserId": userID}, "reviewedByUserId")})
+	openapi.Describe("expense_report.reject", openapi.Op{Summary: "Reject an expense report", Query: le, Response: expenseReportBody{},
+		Body: object(openapi.Schema{"reviewedByUserId": userID, "reason": openapi.Schema{"type": "string", "minLength": 1}}, "reviewedByUserId", "reason")})
+	openapi.Describe("expense_report.bulk_action", openapi.Op{Summary: "Approve, reject or cancel many expense reports", Query: le,
+		Description: "Each report succeeds or fails on its own. reviewedByUserId is needed to approve or reject, reason to reject, cancelledByUserId to cancel.",
+		Body: object(openapi.Schema{"action": oneOfStrings("approve", "reject", "cancel"),
+			"expenseReportIds": openapi.Schema{"type": "array", "minItems": 1, "maxItems": 100, "uniqueItems": true, "items": stringType},
+			"reviewedByUserId": userID, "cancelledByUserId": userID, "reason": stringType}, "action", "expenseReportIds"),
+		Response: bulkResult{}})
+	openapi.Describe("expense_report.reimbursement_source.list", openapi.Op{Summary: "A user's bank accounts expenses can be reimbursed to",
+		Query: []openapi.Param{legalEntityFilter, {Name: "userId", Required: true}}, Response: reimbursementSources{}})
+	openapi.Describe("expense_report.receipt.upload", openapi.Op{Summary: "Upload a receipt and read it",
+		Description: "A PNG, JPEG, WebP or PDF file of at most 4 MB. The reading is deterministic: the same file always reads the same.",
+		Query:       le, BodyType: multipartBody, Body: upload, Response: receiptUpload{}})
+}
+
+// expenseReportBody is the {expenseReport} body of the report operations.
+type expenseReportBody struct {
+	ExpenseReport expenseReportView `json:"expenseReport"`
+}
+
+// bulkResult is the body of PATCH /expense-report/bulk-action.
+type bulkResult struct {
+	SuccessCount int      `json:"successCount"`
+	FailedIDs    []string `json:"failedIds"`
+}
+
+// reimbursementSources is the body of GET
+// /expense-report/reimbursement-sources.
+type reimbursementSources struct {
+	Data []reimbursementSource `json:"data"`
+}
+
+// receiptUpload answers a receipt upload.
+type receiptUpload struct {
+	DocumentID    string        `json:"documentId"`
+	URL           string        `json:"url"`
+	ExpiresAt     string        `json:"expiresAt" format:"date-time"`
+	ParsedReceipt parsedReceipt `json:"parsedReceipt"`
 }
 
 func (a *API) listExpenseReports(r *http.Request) (any, error) {
@@ -49,7 +125,7 @@ func (a *API) getExpenseReport(r *http.Request) (any, error) {
 
 func expenseBody(op *sandbox.Op, r *http.Request, er *sandbox.ExpenseReport) (any, error) {
 	v, err := expenseReportOf(op, r, er)
-	return map[string]expenseReportView{"expenseReport": v}, err
+	return expenseReportBody{ExpenseReport: v}, err
 }
 
 // expenseWrite runs an expense report write: body decodes strictly and is
@@ -152,7 +228,7 @@ func (a *API) bulkExpense(r *http.Request) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"successCount": n, "failedIds": failed}, nil
+			return bulkResult{SuccessCount: n, FailedIDs: failed}, nil
 		},
 	})
 }
@@ -171,7 +247,7 @@ func (a *API) reimbursementSources(r *http.Request) (any, error) {
 		for i := range sources {
 			out[i] = reimbursementSourceOf(&sources[i])
 		}
-		return map[string]any{"data": out}, nil
+		return reimbursementSources{Data: out}, nil
 	})
 }
 
@@ -181,28 +257,46 @@ func (a *API) uploadReceipt(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"documentId": doc.ID, "url": absURL(r, "/_sandbox/documents/"+doc.ID),
-			"expiresAt": timestamp(op.Now.Add(receiptURLLifetime)), "parsedReceipt": parsedReceiptOf(parsed)}, nil
+		return receiptUpload{DocumentID: doc.ID, URL: absURL(r, "/_sandbox/documents/"+doc.ID),
+			ExpiresAt: timestamp(op.Now.Add(receiptURLLifetime)), ParsedReceipt: parsedReceiptOf(parsed)}, nil
 	})
 }
 
-type confidentValue struct {
-	ValueCents   *int64          `json:"valueCents,omitempty"`
-	Currency     string          `json:"currency,omitempty"`
-	Value        string          `json:"value,omitempty"`
+// parsedReceipt is ParsedReceipt: what was read, each part with how sure
+// the reading is.
+type parsedReceipt struct {
+	Amount   receiptAmount   `json:"amount"`
+	Date     receiptDate     `json:"date"`
+	Merchant receiptMerchant `json:"merchant"`
+}
+
+type receiptAmount struct {
+	ValueCents *int64 `json:"valueCents,omitempty"`
+	Currency   string `json:"currency,omitempty"`
+	Confidence string `json:"confidence" enum:"high,medium,low,none"`
+	RawText    string `json:"rawText,omitempty"`
+}
+
+type receiptDate struct {
+	Value      string `json:"value,omitempty" format:"date"`
+	Confidence string `json:"confidence" enum:"high,medium,low,none"`
+	RawText    string `json:"rawText,omitempty"`
+}
+
+type receiptMerchant struct {
 	Name         string          `json:"name,omitempty"`
 	MerchantV2ID string          `json:"merchantV2Id,omitempty"`
 	MerchantV2   *merchantV2View `json:"merchantV2,omitempty"`
-	Confidence   string          `json:"confidence"`
+	Confidence   string          `json:"confidence" enum:"high,medium,low,none"`
 	RawText      string          `json:"rawText,omitempty"`
 }
 
-func parsedReceiptOf(p sandbox.ParsedReceipt) map[string]confidentValue {
+func parsedReceiptOf(p sandbox.ParsedReceipt) parsedReceipt {
 	m := merchantV2Of(p.Merchant)
 	amount := p.AmountCents
-	return map[string]confidentValue{
-		"amount":   {ValueCents: &amount, Currency: p.Currency, Confidence: p.AmountConfidence, RawText: p.AmountRaw},
-		"date":     {Value: p.Date, Confidence: p.DateConfidence, RawText: p.DateRaw},
-		"merchant": {Name: p.Merchant.Name, MerchantV2ID: p.Merchant.ID, MerchantV2: &m, Confidence: p.MerchantConfidence, RawText: p.MerchantRaw},
+	return parsedReceipt{
+		Amount:   receiptAmount{ValueCents: &amount, Currency: p.Currency, Confidence: p.AmountConfidence, RawText: p.AmountRaw},
+		Date:     receiptDate{Value: p.Date, Confidence: p.DateConfidence, RawText: p.DateRaw},
+		Merchant: receiptMerchant{Name: p.Merchant.Name, MerchantV2ID: p.Merchant.ID, MerchantV2: &m, Confidence: p.MerchantConfidence, RawText: p.MerchantRaw},
 	}
 }

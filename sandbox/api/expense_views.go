@@ -23,24 +23,40 @@ type expenseReportView struct {
 	SubmittedByUserID     string             `json:"submittedByUserId"`
 	AmountCents           int64              `json:"amountCents"`
 	Currency              string             `json:"currency"`
-	TransactionDate       string             `json:"transactionDate"`
+	TransactionDate       string             `json:"transactionDate" format:"date-time"`
 	MerchantV2ID          string             `json:"merchantV2Id,omitempty"`
 	CustomMerchantID      string             `json:"customMerchantId,omitempty"`
 	Memo                  *string            `json:"memo,omitempty"`
 	DestinationID         string             `json:"destinationId"`
-	SubmittedAt           string             `json:"submittedAt"`
-	Status                string             `json:"status"`
-	Timestamp             string             `json:"timestamp"`
+	SubmittedAt           string             `json:"submittedAt" format:"date-time"`
+	Status                string             `json:"status" ref:"ExpenseReportStatus"`
+	Timestamp             string             `json:"timestamp" format:"date-time"`
 	FxRateToUsd           *string            `json:"fxRateToUsd,omitempty"`
-	FxRateUpdatedAt       string             `json:"fxRateUpdatedAt,omitempty"`
+	FxRateUpdatedAt       string             `json:"fxRateUpdatedAt,omitempty" format:"date-time"`
 	NoReceiptReason       string             `json:"noReceiptReason,omitempty"`
-	Merchant              map[string]any     `json:"merchant,omitempty"`
+	Merchant              *expenseMerchant   `json:"merchant,omitempty"`
 	Documents             []documentLink     `json:"documents,omitempty"`
 	AggregatedTransaction *transactionBrief  `json:"aggregatedTransaction,omitempty"`
 	Destination           *sourceBrief       `json:"destination,omitempty"`
 	SubmittedByUser       *userSummary       `json:"submittedByUser,omitempty"`
 	ReviewedByUser        *userSummary       `json:"reviewedByUser,omitempty"`
 	Review                *expenseReviewView `json:"review,omitempty"`
+}
+
+// expenseMerchant is ExpenseReportMerchant: a catalogue merchant or the
+// legal entity's own.
+type expenseMerchant struct {
+	Type           string              `json:"type" enum:"merchantV2,customMerchant"`
+	MerchantV2     *merchantV2View     `json:"merchantV2,omitempty"`
+	CustomMerchant *customMerchantView `json:"customMerchant,omitempty"`
+}
+
+type customMerchantView struct {
+	ID            string `json:"id"`
+	LegalEntityID string `json:"legalEntityId"`
+	AddedByUserID string `json:"addedByUserId"`
+	MerchantName  string `json:"merchantName"`
+	Timestamp     string `json:"timestamp" format:"date-time"`
 }
 
 type documentLink struct {
@@ -50,73 +66,94 @@ type documentLink struct {
 
 // documentView is Document.IDocumentModel.
 type documentView struct {
-	Entity         string         `json:"$entity"`
-	ID             string         `json:"id"`
-	AccountType    string         `json:"accountType"`
-	AccountID      string         `json:"accountId"`
-	StartDate      string         `json:"startDate"`
-	EndDate        string         `json:"endDate"`
-	Filename       string         `json:"filename,omitempty"`
-	Status         string         `json:"status"`
-	Checksum       string         `json:"checksum,omitempty"`
-	AccessLevel    string         `json:"accessLevel"`
-	DocumentType   string         `json:"documentType"`
-	Category       string         `json:"category"`
-	DocumentSource string         `json:"documentSource"`
-	FileMetadata   map[string]any `json:"fileMetadata"`
-	Timestamp      string         `json:"timestamp"`
+	Entity         string       `json:"$entity" enum:"document"`
+	ID             string       `json:"id"`
+	AccountType    string       `json:"accountType" enum:"expenseReport"`
+	AccountID      string       `json:"accountId"`
+	StartDate      string       `json:"startDate"`
+	EndDate        string       `json:"endDate"`
+	Filename       string       `json:"filename,omitempty"`
+	Status         string       `json:"status"`
+	Checksum       string       `json:"checksum,omitempty"`
+	AccessLevel    string       `json:"accessLevel"`
+	DocumentType   string       `json:"documentType"`
+	Category       string       `json:"category" enum:"document,statement"`
+	DocumentSource string       `json:"documentSource"`
+	FileMetadata   fileMetadata `json:"fileMetadata"`
+	Timestamp      string       `json:"timestamp"`
+}
+
+type fileMetadata struct {
+	Size int64  `json:"size"`
+	Type string `json:"type"`
 }
 
 type money2 struct {
 	AmountCents int64  `json:"amount_cents"`
-	Currency    string `json:"currency"`
+	Currency    string `json:"currency" enum:"USD"`
 }
 
 type transactionBrief struct {
 	ID     string `json:"id"`
 	Date   string `json:"date"`
 	Amount money2 `json:"amount"`
-	Status string `json:"status"`
+	Status string `json:"status" enum:"pending,pending_approval,settled,failed,refund,declined,dispute,canceled,returned,reversed,scheduled,in_review"`
 }
 
 type sourceBrief struct {
-	ID              string            `json:"id"`
-	AccountName     string            `json:"accountName"`
-	Mask            string            `json:"mask,omitempty"`
-	Institution     map[string]string `json:"institution"`
-	InstitutionLogo string            `json:"institutionLogo,omitempty"`
+	ID              string      `json:"id"`
+	AccountName     string      `json:"accountName"`
+	Mask            string      `json:"mask,omitempty"`
+	Institution     institution `json:"institution"`
+	InstitutionLogo string      `json:"institutionLogo,omitempty"`
+}
+
+type institution struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 type userSummary struct {
-	ID   string            `json:"id"`
-	Name map[string]string `json:"name"`
+	ID   string     `json:"id"`
+	Name personName `json:"name"`
+}
+
+type personName struct {
+	First string `json:"first"`
+	Last  string `json:"last"`
+	Full  string `json:"full"`
 }
 
 type expenseReviewView struct {
 	ID               string  `json:"id"`
 	ExpenseReportID  string  `json:"expenseReportId"`
-	Decision         string  `json:"decision"`
+	Decision         string  `json:"decision" enum:"approved,rejected"`
 	ReviewedByUserID string  `json:"reviewedByUserId"`
-	ReviewedAt       string  `json:"reviewedAt"`
+	ReviewedAt       string  `json:"reviewedAt" format:"date-time"`
 	RejectionReason  *string `json:"rejectionReason,omitempty"`
-	Timestamp        string  `json:"timestamp"`
+	Timestamp        string  `json:"timestamp" format:"date-time"`
 }
 
 // merchantV2View is Merchant.MerchantV2 of a catalogue merchant.
 type merchantV2View struct {
-	Entity             string            `json:"$entity"`
-	ID                 string            `json:"id"`
-	Name               string            `json:"name"`
-	URL                string            `json:"url,omitempty"`
-	IsLive             bool              `json:"isLive"`
-	IsInstantCashback  bool              `json:"isInstantCashback"`
-	MerchantCategoryID string            `json:"merchantCategoryId,omitempty"`
-	Metadata           map[string]string `json:"metadata"`
+	Entity             string       `json:"$entity" enum:"merchant_v2"`
+	ID                 string       `json:"id"`
+	Name               string       `json:"name"`
+	URL                string       `json:"url,omitempty"`
+	IsLive             bool         `json:"isLive"`
+	IsInstantCashback  bool         `json:"isInstantCashback"`
+	MerchantCategoryID string       `json:"merchantCategoryId,omitempty"`
+	Metadata           metadataView `json:"metadata"`
+}
+
+// metadataView is IMetadataModel.
+type metadataView struct {
+	Timestamp string `json:"timestamp" format:"date-time"`
 }
 
 func merchantV2Of(m *fixtures.Merchant) merchantV2View {
 	return merchantV2View{Entity: "merchant_v2", ID: m.ID, Name: m.Name, URL: m.URL, IsLive: true, MerchantCategoryID: m.CategoryID,
-		Metadata: map[string]string{"timestamp": catalogueTimestamp}}
+		Metadata: metadataView{Timestamp: catalogueTimestamp}}
 }
 
 func summaryOf(u *sandbox.User) *userSummary {
@@ -124,7 +161,7 @@ func summaryOf(u *sandbox.User) *userSummary {
 		return nil
 	}
 	first, last, _ := strings.Cut(u.Name, " ")
-	return &userSummary{ID: u.ID, Name: map[string]string{"first": first, "last": last, "full": u.Name}}
+	return &userSummary{ID: u.ID, Name: personName{First: first, Last: last, Full: u.Name}}
 }
 
 func expenseReportOf(op *sandbox.Op, r *http.Request, er *sandbox.ExpenseReport) (expenseReportView, error) {
@@ -140,11 +177,12 @@ func expenseReportOf(op *sandbox.Op, r *http.Request, er *sandbox.ExpenseReport)
 		return v, err
 	}
 	if x.Merchant != nil {
-		v.Merchant = map[string]any{"type": "merchantV2", "merchantV2": merchantV2Of(x.Merchant)}
+		m := merchantV2Of(x.Merchant)
+		v.Merchant = &expenseMerchant{Type: "merchantV2", MerchantV2: &m}
 	}
 	if cm := x.CustomMerchant; cm != nil {
-		v.Merchant = map[string]any{"type": "customMerchant", "customMerchant": map[string]string{"id": cm.ID,
-			"legalEntityId": cm.LegalEntityID, "addedByUserId": cm.AddedByUserID, "merchantName": cm.MerchantName, "timestamp": timestamp(cm.CreatedAt)}}
+		v.Merchant = &expenseMerchant{Type: "customMerchant", CustomMerchant: &customMerchantView{ID: cm.ID,
+			LegalEntityID: cm.LegalEntityID, AddedByUserID: cm.AddedByUserID, MerchantName: cm.MerchantName, Timestamp: timestamp(cm.CreatedAt)}}
 	}
 	for i := range x.Documents {
 		d := &x.Documents[i]
@@ -156,7 +194,7 @@ func expenseReportOf(op *sandbox.Op, r *http.Request, er *sandbox.ExpenseReport)
 	}
 	if b := x.Destination; b != nil {
 		v.Destination = &sourceBrief{ID: b.ID, AccountName: b.AccountName, Mask: b.Mask, InstitutionLogo: b.InstitutionLogo,
-			Institution: map[string]string{"id": b.InstitutionID, "name": b.InstitutionName}}
+			Institution: institution{ID: b.InstitutionID, Name: b.InstitutionName}}
 	}
 	v.SubmittedByUser, v.ReviewedByUser = summaryOf(x.Submitter), summaryOf(x.Reviewer)
 	if rv := er.Review; rv != nil {
@@ -170,37 +208,49 @@ func documentOf(d *sandbox.Document, reportID string) documentView {
 	at := timestamp(d.CreatedAt)
 	return documentView{Entity: "document", ID: d.ID, AccountType: "expenseReport", AccountID: reportID, StartDate: at, EndDate: at,
 		Filename: d.Filename, Status: "uploaded", Checksum: d.Checksum, AccessLevel: "private", DocumentType: d.Type,
-		Category: "document", DocumentSource: d.Source, FileMetadata: map[string]any{"size": d.Size, "type": d.ContentType}, Timestamp: at}
+		Category: "document", DocumentSource: d.Source, FileMetadata: fileMetadata{Size: d.Size, Type: d.ContentType}, Timestamp: at}
 }
 
 // reimbursementSource is ReimbursementSource: IUserBankAccountModel and
 // institutionLogo.
 type reimbursementSource struct {
-	ID               string            `json:"id"`
-	UserID           string            `json:"userId"`
-	LatestStatus     string            `json:"latestStatus"`
-	LastSyncedAt     string            `json:"lastSyncedAt,omitempty"`
-	AccountName      string            `json:"accountName"`
-	AccountOwnerName string            `json:"accountOwnerName,omitempty"`
-	Type             string            `json:"type"`
-	Subtype          string            `json:"subtype"`
-	Mask             string            `json:"mask,omitempty"`
-	Balance          map[string]any    `json:"balance,omitempty"`
-	Institution      map[string]string `json:"institution"`
-	Metadata         map[string]string `json:"metadata"`
-	Error            map[string]string `json:"error,omitempty"`
-	InstitutionLogo  string            `json:"institutionLogo,omitempty"`
+	ID               string       `json:"id"`
+	UserID           string       `json:"userId"`
+	LatestStatus     string       `json:"latestStatus"`
+	LastSyncedAt     string       `json:"lastSyncedAt,omitempty"`
+	AccountName      string       `json:"accountName"`
+	AccountOwnerName string       `json:"accountOwnerName,omitempty"`
+	Type             string       `json:"type"`
+	Subtype          string       `json:"subtype"`
+	Mask             string       `json:"mask,omitempty"`
+	Balance          *bankBalance `json:"balance,omitempty"`
+	Institution      institution  `json:"institution"`
+	Metadata         metadataView `json:"metadata"`
+	Error            *bankError   `json:"error,omitempty"`
+	InstitutionLogo  string       `json:"institutionLogo,omitempty"`
+}
+
+type bankBalance struct {
+	Amount               money2 `json:"amount"`
+	LastBalanceCheckDate string `json:"lastBalanceCheckDate"`
+}
+
+// bankError says why reimbursements to a bank account fail.
+type bankError struct {
+	ErrorCode     string `json:"errorCode"`
+	ErrorType     string `json:"errorType"`
+	ActionMessage string `json:"actionMessage"`
 }
 
 func reimbursementSourceOf(b *sandbox.UserBankAccount) reimbursementSource {
 	at := timestamp(b.CreatedAt)
 	v := reimbursementSource{ID: b.ID, UserID: b.UserID, LatestStatus: b.Status, LastSyncedAt: at, AccountName: b.AccountName,
 		AccountOwnerName: b.AccountOwnerName, Type: b.Type, Subtype: b.Subtype, Mask: b.Mask, InstitutionLogo: b.InstitutionLogo,
-		Institution: map[string]string{"id": b.InstitutionID, "name": b.InstitutionName}, Metadata: map[string]string{"timestamp": at},
-		Balance: map[string]any{"amount": money2{AmountCents: b.BalanceCents, Currency: "USD"}, "lastBalanceCheckDate": at}}
+		Institution: institution{ID: b.InstitutionID, Name: b.InstitutionName}, Metadata: metadataView{Timestamp: at},
+		Balance: &bankBalance{Amount: money2{AmountCents: b.BalanceCents, Currency: "USD"}, LastBalanceCheckDate: at}}
 	if b.Status != "active" {
-		v.Error = map[string]string{"errorCode": "ACCOUNT_" + strings.ToUpper(b.Status), "errorType": "ITEM_ERROR",
-			"actionMessage": "Reconnect this bank account: reimbursements to it fail until it is active again."}
+		v.Error = &bankError{ErrorCode: "ACCOUNT_" + strings.ToUpper(b.Status), ErrorType: "ITEM_ERROR",
+			ActionMessage: "Reconnect this bank account: reimbursements to it fail until it is active again."}
 	}
 	return v
 }

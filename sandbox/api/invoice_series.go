@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -18,19 +19,78 @@ func (a *API) routesInvoiceSeries(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/series/{invoiceSeriesId}/skip-next", "invoice_series.skip_next", a.skipNext)
 }
 
+func init() {
+	openapi.Component("InvoiceSeries", seriesView{})
+	weekday := described(openapi.Schema{"type": "integer", "minimum": 0, "maximum": 6}, "0 is Sunday, 6 Saturday.")
+	openapi.Component("InvoiceSeriesRecurrenceRule", openapi.Schema{"oneOf": []any{
+		object(openapi.Schema{"type": oneOfStrings(sandbox.RecurWeekly), "dayOfWeek": weekday}, "type", "dayOfWeek"),
+		object(openapi.Schema{"type": oneOfStrings(sandbox.RecurDayOfMonth),
+			"dayOfMonth": described(openapi.Schema{"type": "integer", "minimum": 1, "maximum": 31}, "Clamped to the month's last day.")}, "type", "dayOfMonth"),
+		object(openapi.Schema{"type": oneOfStrings(sandbox.RecurNthWeekday), "dayOfWeek": weekday,
+			"nth": openapi.Schema{"oneOf": []any{openapi.Schema{"type": "integer", "minimum": 1, "maximum": 4}, oneOfStrings("last")}}},
+			"type", "dayOfWeek", "nth"),
+	}})
+	openapi.Component("InvoiceSeriesEndCondition", openapi.Schema{"oneOf": []any{
+		object(openapi.Schema{"type": oneOfStrings(sandbox.EndNever)}, "type"),
+		object(openapi.Schema{"type": oneOfStrings(sandbox.EndAfterCount), "count": openapi.Schema{"type": "integer", "minimum": 1}}, "type", "count"),
+		object(openapi.Schema{"type": oneOfStrings(sandbox.EndOnDate),
+			"date": described(openapi.Schema{"type": "string", "format": "date"}, "In the series' time zone; not before startDate.")}, "type", "date"),
+	}})
+	input := object(openapi.Schema{"accountId": requiredIDSchema, "legalEntityCustomerId": stringType,
+		"legalEntityContactId": described(stringType, "Accepted during the transition when no legalEntityCustomerId is given."),
+		"recurrenceRule":       openapi.Ref("InvoiceSeriesRecurrenceRule"),
+		"paymentTermsDays":     described(openapi.Schema{"type": "integer", "minimum": 0, "maximum": 3650}, "0 is due on receipt."),
+		"invoiceTz":            described(stringType, "A canonical IANA time zone."),
+		"startDate":            described(openapi.Schema{"type": "string", "format": "date"}, "Today or later, in invoiceTz."),
+		"endCondition":         openapi.Ref("InvoiceSeriesEndCondition"),
+		"template": object(openapi.Schema{"lineItemsAndTotals": lineItemsInput(), "memo": openapi.Schema{"type": "string", "maxLength": 500},
+			"ccEmails": ccEmailList()}, "lineItemsAndTotals"),
+		"paymentMethods": openapi.Ref("InvoicePaymentMethods")},
+		"accountId", "recurrenceRule", "paymentTermsDays", "invoiceTz", "startDate", "endCondition", "template")
+	openapi.Describe("invoice_series.list", openapi.Op{Summary: "List invoice series", Response: listOf(seriesView{}),
+		Query: []openapi.Param{cursorParam, legalEntityFilter,
+			{Name: "filter:status", Schema: oneOfStrings(sandbox.SeriesActive, sandbox.SeriesEnded, sandbox.SeriesCancelled)},
+			{Name: "filter:legalEntityContactId"}, {Name: "filter:legalEntityCustomerId"}, {Name: "filter:accountId"},
+			{Name: "sort", Description: "startDate by default.", Schema: oneOfStrings("startDate", "nextScheduledDate")},
+			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
+	openapi.Describe("invoice_series.create", openapi.Op{Summary: "Create a recurring invoice series", Body: input, Response: seriesIssued{},
+		Description: "invoiceAggregate is the series' first invoice."})
+	openapi.Describe("invoice_series.get", openapi.Op{Summary: "Get an invoice series", Query: []openapi.Param{legalEntityFilter}, Response: seriesView{}})
+	openapi.Describe("invoice_series.update", openapi.Op{Summary: "Replace an invoice series' terms", Body: input, Response: seriesIssued{},
+		Description: "The whole InvoiceSeriesInput; the customer cannot change. invoiceAggregate is the scheduled invoice rewritten to the new terms, if any."})
+	openapi.Describe("invoice_series.cancel", openapi.Op{Summary: "Cancel an invoice series", Response: seriesVoided{},
+		Description: "Invoices already issued stay; the next scheduled one, if any, is voided and returned."})
+	openapi.Describe("invoice_series.skip_next", openapi.Op{Summary: "Skip the next invoice of a series", Response: seriesVoided{},
+		Description: "Voids the next scheduled invoice and moves the series on."})
+}
+
+// seriesIssued answers a series create or update: the series and the
+// invoice the write made or changed.
+type seriesIssued struct {
+	InvoiceSeries    seriesView        `json:"invoiceSeries"`
+	InvoiceAggregate *invoiceAggregate `json:"invoiceAggregate,omitempty"`
+}
+
+// seriesVoided answers a series cancel or skip: the series and the
+// invoice voided.
+type seriesVoided struct {
+	InvoiceSeries seriesView        `json:"invoiceSeries"`
+	VoidedInvoice *invoiceAggregate `json:"voidedInvoice,omitempty"`
+}
+
 // seriesView is the InvoiceSeries schema.
 type seriesView struct {
-	Entity                string          `json:"$entity"`
+	Entity                string          `json:"$entity" enum:"invoice_series"`
 	ID                    string          `json:"id"`
-	Status                string          `json:"status"`
-	RecurrenceRule        map[string]any  `json:"recurrenceRule"`
+	Status                string          `json:"status" enum:"active,ended,cancelled"`
+	RecurrenceRule        map[string]any  `json:"recurrenceRule" ref:"InvoiceSeriesRecurrenceRule"`
 	PaymentTermsDays      int             `json:"paymentTermsDays"`
 	InvoiceTz             string          `json:"invoiceTz"`
-	StartDate             string          `json:"startDate"`
-	EndCondition          map[string]any  `json:"endCondition"`
-	NextScheduledDate     string          `json:"nextScheduledDate,omitempty"`
+	StartDate             string          `json:"startDate" format:"date-time"`
+	EndCondition          map[string]any  `json:"endCondition" ref:"InvoiceSeriesEndCondition"`
+	NextScheduledDate     string          `json:"nextScheduledDate,omitempty" format:"date-time"`
 	Template              templateView    `json:"template"`
-	PaymentMethods        json.RawMessage `json:"paymentMethods"`
+	PaymentMethods        json.RawMessage `json:"paymentMethods" ref:"InvoicePaymentMethods"`
 	AccountID             string          `json:"accountId"`
 	LegalEntityContactID  string          `json:"legalEntityContactId,omitempty"`
 	LegalEntityCustomerID string          `json:"legalEntityCustomerId,omitempty"`
@@ -108,15 +168,18 @@ func (a *API) getSeries(r *http.Request) (any, error) {
 // seriesResult answers a series write: the series and the invoice the
 // write made, changed or voided, under the given name.
 func seriesResult(op *sandbox.Op, s *sandbox.InvoiceSeries, inv *sandbox.Invoice, name string) (any, error) {
-	out := map[string]any{"invoiceSeries": seriesOf(s)}
+	var agg *invoiceAggregate
 	if inv != nil {
-		agg, err := invoiceAggregateOf(op, inv)
+		v, err := invoiceAggregateOf(op, inv)
 		if err != nil {
 			return nil, err
 		}
-		out[name] = agg
+		agg = &v
 	}
-	return out, nil
+	if name == "voidedInvoice" {
+		return seriesVoided{InvoiceSeries: seriesOf(s), VoidedInvoice: agg}, nil
+	}
+	return seriesIssued{InvoiceSeries: seriesOf(s), InvoiceAggregate: agg}, nil
 }
 
 // seriesWrite runs a series write with an InvoiceSeriesInput body (nil for

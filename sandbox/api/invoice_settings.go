@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -18,6 +19,45 @@ func (a *API) routesInvoiceSettings(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPut, "/invoice/settings", "invoice.settings.replace", a.replaceInvoiceSettings)
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/settings/logo", "invoice.settings.logo.upload", a.uploadLogo)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/validate-number", "invoice.number.validate", a.validateNumber)
+}
+
+func init() {
+	openapi.Component("InvoiceSettings", invoiceSettingsView{})
+	openapi.Component("InvoiceSettingsData", settingsData{})
+	le := []openapi.Param{legalEntityFilter}
+	colour := openapi.Schema{"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"}
+	openapi.Describe("invoice.settings.get", openapi.Op{Summary: "The legal entity's invoice settings",
+		Description: "Until they are set they are derived from the legal entity.", Query: le, Response: settingsBody{}})
+	openapi.Describe("invoice.settings.replace", openapi.Op{Summary: "Replace the invoice settings", Query: le, Response: settingsBody{},
+		Body: object(openapi.Schema{"companyName": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 200},
+			"email": openapi.Schema{"type": "string", "format": "email"}, "address": openapi.Ref("Address"),
+			"defaultMemo": openapi.Schema{"type": "string", "maxLength": 500}, "invoiceTerms": openapi.Schema{"type": "string", "maxLength": 2000},
+			"defaultPaymentTermsDays": openapi.Schema{"type": "integer", "minimum": 0}, "logoDocumentId": stringType,
+			"unitPriceDecimalPlaces": openapi.Schema{"type": "integer", "minimum": 2, "maximum": 6},
+			"branding":               object(openapi.Schema{"backgroundColor": colour, "titleColor": colour})},
+			"companyName", "email", "address")})
+	openapi.Describe("invoice.settings.logo.upload", openapi.Op{Summary: "Upload the invoice logo",
+		Description: "A PNG, JPEG, SVG or WebP image of at most 2 MB; its url serves the bytes.",
+		Query:       le, BodyType: multipartBody, Body: upload, Response: uploadedDocument{}})
+	openapi.Describe("invoice.number.validate", openapi.Op{Summary: "Whether an invoice number is free",
+		Description: "Invoice numbers are unique per legal entity.", Response: numberAvailability{},
+		Query: []openapi.Param{legalEntityFilter, {Name: "invoiceNumber", Required: true, Schema: openapi.Ref("InvoiceNumber")}}})
+}
+
+// settingsBody is the {invoiceSettings} body of the settings operations.
+type settingsBody struct {
+	InvoiceSettings invoiceSettingsView `json:"invoiceSettings"`
+}
+
+// uploadedDocument answers an upload: the document and where it is served.
+type uploadedDocument struct {
+	DocumentID string `json:"documentId"`
+	URL        string `json:"url"`
+}
+
+// numberAvailability is the body of GET /invoice/validate-number.
+type numberAvailability struct {
+	IsAvailable bool `json:"isAvailable"`
 }
 
 type settingsData struct {
@@ -33,15 +73,15 @@ type settingsData struct {
 }
 
 type invoiceSettingsView struct {
-	Entity        string       `json:"$entity"`
+	Entity        string       `json:"$entity" enum:"invoice_settings"`
 	ID            string       `json:"id"`
 	LegalEntityID string       `json:"legalEntityId"`
 	Settings      settingsData `json:"settings"`
-	Timestamp     string       `json:"timestamp"`
+	Timestamp     string       `json:"timestamp" format:"date-time"`
 }
 
-func settingsOf(s *sandbox.InvoiceSettings) map[string]invoiceSettingsView {
-	return map[string]invoiceSettingsView{"invoiceSettings": {Entity: "invoice_settings", ID: s.ID, LegalEntityID: s.LegalEntityID,
+func settingsOf(s *sandbox.InvoiceSettings) settingsBody {
+	return settingsBody{InvoiceSettings: invoiceSettingsView{Entity: "invoice_settings", ID: s.ID, LegalEntityID: s.LegalEntityID,
 		Timestamp: timestamp(s.Timestamp), Settings: settingsData{CompanyName: s.CompanyName, Email: s.Email, Address: s.Address,
 			DefaultMemo: s.DefaultMemo, InvoiceTerms: s.InvoiceTerms, DefaultPaymentTermsDays: s.DefaultPaymentTermsDays,
 			LogoDocumentID: s.LogoDocumentID, UnitPriceDecimalPlaces: s.UnitPriceDecimalPlaces, Branding: s.Branding}}}
@@ -87,7 +127,7 @@ func (a *API) validateNumber(r *http.Request) (any, error) {
 	}
 	return a.readOp(r, func(op *sandbox.Op, c *call) (any, error) {
 		ok, err := op.InvoiceNumberAvailable(c.Actor, n)
-		return map[string]bool{"isAvailable": ok}, err
+		return numberAvailability{IsAvailable: ok}, err
 	})
 }
 
@@ -106,7 +146,7 @@ func (a *API) uploadLogo(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]string{"documentId": doc.ID, "url": absURL(r, "/_sandbox/documents/"+doc.ID)}, nil
+		return uploadedDocument{DocumentID: doc.ID, URL: absURL(r, "/_sandbox/documents/"+doc.ID)}, nil
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -24,6 +25,118 @@ func (a *API) routesInvoices(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/unreconcile", "invoice.unreconcile", a.unreconcileInvoice)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/{invoiceId}/send-reminder", "invoice.reminder.get", a.getReminder)
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/send-reminder", "invoice.reminder.send", a.sendReminder)
+}
+
+func init() {
+	invoiceComponents()
+	le := []openapi.Param{legalEntityFilter}
+	openapi.Describe("invoice.list", openapi.Op{Summary: "List invoices", Response: listOf(invoiceAggregate{}),
+		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:status", Schema: openapi.Ref("InvoiceStatus")},
+			{Name: "filter:legalEntityContactId"}, {Name: "filter:legalEntityCustomerId"}, {Name: "filter:accountId"},
+			{Name: "sort", Description: "issuedAt by default.", Schema: oneOfStrings("issuedAt", "dueAt")},
+			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
+	openapi.Describe("invoice.create", openapi.Op{Summary: "Create an invoice", Response: invoiceAggregate{},
+		Body: object(openapi.Schema{"accountId": requiredIDSchema, "legalEntityCustomerId": requiredIDSchema,
+			"details": invoiceDetailsInput(false), "paymentMethods": openapi.Ref("InvoicePaymentMethods")},
+			"accountId", "legalEntityCustomerId", "details")})
+	openapi.Describe("invoice.get", openapi.Op{Summary: "Get an invoice", Query: le, Response: invoiceAggregate{}})
+	patch := object(openapi.Schema{"accountId": requiredIDSchema, "details": invoiceDetailsInput(true),
+		"paymentMethods": openapi.Ref("InvoicePaymentMethods")})
+	patch["minProperties"] = 1
+	openapi.Describe("invoice.update", openapi.Op{Summary: "Update an invoice", Response: invoiceAggregate{}, Body: patch,
+		Description: "details, when given, are whole and carry the version last read (optimistic locking)."})
+	openapi.Describe("invoice.void", openapi.Op{Summary: "Void an invoice", Description: "A void invoice can no longer be paid.",
+		Response: invoiceAggregate{}})
+	reconcile := arrayOf(openapi.Ref("InvoiceTransactionInput"))
+	reconcile["minItems"] = 1
+	openapi.Describe("invoice.reconcile", openapi.Op{Summary: "Link transactions to an invoice", Body: reconcile, Response: invoiceAggregate{},
+		Description: "Internal entries link posted credits; external ones record a payment made elsewhere (amountCents, a sandbox extension, defaults to what remains)."})
+	openapi.Describe("invoice.unreconcile", openapi.Op{Summary: "Unlink transactions from an invoice", Body: reconcile, Response: invoiceAggregate{},
+		Description: "Each entry must match one linked to the invoice."})
+	openapi.Describe("invoice.reminder.get", openapi.Op{Summary: "When the next automatic reminder is due", Query: le, Response: reminderSchedule{}})
+	openapi.Describe("invoice.reminder.send", openapi.Op{Summary: "Email the customer a reminder", Response: reminderResult{},
+		Description: "At most one reminder a day: within a day of the last one the answer is success false with reason rate_limited."})
+}
+
+// invoiceComponents names the invoice schemas.
+func invoiceComponents() {
+	openapi.Component("InvoiceAggregate", invoiceAggregate{})
+	openapi.Component("Invoice", invoiceView{})
+	openapi.Component("InvoiceDetails", invoiceDetailsView{})
+	openapi.Component("InvoiceStatus", oneOfStrings(sandbox.InvoiceScheduled, sandbox.InvoiceUnpaid, sandbox.InvoiceOverdue,
+		sandbox.InvoicePaidPartially, sandbox.InvoicePaid, sandbox.InvoiceVoid))
+	openapi.Component("InvoiceLineItem", sandbox.LineItem{})
+	openapi.Component("InvoiceAdjustment", sandbox.Adjustment{})
+	openapi.Component("InvoiceSubaccount", subaccountView{})
+	openapi.Component("InvoiceAccountGroup", accountGroupView{})
+	openapi.Component("InvoiceNumber", openapi.Schema{"type": "string", "pattern": "^[A-Z0-9-_]{1,50}$"})
+	fee := openapi.Schema{"passFeeToPayer": booleanType}
+	method := func(name string, config openapi.Schema, required ...string) openapi.Schema {
+		return object(openapi.Schema{"method": oneOfStrings(name), "config": object(config, required...)}, "method", "config")
+	}
+	openapi.Component("InvoicePaymentMethod", openapi.Schema{"oneOf": []any{
+		method("ach_debit", fee, "passFeeToPayer"),
+		method("acquiring_payment", openapi.Schema{"passFeeToPayer": openapi.Schema{"type": "boolean", "enum": []any{false}}}, "passFeeToPayer"),
+		method("crypto_deposit", openapi.Schema{"passFeeToPayer": booleanType, "fiatRail": oneOfStrings("wire", "ach", "instant")}, "passFeeToPayer"),
+		method("inbound_ach_transfer", openapi.Schema{}), method("inbound_international_wire", openapi.Schema{}),
+		method("inbound_rtp", openapi.Schema{}), method("inbound_wire_transfer", openapi.Schema{}),
+	}})
+	methods := arrayOf(openapi.Ref("InvoicePaymentMethod"))
+	methods["description"] = "Each method at most once."
+	openapi.Component("InvoicePaymentMethods", methods)
+	openapi.Component("InvoiceReconciliationPaymentMethod", openapi.Schema{"oneOf": []any{openapi.Ref("InvoicePaymentMethod"), oneOfStrings("other")}})
+	openapi.Component("InvoiceTransactionInput", openapi.Schema{"oneOf": []any{
+		object(openapi.Schema{"transactionType": oneOfStrings("internal"),
+			"transaction": object(openapi.Schema{"aggregatedTransactionId": described(requiredIDSchema, "A posted credit of the legal entity.")},
+				"aggregatedTransactionId")}, "transactionType", "transaction"),
+		object(openapi.Schema{"transactionType": oneOfStrings("external"),
+			"transaction": object(openapi.Schema{"paymentMethod": openapi.Ref("InvoiceReconciliationPaymentMethod"),
+				"paidAt":      described(stringType, "An RFC 3339 date-time or a YYYY-MM-DD date."),
+				"amountCents": described(openapi.Schema{"type": "integer", "exclusiveMinimum": 0}, "Sandbox extension: the amount paid; what remains by default.")},
+				"paymentMethod", "paidAt")}, "transactionType", "transaction"),
+	}})
+}
+
+// invoiceDetailsInput is the details of an invoice being created or, with
+// update, changed: dates are YYYY-MM-DD days in invoiceTz.
+func invoiceDetailsInput(update bool) openapi.Schema {
+	required := []string{"issuedAt", "dueAt", "invoiceTz", "lineItemsAndTotals", "invoiceNumber"}
+	if update {
+		required = append(required, "version")
+	}
+	day := openapi.Schema{"type": "string", "format": "date"}
+	return object(openapi.Schema{"issuedAt": day, "dueAt": described(day, "Not before issuedAt."),
+		"invoiceTz": described(stringType, "A canonical IANA time zone."), "lineItemsAndTotals": lineItemsInput(),
+		"invoiceNumber": openapi.Ref("InvoiceNumber"), "memo": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 500},
+		"version":  described(openapi.Schema{"type": "integer", "minimum": 1}, "The version last read; required on update."),
+		"ccEmails": ccEmailList()}, required...)
+}
+
+// lineItemsInput is the lines of an invoice or series template as a
+// request gives them.
+func lineItemsInput() openapi.Schema {
+	line := object(openapi.Schema{"name": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 200},
+		"quantity": openapi.Schema{"type": "number", "exclusiveMinimum": 0}, "priceCents": openapi.Schema{"type": "integer", "minimum": 0},
+		"catalogItemId": stringType}, "name", "quantity", "priceCents")
+	percent := openapi.Schema{"type": "number", "minimum": 0, "maximum": 100}
+	discount := openapi.Schema{"oneOf": []any{
+		object(openapi.Schema{"type": oneOfStrings("percentage"), "percent": percent}, "type", "percent"),
+		object(openapi.Schema{"type": oneOfStrings("fixed"), "amountCents": openapi.Schema{"type": "integer", "minimum": 0}}, "type", "amountCents"),
+	}}
+	lines := arrayOf(line)
+	lines["minItems"] = 1
+	return object(openapi.Schema{"lineItems": lines, "discount": openapi.Nullable(discount),
+		"tax": openapi.Nullable(object(openapi.Schema{"type": oneOfStrings("percentage"), "percent": percent}, "type", "percent"))}, "lineItems")
+}
+
+// ccEmailList is up to ten distinct email addresses.
+func ccEmailList() openapi.Schema {
+	return openapi.Schema{"type": "array", "maxItems": 10, "uniqueItems": true, "items": openapi.Schema{"type": "string", "format": "email"}}
+}
+
+// reminderSchedule is the body of GET /invoice/{invoiceId}/send-reminder.
+type reminderSchedule struct {
+	NextAutoReminderAt string `json:"nextAutoReminderAt,omitempty" format:"date-time"`
 }
 
 // sortOf reads sort and sortDirection (ASC or DESC; DESC by default).
@@ -127,9 +240,9 @@ func (a *API) getReminder(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := map[string]string{}
+		var out reminderSchedule
 		if at := inv.NextAutoReminderAt(); at != nil {
-			out["nextAutoReminderAt"] = timestamp(*at)
+			out.NextAutoReminderAt = timestamp(*at)
 		}
 		return out, nil
 	})
@@ -137,7 +250,7 @@ func (a *API) getReminder(r *http.Request) (any, error) {
 
 type reminderResult struct {
 	Success bool   `json:"success"`
-	Reason  string `json:"reason,omitempty"`
+	Reason  string `json:"reason,omitempty" enum:"rate_limited"`
 }
 
 // sendReminder emails a reminder; within a day of the last one it answers
@@ -159,27 +272,37 @@ func (a *API) sendReminder(r *http.Request) (any, error) {
 type invoiceAggregate struct {
 	Invoice        invoiceView        `json:"invoice"`
 	InvoiceDetails invoiceDetailsView `json:"invoiceDetails"`
-	InvoiceAccount any                `json:"invoiceAccount"`
+	InvoiceAccount any                `json:"invoiceAccount" ref:"InvoiceSubaccount,InvoiceAccountGroup"`
 }
 
 type invoiceView struct {
 	ID                    string           `json:"id"`
-	Status                string           `json:"status"`
+	Status                string           `json:"status" ref:"InvoiceStatus"`
 	CollectedAmountCents  int64            `json:"collectedAmountCents"`
 	InvoiceDetailsID      string           `json:"invoiceDetailsId"`
 	AccountID             string           `json:"accountId"`
 	LegalEntityContactID  string           `json:"legalEntityContactId,omitempty"`
 	LegalEntityCustomerID string           `json:"legalEntityCustomerId,omitempty"`
-	InvoicePaymentMethods json.RawMessage  `json:"invoicePaymentMethods,omitempty"`
+	InvoicePaymentMethods json.RawMessage  `json:"invoicePaymentMethods,omitempty" ref:"InvoicePaymentMethods"`
 	InvoiceTransactions   []invoiceTxnView `json:"invoiceTransactions"`
-	ClosedAt              string           `json:"closedAt,omitempty"`
+	ClosedAt              string           `json:"closedAt,omitempty" format:"date-time"`
 	InvoiceSeriesID       string           `json:"invoiceSeriesId,omitempty"`
-	ScheduledSendDate     string           `json:"scheduledSendDate,omitempty"`
+	ScheduledSendDate     string           `json:"scheduledSendDate,omitempty" format:"date-time"`
 }
 
+// invoiceTxnView is an InvoiceTransaction: an internal one names the
+// transaction, an external one the payment method and day.
 type invoiceTxnView struct {
-	TransactionType string         `json:"transactionType"`
-	Transaction     map[string]any `json:"transaction"`
+	TransactionType string           `json:"transactionType" enum:"internal,external"`
+	Transaction     invoiceTxnDetail `json:"transaction"`
+}
+
+type invoiceTxnDetail struct {
+	// AmountCents is a sandbox extension: what the entry paid.
+	AmountCents             int64           `json:"amountCents"`
+	AggregatedTransactionID string          `json:"aggregatedTransactionId,omitempty"`
+	PaymentMethod           json.RawMessage `json:"paymentMethod,omitempty" ref:"InvoiceReconciliationPaymentMethod"`
+	PaidAt                  string          `json:"paidAt,omitempty"`
 }
 
 type lineItemsView struct {
@@ -192,12 +315,12 @@ type lineItemsView struct {
 
 type invoiceDetailsView struct {
 	ID                 string           `json:"id"`
-	IssuedAt           string           `json:"issuedAt"`
-	DueAt              string           `json:"dueAt"`
+	IssuedAt           string           `json:"issuedAt" format:"date-time"`
+	DueAt              string           `json:"dueAt" format:"date-time"`
 	InvoiceTz          string           `json:"invoiceTz"`
 	Currency           string           `json:"currency"`
 	LineItemsAndTotals lineItemsView    `json:"lineItemsAndTotals"`
-	InvoiceNumber      string           `json:"invoiceNumber"`
+	InvoiceNumber      string           `json:"invoiceNumber" ref:"InvoiceNumber"`
 	Memo               string           `json:"memo,omitempty"`
 	DocumentID         string           `json:"documentId"`
 	BilledTo           sandbox.BilledTo `json:"billedTo"`
@@ -209,11 +332,11 @@ func invoiceAggregateOf(op *sandbox.Op, inv *sandbox.Invoice) (invoiceAggregate,
 		AccountID: inv.AccountID, LegalEntityContactID: inv.ContactID, LegalEntityCustomerID: inv.CustomerID,
 		InvoicePaymentMethods: inv.PaymentMethods, InvoiceTransactions: []invoiceTxnView{}, InvoiceSeriesID: inv.SeriesID}
 	for _, p := range inv.Transactions {
-		t := map[string]any{"amountCents": p.AmountCents}
+		t := invoiceTxnDetail{AmountCents: p.AmountCents}
 		if p.Type == "internal" {
-			t["aggregatedTransactionId"] = p.TransactionID
+			t.AggregatedTransactionID = p.TransactionID
 		} else {
-			t["paymentMethod"], t["paidAt"] = p.PaymentMethod, p.PaidAt
+			t.PaymentMethod, t.PaidAt = p.PaymentMethod, p.PaidAt
 		}
 		v.InvoiceTransactions = append(v.InvoiceTransactions, invoiceTxnView{TransactionType: p.Type, Transaction: t})
 	}
@@ -243,24 +366,24 @@ type subaccountView struct {
 	AccountNumber       string `json:"accountNumber,omitempty"`
 	RoutingNumber       string `json:"routingNumber,omitempty"`
 	SlashAccountGroupID string `json:"slashAccountGroupId"`
-	ClosedAt            string `json:"closedAt,omitempty"`
-	AccountType         string `json:"accountType"`
+	ClosedAt            string `json:"closedAt,omitempty" format:"date-time"`
+	AccountType         string `json:"accountType" enum:"default,primary"`
 }
 
 // accountGroupView is SlashAccount.Group.Model: an invoice paid into an
 // account.
 type accountGroupView struct {
-	Entity        string `json:"$entity"`
+	Entity        string `json:"$entity" enum:"slash_account_group"`
 	ID            string `json:"id"`
 	LegalEntityID string `json:"legalEntityId"`
-	GroupType     string `json:"groupType"`
-	AccountType   string `json:"accountType"`
+	GroupType     string `json:"groupType" enum:"checking,charge_card"`
+	AccountType   string `json:"accountType" enum:"commercial,consumer"`
 	GroupName     string `json:"groupName"`
 	Provider      string `json:"provider"`
 	Currency      string `json:"currency"`
 	AccountNumber string `json:"accountNumber,omitempty"`
 	RoutingNumber string `json:"routingNumber,omitempty"`
-	Timestamp     string `json:"timestamp"`
+	Timestamp     string `json:"timestamp" format:"date-time"`
 }
 
 func invoiceAccountOf(acc *sandbox.Account, va *sandbox.VirtualAccount) any {

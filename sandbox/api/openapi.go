@@ -37,6 +37,58 @@ func listOf(v any) openapi.Schema {
 			"metadata": openapi.Ref("PaginationResponse")}}
 }
 
+// Schema builders for the request bodies handlers decode by hand.
+var (
+	stringType  = openapi.Schema{"type": "string"}
+	integerType = openapi.Schema{"type": "integer"}
+	booleanType = openapi.Schema{"type": "boolean"}
+	dateTime    = openapi.Schema{"type": "string", "format": "date-time"}
+	binaryFile  = openapi.Schema{"type": "string", "format": "binary"}
+)
+
+// object is a closed object schema: props, of which required must be given.
+func object(props openapi.Schema, required ...string) openapi.Schema {
+	s := openapi.Schema{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+// oneOfStrings is a string that is one of values.
+func oneOfStrings(values ...string) openapi.Schema {
+	enum := make([]any, len(values))
+	for i, v := range values {
+		enum[i] = v
+	}
+	return openapi.Schema{"type": "string", "enum": enum}
+}
+
+// arrayOf is an array of v (a Schema or a Go value to reflect).
+func arrayOf(v any) openapi.Schema {
+	if s, ok := v.(openapi.Schema); ok {
+		return openapi.Schema{"type": "array", "items": s}
+	}
+	return openapi.Schema{"type": "array", "items": openapi.Schema{"$go": v}}
+}
+
+// described is s with a description.
+func described(s openapi.Schema, text string) openapi.Schema {
+	out := openapi.Schema{"description": text}
+	for k, v := range s {
+		out[k] = v
+	}
+	return out
+}
+
+// upload is a multipart/form-data body whose part named file is read;
+// other parts are ignored.
+var upload = openapi.Schema{"type": "object", "required": []string{"file"},
+	"properties": openapi.Schema{"file": described(binaryFile, "The file.")}}
+
+// multipartBody is the media type of uploads.
+const multipartBody = "multipart/form-data"
+
 func init() {
 	openapi.Component("Error", web.Gen1Error{})
 	openapi.Component("ErrorV2", web.Gen2Error{})

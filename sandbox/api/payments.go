@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -14,6 +15,22 @@ func (a *API) routesPayments(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/slash-handle", "slash_handle.list", a.listHandles)
 	web.Route(r, web.Gen1, http.MethodGet, "/pay", "pay.get", a.getPayHandle)
 	web.Route(r, web.Gen1, http.MethodPost, "/pay", "payment.create", a.pay)
+}
+
+func init() {
+	openapi.Component("Handle", handle{})
+	openapi.Describe("handle.list", openapi.Op{Summary: "List the legal entity's payment handles (usually one)", Response: listOf(handle{})})
+	openapi.Describe("slash_handle.list", openapi.Op{Summary: "List payment handles (the older path of GET /handle)", Response: listOf(handle{})})
+	openapi.Describe("pay.get", openapi.Op{Summary: "The legal entity's payment handle (superseded by GET /handle)", Response: handle{}})
+	openapi.Describe("payment.create", openapi.Op{Summary: "Pay a Slash handle",
+		Description: "A user-scoped key names the paying side with sourceHandleId or legalEntityId; a legal-entity key pays from its own handle.",
+		Headers: []openapi.Param{{Name: "X-Idempotency-Key", Description: "Optional: the same key with the same body replays the first response; with another body it is 409.",
+			Schema: openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}},
+		Body: object(openapi.Schema{"slashHandle": described(requiredIDSchema, "The handle paid."), "amountCents": transferAmount,
+			"sourceHandleId": stringType, "sourceSlashHandleId": described(stringType, "Another name for sourceHandleId."),
+			"legalEntityId": described(stringType, "The paying legal entity: the one the request acts for."), "memo": transferMemo},
+			"slashHandle", "amountCents"),
+		Response: paymentResult{}})
 }
 
 // handle is the API's Handle: the payment handle of a legal entity.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -19,34 +20,68 @@ func (a *API) routesTasks(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/task/{taskId}/act", "task.act", a.actOnTask)
 }
 
+func init() {
+	openapi.Component("Task", taskView{})
+	openapi.Describe("task.list", openapi.Op{Summary: "List tasks", Response: listOf(taskView{}),
+		Description: "A user-scoped caller sees the tasks assigned to it; a legal-entity key sees every task of the legal entity.",
+		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:type", Description: "A type from GET /task/schema."},
+			{Name: "filter:status", Schema: oneOfStrings(sandbox.TaskStatuses...)},
+			{Name: "filter:attr", Schema: openapi.Schema{"type": "object"},
+				Description: "deepObject: filter:attr[field]=value, or filter:attr[field][op]=value with op gte, lte, gt, lt, in (comma-separated) or contains; field is a task attribute."},
+			{Name: "sort", Description: "timestamp by default.", Schema: oneOfStrings("timestamp", "status", "type")},
+			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
+	openapi.Describe("task.schema", openapi.Op{Summary: "The task types, their attributes and actions",
+		Query: []openapi.Param{legalEntityFilter, {Name: "filter:type"}}, Response: taskSchemas{}})
+	openapi.Describe("task.get", openapi.Op{Summary: "Get a task", Query: []openapi.Param{legalEntityFilter}, Response: taskBody{}})
+	openapi.Describe("task.act", openapi.Op{Summary: "Take an action on a task", Response: success{},
+		Description: "A disabled action, or one the task's type does not have, is refused with 400.",
+		Body: object(openapi.Schema{"action": described(openapi.Schema{"type": "string", "minLength": 1}, "An action key from GET /task/schema."),
+			"payload": openapi.Schema{"type": "object"}}, "action")})
+}
+
+// taskBody is the body of GET /task/{taskId}.
+type taskBody struct {
+	Task taskView `json:"task"`
+}
+
+// taskSchemas is the body of GET /task/schema.
+type taskSchemas struct {
+	Schemas []schemaView `json:"schemas"`
+}
+
+// taskAttrMeta is ITaskAttributeMetaModel.
+type taskAttrMeta struct {
+	IsRequired bool `json:"isRequired"`
+}
+
 // taskView is ITaskWithActionsModel: the task and its actions as the
 // caller may take them.
 type taskView struct {
-	ID        string                     `json:"id"`
-	Type      string                     `json:"type"`
-	Status    string                     `json:"status"`
-	Data      map[string]any             `json:"data"`
-	Meta      map[string]map[string]bool `json:"meta"`
-	Timestamp string                     `json:"timestamp"`
-	UpdatedAt string                     `json:"updatedAt"`
-	Actions   []taskActionView           `json:"actions"`
+	ID        string                  `json:"id"`
+	Type      string                  `json:"type"`
+	Status    string                  `json:"status" enum:"action_required,pending,completed,rejected,expired,canceled"`
+	Data      map[string]any          `json:"data"`
+	Meta      map[string]taskAttrMeta `json:"meta"`
+	Timestamp string                  `json:"timestamp" format:"date-time"`
+	UpdatedAt string                  `json:"updatedAt" format:"date-time"`
+	Actions   []taskActionView        `json:"actions"`
 }
 
 type taskActionView struct {
 	Key               string   `json:"key"`
 	Label             string   `json:"label"`
-	Style             string   `json:"style,omitempty"`
-	Role              string   `json:"role,omitempty"`
+	Style             string   `json:"style,omitempty" enum:"primary,danger"`
+	Role              string   `json:"role,omitempty" enum:"actor,originator,observer"`
 	IsDisabled        bool     `json:"isDisabled"`
 	MissingAttributes []string `json:"missingAttributes"`
 }
 
 func taskOf(t *sandbox.Task, p *sandbox.Principal) taskView {
-	v := taskView{ID: t.ID, Type: t.Type, Status: t.Status, Data: t.Data, Meta: map[string]map[string]bool{},
+	v := taskView{ID: t.ID, Type: t.Type, Status: t.Status, Data: t.Data, Meta: map[string]taskAttrMeta{},
 		Timestamp: timestamp(t.CreatedAt), UpdatedAt: timestamp(t.UpdatedAt), Actions: []taskActionView{}}
 	schema, _ := sandbox.TaskSchemaOf(t.Type)
 	for name, attr := range schema.Attributes {
-		v.Meta[name] = map[string]bool{"isRequired": attr.Required}
+		v.Meta[name] = taskAttrMeta{IsRequired: attr.Required}
 	}
 	for _, a := range sandbox.TaskActions(t, p) {
 		v.Actions = append(v.Actions, taskActionView{Key: a.Key, Label: a.Label, Style: a.Style, Role: a.Role,
@@ -102,7 +137,7 @@ func (a *API) getTask(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]taskView{"task": taskOf(t, c.P)}, nil
+		return taskBody{Task: taskOf(t, c.P)}, nil
 	})
 }
 
@@ -121,7 +156,7 @@ func (a *API) taskSchema(r *http.Request) (any, error) {
 				out = append(out, schemaView{Type: s.Type, Attributes: s.Attributes, Actions: s.Actions})
 			}
 		}
-		return map[string]any{"schemas": out}, nil
+		return taskSchemas{Schemas: out}, nil
 	})
 }
 
@@ -150,7 +185,7 @@ func (a *API) actOnTask(r *http.Request) (any, error) {
 			if err := op.ActOnTask(c.Actor, mux.Vars(r)["taskId"], body.Action, body.Payload); err != nil {
 				return nil, err
 			}
-			return map[string]bool{"success": true}, nil
+			return success{Success: true}, nil
 		},
 	})
 }

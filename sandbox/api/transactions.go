@@ -8,6 +8,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -19,6 +20,20 @@ func (a *API) routesTransactions(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}", "transaction.get", a.getTransaction)
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}/fee-details", "transaction.fee_details", a.feeDetails)
 	web.Route(r, web.Gen1, http.MethodPatch, "/transaction/{transactionId}/note", "transaction.note.update", a.noteTransaction)
+}
+
+func init() {
+	openapi.Component("FeeTransaction", feeTransaction{})
+	openapi.Describe("transaction.aggregation", openapi.Op{Summary: "Count and sums of the transactions a list would return",
+		Description: "The list's filters; failed transactions are left out. Amounts are cents: totalOut is negative and netChange is totalIn + totalOut.",
+		Query:       transactionQuery()[1:], Response: aggregation{}})
+	openapi.Describe("transaction.fee_details", openapi.Op{Summary: "The fees charged for a transaction",
+		Description: "For a fee transaction, the fee itself.", Response: feeDetails{}})
+}
+
+// feeDetails is the body of GET /transaction/{transactionId}/fee-details.
+type feeDetails struct {
+	Items []feeTransaction `json:"items"`
 }
 
 type transaction struct {
@@ -180,7 +195,7 @@ func (a *API) noteTransaction(r *http.Request) (any, error) {
 			if err := op.SetTransactionNote(c.Actor, mux.Vars(r)["transactionId"], *body.Note); err != nil {
 				return nil, err
 			}
-			return map[string]bool{"success": true}, nil
+			return success{Success: true}, nil
 		},
 	})
 }
@@ -252,5 +267,5 @@ func (a *API) feeDetails(r *http.Request) (any, error) {
 			items[i].OriginalTransaction = &v
 		}
 	}
-	return map[string]any{"items": items}, nil
+	return feeDetails{Items: items}, nil
 }

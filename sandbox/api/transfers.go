@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -26,6 +27,54 @@ func (a *API) routesTransfers(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/transfers/book-transfer", "book_transfer.create", a.bookTransfer)
 	web.Route(r, web.Gen1, http.MethodPost, "/transfers/ach", "ach_transfer.create", a.achTransfer)
 	web.Route(r, web.Gen1, http.MethodPost, "/transfers/wire", "wire_transfer.create", a.wireTransfer)
+}
+
+// Schemas of the transfer bodies.
+var (
+	idempotencyKey = openapi.Param{Name: "X-Idempotency-Key", Required: true,
+		Description: "The same key with the same body replays the first response; with another body it is 409.",
+		Schema:      openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}
+	transferAmount = openapi.Schema{"type": "number", "exclusiveMinimum": 0, "maximum": maxAmountCents,
+		"description": "A whole number of cents."}
+	transferMemo     = openapi.Schema{"type": "string", "maxLength": 255}
+	requiredIDSchema = openapi.Schema{"type": "string", "minLength": 1}
+)
+
+func init() {
+	vaTransfer := openapi.Op{Summary: "Move money between virtual accounts", Headers: []openapi.Param{idempotencyKey},
+		Description: "source may be the virtual account standing for the primary account.",
+		Body: object(openapi.Schema{"source": requiredIDSchema, "destination": requiredIDSchema, "amountCents": transferAmount,
+			"memo": transferMemo}, "source", "destination", "amountCents"),
+		Response: transferResult{}}
+	openapi.Describe("transfer.virtual_account.create", vaTransfer)
+	vaTransfer.Description += " The same operation as POST /transfer/virtual-account: they share idempotency keys."
+	openapi.Describe("virtual_account.transfer.create", vaTransfer)
+	openapi.Describe("book_transfer.create", openapi.Op{Summary: "Book transfer between accounts the caller can reach",
+		Description: "Settles at once on the ledger. from and to are accounts (sa_group_…) or virtual accounts.",
+		Headers:     []openapi.Param{idempotencyKey},
+		Body: object(openapi.Schema{"from": requiredIDSchema, "to": requiredIDSchema, "amountCents": transferAmount, "memo": transferMemo},
+			"from", "to", "amountCents"),
+		Response: transferResult{}})
+	rail := openapi.Schema{"accountId": described(requiredIDSchema, "The paying account; give this or virtualAccountId."),
+		"virtualAccountId": described(requiredIDSchema, "The paying virtual account; give this or accountId."),
+		"destinationId":    described(requiredIDSchema, "A contact destination (GET /contact/destination)."),
+		"amountCents":      transferAmount, "memo": transferMemo}
+	source := openapi.Schema{"oneOf": []any{openapi.Schema{"required": []string{"accountId"}}, openapi.Schema{"required": []string{"virtualAccountId"}}}}
+	wire := object(rail, "destinationId", "amountCents")
+	wire["allOf"] = []any{source}
+	openapi.Describe("wire_transfer.create", openapi.Op{Summary: "Send a wire to a contact destination", Extension: true,
+		Headers: []openapi.Param{idempotencyKey}, Body: wire, Response: railTransferResult{}})
+	ach := openapi.Schema{"informationRequestId": described(requiredIDSchema,
+		"Queue the ACH on an information request still collecting the contact's bank account, instead of destinationId.")}
+	for k, v := range rail {
+		ach[k] = v
+	}
+	achBody := object(ach, "amountCents")
+	achBody["allOf"] = []any{source, openapi.Schema{"oneOf": []any{openapi.Schema{"required": []string{"destinationId"}},
+		openapi.Schema{"required": []string{"informationRequestId"}}}}}
+	openapi.Describe("ach_transfer.create", openapi.Op{Summary: "Send an ACH to a contact destination", Extension: true,
+		Description: "Give destinationId, or informationRequestId to queue the ACH until the contact submits bank details.",
+		Headers:     []openapi.Param{idempotencyKey}, Body: achBody, Response: railTransferResult{}})
 }
 
 // amountCents reads a required amount: a JSON number that is a positive
@@ -161,7 +210,7 @@ type railTransferResult struct {
 	TransferID    string `json:"transferId"`
 	TransactionID string `json:"transactionId"`
 	// SettlesAt is absent while a queued ACH waits for bank details.
-	SettlesAt            string `json:"settlesAt,omitempty"`
+	SettlesAt            string `json:"settlesAt,omitempty" format:"date-time"`
 	Queued               bool   `json:"queued,omitempty"`
 	InformationRequestID string `json:"informationRequestId,omitempty"`
 }

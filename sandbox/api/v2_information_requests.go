@@ -12,6 +12,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -19,22 +20,43 @@ func (a *API) routesInformationRequests(r *mux.Router) {
 	web.Route(r, web.Gen2, http.MethodPost, "/v2/information-requests", "v2.information_request.create", a.createInformationRequest)
 }
 
+func init() {
+	only := openapi.Schema{"type": "boolean", "enum": []any{true}, "description": "Only true; leave it out otherwise."}
+	requested := object(openapi.Schema{"destinationTypes": openapi.Schema{"type": "array", "minItems": 1, "uniqueItems": true,
+		"items": oneOfStrings(sandbox.DestinationACH, sandbox.DestinationInternationalWire, sandbox.DestinationCrypto)},
+		"address": only, "tax": only})
+	requested["minProperties"] = 1
+	openapi.Component("RequestedInformation", requested)
+	openapi.Component("InformationRequest", informationRequest{})
+	emails := openapi.Schema{"type": "array", "uniqueItems": true, "items": openapi.Schema{"type": "string", "format": "email"}}
+	openapi.Describe("v2.information_request.create", openapi.Op{Summary: "Email a contact a secure form for payment details",
+		Description: "A contact has at most one pending request. A request that asks for bank_account can have ACH transfers queued on it until the contact answers.",
+		Headers: []openapi.Param{{Name: "X-Idempotency-Key", Required: true, Schema: openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255},
+			Description: "Consumed once a valid request reaches the operation, whatever the outcome: any reuse is 409 and nothing is replayed."}},
+		Body: object(openapi.Schema{"contactId": openapi.Schema{"type": "string", "pattern": "^le_c_"},
+			"requestedInformation": openapi.Ref("RequestedInformation"),
+			"requesterName":        described(openapi.Schema{"type": "string", "minLength": 1}, "Shown to the contact in the email and the form."),
+			"ccEmails":             emails, "note": described(stringType, "Shown to the contact.")},
+			"contactId", "requestedInformation", "requesterName"),
+		Response: informationRequest{}})
+}
+
 // informationRequest is the InformationRequest response: exactly the
 // fields the spec lists.
 type informationRequest struct {
 	ID                   string                       `json:"id"`
 	ContactID            string                       `json:"contactId"`
-	Status               string                       `json:"status"`
-	RequestedInformation sandbox.RequestedInformation `json:"requestedInformation"`
-	SentToEmail          string                       `json:"sentToEmail"`
-	CCEmails             []string                     `json:"ccEmails"`
+	Status               string                       `json:"status" enum:"pending,submitted,canceled"`
+	RequestedInformation sandbox.RequestedInformation `json:"requestedInformation" ref:"RequestedInformation"`
+	SentToEmail          string                       `json:"sentToEmail" format:"email"`
+	CCEmails             []string                     `json:"ccEmails" format:"email"`
 	RequesterName        string                       `json:"requesterName"`
 	Note                 *string                      `json:"note,omitempty"`
-	SentAt               string                       `json:"sentAt"`
-	FirstSubmittedAt     *string                      `json:"firstSubmittedAt,omitempty"`
-	LastSubmittedAt      *string                      `json:"lastSubmittedAt,omitempty"`
-	CanceledAt           *string                      `json:"canceledAt,omitempty"`
-	CreatedAt            string                       `json:"createdAt"`
+	SentAt               string                       `json:"sentAt" format:"date-time"`
+	FirstSubmittedAt     *string                      `json:"firstSubmittedAt,omitempty" format:"date-time"`
+	LastSubmittedAt      *string                      `json:"lastSubmittedAt,omitempty" format:"date-time"`
+	CanceledAt           *string                      `json:"canceledAt,omitempty" format:"date-time"`
+	CreatedAt            string                       `json:"createdAt" format:"date-time"`
 }
 
 func optionalTime(t *time.Time) *string {

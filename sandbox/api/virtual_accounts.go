@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -16,6 +17,36 @@ func (a *API) routesVirtualAccounts(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPatch, "/virtual-account/{virtualAccountId}", "virtual_account.update", a.updateVirtualAccount)
 }
 
+func init() {
+	openapi.Component("VirtualAccount", virtualAccountView{})
+	openapi.Component("VirtualAccountModel", virtualAccountModel{})
+	openapi.Component("VirtualAccountCommissionRule", sandbox.CommissionRule{})
+	openapi.Component("VirtualAccountCommissionDetails", openapi.Schema{"oneOf": []any{
+		object(openapi.Schema{"type": oneOfStrings("flatFee"), "amount": openapi.Ref("Money"), "frequency": oneOfStrings("monthly", "yearly"),
+			"startDate": dateTime}, "type", "amount", "frequency"),
+		object(openapi.Schema{"type": oneOfStrings("takeRate"),
+			"takeRate": openapi.Schema{"type": "number", "exclusiveMinimum": 0, "maximum": 100, "description": "A percentage."}}, "type", "takeRate"),
+	}})
+	name := openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}
+	commission := openapi.Ref("VirtualAccountCommissionDetails")
+	openapi.Describe("virtual_account.list", openapi.Op{Summary: "List virtual accounts",
+		Description: "The primary account appears as a virtual account with accountType primary.",
+		Query: []openapi.Param{cursorParam, {Name: "filter:accountId"}, {Name: "filter:includeClosedAccounts",
+			Description: "Closed virtual accounts are left out unless true.", Schema: openapi.Schema{"type": "string", "enum": []string{"true", "false"}}}},
+		Response: listOf(virtualAccountView{})})
+	openapi.Describe("virtual_account.create", openapi.Op{Summary: "Open a virtual account", Status: http.StatusCreated,
+		Body:     object(openapi.Schema{"accountId": openapi.Schema{"type": "string", "minLength": 1}, "name": name, "commissionDetails": commission}, "accountId", "name"),
+		Response: virtualAccountWrite{}})
+	openapi.Describe("virtual_account.get", openapi.Op{Summary: "Get a virtual account with its balance and spend", Response: virtualAccountView{}})
+	openapi.Describe("virtual_account.update", openapi.Op{Summary: "Rename, change the commission of, or close a virtual account",
+		Description: "action update changes what the body gives (commissionDetails null removes the commission); action close closes the account.",
+		Body: openapi.Schema{"oneOf": []any{
+			object(openapi.Schema{"action": oneOfStrings("update"), "name": name, "commissionDetails": openapi.Nullable(commission)}, "action"),
+			object(openapi.Schema{"action": oneOfStrings("close")}, "action"),
+		}},
+		Response: virtualAccountWrite{}})
+}
+
 // virtualAccountModel is the upstream VirtualAccountModel.
 type virtualAccountModel struct {
 	ID            string `json:"id"`
@@ -23,8 +54,8 @@ type virtualAccountModel struct {
 	AccountNumber string `json:"accountNumber,omitempty"`
 	RoutingNumber string `json:"routingNumber,omitempty"`
 	AccountID     string `json:"accountId"`
-	ClosedAt      string `json:"closedAt,omitempty"`
-	AccountType   string `json:"accountType"`
+	ClosedAt      string `json:"closedAt,omitempty" format:"date-time"`
+	AccountType   string `json:"accountType" enum:"default,primary"`
 }
 
 // virtualAccountView is the upstream VirtualAccount: the model with its

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -16,18 +17,35 @@ func (a *API) routesWebhooks(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPatch, "/webhook/{webhookId}", "webhook.update", a.updateWebhook)
 }
 
+func init() {
+	openapi.Component("Webhook", webhook{})
+	openapi.Describe("webhook.list", openapi.Op{Summary: "List webhook endpoints", Query: []openapi.Param{cursorParam, legalEntityFilter},
+		Response: listOf(webhook{})})
+	openapi.Describe("webhook.create", openapi.Op{Summary: "Register a webhook endpoint", Status: http.StatusCreated, Response: webhook{},
+		Description: "The endpoint receives every event type.",
+		Body: object(openapi.Schema{"legalEntityId": described(openapi.Schema{"type": "string", "minLength": 1},
+			"Required with a user-scoped key; with a legal-entity key it defaults to the key's own. It must be the legal entity the request acts for."),
+			"url":  openapi.Schema{"type": "string", "format": "uri", "maxLength": 2048, "description": "An absolute http or https URL without credentials."},
+			"name": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}, "url", "name")})
+	openapi.Describe("webhook.get", openapi.Op{Summary: "Get a webhook endpoint", Response: webhook{}})
+	openapi.Describe("webhook.update", openapi.Op{Summary: "Resume, pause or archive a webhook endpoint", Response: webhook{},
+		Description: "active resumes (also from backing-off or disabled) and sends what was queued; paused queues events; archived soft-deletes. backing-off and disabled are the system's to set.",
+		Body: object(openapi.Schema{"status": oneOfStrings(sandbox.WebhookActive, sandbox.WebhookPaused, sandbox.WebhookArchived),
+			"reason": openapi.Schema{"type": "string", "maxLength": 500, "description": "For the audit trail."}}, "status")})
+}
+
 // webhook is upstream's Webhook.
 type webhook struct {
 	ID              string   `json:"id"`
-	CreatedAt       string   `json:"createdAt"`
-	ArchivedAt      string   `json:"archivedAt,omitempty"`
+	CreatedAt       string   `json:"createdAt" format:"date-time"`
+	ArchivedAt      string   `json:"archivedAt,omitempty" format:"date-time"`
 	URL             string   `json:"url"`
 	Name            string   `json:"name"`
-	Status          string   `json:"status"`
-	PausedAt        string   `json:"pausedAt,omitempty"`
-	BackingOffUntil string   `json:"backingOffUntil,omitempty"`
-	DisabledAt      string   `json:"disabledAt,omitempty"`
-	EnabledEvents   []string `json:"enabledEvents,omitempty"`
+	Status          string   `json:"status" enum:"active,paused,backing-off,disabled"`
+	PausedAt        string   `json:"pausedAt,omitempty" format:"date-time"`
+	BackingOffUntil string   `json:"backingOffUntil,omitempty" format:"date-time"`
+	DisabledAt      string   `json:"disabledAt,omitempty" format:"date-time"`
+	EnabledEvents   []string `json:"enabledEvents,omitempty" enum:"card.update,card.delete,card_creation.event,aggregated_transaction.create,aggregated_transaction.update,expense_report.create,expense_report.update"`
 }
 
 func webhookView(w *sandbox.Webhook) webhook {

@@ -32,7 +32,7 @@ func (c *Control) routesInfoRequests(s *mux.Router) {
 
 // infoControlView adds what the control API knows to the public shape.
 type infoControlView struct {
-	Request       any    `json:"informationRequest"`
+	Request       any    `json:"informationRequest" ref:"InformationRequest"`
 	LegalEntityID string `json:"legalEntityId"`
 	FormURL       string `json:"formUrl"`
 	MessageID     string `json:"messageId,omitempty"`
@@ -56,7 +56,7 @@ func (c *Control) listInfoRequests(r *http.Request) (any, error) {
 	for i := range page.Items {
 		items[i] = infoControl(w, &page.Items[i])
 	}
-	return map[string]any{"items": items}, err
+	return itemList[infoControlView]{Items: items}, err
 }
 
 func (c *Control) getInfoRequest(r *http.Request) (any, error) {

@@ -3,8 +3,15 @@ package control
 import (
 	"net/http"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 )
+
+// itemList is the {items} body of the control lists that return
+// everything at once.
+type itemList[T any] struct {
+	Items []T `json:"items"`
+}
 
 // items is {items: [...]} of v.
 func items(v any) openapi.Schema {
@@ -25,7 +32,7 @@ func init() {
 	openapi.Component("SandboxWorld", worldView{})
 	openapi.Component("SandboxSnapshot", snapshotView{})
 	openapi.Component("SandboxEvent", eventView{})
-	d := func(name, summary string, op openapi.Op) {
+	var d describer = func(name, summary string, op openapi.Op) {
 		op.Summary = summary
 		openapi.Describe(name, op)
 	}
@@ -85,6 +92,119 @@ func init() {
 		Query: []openapi.Param{{Name: "format"}}, Content: openapi.Content{
 			"application/json":       openapi.Schema{"type": "object", "required": []string{"header", "algorithm", "pem", "jwk"}},
 			"application/x-pem-file": openapi.Schema{"type": "string"}}})
+	describeSimulations(d)
+	describeDeliveries(d)
 	d("sandbox.world_scoped", "Any control call, for the world named in the path", openapi.Op{
 		Description: "/_sandbox/worlds/{world}/<call> is <call> with X-Sandbox-World: {world}.", Response: openapi.Schema{}})
+}
+
+// describer documents one control route.
+type describer func(name, summary string, op openapi.Op)
+
+// object is a closed object schema: props, of which required must be given.
+func object(props openapi.Schema, required ...string) openapi.Schema {
+	s := openapi.Schema{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+var (
+	stringType = openapi.Schema{"type": "string"}
+	idType     = openapi.Schema{"type": "string", "minLength": 1}
+)
+
+// oneOfStrings is a string that is one of values.
+func oneOfStrings(values ...string) openapi.Schema {
+	enum := make([]any, len(values))
+	for i, v := range values {
+		enum[i] = v
+	}
+	return openapi.Schema{"type": "string", "enum": enum}
+}
+
+// describeSimulations documents the simulations and the information
+// request and outbox routes they feed.
+func describeSimulations(d describer) {
+	openapi.Component("SandboxCardTransaction", cardTransaction{})
+	openapi.Component("SandboxCardEvent", cardEventView{})
+	openapi.Component("SandboxTransactionRecord", sandbox.Transaction{})
+	openapi.Component("SandboxInformationRequest", infoControlView{})
+	openapi.Component("SandboxMessage", messageView{})
+	simulated := openapi.Schema{"type": "integer", "minimum": 1, "maximum": maxSimulatedCents}
+	merchant := object(openapi.Schema{"name": idType, "mcc": openapi.Schema{"type": "string", "pattern": "^[0-9]{4}$"},
+		"categoryId": openapi.Schema{"type": "string", "description": "A merchant category; by default the MCC's."},
+		"country":    openapi.Schema{"type": "string", "pattern": "^[A-Za-z]{2}$"}, "city": stringType, "state": stringType, "zip": stringType},
+		"name", "mcc", "country")
+	merchantID := openapi.Schema{"type": "string", "description": "A merchant of the fixtures catalogue (merchant_v2_…); give this or merchant."}
+	oneMerchant := []any{openapi.Schema{"oneOf": []any{openapi.Schema{"required": []string{"merchantId"}}, openapi.Schema{"required": []string{"merchant"}}}}}
+	authorization := object(openapi.Schema{"cardId": idType, "amountCents": simulated, "merchantId": merchantID, "merchant": merchant,
+		"recurring": openapi.Schema{"type": "boolean", "description": "A recurring payment (card modifiers may require it)."}}, "cardId", "amountCents")
+	authorization["allOf"] = oneMerchant
+	d("sandbox.simulate.card_authorization", "Simulate a card purchase through the real authorization decision", openapi.Op{
+		Description: "Records a card event and a transaction: pending when approved, declined otherwise.",
+		Body:        authorization, Response: authorizationResult{}})
+	verification := object(openapi.Schema{"type": oneOfStrings(sandbox.CardEventVerification), "cardId": idType, "merchantId": merchantID,
+		"merchant": merchant}, "type", "cardId")
+	verification["allOf"] = oneMerchant
+	d("sandbox.simulate.card_event", "Simulate a reversal, clearing, refund or verification", openapi.Op{
+		Description: "A reversal, clearing or refund names the authorization's transaction (a reversal takes no amount); a verification names a card and a merchant.",
+		Body: openapi.Schema{"oneOf": []any{
+			object(openapi.Schema{"type": oneOfStrings(sandbox.CardEventReversal, sandbox.CardEventClearing, sandbox.CardEventRefund),
+				"transactionId": idType, "amountCents": simulated}, "type", "transactionId"),
+			verification,
+		}},
+		Response: cardEventResult{}})
+	incoming := object(openapi.Schema{"accountId": idType, "virtualAccountId": idType, "rail": oneOfStrings(sandbox.IncomingRails...),
+		"amountCents": openapi.Schema{"type": "number", "exclusiveMinimum": 0, "maximum": 1e14, "description": "A whole number of cents."},
+		"senderName":  openapi.Schema{"type": "string", "maxLength": 140}, "reference": openapi.Schema{"type": "string", "maxLength": 140}},
+		"rail", "amountCents")
+	incoming["oneOf"] = []any{openapi.Schema{"required": []string{"accountId"}}, openapi.Schema{"required": []string{"virtualAccountId"}}}
+	d("sandbox.simulate.incoming_transfer", "Simulate money arriving from outside", openapi.Op{Status: http.StatusCreated,
+		Description: "Credits an account or virtual account of any legal entity and answers with the transaction record.",
+		Body:        incoming, Response: sandbox.Transaction{}})
+	d("sandbox.simulate.invoice_payment", "Simulate a customer paying an invoice", openapi.Op{
+		Description: "A posted credit on the invoice's account, reconciled to it: by default what remains, by the invoice's first payment method, else inbound_ach_transfer.",
+		Body: object(openapi.Schema{"invoiceId": idType, "amountCents": openapi.Schema{"type": "integer", "exclusiveMinimum": 0},
+			"method": oneOfStrings(sandbox.PaymentMethodNames()...)}, "invoiceId"),
+		Response: invoicePaymentView{}})
+	d("sandbox.simulate.information_request_submission", "Answer an information request without the form", openapi.Op{
+		Description: "With details, or with generated valid ones when details are left out.",
+		Body:        object(openapi.Schema{"informationRequestId": idType, "details": openapi.Schema{"$go": sandbox.Submission{}}}, "informationRequestId"),
+		Response:    infoControlView{}})
+	d("sandbox.information_requests.list", "Every information request of the world", openapi.Op{
+		Query: []openapi.Param{{Name: "legalEntityId", Description: "One legal entity's requests."}}, Response: itemList[infoControlView]{}})
+	d("sandbox.information_requests.get", "An information request with its form link", openapi.Op{Response: infoControlView{}})
+	d("sandbox.information_requests.cancel", "Cancel an information request", openapi.Op{
+		Description: "Its queued ACH transfers are canceled with it.", Response: infoControlView{}})
+	d("sandbox.outbox.list", "The emails the sandbox sent, newest first", openapi.Op{
+		Query: []openapi.Param{{Name: "to"}, {Name: "kind"}, {Name: "relatedId"}}, Response: outboxPage{}})
+	d("sandbox.outbox.get", "One email", openapi.Op{Response: messageView{}})
+}
+
+// describeDeliveries documents the webhook delivery routes.
+func describeDeliveries(d describer) {
+	openapi.Component("SandboxWebhookDelivery", deliveryView{})
+	openapi.Component("WebhookEvent", object(openapi.Schema{"entityId": stringType, "event": oneOfStrings(sandbox.WebhookEventTypes...),
+		"eventId": stringType}, "entityId", "event", "eventId"))
+	d("sandbox.webhook_deliveries.list", "Webhook deliveries with every attempt", openapi.Op{Response: deliveryPage{},
+		Query: []openapi.Param{{Name: "limit", Description: "1 to 500; 100 by default.", Schema: openapi.Schema{"type": "integer", "minimum": 1, "maximum": 500}},
+			{Name: "cursor", Description: "metadata.nextCursor of the previous page."}, {Name: "webhookId"},
+			{Name: "event", Schema: oneOfStrings(sandbox.WebhookEventTypes...)}, {Name: "status", Schema: oneOfStrings(sandbox.DeliveryStatuses...)}}})
+	d("sandbox.webhook_deliveries.get", "One webhook delivery", openapi.Op{Response: deliveryView{}})
+	d("sandbox.webhook_deliveries.redeliver", "Send a delivery's event again", openapi.Op{Status: http.StatusCreated, Response: deliveryView{}})
+	d("sandbox.webhook_deliveries.settle", "Wait until the deliveries due now have been attempted", openapi.Op{
+		BodyOptional: true,
+		Body:         object(openapi.Schema{"timeout": openapi.Schema{"type": "string", "description": "How long to wait, 1s to 10m; 30s by default."}}),
+		Response:     settleResult{}})
+	d("sandbox.webhooks.trigger", "Send a webhook endpoint a chosen event", openapi.Op{Status: http.StatusCreated,
+		Body: object(openapi.Schema{"event": oneOfStrings(sandbox.WebhookEventTypes...),
+			"entityId": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}, "event", "entityId"),
+		Response: deliveryView{}})
+	d("sandbox.webhooks.chaos", "Shuffle or duplicate webhook deliveries", openapi.Op{
+		Description: "Replaces the settings: a property left out is off.",
+		Body: object(openapi.Schema{"shuffle": openapi.Schema{"type": "boolean", "description": "Send an endpoint's queued deliveries at once, in a seeded random order."},
+			"duplicate": openapi.Schema{"type": "number", "minimum": 0, "maximum": 1, "description": "The probability that a delivery is sent twice (same eventId)."}}),
+		Response: sandbox.WebhookChaos{}})
 }

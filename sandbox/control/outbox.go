@@ -28,7 +28,20 @@ type messageView struct {
 	Links         map[string]string `json:"links"`
 	RelatedID     string            `json:"relatedId,omitempty"`
 	LegalEntityID string            `json:"legalEntityId,omitempty"`
-	CreatedAt     string            `json:"createdAt"`
+	CreatedAt     string            `json:"createdAt" format:"date-time"`
+}
+
+// outboxPage is the body of GET /_sandbox/outbox.
+type outboxPage struct {
+	Items    []messageView `json:"items"`
+	Metadata pageCount     `json:"metadata"`
+}
+
+// pageCount is a page's metadata: how many items it has and, when more
+// follow, the cursor of the next page.
+type pageCount struct {
+	Count      int    `json:"count"`
+	NextCursor string `json:"nextCursor,omitempty"`
 }
 
 func messageOf(r *http.Request, m *sandbox.Message) messageView {
@@ -63,7 +76,7 @@ func (c *Control) outbox(r *http.Request) (any, error) {
 	for i := range page.Items {
 		items[i] = messageOf(r, &page.Items[i])
 	}
-	return map[string]any{"items": items, "metadata": map[string]int{"count": len(items)}}, nil
+	return outboxPage{Items: items, Metadata: pageCount{Count: len(items)}}, nil
 }
 
 func (c *Control) outboxMessage(r *http.Request) (any, error) {

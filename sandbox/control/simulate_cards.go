@@ -89,19 +89,45 @@ func (c *Control) simulateAuthorization(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out map[string]any
+	var out authorizationResult
 	err = w.Update(func(op *sandbox.Op) error {
 		res, err := op.SimulateAuthorization(sandbox.AuthorizationRequest{CardID: b.CardID, AmountCents: *b.AmountCents,
 			Merchant: *m, Recurring: b.Recurring})
 		if err != nil {
 			return err
 		}
-		out = map[string]any{"approved": res.Decision.Approved, "decision": decisionOf(&res.Decision),
-			"transaction": cardTransactionOf(res.Transaction), "cardEvent": cardEventOf(res.Event),
-			"card": map[string]string{"id": res.Card.ID, "status": res.Card.Status}}
+		out = authorizationResult{Approved: res.Decision.Approved, Decision: decisionOf(&res.Decision),
+			Transaction: cardTransactionOf(res.Transaction), CardEvent: cardEventOf(res.Event),
+			Card: cardState{ID: res.Card.ID, Status: res.Card.Status}}
 		return nil
 	})
 	return out, err
+}
+
+// authorizationResult answers a simulated authorization: the decision and
+// what it recorded.
+type authorizationResult struct {
+	Approved    bool            `json:"approved"`
+	Decision    *decisionView   `json:"decision"`
+	Transaction cardTransaction `json:"transaction"`
+	CardEvent   cardEventView   `json:"cardEvent"`
+	// Card is the card's status after the attempt (a single-use card
+	// closes).
+	Card cardState `json:"card"`
+}
+
+type cardState struct {
+	ID     string `json:"id"`
+	Status string `json:"status" enum:"active,paused,inactive,closed"`
+}
+
+// cardEventResult answers a simulated card event: the event, the
+// transaction it changed, and for a verification the decision.
+type cardEventResult struct {
+	CardEvent   cardEventView    `json:"cardEvent"`
+	Transaction *cardTransaction `json:"transaction,omitempty"`
+	Approved    *bool            `json:"approved,omitempty"`
+	Decision    *decisionView    `json:"decision,omitempty"`
 }
 
 type cardEventBody struct {
@@ -156,18 +182,20 @@ func (c *Control) simulateCardEvent(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out map[string]any
+	var out cardEventResult
 	err = w.Update(func(op *sandbox.Op) error {
 		res, err := op.SimulateCardEvent(n)
 		if err != nil {
 			return err
 		}
-		out = map[string]any{"cardEvent": cardEventOf(res.Event)}
+		out = cardEventResult{CardEvent: cardEventOf(res.Event)}
 		if res.Transaction != nil {
-			out["transaction"] = cardTransactionOf(res.Transaction)
+			t := cardTransactionOf(res.Transaction)
+			out.Transaction = &t
 		}
 		if res.Decision != nil {
-			out["approved"], out["decision"] = res.Decision.Approved, decisionOf(res.Decision)
+			approved := res.Decision.Approved
+			out.Approved, out.Decision = &approved, decisionOf(res.Decision)
 		}
 		return nil
 	})
@@ -181,7 +209,7 @@ type decisionView struct {
 	Rule        string `json:"rule"`
 	Reason      string `json:"reason"`
 	Detail      string `json:"detail"`
-	Scope       string `json:"scope,omitempty"`
+	Scope       string `json:"scope,omitempty" enum:"card,cardGroup"`
 	CardGroupID string `json:"cardGroupId,omitempty"`
 	// FallbackApplied: the authorization webhook did not answer in time
 	// and its fallback decided.
@@ -210,7 +238,7 @@ type eventMerchant struct {
 type cardEventView struct {
 	ID                    string         `json:"id"`
 	CardID                string         `json:"cardId"`
-	Type                  string         `json:"type"`
+	Type                  string         `json:"type" enum:"authorization,reversal,clearing,refund,verification"`
 	AmountCents           int64          `json:"amountCents"`
 	Merchant              *eventMerchant `json:"merchant,omitempty"`
 	Approved              bool           `json:"approved"`
@@ -218,7 +246,7 @@ type cardEventView struct {
 	DeclineReason         string         `json:"declineReason,omitempty"`
 	TransactionID         string         `json:"transactionId,omitempty"`
 	OriginalTransactionID string         `json:"originalTransactionId,omitempty"`
-	CreatedAt             string         `json:"createdAt"`
+	CreatedAt             string         `json:"createdAt" format:"date-time"`
 }
 
 func cardEventOf(e *sandbox.CardEvent) cardEventView {
@@ -240,11 +268,11 @@ type cardTransaction struct {
 	MerchantDescription     string                `json:"merchantDescription,omitempty"`
 	MerchantData            *sandbox.MerchantData `json:"merchantData,omitempty"`
 	AmountCents             int64                 `json:"amountCents"`
-	Status                  string                `json:"status"`
-	DetailedStatus          string                `json:"detailedStatus"`
+	Status                  string                `json:"status" enum:"pending,posted,failed"`
+	DetailedStatus          string                `json:"detailedStatus" enum:"pending,pending_approval,in_review,canceled,failed,settled,declined,refund,reversed,returned,dispute"`
 	AccountID               string                `json:"accountId"`
 	VirtualAccountID        string                `json:"virtualAccountId,omitempty"`
-	AccountSubtype          string                `json:"accountSubtype"`
+	AccountSubtype          string                `json:"accountSubtype" enum:"cash,credit"`
 	CardID                  string                `json:"cardId,omitempty"`
 	AuthorizedAt            string                `json:"authorizedAt,omitempty"`
 	DeclineReason           string                `json:"declineReason,omitempty"`

@@ -31,7 +31,7 @@ func (c *Control) routesWebhooks(s *mux.Router) {
 
 type attemptView struct {
 	Number    int                `json:"number"`
-	At        string             `json:"at"`
+	At        string             `json:"at" format:"date-time"`
 	URL       string             `json:"url"`
 	Request   attemptRequestView `json:"request"`
 	Response  *attemptResponse   `json:"response"`
@@ -57,15 +57,30 @@ type deliveryView struct {
 	Event         string          `json:"event"`
 	EventID       string          `json:"eventId"`
 	EntityID      string          `json:"entityId"`
-	Payload       json.RawMessage `json:"payload"`
-	Status        string          `json:"status"`
-	Source        string          `json:"source"`
+	Payload       json.RawMessage `json:"payload" ref:"WebhookEvent"`
+	Status        string          `json:"status" enum:"queued,pending,retrying,succeeded,failed,canceled"`
+	Source        string          `json:"source" enum:"event,trigger,redeliver,duplicate"`
 	RelatedID     string          `json:"relatedId,omitempty"`
 	AttemptCount  int             `json:"attemptCount"`
 	Attempts      []attemptView   `json:"attempts"`
-	NextAttemptAt *string         `json:"nextAttemptAt,omitempty"`
-	CreatedAt     string          `json:"createdAt"`
-	CompletedAt   *string         `json:"completedAt,omitempty"`
+	NextAttemptAt *string         `json:"nextAttemptAt,omitempty" format:"date-time"`
+	CreatedAt     string          `json:"createdAt" format:"date-time"`
+	CompletedAt   *string         `json:"completedAt,omitempty" format:"date-time"`
+}
+
+// deliveryPage is the body of GET /_sandbox/webhook-deliveries.
+type deliveryPage struct {
+	Items    []deliveryView `json:"items"`
+	Metadata pageCount      `json:"metadata"`
+}
+
+// settleResult is the body of POST /_sandbox/webhook-deliveries/settle.
+type settleResult struct {
+	// Settled is false when the wait ran out first.
+	Settled   bool            `json:"settled"`
+	Delivered []webhooks.Sent `json:"delivered"`
+	// Due is how many deliveries are due now and not yet attempted.
+	Due int `json:"due"`
 }
 
 func optTime(t *time.Time) *string {
@@ -125,11 +140,11 @@ func (c *Control) listDeliveries(r *http.Request) (any, error) {
 	for i := range page.Items {
 		items[i] = deliveryOf(&page.Items[i])
 	}
-	meta := map[string]any{"count": len(items)}
+	meta := pageCount{Count: len(items)}
 	if page.Next != "" {
-		meta["nextCursor"] = base64.RawURLEncoding.EncodeToString([]byte(page.Next))
+		meta.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(page.Next))
 	}
-	return map[string]any{"items": items, "metadata": meta}, nil
+	return deliveryPage{Items: items, Metadata: meta}, nil
 }
 
 func (c *Control) getDelivery(r *http.Request) (any, error) {
@@ -256,7 +271,7 @@ func (c *Control) settleDeliveries(r *http.Request) (any, error) {
 	defer cancel()
 	out := c.Webhooks.Settle(ctx, w)
 	due, err := w.DueDeliveries(500)
-	return map[string]any{"settled": out.Settled, "delivered": out.Delivered, "due": len(due)}, err
+	return settleResult{Settled: out.Settled, Delivered: out.Delivered, Due: len(due)}, err
 }
 
 // advanceSettling advances the clock instant by instant: it runs the

@@ -129,7 +129,7 @@ func (g *generator) operation(name, method, tpl string) Schema {
 		if bt == "" {
 			bt = "application/json"
 		}
-		out["requestBody"] = Schema{"required": true, "content": Schema{bt: Schema{"schema": g.schemaOf(d.Body)}}}
+		out["requestBody"] = Schema{"required": !d.BodyOptional, "content": Schema{bt: Schema{"schema": g.schemaOf(d.Body)}}}
 	}
 	out["responses"] = g.responses(d, k, method, ok)
 	return out
@@ -258,7 +258,7 @@ func (g *generator) responses(d Op, k kind, method string, describedOp bool) Sch
 		}
 		out[itoa(code)] = Schema{"description": http.StatusText(code), "content": content}
 	}
-	if k == gen1 && method != http.MethodGet && (d.Security == Default || d.Security == APIKeyOnly) && describedOp && !d.Extension && !d.Read {
+	if k != control && method != http.MethodGet && (d.Security == Default || d.Security == APIKeyOnly) && describedOp && !d.Read {
 		g.component("AgentRequest")
 		out["202"] = Schema{
 			"description": "A read-only key's write, deferred for a person to approve. x-sandbox-extension: upstream declares no status for this.",

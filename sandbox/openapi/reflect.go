@@ -13,6 +13,9 @@ import (
 //	format:"date-time" the string format
 //	doc:"..."          the property's description
 //	nullable:"true"    the value may be null
+//	ref:"Name"         the value is the named component (for a field whose Go
+//	                   type says less, such as any or json.RawMessage);
+//	                   "A,B" is one of several, "[]Name" an array of them
 //
 // A field with omitempty is optional; every other field is required. A
 // pointer without omitempty may be null. Structs do not allow other
@@ -187,7 +190,12 @@ func (g *generator) fields(t reflect.Type, props Schema, required *[]string) {
 }
 
 func (g *generator) field(f reflect.StructField) Schema {
-	s := g.typeSchema(f.Type)
+	var s Schema
+	if ref := f.Tag.Get("ref"); ref != "" {
+		s = g.refSchema(ref)
+	} else {
+		s = g.typeSchema(f.Type)
+	}
 	constraint := Schema{}
 	if enum := f.Tag.Get("enum"); enum != "" {
 		values := []any{}
@@ -216,6 +224,24 @@ func (g *generator) field(f reflect.StructField) Schema {
 		s = Nullable(s)
 	}
 	return s
+}
+
+// refSchema is the schema a ref tag names: a component, one of several,
+// or ("[]" first) an array of them.
+func (g *generator) refSchema(tag string) Schema {
+	if elem, ok := strings.CutPrefix(tag, "[]"); ok {
+		return Schema{"type": "array", "items": g.refSchema(elem)}
+	}
+	names := strings.Split(tag, ",")
+	refs := make([]any, len(names))
+	for i, name := range names {
+		g.component(name)
+		refs[i] = Ref(name)
+	}
+	if len(refs) == 1 {
+		return refs[0].(Schema)
+	}
+	return Schema{"oneOf": refs}
 }
 
 // merge adds keys to a schema; a $ref is wrapped in allOf first so its

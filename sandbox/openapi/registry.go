@@ -3,6 +3,7 @@ package openapi
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"sync"
 )
 
@@ -51,6 +52,8 @@ type Op struct {
 	Body        any
 	// BodyType is the request media type (default application/json).
 	BodyType string
+	// BodyOptional marks a body the caller may leave out.
+	BodyOptional bool
 	// Status is the success status (default 200).
 	Status   int
 	Response any
@@ -65,7 +68,8 @@ type Op struct {
 	// Extension marks an operation the real service does not have.
 	Extension bool
 	// Read marks a POST that only reads: a read-only key's call is served,
-	// never deferred.
+	// never deferred. Every other first-generation write declares the 202
+	// of a deferred write, extensions too.
 	Read bool
 }
 
@@ -110,6 +114,18 @@ func described(route string) (Op, bool) {
 	defer registry.Unlock()
 	op, ok := registry.ops[route]
 	return op, ok
+}
+
+// DescribedRoutes lists the names of every route described, sorted.
+func DescribedRoutes() []string {
+	registry.Lock()
+	defer registry.Unlock()
+	out := make([]string, 0, len(registry.ops))
+	for name := range registry.ops {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Described reports whether a route has a description.

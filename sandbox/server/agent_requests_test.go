@@ -150,6 +150,18 @@ func TestApprovalFailsWhenTheWorldSaysNo(t *testing.T) {
 	}
 }
 
+func TestDeferredWriteToAnEscapedPath(t *testing.T) {
+	e := newEnv(t, options{})
+	ar := defer1(t, e, "sk_sandbox_carol_readonly", "le_acme", "txn%20with%20spaces", `{"note":"x"}`)
+	if ar.Display.Description != "PATCH /transaction/txn with spaces/note" {
+		t.Fatalf("description = %q", ar.Display.Description)
+	}
+	got := decide(e, ar.ID, "approve").status(t, 200).json(t)
+	if got["status"] != "failed" || got["failureStatus"] != float64(404) {
+		t.Fatalf("approve = %v, want the write run and refused with 404", got)
+	}
+}
+
 func TestRejectAndExpire(t *testing.T) {
 	e := newEnv(t, options{})
 	txn, _ := firstTransaction(t, e)

@@ -83,6 +83,7 @@ func TestDeveloperApplications(t *testing.T) {
 		access := bearerFor(t, e, createApp(t, e), "u_bob")
 		e.do(req{path: "/developer-application/" + app.ID, header: map[string]string{"Authorization": "Bearer " + access}}).gen1(t, 401, "unauthorized")
 		e.do(req{path: "/agent-request", header: map[string]string{"Authorization": "Bearer " + access}}).gen1(t, 401, "unauthorized")
+		e.do(req{path: "/card-product", header: map[string]string{"Authorization": "Bearer " + access}}).gen1(t, 401, "unauthorized")
 	})
 	t.Run("a read-only key's create is deferred", func(t *testing.T) {
 		r := e.do(req{method: http.MethodPost, path: "/developer-account/le_acme/application", key: "sk_sandbox_acme_readonly",

@@ -1,0 +1,47 @@
+package openapi
+
+import (
+	"encoding/json"
+	"reflect"
+	"sync"
+	"testing"
+)
+
+var refComponents sync.Once
+
+type refTagged struct {
+	One    json.RawMessage `json:"one" ref:"RefA"`
+	Either any             `json:"either" ref:"RefA,RefB"`
+	Many   json.RawMessage `json:"many,omitempty" ref:"[]RefB"`
+	Maybe  *struct{}       `json:"maybe" ref:"RefB"`
+}
+
+func TestRefTag(t *testing.T) {
+	refComponents.Do(func() {
+		Component("RefA", Schema{"type": "string"})
+		Component("RefB", Schema{"type": "integer"})
+	})
+	g := newGenerator()
+	props := g.structural(reflect.TypeOf(refTagged{}))["properties"].(Schema)
+	cases := []struct {
+		field string
+		want  Schema
+	}{
+		{"one", Ref("RefA")},
+		{"either", Schema{"oneOf": []any{Ref("RefA"), Ref("RefB")}}},
+		{"many", Schema{"type": "array", "items": Ref("RefB")}},
+		{"maybe", Schema{"anyOf": []any{Ref("RefB"), Schema{"type": "null"}}}},
+	}
+	for _, c := range cases {
+		t.Run(c.field, func(t *testing.T) {
+			if got := props[c.field]; !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("schema = %v, want %v", got, c.want)
+			}
+		})
+	}
+	for _, name := range []string{"RefA", "RefB"} {
+		if g.components[name] == nil {
+			t.Errorf("component %s was not generated", name)
+		}
+	}
+}
