@@ -3,8 +3,10 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -114,7 +116,7 @@ func (a *API) read(r *http.Request, path string) map[string]json.RawMessage {
 	if a.Root == nil {
 		return nil
 	}
-	get := httptest.NewRequest(http.MethodGet, path, nil)
+	get := internalRequest(http.MethodGet, path, nil)
 	for _, h := range []string{"X-API-Key", "x-legal-entity"} {
 		get.Header.Set(h, r.Header.Get(h))
 	}
@@ -125,6 +127,13 @@ func (a *API) read(r *http.Request, path string) map[string]json.RawMessage {
 		return nil
 	}
 	return out
+}
+
+// internalRequest is a request the API serves to itself. The path is
+// escaped first: one the router accepted (/transaction/%20/note) may hold
+// characters a request line cannot.
+func internalRequest(method, path string, body io.Reader) *http.Request {
+	return httptest.NewRequest(method, (&url.URL{Path: path}).RequestURI(), body)
 }
 
 // text shows a JSON value to a person: strings bare, the rest compact.

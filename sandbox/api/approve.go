@@ -20,7 +20,7 @@ func (a *API) Approve(w *sandbox.World, id string) (*sandbox.AgentRequest, error
 	if ar, err = a.transition(w, id, sandbox.AgentRunning); err != nil {
 		return nil, err
 	}
-	req := httptest.NewRequest(ar.Method, ar.Path, bytes.NewReader(ar.Body))
+	req := internalRequest(ar.Method, ar.Path, bytes.NewReader(ar.Body))
 	req.URL.RawQuery = ar.Query
 	for k, v := range ar.Header {
 		req.Header.Set(k, v)

@@ -180,3 +180,14 @@ func TestRejectAndExpire(t *testing.T) {
 	}
 	decide(e, waiting.ID, "approve").gen2(t, 409, "conflict")
 }
+
+// A path the router accepts with an escaped character is deferred, and
+// approved, like any other: the write runs and meets its 404.
+func TestDeferredWriteWithAnEscapedPath(t *testing.T) {
+	e := newEnv(t, options{})
+	ar := defer1(t, e, "sk_sandbox_acme_readonly", "", "%20", `{"note":"x"}`)
+	got := decide(e, ar.ID, "approve").status(t, 200).json(t)
+	if got["status"] != "failed" || got["failureStatus"] != float64(404) || got["path"] != "/transaction/ /note" {
+		t.Fatalf("approve = %v", got)
+	}
+}
