@@ -39,10 +39,17 @@ func (c *Control) routesJournal(s *mux.Router) {
 	web.Route(s, web.Gen2, http.MethodGet, "/requests", "sandbox.requests", c.requests)
 }
 
+// DashboardHeader marks the dashboard's own calls: its reads (and polling)
+// are not journaled, so the journal shows what other clients did; its
+// actions are.
+const DashboardHeader = "X-Sandbox-Dashboard"
+
 // record appends a served request to the journal, secrets redacted. The
-// journal itself and the dashboard's polling are not recorded.
+// journal itself, the dashboard's files and the dashboard's reads are not
+// recorded.
 func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec *recorder, start time.Time, virtual time.Time) {
-	if info.Route == "sandbox.requests" || strings.HasPrefix(r.URL.Path, "/_sandbox/ui") {
+	if info.Route == "sandbox.requests" || strings.HasPrefix(r.URL.Path, "/_sandbox/ui") ||
+		(r.Method == http.MethodGet && r.Header.Get(DashboardHeader) != "") {
 		return
 	}
 	e := JournalEntry{RequestID: info.RequestID, At: start.UTC().Format(time.RFC3339Nano), VirtualAt: ts(virtual),

@@ -16,6 +16,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/control"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/ui"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
 )
@@ -100,6 +101,7 @@ func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 		Webhooks: webhooks.Attach(eng, cfg.Webhooks)}
 	r.Use(web.NameRoutes, ctl.Middleware)
 	pub.Register(r)
+	ui.Register(r) // ahead of the control API, whose admin token it does not need
 	ctl.Register(r)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		web.InfoOf(req).Route = "not_found"

@@ -1,0 +1,140 @@
+// Every call the dashboard makes goes through this module. Control calls
+// carry the admin token (when one was given) and the chosen world; public
+// API calls carry an API key of that world for the chosen legal entity.
+// Each call is marked with X-Sandbox-Dashboard, so the request journal
+// leaves the dashboard's reads out and keeps its actions.
+
+const store = window.sessionStorage;
+
+function stored(name) {
+  return {
+    get: () => store.getItem('sandbox.' + name) || '',
+    set: (v) => (v ? store.setItem('sandbox.' + name, v) : store.removeItem('sandbox.' + name)),
+  };
+}
+
+/** The dashboard's choices, kept for the browser tab's session. */
+export const session = {
+  token: stored('token'),
+  world: stored('world'),
+  entity: stored('entity'),
+};
+
+/** An answer other than 2xx, with the error envelope's message and details. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    const msg = body && typeof body === 'object' && body.message ? body.message : `HTTP ${status}`;
+    super(msg);
+    this.status = status;
+    this.body = body;
+    this.details = body && typeof body === 'object' ? body.details || (body.meta && body.meta.details) : null;
+  }
+}
+
+async function call(path, { method = 'GET', headers = {}, body } = {}) {
+  const h = { 'X-Sandbox-Dashboard': '1', ...headers };
+  if (session.world.get()) h['X-Sandbox-World'] = session.world.get();
+  let payload;
+  if (body !== undefined) {
+    h['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const res = await fetch(path, { method, headers: h, body: payload, cache: 'no-store' });
+  const text = await res.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { message: text.trim() };
+    }
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+/** Builds a query string from an object, leaving out empty values. */
+export function qs(params) {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params || {})) {
+    if (v !== undefined && v !== null && v !== '') u.set(k, v);
+  }
+  const s = u.toString();
+  return s ? '?' + s : '';
+}
+
+/** A control API call: control('POST', '/clock/advance', {by: '1h'}). */
+export function control(method, path, body) {
+  const headers = {};
+  if (session.token.get()) headers['X-Admin-Token'] = session.token.get();
+  return call('/_sandbox' + path, { method, headers, body });
+}
+
+let cached = null;
+
+/** Forgets what was read about the world (after switching world or token). */
+export function forget() {
+  cached = null;
+}
+
+// rank orders the keys that may act on a legal entity: a writable key of
+// the entity itself first, then a user key, then read-only ones.
+function rank(k) {
+  return (k.readOnly ? 2 : 0) + (k.kind === 'legal_entity' ? 0 : 1);
+}
+
+/**
+ * The world's keys and legal entities, read once per world: each entity
+ * with the key the dashboard uses for it.
+ */
+export async function world() {
+  const id = session.world.get();
+  if (cached && cached.id === id) return cached.value;
+  const value = (async () => {
+    const keys = (await control('GET', '/keys')).items;
+    const chosen = new Map();
+    for (const k of keys) {
+      for (const le of k.legalEntityIds) {
+        const cur = chosen.get(le);
+        if (!cur || rank(k) < rank(cur)) chosen.set(le, k);
+      }
+    }
+    const names = new Map();
+    const distinct = [...new Set(chosen.values())];
+    await Promise.all(distinct.map(async (k) => {
+      const res = await call('/legal-entity', { headers: { 'X-API-Key': k.key } });
+      for (const e of res.items) names.set(e.id, e);
+    }));
+    const entities = [...chosen.keys()].sort().map((id) => ({ id, name: id, ...(names.get(id) || {}), key: chosen.get(id) }));
+    return { keys, entities };
+  })();
+  cached = { id, value };
+  value.catch(() => { if (cached && cached.value === value) cached = null; });
+  return value;
+}
+
+/** The legal entity the dashboard shows: the chosen one, else the first. */
+export async function entity() {
+  const { entities } = await world();
+  return entities.find((e) => e.id === session.entity.get()) || entities[0] || null;
+}
+
+/** A public API call as the given legal entity (an entity from world()). */
+export function pub(le, method, path, body) {
+  const headers = { 'X-API-Key': le.key.key };
+  if (le.key.kind === 'user') headers['x-legal-entity'] = le.id;
+  return call(path, { method, headers, body });
+}
+
+/** Every item of a public list, following its cursors (at most maxPages). */
+export async function walk(le, path, params = {}, maxPages = 20) {
+  const items = [];
+  let cursor = '';
+  for (let i = 0; i < maxPages; i++) {
+    const page = await pub(le, 'GET', path + qs({ ...params, cursor }));
+    items.push(...page.items);
+    cursor = page.metadata && page.metadata.nextCursor;
+    if (!cursor) break;
+  }
+  return items;
+}

@@ -1,0 +1,62 @@
+// Request journal: the world's recent API calls, newest first, each row
+// opening to its headers and bodies. The dashboard's own reads are not in it.
+import { control, qs } from './api.js';
+import { badge, errorBox, field, h, json, select, when } from './dom.js';
+
+const refreshMs = 5000;
+
+function statusBadge(status) {
+  return badge(String(status), status >= 500 ? 'bad' : status >= 400 ? 'wait' : 'good');
+}
+
+function entry(e, open) {
+  const d = h('details', { class: 'journal-row', open: open.has(e.seq) },
+    h('summary', {},
+      h('span', { class: 'cell muted' }, when(e.virtualAt)),
+      h('span', { class: 'cell method' }, e.method),
+      h('span', { class: 'cell path' }, h('code', {}, e.path + (e.query ? `?${e.query}` : ''))),
+      h('span', { class: 'cell' }, e.route),
+      h('span', { class: 'cell' }, statusBadge(e.status)),
+      h('span', { class: 'cell num muted' }, `${e.latencyMs.toFixed(1)} ms`)),
+    h('div', { class: 'grid two' },
+      h('div', {}, h('h5', {}, 'Request'), json(e.requestHeaders), e.requestBody !== undefined ? json(e.requestBody) : h('p', { class: 'muted' }, 'No body.')),
+      h('div', {}, h('h5', {}, 'Response'), e.responseBody !== undefined ? json(e.responseBody) : h('p', { class: 'muted' }, 'No body.'),
+        h('p', { class: 'hint' }, `request ${e.requestId}${e.key ? ` · key ${e.key}` : ''}${e.legalEntity ? ` · ${e.legalEntity}` : ''}${e.referenceId ? ` · ${e.referenceId}` : ''} · at ${when(e.at)} wall time`))));
+  d.addEventListener('toggle', () => (d.open ? open.add(e.seq) : open.delete(e.seq)));
+  return d;
+}
+
+/** Renders the journal and refreshes it every few seconds. */
+export async function render(view) {
+  const method = select({ id: 'journal-method' }, [['', 'Any method'], ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, m])]);
+  const status = h('input', { id: 'journal-status', type: 'text', inputmode: 'numeric', placeholder: 'e.g. 404', size: 6 });
+  const path = h('input', { id: 'journal-path', type: 'text', placeholder: '/card' });
+  const list = h('div', { id: 'journal' });
+  const open = new Set();
+  let last = '';
+  view.append(h('h1', {}, 'Request journal'),
+    h('p', { class: 'hint' }, 'The last 100 calls to this world (the journal keeps 1000; GET /_sandbox/requests). Secrets are masked.'),
+    h('form', { class: 'filters', onsubmit: (ev) => { ev.preventDefault(); refresh(); } },
+      field('Method', method), field('Status', status), field('Path starts with', path)),
+    h('div', { class: 'journal-head', 'aria-hidden': 'true' }, ['Virtual time', 'Method', 'Path', 'Route', 'Status', 'Latency'].map((c) => h('span', { class: 'cell' }, c))),
+    list);
+
+  async function refresh() {
+    try {
+      const res = await control('GET', '/requests' + qs({ limit: 100, method: method.value, status: status.value.trim(), path: path.value.trim() }));
+      const key = JSON.stringify(res.items.map((e) => e.seq));
+      if (key === last) return;
+      last = key;
+      list.replaceChildren(res.items.length ? h('div', {}, res.items.map((e) => entry(e, open)))
+        : h('p', { class: 'empty' }, 'No calls recorded yet: call the API and they appear here.'));
+    } catch (err) {
+      last = '';
+      list.replaceChildren(errorBox(err));
+    }
+  }
+
+  for (const c of [method, status, path]) c.addEventListener('change', () => { last = ''; refresh(); });
+  await refresh();
+  const timer = setInterval(() => { if (!document.hidden) refresh(); }, refreshMs);
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,162 @@
+// Overview: the world, its scenario and seed, the virtual clock with the
+// buttons that advance it, the scheduled and finished events, reset, and
+// the other worlds to switch to.
+import { control } from './api.js';
+import { badge, busy, errorBox, facts, h, notify, section, table, toast, when } from './dom.js';
+
+/** What an event is about, from its payload: "txn_… → settled". */
+function about(e) {
+  const p = e.payload || {};
+  const id = p.transactionId || p.invoiceId || p.seriesId || p.expenseReportId || p.informationRequestId || p.contactId ||
+    p.agentRequestId || p.deliveryId || '';
+  const extra = p.detailedStatus ? ` → ${p.detailedStatus}` : '';
+  return e.summary || e.error || (id ? id + extra : '');
+}
+
+const eventColumns = [
+  ['When', (e) => when(e.at)],
+  ['Event', (e) => h('code', {}, e.kind)],
+  ['About', about],
+  ['Status', (e) => badge(e.status)],
+];
+
+function worldsTable(worlds, current) {
+  return table([
+    ['World', (w) => [h('strong', {}, w.id), w.default ? [' ', badge('default', 'plain')] : null]],
+    ['Scenario', (w) => w.scenario],
+    ['Seed', (w) => String(w.seed)],
+    ['Virtual time', (w) => when(w.clock.now)],
+    ['', (w) => (w.id === current ? badge('shown', 'good')
+      : h('button', { type: 'button', class: 'small', id: `switch-${w.id}`, onclick: () => notify('sandbox:world', w.id) }, `Switch to ${w.id}`))],
+  ], worlds, { id: 'worlds-table' });
+}
+
+// ranByKind counts the events an advance ran, kind by kind, with their
+// failures.
+function ranByKind(ran) {
+  const kinds = new Map();
+  for (const e of ran) {
+    const k = kinds.get(e.kind) || { n: 0, failed: 0 };
+    k.n += 1;
+    if (e.status === 'failed') k.failed += 1;
+    kinds.set(e.kind, k);
+  }
+  return h('ul', { class: 'plain' }, [...kinds].map(([kind, k]) => h('li', {}, `${k.n} × `, h('code', {}, kind),
+    k.failed ? [' ', badge(`${k.failed} failed`, 'bad')] : null)));
+}
+
+function advanceResult(res) {
+  const ran = res.events || [];
+  const attempts = res.webhooks && res.webhooks.delivered ? res.webhooks.delivered.length : 0;
+  return h('div', { class: 'result', id: 'advance-result' },
+    h('p', {}, `Moved from ${when(res.from)} to ${when(res.to)}: `, h('strong', {}, `${ran.length} event${ran.length === 1 ? '' : 's'} ran`),
+      attempts ? `, ${attempts} webhook attempt${attempts === 1 ? '' : 's'} made` : '', '.'),
+    ran.length ? ranByKind(ran) : null);
+}
+
+/** A button that asks to be clicked twice, instead of a dialog. */
+function confirmButton(label, confirmLabel, action, props = {}) {
+  let armed = false;
+  let timer = 0;
+  const b = h('button', { type: 'button', ...props }, label);
+  b.addEventListener('click', async () => {
+    if (!armed) {
+      armed = true;
+      b.textContent = confirmLabel;
+      b.classList.add('armed');
+      timer = setTimeout(() => { armed = false; b.textContent = label; b.classList.remove('armed'); }, 5000);
+      return;
+    }
+    clearTimeout(timer);
+    armed = false;
+    b.textContent = label;
+    b.classList.remove('armed');
+    await busy(b, action);
+  });
+  return b;
+}
+
+// stat is one count of the overview's first row, linking to its page.
+function stat(href, value, label, id) {
+  return h(href ? 'a' : 'div', { class: 'stat', href, id }, h('strong', {}, String(value)), h('span', {}, label));
+}
+
+// atAGlance counts what waits for a person: pending agent requests, emails
+// and webhook deliveries that are failing.
+async function atAGlance() {
+  const [agents, outbox, retrying, failed] = await Promise.all([
+    control('GET', '/agent-requests?status=pending'), control('GET', '/outbox'),
+    control('GET', '/webhook-deliveries?status=retrying&limit=500'), control('GET', '/webhook-deliveries?status=failed&limit=500')]);
+  return [
+    stat('#/agents', agents.items.length, 'agent requests pending', 'glance-agents'),
+    stat('#/outbox', outbox.items.length, 'emails in the outbox', 'glance-outbox'),
+    stat('#/deliveries', retrying.items.length + failed.items.length, 'webhook deliveries failing', 'glance-deliveries'),
+  ];
+}
+
+/** Renders the overview into view. */
+export async function render(view) {
+  const stats = h('div', { class: 'stats', id: 'at-a-glance' });
+  const body = h('div', { class: 'grid two' });
+  const lists = h('div', { class: 'stack' });
+  view.append(h('h1', {}, 'Overview'), stats, body, lists);
+  let lastResult = null;
+
+  async function advance(button, req) {
+    await busy(button, async () => {
+      try {
+        lastResult = advanceResult(await control('POST', '/clock/advance', req));
+      } catch (err) {
+        lastResult = errorBox(err);
+      }
+      notify('sandbox:changed');
+      await refresh();
+    });
+  }
+
+  async function reset() {
+    try {
+      await control('POST', '/reset');
+      toast('The world is back at its scenario\'s start.');
+      lastResult = null;
+    } catch (err) {
+      lastResult = errorBox(err);
+    }
+    notify('sandbox:changed');
+    await refresh();
+  }
+
+  async function refresh() {
+    const [health, worlds, scheduled, done, glance] = await Promise.all([
+      control('GET', '/health'), control('GET', '/worlds'),
+      control('GET', '/events?status=scheduled'), control('GET', '/events?status=done'), atAGlance()]);
+    stats.replaceChildren(...glance, stat(undefined, scheduled.items.length, 'events scheduled', 'glance-events'));
+    const c = health.clock;
+    const b1h = h('button', { type: 'button', id: 'advance-1h', onclick: (ev) => advance(ev.currentTarget, { by: '1h' }) }, 'Advance 1 hour');
+    const b1d = h('button', { type: 'button', id: 'advance-1d', onclick: (ev) => advance(ev.currentTarget, { by: '1d' }) }, 'Advance 1 day');
+    const bNext = h('button', { type: 'button', id: 'advance-next', class: 'primary', disabled: !c.nextEventAt,
+      onclick: (ev) => advance(ev.currentTarget, { to: 'next' }) }, 'Run to the next event');
+    body.replaceChildren(
+      section('World',
+        facts([['World', h('strong', { id: 'world-id' }, health.world)], ['Scenario', h('span', { id: 'world-scenario' }, health.scenario)],
+          ['Seed', h('span', { id: 'world-seed' }, String(health.seed))], ['Version', health.version],
+          ['Storage', health.persistent ? 'kept in a file' : 'in memory']]),
+        h('div', { class: 'actions' }, confirmButton('Reset world', 'Click again to reset', reset, { id: 'reset-world', class: 'danger' })),
+        h('p', { class: 'hint' }, 'Reset returns to the scenario\'s start: the same data and IDs, the clock at its start.')),
+      section('Virtual clock',
+        h('p', { class: 'clock-now', id: 'clock-now' }, when(c.now)),
+        facts([['Mode', c.mode], ['Started', when(c.start)], ['Next event', h('span', { id: 'next-event-at' }, c.nextEventAt ? when(c.nextEventAt) : 'none scheduled')]]),
+        h('div', { class: 'actions' }, b1h, b1d, bNext),
+        lastResult));
+    lists.replaceChildren(
+      section(`Upcoming events (${scheduled.items.length})`,
+        table(eventColumns, scheduled.items.slice(0, 15), { id: 'events-scheduled', empty: 'Nothing is scheduled.' }),
+        scheduled.items.length > 15 ? h('p', { class: 'hint' }, `and ${scheduled.items.length - 15} more`) : null),
+      section('Recently run',
+        table(eventColumns, done.items.slice(0, 10), { id: 'events-done', empty: 'No event has run yet: advance the clock.' })),
+      section('Worlds', worldsTable(worlds.items, health.world),
+        h('p', { class: 'hint' }, 'Create worlds with POST /_sandbox/worlds; each has its own data, clock and keys.')));
+  }
+
+  await refresh();
+}
