@@ -42,8 +42,9 @@ func ParseDurability(s string) (Durability, error) {
 
 // DB is one world's database.
 type DB struct {
-	db   *buntdb.DB
-	path string
+	db    *buntdb.DB
+	path  string
+	cache *decodedCache
 }
 
 // Open opens a database file, or an in-memory one when path is "" or
@@ -64,7 +65,7 @@ func Open(path string, d Durability) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
-	return &DB{db: db, path: path}, nil
+	return &DB{db: db, path: path, cache: newDecodedCache()}, nil
 }
 
 // Persistent reports whether the database lives in a file.
@@ -75,12 +76,12 @@ func (d *DB) Close() error { return d.db.Close() }
 
 // Update runs fn in a read-write transaction; an error rolls it back whole.
 func (d *DB) Update(fn func(*Tx) error) error {
-	return d.db.Update(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx}) })
+	return d.db.Update(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx, cache: d.cache}) })
 }
 
 // View runs fn in a read-only transaction.
 func (d *DB) View(fn func(*Tx) error) error {
-	return d.db.View(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx}) })
+	return d.db.View(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx, cache: d.cache}) })
 }
 
 // Save writes every key to w in buntdb's append-only format.
@@ -130,7 +131,10 @@ func (d *DB) ReplaceItems(items []KV) error {
 }
 
 // Tx is a transaction.
-type Tx struct{ tx *buntdb.Tx }
+type Tx struct {
+	tx    *buntdb.Tx
+	cache *decodedCache
+}
 
 // ErrNotFound is returned by MustGet for a missing key.
 var ErrNotFound = errors.New("not found")
@@ -144,11 +148,16 @@ func (t *Tx) Get(key string, v any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := json.Unmarshal([]byte(raw), v); err != nil {
-		return false, fmt.Errorf("decode %q: %w", key, err)
+	if err := t.cache.decode(key, raw, v); err != nil {
+		return false, err
 	}
 	return true, nil
 }
+
+// Decode decodes raw, the JSON stored at key (as GetRaw or Scan gave it),
+// into v: the same as json.Unmarshal, but a record read before and
+// unchanged since is copied rather than parsed again.
+func (t *Tx) Decode(key, raw string, v any) error { return t.cache.decode(key, raw, v) }
 
 // GetRaw returns the string at key.
 func (t *Tx) GetRaw(key string) (string, bool, error) {
