@@ -78,7 +78,7 @@ func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
 	}
-	h := mw.Wrap(r)
+	h := mw.Wrap(newStaticRoutes(r))
 	pub.Root = h
 	return h
 }
