@@ -98,7 +98,8 @@ func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 	pub.Version = Version
 	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime(),
 		Webhooks: webhooks.Attach(eng, cfg.Webhooks)}
-	r.Use(web.NameRoutes, ctl.Middleware)
+	reads := &readCache{engine: eng}
+	r.Use(web.NameRoutes, ctl.Middleware, reads.middleware)
 	pub.Register(r)
 	ctl.Register(r)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {

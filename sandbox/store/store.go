@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tidwall/buntdb"
@@ -45,6 +46,9 @@ type DB struct {
 	db    *buntdb.DB
 	path  string
 	cache *decodedCache
+	// version changes with every write transaction, inside it, before
+	// its changes become visible.
+	version atomic.Uint64
 }
 
 // Open opens a database file, or an in-memory one when path is "" or
@@ -76,8 +80,16 @@ func (d *DB) Close() error { return d.db.Close() }
 
 // Update runs fn in a read-write transaction; an error rolls it back whole.
 func (d *DB) Update(fn func(*Tx) error) error {
-	return d.db.Update(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx, cache: d.cache}) })
+	return d.db.Update(func(tx *buntdb.Tx) error {
+		d.version.Add(1)
+		return fn(&Tx{tx: tx, cache: d.cache})
+	})
 }
+
+// Version is a number that changes whenever a write transaction runs. Its
+// change happens before the write becomes visible, so a reader that reads
+// the same Version before and after reading data read one unchanged state.
+func (d *DB) Version() uint64 { return d.version.Load() }
 
 // View runs fn in a read-only transaction.
 func (d *DB) View(fn func(*Tx) error) error {
@@ -88,7 +100,10 @@ func (d *DB) View(fn func(*Tx) error) error {
 func (d *DB) Save(w io.Writer) error { return d.db.Save(w) }
 
 // Load reads keys written by Save.
-func (d *DB) Load(r io.Reader) error { return d.db.Load(r) }
+func (d *DB) Load(r io.Reader) error {
+	d.version.Add(1)
+	return d.db.Load(r)
+}
 
 // Replace makes the database hold exactly the keys of a snapshot written by
 // Save, in one transaction: readers see the old state or the new one, and a
@@ -118,6 +133,7 @@ func (d *DB) Replace(r io.Reader) error {
 // ReplaceItems makes the database hold exactly items, in one transaction.
 func (d *DB) ReplaceItems(items []KV) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
+		d.version.Add(1)
 		if err := tx.DeleteAll(); err != nil {
 			return err
 		}
