@@ -1,9 +1,6 @@
 package sandbox
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "fmt"
 
 // PageSize is the number of items a list page holds. The service chooses it;
 // clients cannot.
@@ -42,13 +39,14 @@ func list[T any](op *Op, kind, prefix string, req PageRequest, keep func(*T) boo
 	var scanErr error
 	more := false
 	err := op.Tx.Scan(prefix, req.After, req.Desc, func(key, id string) bool {
-		raw, ok, err := op.Tx.GetRaw(recordKey(kind, id))
+		rk := recordKey(kind, id)
+		raw, ok, err := op.Tx.GetRaw(rk)
 		if err != nil || !ok {
 			scanErr = fmt.Errorf("index %q names missing %s %q: %v", key, kind, id, err)
 			return false
 		}
 		var item T
-		if err := json.Unmarshal([]byte(raw), &item); err != nil {
+		if err := op.Tx.Decode(rk, raw, &item); err != nil {
 			scanErr = err
 			return false
 		}

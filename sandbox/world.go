@@ -39,6 +39,8 @@ type World struct {
 	// hooks are the engine's outward connections (webhook sender,
 	// authorization caller); nil until the world is registered.
 	hooks *engineHooks
+	// attached holds what other layers keep per world (see Attached).
+	attached sync.Map
 }
 
 // Op is one operation's view of a world: a transaction and the virtual time,
@@ -86,6 +88,23 @@ func (w *World) Now() time.Time { return w.clock.Now() }
 
 // Clock returns the world's clock state.
 func (w *World) Clock() clock.State { return w.clock.State() }
+
+// Version is a number that changes whenever the world's stored state may
+// have changed (every write, reset and restore). It changes before a write
+// becomes visible: work that reads the same Version before and after reading
+// the world saw one unchanged state.
+func (w *World) Version() uint64 { return w.db.Version() }
+
+// Attached returns the value kept on the world under key, made by create
+// on first use: state another layer keeps per world (such as the server's
+// read cache), which goes away with the world.
+func (w *World) Attached(key any, create func() any) any {
+	if v, ok := w.attached.Load(key); ok {
+		return v
+	}
+	v, _ := w.attached.LoadOrStore(key, create())
+	return v
+}
 
 // Persistent reports whether the world is backed by a file.
 func (w *World) Persistent() bool { return w.db.Persistent() }

@@ -44,33 +44,82 @@ func (c *Control) routesJournal(s *mux.Router) {
 // actions are.
 const DashboardHeader = "X-Sandbox-Dashboard"
 
-// record appends a served request to the journal, secrets redacted. The
-// journal itself, the dashboard's files and the dashboard's reads are not
-// recorded.
+// journalRecord is a journal entry as kept: times, headers and bodies as
+// they were, formatted, masked and redacted only when the journal is read,
+// so serving a request costs a few copies rather than a JSON round trip.
+type journalRecord struct {
+	seq                       int64
+	at, virtual               time.Time
+	latency                   time.Duration
+	requestID, method, path   string
+	query, route, legalEntity string
+	referenceID, key          string
+	status                    int
+	header                    [len(journalHeaders) + len(maskedHeaders)]string
+	request, response         []byte
+}
+
+// record appends a served request to the journal. The journal itself, the
+// dashboard's files and the dashboard's reads are not recorded.
 func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec *recorder, start time.Time, virtual time.Time) {
 	if info.Route == "sandbox.requests" || strings.HasPrefix(r.URL.Path, "/_sandbox/ui") ||
 		(r.Method == http.MethodGet && r.Header.Get(DashboardHeader) != "") {
 		return
 	}
-	e := JournalEntry{RequestID: info.RequestID, At: start.UTC().Format(time.RFC3339Nano), VirtualAt: ts(virtual),
-		Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Route: info.Route, Key: mask(r.Header.Get("X-API-Key")),
-		LegalEntity: info.LegalEntity, Status: rec.status, LatencyMs: float64(time.Since(start).Microseconds()) / 1000,
-		ReferenceID: info.ReferenceID, Headers: headers(r), Request: redactJSON(body), Response: redactJSON(rec.body.Bytes())}
+	e := journalRecord{requestID: info.RequestID, at: start, virtual: virtual, method: r.Method, path: r.URL.Path,
+		query: r.URL.RawQuery, route: info.Route, key: r.Header.Get("X-API-Key"), legalEntity: info.LegalEntity,
+		status: rec.status, latency: time.Since(start), referenceID: info.ReferenceID, request: body, response: rec.body}
+	for i, h := range journalHeaders {
+		e.header[i] = r.Header.Get(h)
+	}
+	for i, h := range maskedHeaders {
+		e.header[len(journalHeaders)+i] = r.Header.Get(h)
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	rt.entrySeq++
-	e.Seq = rt.entrySeq
-	rt.journal = append(rt.journal, e)
-	if len(rt.journal) > journalCap {
-		rt.journal = append([]JournalEntry(nil), rt.journal[len(rt.journal)-journalCap:]...)
+	e.seq = rt.entrySeq
+	if rt.journal == nil {
+		rt.journal = make([]journalRecord, 0, 64)
 	}
+	if len(rt.journal) < journalCap {
+		rt.journal = append(rt.journal, e)
+	} else {
+		rt.journal[rt.journalHead] = e
+	}
+	rt.journalHead = (rt.journalHead + 1) % journalCap
+}
+
+// newest returns the i-th newest record (0 is the newest); the caller holds
+// rt.mu.
+func (rt *worldRuntime) newest(i int) *journalRecord {
+	n := len(rt.journal)
+	return &rt.journal[((rt.journalHead-1-i)%n+n)%n]
+}
+
+// entry is the record as the journal shows it, secrets redacted.
+func (e *journalRecord) entry() JournalEntry {
+	headers := map[string]string{}
+	for i, v := range e.header {
+		switch {
+		case v == "":
+		case i < len(journalHeaders):
+			headers[journalHeaders[i]] = v
+		default:
+			headers[maskedHeaders[i-len(journalHeaders)]] = mask(v)
+		}
+	}
+	return JournalEntry{Seq: e.seq, RequestID: e.requestID, At: e.at.UTC().Format(time.RFC3339Nano), VirtualAt: ts(e.virtual),
+		Method: e.method, Path: e.path, Query: e.query, Route: e.route, Key: mask(e.key), LegalEntity: e.legalEntity,
+		Status: e.status, LatencyMs: float64(e.latency.Microseconds()) / 1000, ReferenceID: e.referenceID,
+		Headers: headers, Request: redactJSON(e.request), Response: redactJSON(e.response)}
 }
 
 // clearJournal empties a world's journal (on reset).
 func (rt *worldRuntime) clearJournal() {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	rt.journal = nil
+	rt.journal, rt.journalHead = nil, 0
 }
 
 // mask keeps a key recognisable without showing it whole.
@@ -81,20 +130,12 @@ func mask(s string) string {
 	return s[:6] + "…" + s[len(s)-4:]
 }
 
-func headers(r *http.Request) map[string]string {
-	out := map[string]string{}
-	for _, h := range []string{"Content-Type", "x-legal-entity", "X-Idempotency-Key", "X-Sandbox-World", "Origin"} {
-		if v := r.Header.Get(h); v != "" {
-			out[h] = v
-		}
-	}
-	for _, h := range []string{"X-API-Key", "Authorization", "X-Admin-Token"} {
-		if v := r.Header.Get(h); v != "" {
-			out[h] = mask(v)
-		}
-	}
-	return out
-}
+// The request headers the journal shows: these as they were, and the
+// credentials masked.
+var (
+	journalHeaders = [...]string{"Content-Type", "x-legal-entity", "X-Idempotency-Key", "X-Sandbox-World", "Origin"}
+	maskedHeaders  = [...]string{"X-API-Key", "Authorization", "X-Admin-Token"}
+)
 
 // secretFields are JSON properties never kept in the journal.
 var secretFields = map[string]bool{"pan": true, "cvv": true, "signingSecret": true, "secret": true, "clientSecret": true,
@@ -152,13 +193,13 @@ func (c *Control) requests(r *http.Request) (any, error) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	items := []JournalEntry{}
-	for i := len(rt.journal) - 1; i >= 0 && len(items) < limit; i-- {
-		e := rt.journal[i]
-		if (q.Get("route") == "" || e.Route == q.Get("route")) && (status == 0 || e.Status == status) &&
-			(q.Get("legalEntity") == "" || e.LegalEntity == q.Get("legalEntity")) &&
-			(q.Get("method") == "" || strings.EqualFold(e.Method, q.Get("method"))) &&
-			strings.HasPrefix(e.Path, q.Get("path")) {
-			items = append(items, e)
+	for i := 0; i < len(rt.journal) && len(items) < limit; i++ {
+		e := rt.newest(i)
+		if (q.Get("route") == "" || e.route == q.Get("route")) && (status == 0 || e.status == status) &&
+			(q.Get("legalEntity") == "" || e.legalEntity == q.Get("legalEntity")) &&
+			(q.Get("method") == "" || strings.EqualFold(e.method, q.Get("method"))) &&
+			strings.HasPrefix(e.path, q.Get("path")) {
+			items = append(items, e.entry())
 		}
 	}
 	return map[string]any{"items": items}, nil

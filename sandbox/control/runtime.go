@@ -27,8 +27,11 @@ type worldRuntime struct {
 	draws    int64
 	limit    *RateLimit
 	windows  map[string]*window
-	journal  []JournalEntry
-	entrySeq int64
+	// journal is a ring of the last journalCap requests; journalHead is
+	// where the next one goes once it is full.
+	journal     []journalRecord
+	journalHead int
+	entrySeq    int64
 }
 
 type window struct {
@@ -93,7 +96,7 @@ func (c *Control) Middleware(next http.Handler) http.Handler {
 
 // peekBody reads the request body for the journal and puts it back.
 func peekBody(r *http.Request) []byte {
-	if r.Body == nil {
+	if r.Body == nil || r.Body == http.NoBody || (r.ContentLength == 0 && len(r.TransferEncoding) == 0) {
 		return nil
 	}
 	b, err := io.ReadAll(r.Body)
@@ -111,11 +114,12 @@ func (e errReader) Read([]byte) (int, error) {
 	return 0, io.EOF
 }
 
-// recorder keeps the status and the start of the body a handler wrote.
+// recorder keeps the status and the start of the body a handler wrote; the
+// journal takes the kept bytes as they are.
 type recorder struct {
 	http.ResponseWriter
 	status   int
-	body     bytes.Buffer
+	body     []byte
 	hijacked bool
 }
 
@@ -124,8 +128,13 @@ const journalBodyCap = 16 << 10
 func (r *recorder) WriteHeader(code int) { r.status = code; r.ResponseWriter.WriteHeader(code) }
 
 func (r *recorder) Write(p []byte) (int, error) {
-	if room := journalBodyCap - r.body.Len(); room > 0 {
-		r.body.Write(p[:min(len(p), room)])
+	if room := journalBodyCap - len(r.body); room > 0 {
+		if r.body == nil {
+			// Most answers are written at once: one allocation of the
+			// size kept.
+			r.body = make([]byte, 0, min(len(p), journalBodyCap))
+		}
+		r.body = append(r.body, p[:min(len(p), room)]...)
 	}
 	return r.ResponseWriter.Write(p)
 }

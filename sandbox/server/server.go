@@ -79,7 +79,7 @@ func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
 	}
-	h := mw.Wrap(r)
+	h := mw.Wrap(newStaticRoutes(r))
 	pub.Root = h
 	return h
 }
@@ -99,7 +99,8 @@ func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 	pub.Version = Version
 	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime(),
 		Webhooks: webhooks.Attach(eng, cfg.Webhooks)}
-	r.Use(web.NameRoutes, ctl.Middleware)
+	reads := &readCache{engine: eng}
+	r.Use(web.NameRoutes, ctl.Middleware, reads.middleware)
 	pub.Register(r)
 	ui.Register(r) // ahead of the control API, whose admin token it does not need
 	ctl.Register(r)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tidwall/buntdb"
@@ -42,8 +43,12 @@ func ParseDurability(s string) (Durability, error) {
 
 // DB is one world's database.
 type DB struct {
-	db   *buntdb.DB
-	path string
+	db    *buntdb.DB
+	path  string
+	cache *decodedCache
+	// version changes with every write transaction, inside it, before
+	// its changes become visible.
+	version atomic.Uint64
 }
 
 // Open opens a database file, or an in-memory one when path is "" or
@@ -64,7 +69,7 @@ func Open(path string, d Durability) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
-	return &DB{db: db, path: path}, nil
+	return &DB{db: db, path: path, cache: newDecodedCache()}, nil
 }
 
 // Persistent reports whether the database lives in a file.
@@ -75,19 +80,30 @@ func (d *DB) Close() error { return d.db.Close() }
 
 // Update runs fn in a read-write transaction; an error rolls it back whole.
 func (d *DB) Update(fn func(*Tx) error) error {
-	return d.db.Update(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx}) })
+	return d.db.Update(func(tx *buntdb.Tx) error {
+		d.version.Add(1)
+		return fn(&Tx{tx: tx, cache: d.cache})
+	})
 }
+
+// Version is a number that changes whenever a write transaction runs. Its
+// change happens before the write becomes visible, so a reader that reads
+// the same Version before and after reading data read one unchanged state.
+func (d *DB) Version() uint64 { return d.version.Load() }
 
 // View runs fn in a read-only transaction.
 func (d *DB) View(fn func(*Tx) error) error {
-	return d.db.View(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx}) })
+	return d.db.View(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx, cache: d.cache}) })
 }
 
 // Save writes every key to w in buntdb's append-only format.
 func (d *DB) Save(w io.Writer) error { return d.db.Save(w) }
 
 // Load reads keys written by Save.
-func (d *DB) Load(r io.Reader) error { return d.db.Load(r) }
+func (d *DB) Load(r io.Reader) error {
+	d.version.Add(1)
+	return d.db.Load(r)
+}
 
 // Replace makes the database hold exactly the keys of a snapshot written by
 // Save, in one transaction: readers see the old state or the new one, and a
@@ -117,6 +133,7 @@ func (d *DB) Replace(r io.Reader) error {
 // ReplaceItems makes the database hold exactly items, in one transaction.
 func (d *DB) ReplaceItems(items []KV) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
+		d.version.Add(1)
 		if err := tx.DeleteAll(); err != nil {
 			return err
 		}
@@ -130,7 +147,10 @@ func (d *DB) ReplaceItems(items []KV) error {
 }
 
 // Tx is a transaction.
-type Tx struct{ tx *buntdb.Tx }
+type Tx struct {
+	tx    *buntdb.Tx
+	cache *decodedCache
+}
 
 // ErrNotFound is returned by MustGet for a missing key.
 var ErrNotFound = errors.New("not found")
@@ -144,11 +164,16 @@ func (t *Tx) Get(key string, v any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := json.Unmarshal([]byte(raw), v); err != nil {
-		return false, fmt.Errorf("decode %q: %w", key, err)
+	if err := t.cache.decode(key, raw, v); err != nil {
+		return false, err
 	}
 	return true, nil
 }
+
+// Decode decodes raw, the JSON stored at key (as GetRaw or Scan gave it),
+// into v: the same as json.Unmarshal, but a record read before and
+// unchanged since is copied rather than parsed again.
+func (t *Tx) Decode(key, raw string, v any) error { return t.cache.decode(key, raw, v) }
 
 // GetRaw returns the string at key.
 func (t *Tx) GetRaw(key string) (string, bool, error) {

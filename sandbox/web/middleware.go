@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -34,8 +35,8 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		info := &Info{RequestID: r.Header.Get("X-Request-Id"), Reference: m.Reference}
-		if !requestIDPattern.MatchString(info.RequestID) {
-			info.RequestID = fmt.Sprintf("req_%08d", m.seq.Add(1))
+		if info.RequestID == "" || !requestIDPattern.MatchString(info.RequestID) {
+			info.RequestID = requestID(m.seq.Add(1))
 		}
 		r = WithInfo(r, info)
 		w.Header().Set("X-Request-Id", info.RequestID)
@@ -60,19 +61,40 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 	})
 }
 
+// requestID is "req_" and n with at least 8 digits, as "req_%08d" prints it.
+func requestID(n int64) string {
+	b := make([]byte, 0, 24)
+	b = append(b, "req_"...)
+	digits := strconv.AppendInt(nil, n, 10)
+	for i := len(digits); i < 8; i++ {
+		b = append(b, '0')
+	}
+	return string(append(b, digits...))
+}
+
+// The CORS header values every answer carries, made once: the handlers
+// only ever replace a header's values, never edit them in place.
+var (
+	corsAnyOrigin   = []string{"*"}
+	corsCredentials = []string{"true"}
+	corsMethods     = []string{allowMethods}
+	corsHeaders     = []string{allowHeaders}
+	corsExposed     = []string{exposeHeaders}
+)
+
 func cors(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	origin := r.Header.Get("Origin")
 	if origin == "" {
-		h.Set("Access-Control-Allow-Origin", "*")
+		h["Access-Control-Allow-Origin"] = corsAnyOrigin
 	} else {
 		h.Set("Access-Control-Allow-Origin", origin)
-		h.Set("Access-Control-Allow-Credentials", "true")
+		h["Access-Control-Allow-Credentials"] = corsCredentials
 		h.Add("Vary", "Origin")
 	}
-	h.Set("Access-Control-Allow-Methods", allowMethods)
-	h.Set("Access-Control-Allow-Headers", allowHeaders)
-	h.Set("Access-Control-Expose-Headers", exposeHeaders)
+	h["Access-Control-Allow-Methods"] = corsMethods
+	h["Access-Control-Allow-Headers"] = corsHeaders
+	h["Access-Control-Expose-Headers"] = corsExposed
 }
 
 func (m *Middleware) log(r *http.Request, info *Info, start time.Time) {

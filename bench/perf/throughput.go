@@ -1,0 +1,127 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// runThroughput measures, in one run on one machine, a bare net/http
+// hello-world server and the sandbox (demo scenario, request log on at
+// info level, written to a file) on GET /card (first page), GET
+// /transaction (first page) and POST /card, each with the same number of
+// keep-alive connections. Both servers run for the whole measurement; each
+// sandbox run is paired with a hello-world run just before it, and a
+// target's figure is the median over the rounds of its ratio to its pair,
+// so that other load on the machine affects both sides alike.
+func runThroughput(args []string) error {
+	fs := flag.NewFlagSet("throughput", flag.ExitOnError)
+	bin := fs.String("bin", "bench/out/slash-sandbox", "sandbox binary")
+	conns := fs.Int("conns", 16, "concurrent connections")
+	dur := fs.Duration("duration", 3*time.Second, "measured time of each run")
+	warm := fs.Duration("warmup", 500*time.Millisecond, "unmeasured warm-up before each run")
+	rounds := fs.Int("rounds", 3, "rounds (each measures every target and its hello-world pair)")
+	logPath := fs.String("log", "bench/out/throughput-sandbox.log", "the sandbox's request log")
+	fs.Parse(args)
+
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	hello, _, err := start(self, "", "", "hello")
+	if err != nil {
+		return err
+	}
+	defer hello.Stop()
+	if err := os.MkdirAll(filepath.Dir(*logPath), 0o755); err != nil {
+		return err
+	}
+	sb, _, err := start(*bin, *logPath, "/_sandbox/health", "--scenario", "demo", "--log-level", "info", "--log-format", "json")
+	if err != nil {
+		return err
+	}
+	defer sb.Stop()
+
+	key := map[string]string{"X-API-Key": "sk_sandbox_acme"}
+	cardBody := []byte(`{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Bench card"}`)
+	helloReq := rawRequest("GET", "/", nil, nil)
+	targets := []*target{
+		{name: "GET /card", req: rawRequest("GET", "/card", key, nil), min: 0.40},
+		{name: "GET /transaction", req: rawRequest("GET", "/transaction", key, nil), min: 0.40},
+		{name: "POST /card", req: rawRequest("POST", "/card", key, cardBody), min: 0.20},
+	}
+	fmt.Printf("throughput: %d connections, %d rounds of %s per run after %s warm-up; sandbox log at info level to %s\n\n",
+		*conns, *rounds, *dur, *warm, *logPath)
+	fmt.Printf("%-6s %-18s %12s %12s %7s %9s %9s\n", "round", "target", "sandbox/s", "hello/s", "ratio", "p50", "p99")
+	spec := loadSpec{Conns: *conns, Duration: *dur, Warmup: *warm, Max: 2_000_000}
+	for round := 1; round <= *rounds; round++ {
+		for _, t := range targets {
+			spec.Addr = hello.Addr
+			h := hammer(spec, func(int, int) []byte { return helloReq })
+			if err := check(h); err != nil {
+				return fmt.Errorf("hello-world: %w", err)
+			}
+			spec.Addr = sb.Addr
+			r := hammer(spec, func(int, int) []byte { return t.req })
+			if err := check(r); err != nil {
+				return fmt.Errorf("%s: %w", t.name, err)
+			}
+			t.add(r, h)
+			fmt.Printf("%-6d %-18s %12.0f %12.0f %6.1f%% %9s %9s\n", round, t.name, r.RPS(), h.RPS(), 100*r.RPS()/h.RPS(), ms(r.Pct(.5)), ms(r.Pct(.99)))
+		}
+	}
+	rss, _ := sb.RSS()
+	fmt.Printf("\nsandbox RSS after the run: %s (the POST /card runs added their cards)\n", mb(rss))
+	failed := 0
+	for _, t := range targets {
+		ratio := median(t.ratios)
+		verdict := "PASS"
+		if ratio < t.min {
+			verdict, failed = "FAIL", failed+1
+		}
+		fmt.Printf("%s  %-18s %6.0f req/s = %5.1f%% of hello-world (median of %d rounds; target >= %.0f%%), p50 %s, p99 %s\n",
+			verdict, t.name, median(t.rps), 100*ratio, len(t.ratios), 100*t.min, ms(quantile(t.lat, .5)), ms(quantile(t.lat, .99)))
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d target(s) missed", failed)
+	}
+	return nil
+}
+
+// target is one measured request and what its rounds gave.
+type target struct {
+	name        string
+	req         []byte
+	min         float64
+	ratios, rps []float64
+	lat         []time.Duration
+}
+
+func (t *target) add(r, hello loadResult) {
+	t.ratios = append(t.ratios, r.RPS()/hello.RPS())
+	t.rps = append(t.rps, r.RPS())
+	t.lat = append(t.lat, r.lat...)
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// check fails a run with transport errors or non-2xx answers.
+func check(r loadResult) error {
+	if len(r.Errors) > 0 {
+		return fmt.Errorf("%d transport errors, first: %v", len(r.Errors), r.Errors[0])
+	}
+	if n := r.Non2xx(); n > 0 {
+		return fmt.Errorf("%d answers outside 2xx: %v", n, r.Status)
+	}
+	if r.Requests == 0 {
+		return fmt.Errorf("no request completed")
+	}
+	return nil
+}

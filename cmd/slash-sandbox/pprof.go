@@ -1,0 +1,19 @@
+//go:build pprof
+
+package main
+
+// Built with -tags pprof, the sandbox serves Go's profiler on the loopback
+// address SANDBOX_PPROF names (e.g. 127.0.0.1:6060): how the hot paths in
+// bench/ were profiled. Release builds leave it out.
+
+import (
+	"net/http"
+	_ "net/http/pprof"
+	"os"
+)
+
+func init() {
+	if addr := os.Getenv("SANDBOX_PPROF"); addr != "" {
+		go http.ListenAndServe(addr, nil)
+	}
+}
