@@ -523,10 +523,7 @@ func cardEventView(e *sandbox.CardEvent) cardEvent {
 	v := cardEvent{ID: e.ID, CardID: e.CardID, Type: e.Type, AmountCents: e.AmountCents, Approved: e.Approved,
 		DeclineReason: e.DeclineReason(), TransactionID: e.TransactionID, OriginalTransactionID: e.OriginalTransactionID,
 		CreatedAt: timestamp(e.CreatedAt)}
-	if d := e.Decision; d != nil {
-		v.Decision = &decision{Rule: d.Rule, Reason: d.Reason, Detail: d.Detail, Scope: d.Scope, CardGroupID: d.CardGroupID,
-			FallbackApplied: d.FallbackApplied}
-	}
+	v.Decision = DecisionView(e.Decision)
 	if m := e.Merchant; m != nil {
 		v.Merchant = &eventMerchant{ID: m.ID, Name: m.Name, CategoryCode: m.MCC, CategoryID: m.CategoryID,
 			Location: sandbox.MerchantLocation{City: m.City, State: m.State, Country: m.Country, Zip: m.Zip}}

@@ -127,8 +127,6 @@ func oneOfStrings(values ...string) openapi.Schema {
 // describeSimulations documents the simulations and the information
 // request and outbox routes they feed.
 func describeSimulations(d describer) {
-	openapi.Component("SandboxCardTransaction", cardTransaction{})
-	openapi.Component("SandboxCardEvent", cardEventView{})
 	openapi.Component("SandboxTransactionRecord", sandbox.Transaction{})
 	openapi.Component("SandboxInformationRequest", infoControlView{})
 	openapi.Component("SandboxMessage", messageView{})

@@ -1,9 +1,9 @@
 package control
 
 import (
+	"github.com/slash-sandbox/slash-sandbox/sandbox/api"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
@@ -96,8 +96,8 @@ func (c *Control) simulateAuthorization(r *http.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		out = authorizationResult{Approved: res.Decision.Approved, Decision: decisionOf(&res.Decision),
-			Transaction: cardTransactionOf(res.Transaction), CardEvent: cardEventOf(res.Event),
+		out = authorizationResult{Approved: res.Decision.Approved, Decision: api.DecisionView(&res.Decision),
+			Transaction: api.TransactionView(res.Transaction), CardEvent: api.CardEventView(res.Event),
 			Card: cardState{ID: res.Card.ID, Status: res.Card.Status}}
 		return nil
 	})
@@ -108,9 +108,9 @@ func (c *Control) simulateAuthorization(r *http.Request) (any, error) {
 // what it recorded.
 type authorizationResult struct {
 	Approved    bool            `json:"approved"`
-	Decision    *decisionView   `json:"decision"`
-	Transaction cardTransaction `json:"transaction"`
-	CardEvent   cardEventView   `json:"cardEvent"`
+	Decision    *api.Decision   `json:"decision"`
+	Transaction api.Transaction `json:"transaction"`
+	CardEvent   api.CardEvent   `json:"cardEvent"`
 	// Card is the card's status after the attempt (a single-use card
 	// closes).
 	Card cardState `json:"card"`
@@ -124,10 +124,10 @@ type cardState struct {
 // cardEventResult answers a simulated card event: the event, the
 // transaction it changed, and for a verification the decision.
 type cardEventResult struct {
-	CardEvent   cardEventView    `json:"cardEvent"`
-	Transaction *cardTransaction `json:"transaction,omitempty"`
+	CardEvent   api.CardEvent    `json:"cardEvent"`
+	Transaction *api.Transaction `json:"transaction,omitempty"`
 	Approved    *bool            `json:"approved,omitempty"`
-	Decision    *decisionView    `json:"decision,omitempty"`
+	Decision    *api.Decision    `json:"decision,omitempty"`
 }
 
 type cardEventBody struct {
@@ -188,108 +188,16 @@ func (c *Control) simulateCardEvent(r *http.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		out = cardEventResult{CardEvent: cardEventOf(res.Event)}
+		out = cardEventResult{CardEvent: api.CardEventView(res.Event)}
 		if res.Transaction != nil {
-			t := cardTransactionOf(res.Transaction)
+			t := api.TransactionView(res.Transaction)
 			out.Transaction = &t
 		}
 		if res.Decision != nil {
 			approved := res.Decision.Approved
-			out.Approved, out.Decision = &approved, decisionOf(res.Decision)
+			out.Approved, out.Decision = &approved, api.DecisionView(res.Decision)
 		}
 		return nil
 	})
 	return out, err
-}
-
-// apiTime formats a timestamp as the public API does.
-func apiTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
-
-type decisionView struct {
-	Rule        string `json:"rule"`
-	Reason      string `json:"reason"`
-	Detail      string `json:"detail"`
-	Scope       string `json:"scope,omitempty" enum:"card,cardGroup"`
-	CardGroupID string `json:"cardGroupId,omitempty"`
-	// FallbackApplied: the authorization webhook did not answer in time
-	// and its fallback decided.
-	FallbackApplied bool `json:"fallbackApplied,omitempty"`
-}
-
-func decisionOf(d *sandbox.Decision) *decisionView {
-	if d == nil {
-		return nil
-	}
-	return &decisionView{Rule: d.Rule, Reason: d.Reason, Detail: d.Detail, Scope: d.Scope, CardGroupID: d.CardGroupID,
-		FallbackApplied: d.FallbackApplied}
-}
-
-// eventMerchant is a card event's merchant, shaped like the authorization
-// webhook's merchant.
-type eventMerchant struct {
-	ID           string                   `json:"id,omitempty"`
-	Name         string                   `json:"name"`
-	CategoryCode string                   `json:"categoryCode"`
-	CategoryID   string                   `json:"categoryId,omitempty"`
-	Location     sandbox.MerchantLocation `json:"location"`
-}
-
-// cardEventView is the shape of GET /card/{cardId}/events items.
-type cardEventView struct {
-	ID                    string         `json:"id"`
-	CardID                string         `json:"cardId"`
-	Type                  string         `json:"type" enum:"authorization,reversal,clearing,refund,verification"`
-	AmountCents           int64          `json:"amountCents"`
-	Merchant              *eventMerchant `json:"merchant,omitempty"`
-	Approved              bool           `json:"approved"`
-	Decision              *decisionView  `json:"decision,omitempty"`
-	DeclineReason         string         `json:"declineReason,omitempty"`
-	TransactionID         string         `json:"transactionId,omitempty"`
-	OriginalTransactionID string         `json:"originalTransactionId,omitempty"`
-	CreatedAt             string         `json:"createdAt" format:"date-time"`
-}
-
-func cardEventOf(e *sandbox.CardEvent) cardEventView {
-	v := cardEventView{ID: e.ID, CardID: e.CardID, Type: e.Type, AmountCents: e.AmountCents, Approved: e.Approved,
-		Decision: decisionOf(e.Decision), DeclineReason: e.DeclineReason(), TransactionID: e.TransactionID,
-		OriginalTransactionID: e.OriginalTransactionID, CreatedAt: apiTime(e.CreatedAt)}
-	if m := e.Merchant; m != nil {
-		v.Merchant = &eventMerchant{ID: m.ID, Name: m.Name, CategoryCode: m.MCC, CategoryID: m.CategoryID,
-			Location: sandbox.MerchantLocation{City: m.City, State: m.State, Country: m.Country, Zip: m.Zip}}
-	}
-	return v
-}
-
-// cardTransaction is the public Transaction shape of a card transaction.
-type cardTransaction struct {
-	ID                      string                `json:"id"`
-	Date                    string                `json:"date"`
-	Description             string                `json:"description"`
-	MerchantDescription     string                `json:"merchantDescription,omitempty"`
-	MerchantData            *sandbox.MerchantData `json:"merchantData,omitempty"`
-	AmountCents             int64                 `json:"amountCents"`
-	Status                  string                `json:"status" enum:"pending,posted,failed"`
-	DetailedStatus          string                `json:"detailedStatus" enum:"pending,pending_approval,in_review,canceled,failed,settled,declined,refund,reversed,returned,dispute"`
-	AccountID               string                `json:"accountId"`
-	VirtualAccountID        string                `json:"virtualAccountId,omitempty"`
-	AccountSubtype          string                `json:"accountSubtype" enum:"cash,credit"`
-	CardID                  string                `json:"cardId,omitempty"`
-	AuthorizedAt            string                `json:"authorizedAt,omitempty"`
-	DeclineReason           string                `json:"declineReason,omitempty"`
-	ApprovalReason          string                `json:"approvalReason,omitempty"`
-	ProviderAuthorizationID string                `json:"providerAuthorizationId,omitempty"`
-}
-
-func cardTransactionOf(t *sandbox.Transaction) cardTransaction {
-	v := cardTransaction{ID: t.ID, Date: apiTime(t.Date), Description: t.Description, MerchantData: t.Merchant,
-		AmountCents: t.AmountCents, Status: t.Status, DetailedStatus: t.DetailedStatus, AccountID: t.AccountID,
-		VirtualAccountID: t.VirtualAccountID, AccountSubtype: t.AccountSubtype, CardID: t.CardID,
-		DeclineReason: t.DeclineReason, ApprovalReason: t.ApprovalReason, ProviderAuthorizationID: t.ProviderAuthorizationID}
-	if t.Merchant != nil {
-		v.MerchantDescription = t.Merchant.Description
-	}
-	if t.AuthorizedAt != nil {
-		v.AuthorizedAt = apiTime(*t.AuthorizedAt)
-	}
-	return v
 }
