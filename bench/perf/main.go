@@ -23,6 +23,7 @@ var commands = map[string]command{
 	"hello":      {runHello, "serve a bare net/http hello-world (the throughput baseline)"},
 	"throughput": {runThroughput, "requests per second on GET /card, GET /transaction and POST /card against hello-world"},
 	"hit":        {runHit, "load one running server with one request (a probe while optimizing)"},
+	"crash":      {runCrash, "kill -9 during a stream of writes to --data, restart, check every acknowledged write and the ledger"},
 }
 
 func main() {
