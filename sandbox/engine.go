@@ -46,6 +46,8 @@ type Engine struct {
 	worldSeq  int64
 	// expiry is each expiring world's wall-clock end.
 	expiry map[string]time.Time
+	// onDelete run after a world is deleted.
+	onDelete []func(worldID string)
 	// hooks connect every world to the webhook sender and the
 	// authorization caller the server sets.
 	hooks engineHooks

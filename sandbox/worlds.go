@@ -134,8 +134,20 @@ func (e *Engine) DeleteWorld(id string) error {
 			delete(e.keys, k)
 		}
 	}
+	hooks := e.onDelete
 	e.mu.Unlock()
+	for _, h := range hooks {
+		h(id)
+	}
 	return w.Close()
+}
+
+// OnWorldDeleted registers what must forget a world once it is deleted
+// (explicitly or when its time to live ran out).
+func (e *Engine) OnWorldDeleted(h func(worldID string)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.onDelete = append(e.onDelete, h)
 }
 
 // refreshKeys re-reads a world's keys into the engine's key map after its

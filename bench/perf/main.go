@@ -23,6 +23,7 @@ var commands = map[string]command{
 	"hello":      {runHello, "serve a bare net/http hello-world (the throughput baseline)"},
 	"throughput": {runThroughput, "requests per second on GET /card, GET /transaction and POST /card against hello-world"},
 	"hit":        {runHit, "load one running server with one request (a probe while optimizing)"},
+	"worlds":     {runWorlds, "mixed reads and writes across parallel worlds created and deleted for a bounded time: no 5xx, p50/p99, memory flat"},
 	"crash":      {runCrash, "kill -9 during a stream of writes to --data, restart, check every acknowledged write and the ledger"},
 }
 

@@ -25,6 +25,7 @@ type Control struct {
 
 // Register adds every control route to r.
 func (c *Control) Register(r *mux.Router) {
+	c.Engine.OnWorldDeleted(func(id string) { c.Runtime.forget(id) })
 	s := r.PathPrefix("/_sandbox").Subrouter()
 	s.Use(c.requireToken)
 	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }

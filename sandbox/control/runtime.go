@@ -58,6 +58,16 @@ func (rt *Runtime) of(world *sandbox.World) *worldRuntime {
 	return w
 }
 
+// forget drops the runtime of deleted worlds: their journal, faults and
+// rate-limit windows.
+func (rt *Runtime) forget(ids ...string) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for _, id := range ids {
+		delete(rt.worlds, id)
+	}
+}
+
 // worldOf finds the world a request acts on: its API key's, else the one
 // X-Sandbox-World names, else the default.
 func (c *Control) worldOf(r *http.Request) (*sandbox.World, bool) {

@@ -151,6 +151,9 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.srv = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- s.srv.Serve(s.ln) }()
+	reaping, stopReaping := context.WithCancel(ctx)
+	defer stopReaping()
+	go s.reap(reaping)
 	var err error
 	select {
 	case err = <-errc:
@@ -166,4 +169,19 @@ func (s *Server) Serve(ctx context.Context) error {
 		err = cerr
 	}
 	return err
+}
+
+// reap deletes worlds whose time to live has run out, once a second of wall
+// time, until ctx ends.
+func (s *Server) reap(ctx context.Context) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			s.Engine.Reap(now)
+		}
+	}
 }

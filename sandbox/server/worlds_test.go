@@ -313,3 +313,21 @@ func TestClockModes(t *testing.T) {
 		t.Fatalf("mode = %v", got)
 	}
 }
+
+func TestDeletingAWorldForgetsItsJournalAndFaults(t *testing.T) {
+	e := newEnv(t, options{})
+	createWorld(t, e, `{"id":"gone","scenario":"empty"}`)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds/gone/faults", body: `{"route":"legal_entity.list","status":500}`}).status(t, 201)
+	e.get("/legal-entity", "sk_test_empty_user_gone", "").gen1(t, 500, "internal")
+	e.do(req{method: http.MethodDelete, path: "/_sandbox/worlds/gone"}).status(t, 200)
+	createWorld(t, e, `{"id":"gone","scenario":"empty"}`)
+	if items := e.get("/_sandbox/worlds/gone/faults", "", "").status(t, 200).json(t)["items"].([]any); len(items) != 0 {
+		t.Fatalf("a new world with a deleted one's id inherited its faults: %v", items)
+	}
+	for _, it := range e.get("/_sandbox/worlds/gone/requests", "", "").status(t, 200).json(t)["items"].([]any) {
+		if route := it.(map[string]any)["route"]; route != "sandbox.faults.list" {
+			t.Fatalf("a new world with a deleted one's id inherited its journal entry %v", it)
+		}
+	}
+	e.get("/legal-entity", "sk_test_empty_user_gone", "").status(t, 200)
+}

@@ -92,6 +92,7 @@ func Attach(eng *sandbox.Engine, o Options) *Sender {
 		Caller: &Caller{Client: &http.Client{CheckRedirect: client.CheckRedirect}, Timeout: o.AuthorizationTimeout}}
 	eng.SetDeliveryNotifier(func(w *sandbox.World) { s.Kick(w) })
 	eng.SetAuthorizer(s.Caller)
+	eng.OnWorldDeleted(s.forgetDeleted)
 	for _, w := range eng.Worlds() {
 		s.Kick(w)
 	}
@@ -141,6 +142,22 @@ func (s *Sender) run(w *sandbox.World, q *queue) {
 			return
 		}
 		q.mu.Unlock()
+	}
+}
+
+// forgetDeleted drops the state of a deleted world whose worker is idle; a
+// running worker forgets its world itself when it finishes.
+func (s *Sender) forgetDeleted(id string) {
+	s.mu.Lock()
+	var gone []*sandbox.World
+	for w := range s.queues {
+		if w.ID == id {
+			gone = append(gone, w)
+		}
+	}
+	s.mu.Unlock()
+	for _, w := range gone {
+		s.forget(w)
 	}
 }
 
