@@ -87,25 +87,56 @@ var copiers sync.Map // reflect.Type → copier
 
 func assign(dst, src reflect.Value) { dst.Set(src) }
 
+// copiersMu serialises building copiers; using them needs no lock.
+var copiersMu sync.Mutex
+
 func copierOf(t reflect.Type) copier {
 	if c, ok := copiers.Load(t); ok {
 		return c.(copier)
 	}
-	// A recursive type finds this forwarder while its copier is built.
-	var built copier
-	copiers.Store(t, copier(func(dst, src reflect.Value) { built(dst, src) }))
-	built = buildCopier(t)
-	copiers.Store(t, built)
-	return built
+	copiersMu.Lock()
+	defer copiersMu.Unlock()
+	b := &copierBuild{pending: map[reflect.Type]*copier{}, built: map[reflect.Type]copier{}}
+	c := b.of(t)
+	// Publish only complete copiers: a recursive type's forwarder calls a
+	// copier set after the forwarder was made.
+	for typ, built := range b.built {
+		copiers.Store(typ, built)
+	}
+	return c
 }
 
-func buildCopier(t reflect.Type) copier {
+// copierBuild builds the copiers of a type and the types it holds.
+type copierBuild struct {
+	pending map[reflect.Type]*copier // being built: recursion forwards to them
+	built   map[reflect.Type]copier
+}
+
+func (b *copierBuild) of(t reflect.Type) copier {
+	if c, ok := copiers.Load(t); ok {
+		return c.(copier)
+	}
+	if c, ok := b.built[t]; ok {
+		return c
+	}
+	if p, ok := b.pending[t]; ok {
+		return func(dst, src reflect.Value) { (*p)(dst, src) }
+	}
+	p := new(copier)
+	b.pending[t] = p
+	*p = b.build(t)
+	delete(b.pending, t)
+	b.built[t] = *p
+	return *p
+}
+
+func (b *copierBuild) build(t reflect.Type) copier {
 	if !hasRefs(t) {
 		return assign
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		elem := copierOf(t.Elem())
+		elem := b.of(t.Elem())
 		return func(dst, src reflect.Value) {
 			if src.IsNil() {
 				dst.SetZero()
@@ -123,7 +154,7 @@ func buildCopier(t reflect.Type) copier {
 		var fields []field
 		for i := range t.NumField() {
 			if f := t.Field(i); f.IsExported() && hasRefs(f.Type) {
-				fields = append(fields, field{i, copierOf(f.Type)})
+				fields = append(fields, field{i, b.of(f.Type)})
 			}
 		}
 		return func(dst, src reflect.Value) {
@@ -133,7 +164,7 @@ func buildCopier(t reflect.Type) copier {
 			}
 		}
 	case reflect.Slice:
-		elem, flat := copierOf(t.Elem()), !hasRefs(t.Elem())
+		elem, flat := b.of(t.Elem()), !hasRefs(t.Elem())
 		return func(dst, src reflect.Value) {
 			if src.IsNil() {
 				dst.SetZero()
@@ -150,14 +181,14 @@ func buildCopier(t reflect.Type) copier {
 			dst.Set(n)
 		}
 	case reflect.Array:
-		elem := copierOf(t.Elem())
+		elem := b.of(t.Elem())
 		return func(dst, src reflect.Value) {
 			for i := range src.Len() {
 				elem(dst.Index(i), src.Index(i))
 			}
 		}
 	case reflect.Map:
-		elem := copierOf(t.Elem())
+		elem := b.of(t.Elem())
 		return func(dst, src reflect.Value) {
 			if src.IsNil() {
 				dst.SetZero()
