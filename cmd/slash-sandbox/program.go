@@ -24,6 +24,8 @@ type Program struct {
 	Terminal       bool
 	// Ready, when set, is called with the bound address once serving.
 	Ready func(addr string)
+	// logs batches the log's writes to Stderr.
+	logs *logBuffer
 }
 
 const usage = `usage: slash-sandbox [serve] [flags]     serve the sandbox (default)
@@ -170,14 +172,15 @@ func (p *Program) logger(level, format string) (zerolog.Logger, error) {
 	if err != nil || level == "" {
 		return zerolog.Nop(), fmt.Errorf("--log-level: %q is not one of debug, info, warn, error", level)
 	}
-	var out io.Writer = p.Stderr
+	p.logs = newLogBuffer(p.Stderr)
+	var out io.Writer = p.logs
 	switch format {
 	case "":
 		if p.Terminal {
-			out = zerolog.ConsoleWriter{Out: p.Stderr, TimeFormat: "15:04:05.000"}
+			out = zerolog.ConsoleWriter{Out: p.logs, TimeFormat: "15:04:05.000"}
 		}
 	case "pretty":
-		out = zerolog.ConsoleWriter{Out: p.Stderr, TimeFormat: "15:04:05.000", NoColor: !p.Terminal}
+		out = zerolog.ConsoleWriter{Out: p.logs, TimeFormat: "15:04:05.000", NoColor: !p.Terminal}
 	case "json":
 	default:
 		return zerolog.Nop(), fmt.Errorf("--log-format: %q is not pretty or json", format)
@@ -199,6 +202,7 @@ func (p *Program) serve(ctx context.Context, args []string) int {
 		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\n", err)
 		return 2
 	}
+	defer p.logs.Flush()
 	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\n", err)
@@ -212,6 +216,7 @@ func (p *Program) serve(ctx context.Context, args []string) int {
 	w := srv.Engine.Default()
 	cfg.Log.Info().Str("addr", srv.Addr()).Str("scenario", w.Scenario).Int64("seed", w.Seed).
 		Time("clock", w.Now()).Bool("persistent", w.Persistent()).Msg("slash-sandbox listening on http://" + srv.Addr())
+	p.logs.Flush()
 	if p.Ready != nil {
 		p.Ready(srv.Addr())
 	}
