@@ -35,6 +35,11 @@ type JournalEntry struct {
 // journalCap is how many entries a world keeps.
 const journalCap = 1000
 
+// journalBodyBudget bounds the body bytes a world's journal keeps: past it,
+// the oldest entries lose their bodies (the rest of each entry stays), so a
+// busy world's journal stays small whatever its answers weigh.
+const journalBodyBudget = 2 << 20
+
 func (c *Control) routesJournal(s *mux.Router) {
 	web.Route(s, web.Gen2, http.MethodGet, "/requests", "sandbox.requests", c.requests)
 }
@@ -68,7 +73,8 @@ func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec
 	}
 	e := journalRecord{requestID: info.RequestID, at: start, virtual: virtual, method: r.Method, path: r.URL.Path,
 		query: r.URL.RawQuery, route: info.Route, key: r.Header.Get("X-API-Key"), legalEntity: info.LegalEntity,
-		status: rec.status, latency: time.Since(start), referenceID: info.ReferenceID, request: body, response: rec.body}
+		status: rec.status, latency: time.Since(start), referenceID: info.ReferenceID,
+		request: body[:min(len(body), journalBodyCap)], response: rec.body}
 	for i, h := range journalHeaders {
 		e.header[i] = r.Header.Get(h)
 	}
@@ -85,9 +91,31 @@ func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec
 	if len(rt.journal) < journalCap {
 		rt.journal = append(rt.journal, e)
 	} else {
+		rt.bodyBytes -= rt.journal[rt.journalHead].bodySize()
 		rt.journal[rt.journalHead] = e
 	}
 	rt.journalHead = (rt.journalHead + 1) % journalCap
+	rt.bodyBytes += e.bodySize()
+	rt.keepBodyBudget()
+}
+
+func (e *journalRecord) bodySize() int { return len(e.request) + len(e.response) }
+
+// keepBodyBudget drops the bodies of the oldest entries until the journal
+// keeps at most journalBodyBudget bytes of them. Bodies go oldest first,
+// so the entries without them are the oldest ones, up to bodiless.
+func (rt *worldRuntime) keepBodyBudget() {
+	oldest := rt.entrySeq - int64(len(rt.journal)) + 1
+	for rt.bodyBytes > journalBodyBudget {
+		s := max(rt.bodiless+1, oldest)
+		if s > rt.entrySeq {
+			return
+		}
+		e := rt.newest(int(rt.entrySeq - s))
+		rt.bodyBytes -= e.bodySize()
+		e.request, e.response = nil, nil
+		rt.bodiless = s
+	}
 }
 
 // newest returns the i-th newest record (0 is the newest); the caller holds
@@ -119,7 +147,7 @@ func (e *journalRecord) entry() JournalEntry {
 func (rt *worldRuntime) clearJournal() {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	rt.journal, rt.journalHead = nil, 0
+	rt.journal, rt.journalHead, rt.bodyBytes, rt.bodiless = nil, 0, 0, rt.entrySeq
 }
 
 // mask keeps a key recognisable without showing it whole.

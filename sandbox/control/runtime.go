@@ -32,6 +32,10 @@ type worldRuntime struct {
 	journal     []journalRecord
 	journalHead int
 	entrySeq    int64
+	// bodyBytes are the journal's body bytes; bodiless is the seq of the
+	// newest entry whose bodies were dropped to stay within budget.
+	bodyBytes int
+	bodiless  int64
 }
 
 type window struct {
