@@ -141,6 +141,16 @@ const journalBodyCap = 16 << 10
 
 func (r *recorder) WriteHeader(code int) { r.status = code; r.ResponseWriter.WriteHeader(code) }
 
+// WriteShared keeps the start of p for the journal without copying it
+// (see web.SharedWriter) when it is the answer's first write.
+func (r *recorder) WriteShared(p []byte) (int, error) {
+	if r.body != nil {
+		return r.Write(p)
+	}
+	r.body = p[:min(len(p), journalBodyCap):min(len(p), journalBodyCap)]
+	return r.ResponseWriter.Write(p)
+}
+
 func (r *recorder) Write(p []byte) (int, error) {
 	if room := journalBodyCap - len(r.body); room > 0 {
 		if r.body == nil {

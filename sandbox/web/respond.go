@@ -31,6 +31,13 @@ type Response struct {
 // Status wraps a body with a status code.
 func Status(code int, body any) *Response { return &Response{Status: code, Body: body} }
 
+// SharedWriter is a ResponseWriter that may keep the bytes given to
+// WriteShared instead of copying them: the caller promises never to change
+// them (the read cache's kept answers).
+type SharedWriter interface {
+	WriteShared(p []byte) (int, error)
+}
+
 // Func is a handler: it returns a body (written as 200 JSON), a *Response,
 // or an error.
 type Func func(r *http.Request) (any, error)
