@@ -58,7 +58,7 @@ func fanOut(op *Op, e *Emitted) error {
 		if w.ArchivedAt != nil || !w.wants(e.Event) {
 			continue
 		}
-		if _, err := op.enqueueDelivery(w, e.EventID, e.Event, e.EntityID, SourceEvent, ""); err != nil {
+		if _, err := op.queueDelivery(w, e.EventID, e.Event, e.EntityID, SourceEvent, ""); err != nil {
 			return err
 		}
 	}
@@ -68,7 +68,18 @@ func fanOut(op *Op, e *Emitted) error {
 // enqueueDelivery adds a delivery at the end of an endpoint's queue (and,
 // with the duplicate chaos setting, sometimes a second one for the same
 // event), then sends the head of the queue when the endpoint is sending.
+// It returns the delivery as stored after that.
 func (op *Op) enqueueDelivery(w *Webhook, eventID, event, entityID, source, related string) (*WebhookDelivery, error) {
+	d, err := op.queueDelivery(w, eventID, event, entityID, source, related)
+	if err != nil {
+		return nil, err
+	}
+	return op.delivery(d.ID)
+}
+
+// queueDelivery is enqueueDelivery for callers that need only the new
+// delivery's id (the delivery it returns may have been sent since).
+func (op *Op) queueDelivery(w *Webhook, eventID, event, entityID, source, related string) (*WebhookDelivery, error) {
 	chaos, err := op.webhookChaos()
 	if err != nil {
 		return nil, err
@@ -85,7 +96,7 @@ func (op *Op) enqueueDelivery(w *Webhook, eventID, event, entityID, source, rela
 	if err := op.pumpDeliveries(w); err != nil {
 		return nil, err
 	}
-	return op.delivery(d.ID)
+	return d, nil
 }
 
 func (op *Op) newDelivery(w *Webhook, eventID, event, entityID, source, related string, chaos WebhookChaos) (*WebhookDelivery, error) {

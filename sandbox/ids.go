@@ -3,7 +3,7 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"math/big"
+	"math/bits"
 	"strconv"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -56,11 +56,29 @@ func digest(seed int64, label string, n int64) [sha256.Size]byte {
 // the same inputs give the same ID on every machine.
 func deriveID(seed int64, prefix string, n int64) string {
 	sum := digest(seed, prefix, n)
-	s := new(big.Int).SetBytes(sum[:10]).Text(36)
-	for len(s) < 15 {
-		s = "0" + s
+	return prefix + base36of80(sum[:10])
+}
+
+// base36of80 writes the 80-bit big-endian number b in base 36, lower case,
+// left-padded with zeros to 15 digits, and keeps its first 15 digits: what
+// big.Int.Text(36) padded and cut gives, without big.Int.
+func base36of80(b []byte) string {
+	hi := uint64(binary.BigEndian.Uint16(b[:2]))
+	lo := binary.BigEndian.Uint64(b[2:])
+	var digits [17]byte
+	i := len(digits)
+	for hi != 0 || lo != 0 {
+		var r uint64
+		hi, r = bits.Div64(0, hi, 36)
+		lo, r = bits.Div64(r, lo, 36)
+		i--
+		digits[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[r]
 	}
-	return prefix + s[:15]
+	for len(digits)-i < 15 {
+		i--
+		digits[i] = '0'
+	}
+	return string(digits[i : i+15])
 }
 
 // derive returns a deterministic 64-bit value for (seed, label, n): the seed

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -32,13 +33,30 @@ func indexSidecar(kind, id string) string { return store.Key("x", kind, id) }
 
 // IndexKey builds the key of one index entry: its name, its ordered parts and
 // finally the record id, which keeps every entry unique.
-func IndexKey(name string, parts ...string) string {
-	return store.Key(append([]string{"i", name}, parts...)...)
-}
+func IndexKey(name string, parts ...string) string { return indexKey(name, parts, false) }
 
 // IndexPrefix is the prefix shared by an index's entries with these parts.
-func IndexPrefix(name string, parts ...string) string {
-	return store.Prefix(append([]string{"i", name}, parts...)...)
+func IndexPrefix(name string, parts ...string) string { return indexKey(name, parts, true) }
+
+// indexKey is "i", name and parts joined by store.Sep (and one more Sep
+// for a prefix), built in one allocation.
+func indexKey(name string, parts []string, prefix bool) string {
+	n := 2 + len(name)
+	for _, p := range parts {
+		n += len(store.Sep) + len(p)
+	}
+	var b strings.Builder
+	b.Grow(n + len(store.Sep))
+	b.WriteString("i" + store.Sep)
+	b.WriteString(name)
+	for _, p := range parts {
+		b.WriteString(store.Sep)
+		b.WriteString(p)
+	}
+	if prefix {
+		b.WriteString(store.Sep)
+	}
+	return b.String()
 }
 
 // get loads a record; it reports whether it exists.
@@ -59,16 +77,12 @@ func (op *Op) save(kind, id string, v any, index ...string) error {
 	if err != nil {
 		return err
 	}
-	keep := make(map[string]bool, len(index))
-	for _, k := range index {
-		keep[k] = true
-	}
-	if old != "" {
-		for _, k := range strings.Split(old, "\n") {
-			if !keep[k] {
-				if err := op.Tx.Delete(k); err != nil {
-					return err
-				}
+	for old != "" {
+		var k string
+		k, old, _ = strings.Cut(old, "\n")
+		if !slices.Contains(index, k) {
+			if err := op.Tx.Delete(k); err != nil {
+				return err
 			}
 		}
 	}

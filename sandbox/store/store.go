@@ -239,16 +239,28 @@ func Key(parts ...string) string { return strings.Join(parts, Sep) }
 func Prefix(parts ...string) string { return Key(parts...) + Sep }
 
 // Millis encodes a time so that string order is time order.
-func Millis(t time.Time) string {
-	ms := t.UnixMilli()
-	if ms < 0 {
-		ms = 0
-	}
-	return fmt.Sprintf("%015d", ms)
-}
+func Millis(t time.Time) string { return padded(max(t.UnixMilli(), 0), 15) }
 
 // Seq encodes a sequence number so that string order is numeric order.
-func Seq(n int64) string { return fmt.Sprintf("%012d", n) }
+func Seq(n int64) string { return padded(n, 12) }
+
+// padded is fmt.Sprintf("%0*d", width, n) without fmt.
+func padded(n int64, width int) string {
+	if n < 0 {
+		return fmt.Sprintf("%0*d", width, n)
+	}
+	var b [24]byte
+	i := len(b)
+	for ; n > 0 || i == len(b); n /= 10 {
+		i--
+		b[i] = byte('0' + n%10)
+	}
+	for len(b)-i < width {
+		i--
+		b[i] = '0'
+	}
+	return string(b[i:])
+}
 
 // Int encodes a signed amount so that string order is numeric order.
 func Int(n int64) string {

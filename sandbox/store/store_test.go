@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -146,4 +147,14 @@ func TestReplaceOnAFile(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+func TestPaddedIsSprintf(t *testing.T) {
+	for _, n := range []int64{0, 1, 9, 10, 123456789012, 1234567890123, 999999999999999, 1 << 62, -1, -12345} {
+		for _, w := range []int{12, 15} {
+			if got, want := padded(n, w), fmt.Sprintf("%0*d", w, n); got != want {
+				t.Errorf("padded(%d, %d) = %q, want %q", n, w, got, want)
+			}
+		}
+	}
 }
