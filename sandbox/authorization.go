@@ -267,7 +267,7 @@ func (op *Op) updateAuthorizationWebhook(h *AuthorizationWebhook, in Authorizati
 
 // signingSecret makes a new whsec_ secret from the world's seed.
 func (op *Op) signingSecret() (string, error) {
-	n, err := nextSeq(op.Tx, "whsec")
+	n, err := op.counter("whsec")
 	if err != nil {
 		return "", err
 	}

@@ -69,3 +69,19 @@ func BenchmarkAdvanceYear(b *testing.B) {
 	}
 	b.ReportMetric(float64(ran), "events/op")
 }
+
+// BenchmarkLoadBig measures loading bench/big.yaml: 100,000 generated
+// transactions.
+func BenchmarkLoadBig(b *testing.B) {
+	sc := mustScenario(b, "../bench/big.yaml")
+	for b.Loop() {
+		eng, err := NewEngine(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := eng.CreateWorld(WorldSpec{Scenario: sc}); err != nil {
+			b.Fatal(err)
+		}
+		eng.Close()
+	}
+}

@@ -224,7 +224,7 @@ func (e *Engine) load(spec WorldSpec, seed int64, start time.Time) (*World, erro
 		return nil, err
 	}
 	w := &World{ID: spec.ID, Scenario: sc.Name, Seed: seed, Start: start, Catalog: e.Catalog, db: db, clock: clock.New(start, e.wall)}
-	err = w.Update(func(op *Op) error {
+	err = w.fill(func(op *Op) error {
 		if err := newLoader(op, sc).run(); err != nil {
 			return err
 		}

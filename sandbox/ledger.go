@@ -41,6 +41,13 @@ func txnIndexes(t *Transaction) []string {
 func totalsKey(owner, bucket string) string { return store.Key(owner, bucket) }
 
 func (op *Op) totals(owner, bucket string) (Totals, error) {
+	if op.bulk != nil {
+		t, err := op.bulkTotals(owner, bucket)
+		if err != nil {
+			return Totals{}, err
+		}
+		return *t, nil
+	}
 	var t Totals
 	_, err := op.get(kindTotals, totalsKey(owner, bucket), &t)
 	return t, err
@@ -66,6 +73,18 @@ func effect(t *Transaction, detailed string) Totals {
 }
 
 func (op *Op) applyTotals(owner, bucket string, e Totals, sign int64) error {
+	if op.bulk != nil {
+		t, err := op.bulkTotals(owner, bucket)
+		if err != nil {
+			return err
+		}
+		t.Posted += sign * e.Posted
+		t.PendingDebits += sign * e.PendingDebits
+		t.PendingCredits += sign * e.PendingCredits
+		t.Spend += sign * e.Spend
+		op.bulk.written[totalsKey(owner, bucket)] = true
+		return nil
+	}
 	t, err := op.totals(owner, bucket)
 	if err != nil {
 		return err

@@ -41,6 +41,10 @@ func (l *loader) time(spec string) time.Time {
 func (l *loader) run() error {
 	l.op.loading = true
 	defer func() { l.op.loading = false }()
+	if bulkLoading {
+		l.op.startBulk()
+		defer func() { l.op.bulk = nil }()
+	}
 	if err := l.op.Tx.Put(clockKey, l.op.W.clock.State()); err != nil {
 		return err
 	}
@@ -54,7 +58,7 @@ func (l *loader) run() error {
 			return err
 		}
 	}
-	return nil
+	return l.op.flushBulk()
 }
 
 // id returns the declared id or a new deterministic one.

@@ -352,7 +352,7 @@ func (op *Op) SimulateIncoming(r IncomingTransfer) (*Transaction, error) {
 	if settles.IsZero() {
 		detailed = "settled"
 	}
-	seq, err := nextSeq(op.Tx, "incoming")
+	seq, err := op.counter("incoming")
 	if err != nil {
 		return nil, err
 	}

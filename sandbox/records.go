@@ -96,11 +96,11 @@ func (op *Op) save(kind, id string, v any, index ...string) error {
 
 // nextSeq returns the world's next global sequence number: the tie-breaker
 // that keeps list order stable when many records share a virtual instant.
-func (op *Op) nextSeq() (int64, error) { return nextSeq(op.Tx, "global") }
+func (op *Op) nextSeq() (int64, error) { return op.counter("global") }
 
 // newID returns the next deterministic ID with the given prefix.
 func (op *Op) newID(prefix string) (string, error) {
-	n, err := nextSeq(op.Tx, prefix)
+	n, err := op.counter(prefix)
 	if err != nil {
 		return "", err
 	}

@@ -54,6 +54,8 @@ type Op struct {
 	loading bool
 	// committed runs after the operation's writes are stored.
 	committed []func()
+	// bulk keeps counters and totals in memory while a scenario loads.
+	bulk *bulkCounters
 }
 
 // Update runs fn as one atomic write: either everything it wrote is stored
@@ -72,6 +74,14 @@ func (w *World) Update(fn func(*Op) error) error {
 		}
 	}
 	return err
+}
+
+// fill runs fn as the one write that fills a new world's store: it keeps
+// no undo, since a failed fill throws the store away.
+func (w *World) fill(fn func(*Op) error) error {
+	return w.db.Bulk(func(tx *store.Tx) error {
+		return fn(&Op{W: w, Tx: tx, Now: w.clock.Now()})
+	})
 }
 
 // View runs fn with a read-only transaction.

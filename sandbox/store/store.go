@@ -86,6 +86,20 @@ func (d *DB) Update(fn func(*Tx) error) error {
 	})
 }
 
+// Bulk runs fn in a read-write transaction that keeps no record of each key
+// it replaces: for filling a new database, which the caller throws away
+// when fn fails. It starts by emptying the database, which makes buntdb keep
+// the old (empty) tree whole for a rollback instead of an entry per write.
+func (d *DB) Bulk(fn func(*Tx) error) error {
+	return d.db.Update(func(tx *buntdb.Tx) error {
+		d.version.Add(1)
+		if err := tx.DeleteAll(); err != nil {
+			return err
+		}
+		return fn(&Tx{tx: tx, cache: d.cache})
+	})
+}
+
 // Version is a number that changes whenever a write transaction runs. Its
 // change happens before the write becomes visible, so a reader that reads
 // the same Version before and after reading data read one unchanged state.
