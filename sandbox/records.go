@@ -68,13 +68,15 @@ func (op *Op) get(kind, id string, v any) (bool, error) {
 }
 
 // save stores a record and makes its index entries exactly those given.
+// The index keys a record had are remembered in its sidecar, except for
+// kinds whose keys derive from the record itself (derivedIndexes): those
+// are worked out from the record being replaced.
 func (op *Op) save(kind, id string, v any, index ...string) error {
-	if err := op.Tx.Put(recordKey(kind, id), v); err != nil {
+	old, err := op.oldIndexKeys(kind, id)
+	if err != nil {
 		return err
 	}
-	side := indexSidecar(kind, id)
-	old, _, err := op.Tx.GetRaw(side)
-	if err != nil {
+	if err := op.Tx.Put(recordKey(kind, id), v); err != nil {
 		return err
 	}
 	for old != "" {
@@ -91,7 +93,48 @@ func (op *Op) save(kind, id string, v any, index ...string) error {
 			return err
 		}
 	}
-	return op.Tx.PutRaw(side, strings.Join(index, "\n"))
+	if derivedIndexes[kind] != nil {
+		return nil
+	}
+	return op.Tx.PutRaw(indexSidecar(kind, id), strings.Join(index, "\n"))
+}
+
+// derivedIndexes are the kinds whose index keys are a function of the
+// stored record, with that function: they keep no sidecar, which for
+// 100,000 transactions saves 100,000 keys and 35 MB.
+var derivedIndexes = map[string]func(op *Op, key, raw string) ([]string, error){
+	kindTransaction: func(op *Op, key, raw string) ([]string, error) {
+		var t Transaction
+		if err := op.Tx.Decode(key, raw, &t); err != nil {
+			return nil, err
+		}
+		return txnIndexes(&t), nil
+	},
+}
+
+// oldIndexKeys are the index keys a record has now, joined by newlines:
+// its sidecar's, or for a derived kind those of the stored record (a
+// sidecar written before the kind was derived is used, and removed).
+func (op *Op) oldIndexKeys(kind, id string) (string, error) {
+	side := indexSidecar(kind, id)
+	derive := derivedIndexes[kind]
+	if derive == nil {
+		old, _, err := op.Tx.GetRaw(side)
+		return old, err
+	}
+	key := recordKey(kind, id)
+	raw, existed, err := op.Tx.GetRaw(key)
+	if err != nil || !existed {
+		return "", err
+	}
+	if legacy, ok, err := op.Tx.GetRaw(side); err != nil || ok {
+		if err == nil {
+			err = op.Tx.Delete(side)
+		}
+		return legacy, err
+	}
+	keys, err := derive(op, key, raw)
+	return strings.Join(keys, "\n"), err
 }
 
 // nextSeq returns the world's next global sequence number: the tie-breaker
