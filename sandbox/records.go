@@ -72,11 +72,13 @@ func (op *Op) get(kind, id string, v any) (bool, error) {
 // kinds whose keys derive from the record itself (derivedIndexes): those
 // are worked out from the record being replaced.
 func (op *Op) save(kind, id string, v any, index ...string) error {
-	old, err := op.oldIndexKeys(kind, id)
+	key := recordKey(kind, id)
+	prev, existed, err := op.Tx.Swap(key, v)
 	if err != nil {
 		return err
 	}
-	if err := op.Tx.Put(recordKey(kind, id), v); err != nil {
+	old, err := op.oldIndexKeys(kind, id, key, prev, existed)
+	if err != nil {
 		return err
 	}
 	for old != "" {
@@ -112,20 +114,19 @@ var derivedIndexes = map[string]func(op *Op, key, raw string) ([]string, error){
 	},
 }
 
-// oldIndexKeys are the index keys a record has now, joined by newlines:
-// its sidecar's, or for a derived kind those of the stored record (a
-// sidecar written before the kind was derived is used, and removed).
-func (op *Op) oldIndexKeys(kind, id string) (string, error) {
+// oldIndexKeys are the index keys a record had before its save, joined by
+// newlines: its sidecar's, or for a derived kind those of the record it
+// replaced, prev (a sidecar written before the kind was derived is used,
+// and removed).
+func (op *Op) oldIndexKeys(kind, id, key, prev string, existed bool) (string, error) {
 	side := indexSidecar(kind, id)
 	derive := derivedIndexes[kind]
 	if derive == nil {
 		old, _, err := op.Tx.GetRaw(side)
 		return old, err
 	}
-	key := recordKey(kind, id)
-	raw, existed, err := op.Tx.GetRaw(key)
-	if err != nil || !existed {
-		return "", err
+	if !existed {
+		return "", nil
 	}
 	if legacy, ok, err := op.Tx.GetRaw(side); err != nil || ok {
 		if err == nil {
@@ -133,7 +134,7 @@ func (op *Op) oldIndexKeys(kind, id string) (string, error) {
 		}
 		return legacy, err
 	}
-	keys, err := derive(op, key, raw)
+	keys, err := derive(op, key, prev)
 	return strings.Join(keys, "\n"), err
 }
 

@@ -96,7 +96,7 @@ func (d *DB) Bulk(fn func(*Tx) error) error {
 		if err := tx.DeleteAll(); err != nil {
 			return err
 		}
-		return fn(&Tx{tx: tx, cache: d.cache})
+		return fn(&Tx{tx: tx, cache: d.cache, bulk: true})
 	})
 }
 
@@ -164,6 +164,9 @@ func (d *DB) ReplaceItems(items []KV) error {
 type Tx struct {
 	tx    *buntdb.Tx
 	cache *decodedCache
+	// bulk is set inside Bulk, where buntdb's Set does not report the
+	// value it replaced.
+	bulk bool
 }
 
 // ErrNotFound is returned by MustGet for a missing key.
@@ -206,6 +209,23 @@ func (t *Tx) Put(key string, v any) error {
 	}
 	_, _, err = t.tx.Set(key, string(b), nil)
 	return err
+}
+
+// Swap stores v as JSON at key and returns the string it replaced, if any:
+// a Put that also tells what was there, for the cost of one lookup.
+func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", false, fmt.Errorf("encode %q: %w", key, err)
+	}
+	if t.bulk {
+		if prev, existed, err = t.GetRaw(key); err != nil {
+			return "", false, err
+		}
+		_, _, err = t.tx.Set(key, string(b), nil)
+		return prev, existed, err
+	}
+	return t.tx.Set(key, string(b), nil)
 }
 
 // PutRaw stores a string at key.
