@@ -38,7 +38,8 @@ func list[T any](op *Op, kind, prefix string, req PageRequest, keep func(*T) boo
 	var lastKey string
 	var scanErr error
 	more := false
-	err := op.Tx.Scan(prefix, req.After, req.Desc, func(key, id string) bool {
+	err := op.Tx.Scan(prefix, req.After, req.Desc, func(key, val string) bool {
+		id, _ := splitIndexValue(val)
 		rk := recordKey(kind, id)
 		raw, ok, err := op.Tx.GetRaw(rk)
 		if err != nil || !ok {

@@ -90,8 +90,17 @@ func (op *Op) save(kind, id string, v any, index ...string) error {
 			}
 		}
 	}
+	covered, facts := "", ""
+	if c, ok := v.(interface{ covering() (string, string) }); ok {
+		name, f := c.covering()
+		covered, facts = IndexPrefix(name), f
+	}
 	for _, k := range index {
-		if err := op.Tx.PutRaw(k, id); err != nil {
+		val := id
+		if facts != "" && strings.HasPrefix(k, covered) {
+			val = id + factsSep + facts
+		}
+		if err := op.Tx.PutRaw(k, val); err != nil {
 			return err
 		}
 	}

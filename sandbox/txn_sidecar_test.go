@@ -25,7 +25,7 @@ func TestTransactionIndexesStayExactWithoutSidecars(t *testing.T) {
 			err := op.Tx.Scan(store.Prefix("i"), "", false, func(k, val string) bool {
 				if strings.HasPrefix(k, "i\x1ftxn.") {
 					entries[k] = true
-					id := val
+					id, _ := splitIndexValue(val)
 					tx, ok, _ := op.Transaction(id)
 					if !ok || !slices.Contains(txnIndexes(tx), k) {
 						t.Errorf("index entry %q names %q, which does not have it", k, id)
