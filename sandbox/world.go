@@ -77,9 +77,10 @@ func (w *World) Update(fn func(*Op) error) error {
 }
 
 // fill runs fn as the one write that fills a new world's store: it keeps
-// no undo, since a failed fill throws the store away.
+// no undo, since a failed fill throws the store away, and it writes index
+// entries in key order, in batches.
 func (w *World) fill(fn func(*Op) error) error {
-	return w.db.Bulk(func(tx *store.Tx) error {
+	return w.db.Bulk(store.Prefix("i"), func(tx *store.Tx) error {
 		return fn(&Op{W: w, Tx: tx, Now: w.clock.Now()})
 	})
 }

@@ -90,13 +90,26 @@ func (d *DB) Update(fn func(*Tx) error) error {
 // it replaces: for filling a new database, which the caller throws away
 // when fn fails. It starts by emptying the database, which makes buntdb keep
 // the old (empty) tree whole for a rollback instead of an entry per write.
-func (d *DB) Bulk(fn func(*Tx) error) error {
+// Puts of keys under deferPrefix ("" for none) are gathered and written in
+// key order, before anything reads one of them and at the end (see
+// deferred.go); reads see what they would have seen without it.
+func (d *DB) Bulk(deferPrefix string, fn func(*Tx) error) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
 		d.version.Add(1)
 		if err := tx.DeleteAll(); err != nil {
 			return err
 		}
-		return fn(&Tx{tx: tx, cache: d.cache, bulk: true})
+		t := &Tx{tx: tx, cache: d.cache, bulk: true}
+		if deferPrefix != "" {
+			t.later = &deferred{prefix: deferPrefix}
+		}
+		if err := fn(t); err != nil {
+			return err
+		}
+		if t.later != nil {
+			return t.settle()
+		}
+		return nil
 	})
 }
 
@@ -167,6 +180,8 @@ type Tx struct {
 	// bulk is set inside Bulk, where buntdb's Set does not report the
 	// value it replaced.
 	bulk bool
+	// later gathers a Bulk transaction's deferred puts.
+	later *deferred
 }
 
 // ErrNotFound is returned by MustGet for a missing key.
@@ -174,6 +189,9 @@ var ErrNotFound = errors.New("not found")
 
 // Get decodes the JSON at key into v; it reports whether the key existed.
 func (t *Tx) Get(key string, v any) (bool, error) {
+	if err := t.settleKey(key); err != nil {
+		return false, err
+	}
 	raw, err := t.tx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return false, nil
@@ -194,6 +212,9 @@ func (t *Tx) Decode(key, raw string, v any) error { return t.cache.decode(key, r
 
 // GetRaw returns the string at key.
 func (t *Tx) GetRaw(key string) (string, bool, error) {
+	if err := t.settleKey(key); err != nil {
+		return "", false, err
+	}
 	raw, err := t.tx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return "", false, nil
@@ -207,8 +228,7 @@ func (t *Tx) Put(key string, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode %q: %w", key, err)
 	}
-	_, _, err = t.tx.Set(key, string(b), nil)
-	return err
+	return t.PutRaw(key, string(b))
 }
 
 // Swap stores v as JSON at key and returns the string it replaced, if any:
@@ -217,6 +237,9 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return "", false, fmt.Errorf("encode %q: %w", key, err)
+	}
+	if err := t.settleKey(key); err != nil {
+		return "", false, err
 	}
 	if t.bulk {
 		if prev, existed, err = t.GetRaw(key); err != nil {
@@ -230,12 +253,18 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 
 // PutRaw stores a string at key.
 func (t *Tx) PutRaw(key, val string) error {
+	if t.gather(key, val) {
+		return nil
+	}
 	_, _, err := t.tx.Set(key, val, nil)
 	return err
 }
 
 // Delete removes key; a missing key is not an error.
 func (t *Tx) Delete(key string) error {
+	if err := t.settleKey(key); err != nil {
+		return err
+	}
 	_, err := t.tx.Delete(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return nil
@@ -247,6 +276,9 @@ func (t *Tx) Delete(key string) error {
 // when desc), starting strictly after the key after when it is not empty,
 // until fn returns false.
 func (t *Tx) Scan(prefix, after string, desc bool, fn func(key, val string) bool) error {
+	if err := t.settleRange(prefix); err != nil {
+		return err
+	}
 	if !desc {
 		from := prefix
 		if after != "" && after >= prefix {

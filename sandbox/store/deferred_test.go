@@ -1,0 +1,114 @@
+package store
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"testing"
+)
+
+// A random mix of puts, overwrites, deletes, reads and scans gives the same
+// answers and the same final keys in a Bulk with deferred index puts as in
+// an ordinary Update.
+func TestBulkDeferredPutsReadAsWritten(t *testing.T) {
+	type step struct {
+		op       int
+		key, val string
+	}
+	r := rand.New(rand.NewSource(3))
+	var steps []step
+	for i := range 3000 {
+		kind := []string{"i", "r"}[r.Intn(2)]
+		key := Key(kind, fmt.Sprint(r.Intn(400)))
+		steps = append(steps, step{r.Intn(10), key, fmt.Sprint(i)})
+	}
+	run := func(db *DB, write func(func(*Tx) error) error) ([]string, []KV) {
+		var seen []string
+		err := write(func(tx *Tx) error {
+			for _, s := range steps {
+				switch {
+				case s.op < 6:
+					if err := tx.PutRaw(s.key, s.val); err != nil {
+						return err
+					}
+				case s.op == 6:
+					if err := tx.Delete(s.key); err != nil {
+						return err
+					}
+				case s.op == 7:
+					v, ok, err := tx.GetRaw(s.key)
+					if err != nil {
+						return err
+					}
+					seen = append(seen, fmt.Sprint(v, ok))
+				case s.op == 8:
+					prev, ok, err := tx.Swap(s.key, s.val)
+					if err != nil {
+						return err
+					}
+					seen = append(seen, fmt.Sprint(prev, ok))
+				default:
+					n := 0
+					err := tx.Scan(Prefix("i"), "", r.Intn(2) == 0, func(k, v string) bool {
+						seen = append(seen, k+"="+v)
+						n++
+						return n < 5
+					})
+					if err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, err := db.Items()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seen, items
+	}
+	r = rand.New(rand.NewSource(9))
+	direct := mustOpen(t)
+	seen1, items1 := run(direct, direct.Update)
+	r = rand.New(rand.NewSource(9))
+	bulk := mustOpen(t)
+	seen2, items2 := run(bulk, func(fn func(*Tx) error) error { return bulk.Bulk(Prefix("i"), fn) })
+	if !slices.Equal(seen1, seen2) {
+		t.Fatalf("reads differ: %d vs %d answers", len(seen1), len(seen2))
+	}
+	if !slices.Equal(items1, items2) {
+		t.Fatalf("stored keys differ: %d vs %d", len(items1), len(items2))
+	}
+	if len(items1) < 100 || len(seen1) < 300 {
+		t.Fatalf("the mix did too little: %d keys, %d reads", len(items1), len(seen1))
+	}
+}
+
+// sortKVs sorts by key and keeps the order of equal keys, on either side of
+// the size where it splits the work.
+func TestSortKVsIsStable(t *testing.T) {
+	for _, n := range []int{0, 1, 100, 1 << 14, 1<<15 + 7} {
+		r := rand.New(rand.NewSource(int64(n)))
+		kvs := make([]KV, n)
+		for i := range kvs {
+			kvs[i] = KV{fmt.Sprint(r.Intn(n/3 + 1)), fmt.Sprintf("%08d", i)}
+		}
+		want := slices.Clone(kvs)
+		slices.SortStableFunc(want, func(a, b KV) int {
+			if a.Key != b.Key {
+				if a.Key < b.Key {
+					return -1
+				}
+				return 1
+			}
+			return 0
+		})
+		sortKVs(kvs)
+		if !slices.Equal(kvs, want) {
+			t.Fatalf("n=%d: not the stable sort", n)
+		}
+	}
+}
