@@ -14,18 +14,33 @@ import (
 // thousand and read back rarely while filling) and writes them in key
 // order when something may read them, and at the end.
 
-// deferred holds a Bulk transaction's gathered puts.
+// deferred holds a Bulk transaction's gathered puts, and the keys outside
+// the deferred prefix it has stored so far: it began with an empty
+// database, so they are all such keys, and Swap learns whether one exists
+// without a lookup.
 type deferred struct {
 	prefix string
-	puts   []KV
+	puts   []put
+	stored map[string]struct{}
+}
+
+// put is one gathered put; n orders the puts of one key.
+type put struct {
+	KV
+	n int
+}
+
+// deferrable reports whether key is under the deferred prefix.
+func (t *Tx) deferrable(key string) bool {
+	return t.later.prefix != "" && strings.HasPrefix(key, t.later.prefix)
 }
 
 // gather keeps a put for later when key is under the deferred prefix.
 func (t *Tx) gather(key, val string) bool {
-	if t.later == nil || !strings.HasPrefix(key, t.later.prefix) {
+	if !t.deferrable(key) {
 		return false
 	}
-	t.later.puts = append(t.later.puts, KV{key, val})
+	t.later.puts = append(t.later.puts, put{KV{key, val}, len(t.later.puts)})
 	return true
 }
 
@@ -56,42 +71,47 @@ func (t *Tx) settleRange(prefix string) error {
 func (t *Tx) settle() error {
 	puts := t.later.puts
 	t.later.puts = nil
-	sortKVs(puts)
-	for _, kv := range puts {
-		if _, _, err := t.tx.Set(kv.Key, kv.Value, nil); err != nil {
+	sortPuts(puts)
+	for _, p := range puts {
+		if _, _, err := t.tx.Set(p.Key, p.Value, nil); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// sortKVs sorts by key, keeping the order of equal keys, using two cores
-// for a large slice: each half sorted on its own, then merged.
-func sortKVs(kvs []KV) {
-	byKey := func(a, b KV) int { return cmp.Compare(a.Key, b.Key) }
-	if len(kvs) < 1<<14 {
-		slices.SortStableFunc(kvs, byKey)
+// sortPuts sorts by key and then by n, using two cores for a large slice:
+// each half sorted on its own, then merged.
+func sortPuts(puts []put) {
+	order := func(a, b put) int {
+		if c := cmp.Compare(a.Key, b.Key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.n, b.n)
+	}
+	if len(puts) < 1<<14 {
+		slices.SortFunc(puts, order)
 		return
 	}
-	half := len(kvs) / 2
-	left, right := slices.Clone(kvs[:half]), kvs[half:]
+	half := len(puts) / 2
+	left, right := slices.Clone(puts[:half]), puts[half:]
 	var wg sync.WaitGroup
-	wg.Go(func() { slices.SortStableFunc(left, byKey) })
-	slices.SortStableFunc(right, byKey)
+	wg.Go(func() { slices.SortFunc(left, order) })
+	slices.SortFunc(right, order)
 	wg.Wait()
-	// Merge into kvs; right is its own tail, which the merge never
+	// Merge into puts; right is its own tail, which the merge never
 	// overtakes (out index i+j stays below half+j).
 	i, j, out := 0, 0, 0
 	for i < len(left) && j < len(right) {
-		if byKey(right[j], left[i]) < 0 {
-			kvs[out] = right[j]
+		if order(right[j], left[i]) < 0 {
+			puts[out] = right[j]
 			j++
 		} else {
-			kvs[out] = left[i]
+			puts[out] = left[i]
 			i++
 		}
 		out++
 	}
-	copy(kvs[out:], left[i:])
+	copy(puts[out:], left[i:])
 	// What is left of right is already in place.
 }

@@ -99,17 +99,11 @@ func (d *DB) Bulk(deferPrefix string, fn func(*Tx) error) error {
 		if err := tx.DeleteAll(); err != nil {
 			return err
 		}
-		t := &Tx{tx: tx, cache: d.cache, bulk: true}
-		if deferPrefix != "" {
-			t.later = &deferred{prefix: deferPrefix}
-		}
+		t := &Tx{tx: tx, cache: d.cache, later: &deferred{prefix: deferPrefix, stored: map[string]struct{}{}}}
 		if err := fn(t); err != nil {
 			return err
 		}
-		if t.later != nil {
-			return t.settle()
-		}
-		return nil
+		return t.settle()
 	})
 }
 
@@ -177,10 +171,8 @@ func (d *DB) ReplaceItems(items []KV) error {
 type Tx struct {
 	tx    *buntdb.Tx
 	cache *decodedCache
-	// bulk is set inside Bulk, where buntdb's Set does not report the
-	// value it replaced.
-	bulk bool
-	// later gathers a Bulk transaction's deferred puts.
+	// later is set inside Bulk: its deferred puts and stored keys (buntdb's
+	// Set does not report replaced values there).
 	later *deferred
 }
 
@@ -241,9 +233,15 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 	if err := t.settleKey(key); err != nil {
 		return "", false, err
 	}
-	if t.bulk {
-		if prev, existed, err = t.GetRaw(key); err != nil {
-			return "", false, err
+	if t.later != nil {
+		_, known := t.later.stored[key]
+		if known || t.deferrable(key) {
+			if prev, existed, err = t.GetRaw(key); err != nil {
+				return "", false, err
+			}
+		}
+		if !t.deferrable(key) {
+			t.later.stored[key] = struct{}{}
 		}
 		_, _, err = t.tx.Set(key, string(b), nil)
 		return prev, existed, err
@@ -253,8 +251,11 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 
 // PutRaw stores a string at key.
 func (t *Tx) PutRaw(key, val string) error {
-	if t.gather(key, val) {
-		return nil
+	if t.later != nil {
+		if t.gather(key, val) {
+			return nil
+		}
+		t.later.stored[key] = struct{}{}
 	}
 	_, _, err := t.tx.Set(key, val, nil)
 	return err
@@ -264,6 +265,9 @@ func (t *Tx) PutRaw(key, val string) error {
 func (t *Tx) Delete(key string) error {
 	if err := t.settleKey(key); err != nil {
 		return err
+	}
+	if t.later != nil {
+		delete(t.later.stored, key)
 	}
 	_, err := t.tx.Delete(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
