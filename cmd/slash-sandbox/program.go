@@ -208,6 +208,7 @@ func (p *Program) serve(ctx context.Context, args []string) int {
 		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\n", err)
 		return 1
 	}
+	keepMemoryLimit(ctx, p.Getenv)
 	if err := srv.Listen(cfg.Addr); err != nil {
 		srv.Engine.Close()
 		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\n", err)

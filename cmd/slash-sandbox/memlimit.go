@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// Go lets the heap grow to twice its live data before collecting (GOGC
+// 100): a world of 100,000 transactions holds about 180 MB, so its process
+// would reach 400 MB resident with garbage alone. The sandbox instead keeps
+// a soft memory limit (Go's GOMEMLIMIT) of 1.25 times the live heap, and at
+// least memoryFloor, checked every few seconds as worlds come and go: small
+// worlds never reach it and collect as usual; a big one collects earlier
+// and stays near its live size. A GOMEMLIMIT in the environment wins.
+const (
+	memoryFloor = 256 << 20
+	memoryEvery = 2 * time.Second
+)
+
+// keepMemoryLimit adjusts the limit until ctx ends.
+func keepMemoryLimit(ctx context.Context, getenv func(string) string) {
+	if getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	setMemoryLimit()
+	go func() {
+		t := time.NewTicker(memoryEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				setMemoryLimit()
+			}
+		}
+	}()
+}
+
+func setMemoryLimit() {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	var live uint64
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		live = s[0].Value.Uint64()
+	}
+	debug.SetMemoryLimit(int64(max(memoryFloor, live+live/4)))
+}
