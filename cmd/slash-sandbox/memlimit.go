@@ -10,10 +10,10 @@ import (
 // Go lets the heap grow to twice its live data before collecting (GOGC
 // 100): a world of 100,000 transactions holds about 180 MB, so its process
 // would reach 400 MB resident with garbage alone. The sandbox instead keeps
-// a soft memory limit (Go's GOMEMLIMIT) of 1.25 times the live heap, and at
+// a soft memory limit (Go's GOMEMLIMIT) of 1.5 times the live heap, and at
 // least memoryFloor, checked every few seconds as worlds come and go: small
 // worlds never reach it and collect as usual; a big one collects earlier
-// and stays near its live size. A GOMEMLIMIT in the environment wins.
+// and stays nearer its live size. A GOMEMLIMIT in the environment wins.
 const (
 	memoryFloor = 256 << 20
 	memoryEvery = 2 * time.Second
@@ -46,5 +46,5 @@ func setMemoryLimit() {
 	if s[0].Value.Kind() == metrics.KindUint64 {
 		live = s[0].Value.Uint64()
 	}
-	debug.SetMemoryLimit(int64(max(memoryFloor, live+live/4)))
+	debug.SetMemoryLimit(int64(max(memoryFloor, live+live/2)))
 }
