@@ -128,14 +128,14 @@ var derivedIndexes = map[string]func(op *Op, key, raw string) ([]string, error){
 // replaced, prev (a sidecar written before the kind was derived is used,
 // and removed).
 func (op *Op) oldIndexKeys(kind, id, key, prev string, existed bool) (string, error) {
+	if !existed {
+		return "", nil // a sidecar goes with its record
+	}
 	side := indexSidecar(kind, id)
 	derive := derivedIndexes[kind]
 	if derive == nil {
 		old, _, err := op.Tx.GetRaw(side)
 		return old, err
-	}
-	if !existed {
-		return "", nil
 	}
 	if legacy, ok, err := op.Tx.GetRaw(side); err != nil || ok {
 		if err == nil {

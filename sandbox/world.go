@@ -77,10 +77,11 @@ func (w *World) Update(fn func(*Op) error) error {
 }
 
 // fill runs fn as the one write that fills a new world's store: it keeps
-// no undo, since a failed fill throws the store away, and it writes index
-// entries in key order, in batches.
+// no undo, since a failed fill throws the store away, and it writes
+// records, index entries and sidecars in key order, in batches.
 func (w *World) fill(fn func(*Op) error) error {
-	return w.db.Bulk(store.Prefix("i"), func(tx *store.Tx) error {
+	deferred := []string{store.Prefix("r"), store.Prefix("i"), store.Prefix("x")}
+	return w.db.Bulk(deferred, func(tx *store.Tx) error {
 		return fn(&Op{W: w, Tx: tx, Now: w.clock.Now()})
 	})
 }

@@ -10,18 +10,20 @@ import (
 // Inserting keys in random order costs buntdb's tree a cache miss at
 // almost every comparison; inserting them in key order keeps the path it
 // walks in cache and is about three times faster. A Bulk fill gathers the
-// puts under its deferred prefix (index entries, written by the hundred
-// thousand and read back rarely while filling) and writes them in key
-// order when something may read them, and at the end.
+// puts under its deferred prefixes (records, index entries: written by the
+// hundred thousand and read back rarely while filling) and writes them in
+// key order when something may read them, and at the end.
 
-// deferred holds a Bulk transaction's gathered puts, and the keys outside
-// the deferred prefix it has stored so far: it began with an empty
-// database, so they are all such keys, and Swap learns whether one exists
-// without a lookup.
+// deferred holds a Bulk transaction's gathered puts, and the keys it
+// stored with Swap or outside the deferred prefixes: it began with an
+// empty database, so Swap learns whether a key exists without a lookup,
+// except under a prefix where PutRaw gathered keys it does not track.
 type deferred struct {
-	prefix string
-	puts   []put
-	stored map[string]struct{}
+	prefixes []string
+	puts     []put
+	stored   map[string]struct{}
+	// untracked counts, per prefix, the puts PutRaw gathered.
+	untracked []int
 }
 
 // put is one gathered put; n orders the puts of one key.
@@ -30,24 +32,28 @@ type put struct {
 	n int
 }
 
-// deferrable reports whether key is under the deferred prefix.
-func (t *Tx) deferrable(key string) bool {
-	return t.later.prefix != "" && strings.HasPrefix(key, t.later.prefix)
+func newDeferred(prefixes []string) *deferred {
+	return &deferred{prefixes: prefixes, stored: map[string]struct{}{}, untracked: make([]int, len(prefixes))}
 }
 
-// gather keeps a put for later when key is under the deferred prefix.
-func (t *Tx) gather(key, val string) bool {
-	if !t.deferrable(key) {
-		return false
+// under returns the index of the deferred prefix key is under, or -1.
+func (d *deferred) under(key string) int {
+	for i, p := range d.prefixes {
+		if strings.HasPrefix(key, p) {
+			return i
+		}
 	}
-	t.later.puts = append(t.later.puts, put{KV{key, val}, len(t.later.puts)})
-	return true
+	return -1
+}
+
+func (d *deferred) gather(key, val string) {
+	d.puts = append(d.puts, put{KV{key, val}, len(d.puts)})
 }
 
 // settleKey writes the gathered puts before key is read, replaced or
-// deleted, when key is under the deferred prefix.
+// deleted, when key is under a deferred prefix.
 func (t *Tx) settleKey(key string) error {
-	if t.later == nil || len(t.later.puts) == 0 || !strings.HasPrefix(key, t.later.prefix) {
+	if t.later == nil || len(t.later.puts) == 0 || t.later.under(key) < 0 {
 		return nil
 	}
 	return t.settle()
@@ -59,11 +65,43 @@ func (t *Tx) settleRange(prefix string) error {
 	if t.later == nil || len(t.later.puts) == 0 {
 		return nil
 	}
-	p := t.later.prefix
-	if !strings.HasPrefix(prefix, p) && !strings.HasPrefix(p, prefix) {
+	for _, p := range t.later.prefixes {
+		if strings.HasPrefix(prefix, p) || strings.HasPrefix(p, prefix) {
+			return t.settle()
+		}
+	}
+	return nil
+}
+
+// bulkPutRaw is PutRaw inside Bulk.
+func (t *Tx) bulkPutRaw(key, val string) error {
+	d := t.later
+	if i := d.under(key); i >= 0 {
+		d.gather(key, val)
+		d.untracked[i]++
 		return nil
 	}
-	return t.settle()
+	d.stored[key] = struct{}{}
+	_, _, err := t.tx.Set(key, val, nil)
+	return err
+}
+
+// bulkSwap is Swap inside Bulk.
+func (t *Tx) bulkSwap(key, val string) (prev string, existed bool, err error) {
+	d := t.later
+	i := d.under(key)
+	if _, known := d.stored[key]; known || (i >= 0 && d.untracked[i] > 0) {
+		if prev, existed, err = t.GetRaw(key); err != nil {
+			return "", false, err
+		}
+	}
+	d.stored[key] = struct{}{}
+	if i >= 0 {
+		d.gather(key, val)
+		return prev, existed, nil
+	}
+	_, _, err = t.tx.Set(key, val, nil)
+	return prev, existed, err
 }
 
 // settle writes the gathered puts in key order; of several puts of one key

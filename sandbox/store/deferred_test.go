@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// A random mix of puts, overwrites, deletes, reads and scans gives the same
-// answers and the same final keys in a Bulk with deferred index puts as in
-// an ordinary Update.
+// A random mix of puts, swaps, deletes, reads and scans gives the same
+// answers and the same final keys in a Bulk with deferred prefixes as in an
+// ordinary Update.
 func TestBulkDeferredPutsReadAsWritten(t *testing.T) {
 	type step struct {
 		op       int
@@ -19,9 +19,15 @@ func TestBulkDeferredPutsReadAsWritten(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	var steps []step
 	for i := range 3000 {
-		kind := []string{"i", "r"}[r.Intn(2)]
+		// i: deferred, written by PutRaw and Swap; r: deferred, written
+		// by Swap only; m: not deferred.
+		kind := []string{"i", "r", "m"}[r.Intn(3)]
 		key := Key(kind, fmt.Sprint(r.Intn(400)))
-		steps = append(steps, step{r.Intn(10), key, fmt.Sprint(i)})
+		op := r.Intn(10)
+		if kind == "r" && op < 6 {
+			op = 8
+		}
+		steps = append(steps, step{op, key, fmt.Sprint(i)})
 	}
 	run := func(db *DB, write func(func(*Tx) error) error) ([]string, []KV) {
 		var seen []string
@@ -50,7 +56,7 @@ func TestBulkDeferredPutsReadAsWritten(t *testing.T) {
 					seen = append(seen, fmt.Sprint(prev, ok))
 				default:
 					n := 0
-					err := tx.Scan(Prefix("i"), "", r.Intn(2) == 0, func(k, v string) bool {
+					err := tx.Scan(Prefix([]string{"i", "r", "m"}[r.Intn(3)]), "", r.Intn(2) == 0, func(k, v string) bool {
 						seen = append(seen, k+"="+v)
 						n++
 						return n < 5
@@ -76,7 +82,7 @@ func TestBulkDeferredPutsReadAsWritten(t *testing.T) {
 	seen1, items1 := run(direct, direct.Update)
 	r = rand.New(rand.NewSource(9))
 	bulk := mustOpen(t)
-	seen2, items2 := run(bulk, func(fn func(*Tx) error) error { return bulk.Bulk(Prefix("i"), fn) })
+	seen2, items2 := run(bulk, func(fn func(*Tx) error) error { return bulk.Bulk([]string{Prefix("i"), Prefix("r")}, fn) })
 	if !slices.Equal(seen1, seen2) {
 		t.Fatalf("reads differ: %d vs %d answers", len(seen1), len(seen2))
 	}

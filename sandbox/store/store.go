@@ -90,16 +90,16 @@ func (d *DB) Update(fn func(*Tx) error) error {
 // it replaces: for filling a new database, which the caller throws away
 // when fn fails. It starts by emptying the database, which makes buntdb keep
 // the old (empty) tree whole for a rollback instead of an entry per write.
-// Puts of keys under deferPrefix ("" for none) are gathered and written in
-// key order, before anything reads one of them and at the end (see
+// Puts of keys under the deferred prefixes are gathered and written in key
+// order, before anything reads one of them and at the end (see
 // deferred.go); reads see what they would have seen without it.
-func (d *DB) Bulk(deferPrefix string, fn func(*Tx) error) error {
+func (d *DB) Bulk(deferPrefixes []string, fn func(*Tx) error) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
 		d.version.Add(1)
 		if err := tx.DeleteAll(); err != nil {
 			return err
 		}
-		t := &Tx{tx: tx, cache: d.cache, later: &deferred{prefix: deferPrefix, stored: map[string]struct{}{}}}
+		t := &Tx{tx: tx, cache: d.cache, later: newDeferred(deferPrefixes)}
 		if err := fn(t); err != nil {
 			return err
 		}
@@ -230,21 +230,8 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 	if err != nil {
 		return "", false, fmt.Errorf("encode %q: %w", key, err)
 	}
-	if err := t.settleKey(key); err != nil {
-		return "", false, err
-	}
 	if t.later != nil {
-		_, known := t.later.stored[key]
-		if known || t.deferrable(key) {
-			if prev, existed, err = t.GetRaw(key); err != nil {
-				return "", false, err
-			}
-		}
-		if !t.deferrable(key) {
-			t.later.stored[key] = struct{}{}
-		}
-		_, _, err = t.tx.Set(key, string(b), nil)
-		return prev, existed, err
+		return t.bulkSwap(key, string(b))
 	}
 	return t.tx.Set(key, string(b), nil)
 }
@@ -252,10 +239,7 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 // PutRaw stores a string at key.
 func (t *Tx) PutRaw(key, val string) error {
 	if t.later != nil {
-		if t.gather(key, val) {
-			return nil
-		}
-		t.later.stored[key] = struct{}{}
+		return t.bulkPutRaw(key, val)
 	}
 	_, _, err := t.tx.Set(key, val, nil)
 	return err
@@ -345,6 +329,11 @@ type KV struct{ Key, Value string }
 func (d *DB) Items() ([]KV, error) {
 	var out []KV
 	err := d.db.View(func(tx *buntdb.Tx) error {
+		n, err := tx.Len()
+		if err != nil {
+			return err
+		}
+		out = make([]KV, 0, n)
 		return tx.Ascend("", func(k, v string) bool {
 			out = append(out, KV{k, v})
 			return true
