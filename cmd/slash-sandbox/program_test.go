@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 type run struct {
@@ -226,5 +227,68 @@ func patch(t *testing.T, url, body string) {
 	res.Body.Close()
 	if res.StatusCode != 200 {
 		t.Fatalf("PATCH %s: %d", url, res.StatusCode)
+	}
+}
+
+// A write in flight when the server is told to stop is finished, answered
+// and stored before the process exits: POST /card is held by a latency
+// fault, the stop comes while it waits, and after a restart on the same
+// data file the card is there.
+func TestShutdownFinishesAnInFlightWrite(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "demo.db")
+	args := []string{"--addr", "127.0.0.1:0", "--data", data, "--log-level", "warn"}
+	s := startProgram(t, nil, args...)
+	base := "http://" + s.addr
+	// count 2 keeps the fault listed after the first hit, which shows the
+	// request is waiting inside the server.
+	getJSON(t, http.MethodPost, base+"/_sandbox/faults", `{"route":"card.create","latencyMs":700,"count":2}`)
+
+	type answer struct {
+		status int
+		card   map[string]any
+		err    error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, base+"/card", strings.NewReader(`{"accountId":"sa_group_acmeoperating","type":"virtual","name":"In flight"}`))
+		req.Header.Set("X-API-Key", "sk_sandbox_acme")
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answered <- answer{err: err}
+			return
+		}
+		defer res.Body.Close()
+		var card map[string]any
+		err = json.NewDecoder(res.Body).Decode(&card)
+		answered <- answer{res.StatusCode, card, err}
+	}()
+	for waited := 0; ; waited++ {
+		faults := getJSON(t, http.MethodGet, base+"/_sandbox/faults", "")
+		items, _ := faults["items"].([]any)
+		if len(items) == 1 && items[0].(map[string]any)["hits"] == float64(1) {
+			break
+		}
+		if waited == 500 {
+			t.Fatalf("the write never reached the fault: %v", faults)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	s.cancel()
+	if code := <-s.done; code != 0 {
+		t.Fatalf("exit %d: %s", code, s.logs)
+	}
+	a := <-answered
+	if a.err != nil || a.status != http.StatusCreated {
+		t.Fatalf("the in-flight POST /card got %d, %v", a.status, a.err)
+	}
+	id, _ := a.card["id"].(string)
+	if !strings.HasPrefix(id, "card_") {
+		t.Fatalf("answer without a card id: %v", a.card)
+	}
+	s = startProgram(t, nil, args...)
+	defer s.stop(t)
+	if got := getKeyed(t, "http://"+s.addr+"/card/"+id); got["name"] != "In flight" {
+		t.Fatalf("after restart GET /card/%s = %v", id, got)
 	}
 }
