@@ -1,8 +1,7 @@
 // Command perf measures the sandbox: start-up time, throughput against a
-// bare net/http server, a 100,000-transaction world, crash safety, mixed
-// load across worlds and graceful shutdown. The scripts in bench/ build the
-// sandbox and run one subcommand each; see the README's "Benchmarks and
-// resilience" section.
+// bare net/http server, a 100,000-transaction world, crash safety and
+// mixed load across worlds. The scripts in bench/ build the sandbox and run
+// one subcommand each; see the README's "Benchmarks" section.
 //
 // Everything talks to loopback only, and every loop is bounded in count and
 // in time.
@@ -24,6 +23,8 @@ var commands = map[string]command{
 	"throughput": {runThroughput, "requests per second on GET /card, GET /transaction and POST /card against hello-world"},
 	"hit":        {runHit, "load one running server with one request (a probe while optimizing)"},
 	"worlds":     {runWorlds, "mixed reads and writes across parallel worlds created and deleted for a bounded time: no 5xx, p50/p99, memory flat"},
+	"startup":    {runStartup, "start to healthy with the demo scenario (median of n runs) and resident memory"},
+	"big":        {runBig, "bench/big.yaml (100,000 transactions): load time, page 500 against page 1, aggregation, resident memory"},
 	"crash":      {runCrash, "kill -9 during a stream of writes to --data, restart, check every acknowledged write and the ledger"},
 }
 
