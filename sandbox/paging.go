@@ -34,7 +34,9 @@ func list[T any](op *Op, kind, prefix string, req PageRequest, keep func(*T) boo
 	if size <= 0 {
 		size = PageSize
 	}
-	page := Page[T]{Items: make([]T, 0, min(size, 64))}
+	// Start small: many lists (an entity's webhooks, its keys) hold one
+	// or two items, and a write may read several of them.
+	page := Page[T]{Items: make([]T, 0, min(size, 4))}
 	var lastKey string
 	var scanErr error
 	more := false
@@ -79,6 +81,9 @@ func all[T any](op *Op, kind, prefix string) ([]T, error) {
 		p, err := list[T](op, kind, prefix, PageRequest{After: after, Size: 1000}, nil)
 		if err != nil {
 			return nil, err
+		}
+		if out == nil && p.Next == "" {
+			return p.Items, nil
 		}
 		out = append(out, p.Items...)
 		if p.Next == "" {
