@@ -29,8 +29,11 @@ func BenchmarkSpawnWorld(b *testing.B) {
 }
 
 // BenchmarkLoadDemo measures loading the demo scenario from scratch.
-func BenchmarkLoadDemo(b *testing.B) {
-	sc := mustScenario(b, "demo")
+func BenchmarkLoadDemo(b *testing.B) { benchmarkLoad(b, "demo") }
+
+// benchmarkLoad loads a scenario from scratch in a new engine each time.
+func benchmarkLoad(b *testing.B, scenario string) {
+	sc := mustScenario(b, scenario)
 	for b.Loop() {
 		eng, err := NewEngine(nil)
 		if err != nil {
@@ -72,16 +75,4 @@ func BenchmarkAdvanceYear(b *testing.B) {
 
 // BenchmarkLoadBig measures loading bench/big.yaml: 100,000 generated
 // transactions.
-func BenchmarkLoadBig(b *testing.B) {
-	sc := mustScenario(b, "../bench/big.yaml")
-	for b.Loop() {
-		eng, err := NewEngine(nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := eng.CreateWorld(WorldSpec{Scenario: sc}); err != nil {
-			b.Fatal(err)
-		}
-		eng.Close()
-	}
-}
+func BenchmarkLoadBig(b *testing.B) { benchmarkLoad(b, "../bench/big.yaml") }

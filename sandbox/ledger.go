@@ -72,16 +72,21 @@ func effect(t *Transaction, detailed string) Totals {
 	return e
 }
 
+// add adds (sign 1) or removes (sign -1) an effect.
+func (t *Totals) add(e Totals, sign int64) {
+	t.Posted += sign * e.Posted
+	t.PendingDebits += sign * e.PendingDebits
+	t.PendingCredits += sign * e.PendingCredits
+	t.Spend += sign * e.Spend
+}
+
 func (op *Op) applyTotals(owner, bucket string, e Totals, sign int64) error {
 	if op.bulk != nil {
 		t, err := op.bulkTotals(owner, bucket)
 		if err != nil {
 			return err
 		}
-		t.Posted += sign * e.Posted
-		t.PendingDebits += sign * e.PendingDebits
-		t.PendingCredits += sign * e.PendingCredits
-		t.Spend += sign * e.Spend
+		t.add(e, sign)
 		op.bulk.written[totalsKey(owner, bucket)] = true
 		return nil
 	}
@@ -89,10 +94,7 @@ func (op *Op) applyTotals(owner, bucket string, e Totals, sign int64) error {
 	if err != nil {
 		return err
 	}
-	t.Posted += sign * e.Posted
-	t.PendingDebits += sign * e.PendingDebits
-	t.PendingCredits += sign * e.PendingCredits
-	t.Spend += sign * e.Spend
+	t.add(e, sign)
 	return op.save(kindTotals, totalsKey(owner, bucket), &t)
 }
 
