@@ -59,7 +59,7 @@ func (op *Op) Emit(legalEntityID, event, entityID string) error {
 		return err
 	}
 	e := &Emitted{EventID: id, Event: event, EntityID: entityID, LegalEntityID: legalEntityID, At: op.Now, Seq: seq}
-	if err := op.save(kindEmitted, id, e, IndexKey(indexEmittedLE, legalEntityID, store.Seq(seq), id)); err != nil {
+	if err := op.save(kindEmitted, id, e, emittedIndexes(e)...); err != nil {
 		return err
 	}
 	for _, h := range emitHooks {
@@ -68,6 +68,10 @@ func (op *Op) Emit(legalEntityID, event, entityID string) error {
 		}
 	}
 	return nil
+}
+
+func emittedIndexes(e *Emitted) []string {
+	return []string{IndexKey(indexEmittedLE, e.LegalEntityID, store.Seq(e.Seq), e.EventID)}
 }
 
 // EmittedEvents lists a legal entity's emitted events, oldest first.
