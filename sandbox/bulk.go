@@ -21,11 +21,8 @@ type bulkCounters struct {
 // check that loading stores the same either way.
 var bulkLoading = true
 
-// counter returns the next value of a named sequence.
-func (op *Op) counter(name string) (int64, error) {
-	if op.bulk == nil {
-		return nextSeq(op.Tx, name)
-	}
+// bulkCounter is counter while a scenario loads.
+func (op *Op) bulkCounter(name string) (int64, error) {
 	n, ok := op.bulk.seqs[name]
 	if !ok {
 		raw, _, err := op.Tx.GetRaw(seqKey(name))

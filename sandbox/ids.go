@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"math/bits"
-	"strconv"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
@@ -32,17 +31,6 @@ const (
 
 // seqKey holds a world's sequence counters.
 func seqKey(name string) string { return store.Key("m", "seq", name) }
-
-// nextSeq increments and returns the named counter.
-func nextSeq(tx *store.Tx, name string) (int64, error) {
-	raw, _, err := tx.GetRaw(seqKey(name))
-	if err != nil {
-		return 0, err
-	}
-	n, _ := strconv.ParseInt(raw, 10, 64)
-	n++
-	return n, tx.PutRaw(seqKey(name), strconv.FormatInt(n, 10))
-}
 
 // digest hashes (seed, label, n): the root of every deterministic value.
 func digest(seed int64, label string, n int64) [sha256.Size]byte {

@@ -41,6 +41,8 @@ type World struct {
 	hooks *engineHooks
 	// attached holds what other layers keep per world (see Attached).
 	attached sync.Map
+	// seqs are the sequence counters as the last write left them.
+	seqs seqCache
 }
 
 // Op is one operation's view of a world: a transaction and the virtual time,
@@ -56,6 +58,9 @@ type Op struct {
 	committed []func()
 	// bulk keeps counters and totals in memory while a scenario loads.
 	bulk *bulkCounters
+	// seqs are the sequence counters the operation moved, stored when it
+	// ends.
+	seqs map[string]int64
 }
 
 // Update runs fn as one atomic write: either everything it wrote is stored
@@ -66,7 +71,12 @@ func (w *World) Update(fn func(*Op) error) error {
 	var op *Op
 	err := w.db.Update(func(tx *store.Tx) error {
 		op = &Op{W: w, Tx: tx, Now: w.clock.Now()}
-		return fn(op)
+		err := fn(op)
+		if err == nil {
+			err = op.storeCounters()
+		}
+		op.settleCounters(err == nil)
+		return err
 	})
 	if err == nil && op != nil {
 		for _, f := range op.committed {
@@ -82,7 +92,11 @@ func (w *World) Update(fn func(*Op) error) error {
 func (w *World) fill(fn func(*Op) error) error {
 	deferred := []string{store.Prefix("r"), store.Prefix("i"), store.Prefix("x")}
 	return w.db.Bulk(deferred, func(tx *store.Tx) error {
-		return fn(&Op{W: w, Tx: tx, Now: w.clock.Now()})
+		op := &Op{W: w, Tx: tx, Now: w.clock.Now()}
+		if err := fn(op); err != nil {
+			return err
+		}
+		return op.storeCounters()
 	})
 }
 

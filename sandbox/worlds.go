@@ -77,6 +77,9 @@ func (w *World) rekey() error {
 				return err
 			}
 		}
+		if err := op.storeCounters(); err != nil {
+			return err
+		}
 		return tx.Put(metaKey, WorldMeta{Scenario: w.Scenario, Seed: w.Seed, Start: w.Start, KeySuffix: w.keySuffix})
 	})
 }

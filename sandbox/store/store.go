@@ -81,8 +81,7 @@ func (d *DB) Close() error { return d.db.Close() }
 // Update runs fn in a read-write transaction; an error rolls it back whole.
 func (d *DB) Update(fn func(*Tx) error) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
-		d.version.Add(1)
-		return fn(&Tx{tx: tx, cache: d.cache})
+		return fn(&Tx{tx: tx, cache: d.cache, version: d.version.Add(1)})
 	})
 }
 
@@ -95,11 +94,11 @@ func (d *DB) Update(fn func(*Tx) error) error {
 // deferred.go); reads see what they would have seen without it.
 func (d *DB) Bulk(deferPrefixes []string, fn func(*Tx) error) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
-		d.version.Add(1)
+		v := d.version.Add(1)
 		if err := tx.DeleteAll(); err != nil {
 			return err
 		}
-		t := &Tx{tx: tx, cache: d.cache, later: newDeferred(deferPrefixes)}
+		t := &Tx{tx: tx, cache: d.cache, later: newDeferred(deferPrefixes), version: v}
 		if err := fn(t); err != nil {
 			return err
 		}
@@ -174,7 +173,14 @@ type Tx struct {
 	// later is set inside Bulk: its deferred puts and stored keys (buntdb's
 	// Set does not report replaced values there).
 	later *deferred
+	// version is the database's Version this write made; 0 in a read-only
+	// transaction.
+	version uint64
 }
+
+// Version is the database Version a write transaction made (its
+// predecessor's plus one), or 0 when the transaction only reads.
+func (t *Tx) Version() uint64 { return t.version }
 
 // ErrNotFound is returned by MustGet for a missing key.
 var ErrNotFound = errors.New("not found")

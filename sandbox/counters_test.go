@@ -1,0 +1,79 @@
+package sandbox
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Sequence counters are cached between writes; the IDs they make follow
+// the store through failed writes, restores, resets and writes made
+// around the cache.
+func TestCountersFollowTheStore(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	want := func(n int64) string { return deriveID(w.Seed, "test_", n) }
+	next := func() string {
+		t.Helper()
+		var id string
+		err := w.Update(func(op *Op) error {
+			var err error
+			id, err = op.newID("test_")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	check := func(step string, got string, n int64) {
+		t.Helper()
+		if got != want(n) {
+			t.Errorf("%s: id %s, want number %d (%s)", step, got, n, want(n))
+		}
+	}
+	check("first", next(), 1)
+	failed := errors.New("refused")
+	err := w.Update(func(op *Op) error {
+		for range 3 {
+			if _, err := op.newID("test_"); err != nil {
+				return err
+			}
+		}
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Fatalf("failed write: %v", err)
+	}
+	check("after a failed write", next(), 2)
+	snap, err := w.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("before the restore", next(), 3)
+	if err := w.Restore(snap); err != nil {
+		t.Fatal(err)
+	}
+	check("after the restore", next(), 3)
+	if err := w.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	check("after the reset", next(), 1)
+	err = w.db.Update(func(tx *store.Tx) error { return tx.PutRaw(seqKey("test_"), "41") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("after a write around the cache", next(), 42)
+	err = w.View(func(op *Op) error {
+		if _, err := op.newID("test_"); !errors.Is(err, errReadOnlyCounter) {
+			t.Errorf("a counter moved in a read-only operation: %v", err)
+		}
+		if raw, _, _ := op.Tx.GetRaw(seqKey("test_")); raw != "42" {
+			t.Errorf("stored counter %q, want 42", raw)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
