@@ -16,7 +16,6 @@ var derivedIndexNames = map[string][]string{
 	kindCard:        {indexCardLE, indexCardName, indexCardAccount, indexCardGroup},
 	kindCardGroup:   {indexGroupLE},
 	kindDelivery:    {indexDeliveryAll, indexDeliveryWebhook, indexDeliveryQueue, indexDeliveryDue},
-	kindEmitted:     {indexEmittedLE},
 	kindEvent:       {indexEventDue, indexEventDone},
 }
 

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"cmp"
+	"encoding/json"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -32,10 +34,13 @@ type Emitted struct {
 	Seq           int64     `json:"seq"`
 }
 
-const (
-	kindEmitted    = "emitted"
-	indexEmittedLE = "emitted.le"
-)
+// emittedLog is the key of a legal entity's emitted event with sequence
+// seq. Emitted events form an append-only log read in order: nothing looks
+// one up by id, so each is one entry in sequence order, not a record and
+// an index entry.
+func emittedLog(legalEntityID string, seq int64, id string) string {
+	return store.Key("l", "emitted", legalEntityID, store.Seq(seq), id)
+}
 
 // emitHooks run, inside the emitting operation, for every emitted event:
 // webhook delivery registers one.
@@ -59,7 +64,7 @@ func (op *Op) Emit(legalEntityID, event, entityID string) error {
 		return err
 	}
 	e := &Emitted{EventID: id, Event: event, EntityID: entityID, LegalEntityID: legalEntityID, At: op.Now, Seq: seq}
-	if err := op.save(kindEmitted, id, e, emittedIndexes(e)...); err != nil {
+	if err := op.Tx.Put(emittedLog(legalEntityID, seq, id), e); err != nil {
 		return err
 	}
 	for _, h := range emitHooks {
@@ -70,11 +75,17 @@ func (op *Op) Emit(legalEntityID, event, entityID string) error {
 	return nil
 }
 
-func emittedIndexes(e *Emitted) []string {
-	return []string{IndexKey(indexEmittedLE, e.LegalEntityID, store.Seq(e.Seq), e.EventID)}
-}
-
 // EmittedEvents lists a legal entity's emitted events, oldest first.
 func (op *Op) EmittedEvents(legalEntityID string) ([]Emitted, error) {
-	return all[Emitted](op, kindEmitted, IndexPrefix(indexEmittedLE, legalEntityID))
+	var out []Emitted
+	var err error
+	scanErr := op.Tx.Scan(store.Prefix("l", "emitted", legalEntityID), "", false, func(_, raw string) bool {
+		var e Emitted
+		if err = json.Unmarshal([]byte(raw), &e); err != nil {
+			return false
+		}
+		out = append(out, e)
+		return true
+	})
+	return out, cmp.Or(scanErr, err)
 }

@@ -118,14 +118,13 @@ func (op *Op) save(kind, id string, v any, index ...string) error {
 // derivedIndexes are the kinds whose index keys are a function of the
 // stored record, with that function: they keep no sidecar, which for
 // 100,000 transactions saves 100,000 keys and 35 MB, and spares every card
-// created three writes at random places in the store (its sidecar, its
-// event's and its deliveries').
+// created writes at random places in the store (its sidecar and its
+// deliveries').
 var derivedIndexes = map[string]func(op *Op, key, raw string) ([]string, error){
 	kindTransaction: derived(txnIndexes),
 	kindCard:        derived(cardIndexes),
 	kindCardGroup:   derived(groupIndexes),
 	kindDelivery:    derived(deliveryIndexes),
-	kindEmitted:     derived(emittedIndexes),
 	kindEvent:       derived(func(ev *Event) []string { return []string{eventIndex(ev)} }),
 }
 
