@@ -10,10 +10,12 @@ import (
 	"net/http"
 	_ "net/http/pprof"
 	"os"
+	"runtime"
 )
 
 func init() {
 	if addr := os.Getenv("SANDBOX_PPROF"); addr != "" {
+		runtime.SetMutexProfileFraction(20)
 		go http.ListenAndServe(addr, nil)
 	}
 }
