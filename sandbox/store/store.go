@@ -1,12 +1,14 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -222,24 +224,43 @@ func (t *Tx) GetRaw(key string) (string, bool, error) {
 
 // Put stores v as JSON at key.
 func (t *Tx) Put(key string, v any) error {
-	b, err := json.Marshal(v)
+	s, err := encode(key, v)
 	if err != nil {
-		return fmt.Errorf("encode %q: %w", key, err)
+		return err
 	}
-	return t.PutRaw(key, string(b))
+	return t.PutRaw(key, s)
+}
+
+// encoders are buffers for encode; one that grew past 64 KiB is dropped.
+var encoders = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// encode is json.Marshal(v) as a string, made with one allocation (Marshal
+// copies its result out of its buffer, and a string is one more copy).
+func encode(key string, v any) (string, error) {
+	buf := encoders.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 64<<10 {
+			buf.Reset()
+			encoders.Put(buf)
+		}
+	}()
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
+		return "", fmt.Errorf("encode %q: %w", key, err)
+	}
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // Swap stores v as JSON at key and returns the string it replaced, if any:
 // a Put that also tells what was there, for the cost of one lookup.
 func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
-	b, err := json.Marshal(v)
+	s, err := encode(key, v)
 	if err != nil {
-		return "", false, fmt.Errorf("encode %q: %w", key, err)
+		return "", false, err
 	}
 	if t.later != nil {
-		return t.bulkSwap(key, string(b))
+		return t.bulkSwap(key, s)
 	}
-	return t.tx.Set(key, string(b), nil)
+	return t.tx.Set(key, s, nil)
 }
 
 // PutRaw stores a string at key.
