@@ -39,8 +39,14 @@ func list[T any](op *Op, kind, prefix string, req PageRequest, keep func(*T) boo
 	page := Page[T]{Items: make([]T, 0, min(size, 4))}
 	var lastKey string
 	var scanErr error
+	var spare *T // decodes candidates past a full page, when keep filters
 	more := false
 	err := op.Tx.Scan(prefix, req.After, req.Desc, func(key, val string) bool {
+		full := len(page.Items) == size
+		if full && keep == nil {
+			more = true
+			return false
+		}
 		id, _ := splitIndexValue(val)
 		rk := recordKey(kind, id)
 		raw, ok, err := op.Tx.GetRaw(rk)
@@ -48,19 +54,33 @@ func list[T any](op *Op, kind, prefix string, req PageRequest, keep func(*T) boo
 			scanErr = fmt.Errorf("index %q names missing %s %q: %v", key, kind, id, err)
 			return false
 		}
-		var item T
-		if err := op.Tx.Decode(rk, raw, &item); err != nil {
+		// Records are decoded in place, in the page or the spare, not into
+		// a copy of their own.
+		var item *T
+		if full {
+			if spare == nil {
+				spare = new(T)
+			}
+			item = spare
+			*item = *new(T)
+		} else {
+			page.Items = append(page.Items, *new(T))
+			item = &page.Items[len(page.Items)-1]
+		}
+		if err := op.Tx.Decode(rk, raw, item); err != nil {
 			scanErr = err
 			return false
 		}
-		if keep != nil && !keep(&item) {
+		if keep != nil && !keep(item) {
+			if !full {
+				page.Items = page.Items[:len(page.Items)-1]
+			}
 			return true
 		}
-		if len(page.Items) == size {
+		if full {
 			more = true
 			return false
 		}
-		page.Items = append(page.Items, item)
 		lastKey = key
 		return true
 	})
