@@ -77,3 +77,43 @@ func TestCountersFollowTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A write whose function panics is rolled back whole, its counters
+// included, and the panic goes on to the caller.
+func TestPanickingWriteStoresNothing(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	key := store.Key("m", "panic-probe")
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("recovered %v, want the write's own panic", r)
+			}
+		}()
+		w.Update(func(op *Op) error {
+			if _, err := op.newID("test_"); err != nil {
+				return err
+			}
+			if err := op.Tx.PutRaw(key, "half-written"); err != nil {
+				return err
+			}
+			panic("boom")
+		})
+		t.Error("Update returned after its function panicked")
+	}()
+	err := w.View(func(op *Op) error {
+		if v, ok, _ := op.Tx.GetRaw(key); ok {
+			t.Errorf("the panicking write left %q", v)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	if err := w.Update(func(op *Op) (err error) { id, err = op.newID("test_"); return }); err != nil {
+		t.Fatal(err)
+	}
+	if want := deriveID(w.Seed, "test_", 1); id != want {
+		t.Errorf("next id %s, want number 1 (%s): the panicking write moved the counter", id, want)
+	}
+}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -64,21 +65,36 @@ type Op struct {
 	seqs map[string]int64
 }
 
+// errPanicked rolls back a write whose function panicked.
+var errPanicked = errors.New("the write panicked")
+
 // Update runs fn as one atomic write: either everything it wrote is stored
 // or, when it returns an error, nothing is.
 func (w *World) Update(fn func(*Op) error) error {
 	w.gate.RLock()
 	defer w.gate.RUnlock()
 	var op *Op
-	err := w.db.Update(func(tx *store.Tx) error {
+	var panicked any
+	err := w.db.Update(func(tx *store.Tx) (err error) {
 		op = &Op{W: w, Tx: tx, Now: w.clock.Now()}
-		err := fn(op)
+		// A panic must roll the write back: the store would otherwise
+		// commit whatever was written before it.
+		defer func() {
+			if panicked = recover(); panicked != nil {
+				err = errPanicked
+				op.settleCounters(false)
+			}
+		}()
+		err = fn(op)
 		if err == nil {
 			err = op.storeCounters()
 		}
 		op.settleCounters(err == nil)
 		return err
 	})
+	if panicked != nil {
+		panic(panicked)
+	}
 	// Writes take the store's lock one at a time. The writer that just
 	// released it would otherwise go on answering its request while the
 	// waiter it woke waits for a free processor, leaving the lock idle:
