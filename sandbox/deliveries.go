@@ -100,10 +100,11 @@ func (op *Op) queueDelivery(w *Webhook, eventID, event, entityID, source, relate
 }
 
 func (op *Op) newDelivery(w *Webhook, eventID, event, entityID, source, related string, chaos WebhookChaos) (*WebhookDelivery, error) {
-	id, err := op.newID(PrefixDelivery)
+	n, err := op.counter(PrefixDelivery)
 	if err != nil {
 		return nil, err
 	}
+	id := orderedID(op.W.Seed, PrefixDelivery, n)
 	seq, err := op.nextSeq()
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -349,5 +350,43 @@ func TestBase36IDsMatchBigInt(t *testing.T) {
 		if got := base36of80(b); got != s[:15] {
 			t.Fatalf("base36of80(%x) = %q, want %q", b, got, s[:15])
 		}
+	}
+}
+
+// Ordered ids are as long as derived ones, sort in the order they were
+// made, and differ by seed.
+func TestOrderedIDsSortInCreationOrder(t *testing.T) {
+	prev := ""
+	for _, n := range []int64{1, 2, 9, 10, 35, 36, 1295, 1296, 46655, 1 << 30, 1 << 40} {
+		id := orderedID(42, PrefixDelivery, n)
+		if len(id) != len(deriveID(42, PrefixDelivery, n)) {
+			t.Errorf("%d: %q is not as long as a derived id", n, id)
+		}
+		if id <= prev {
+			t.Errorf("%d: %q does not sort after %q", n, id, prev)
+		}
+		if other := orderedID(43, PrefixDelivery, n); other == id {
+			t.Errorf("%d: seeds 42 and 43 both give %q", n, id)
+		}
+		prev = id
+	}
+	w := mustWorld(t, mustScenario(t, "demo"))
+	hook := newEndpoint(t, w)
+	var ids []string
+	err := w.Update(func(op *Op) error {
+		for range 3 {
+			d, err := op.queueDelivery(hook, "evt_x", EventCardUpdate, "card_x", SourceEvent, "")
+			if err != nil {
+				return err
+			}
+			ids = append(ids, d.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.IsSorted(ids) || ids[0] == ids[1] {
+		t.Errorf("deliveries made in a row have ids %v", ids)
 	}
 }
