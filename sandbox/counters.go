@@ -25,9 +25,6 @@ var errReadOnlyCounter = errors.New("a sequence counter cannot move in a read-on
 // counter returns the next value of a named sequence. The operation keeps
 // the values it moves and stores them when it ends (storeCounters).
 func (op *Op) counter(name string) (int64, error) {
-	if op.bulk != nil {
-		return op.bulkCounter(name)
-	}
 	v := op.Tx.Version()
 	if v == 0 {
 		return 0, errReadOnlyCounter
