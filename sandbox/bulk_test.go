@@ -6,7 +6,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
-// Loading keeps counters and totals in memory and stores them at the end;
+// Loading keeps ledger totals in memory and stores them at the end;
 // the stored world must be exactly the one writing them through would give.
 func TestBulkLoadingStoresWhatWritingThroughStores(t *testing.T) {
 	generated, err := scenario.Parse("gen.yaml", []byte(`
