@@ -90,27 +90,12 @@ func runBig(args []string) error {
 	fmt.Printf("  GET /transaction/aggregation over all: median %s (p90 %s); with filters: median %s; RSS after %s\n",
 		ms(magg), ms(quantile(tagg, .9)), ms(mfilt), mb(served))
 
-	checks := []struct {
-		ok   bool
-		what string
-	}{
+	return report([]limit{
 		{loads[len(loads)/2] < *maxLoad, fmt.Sprintf("load (start to healthy) median %s < %s", ms(loads[len(loads)/2]), *maxLoad)},
 		{ratio <= *maxRatio, fmt.Sprintf("page 500 costs %.2fx page 1 (<= %.1fx)", ratio, *maxRatio)},
 		{magg < *maxAgg && mfilt < *maxAgg, fmt.Sprintf("aggregation median %s, filtered %s (< %s)", ms(magg), ms(mfilt), *maxAgg)},
 		{max(loaded, served) < *maxRSS<<20, fmt.Sprintf("resident memory at most %s (< %d MB)", mb(max(loaded, served)), *maxRSS)},
-	}
-	failed := 0
-	for _, c := range checks {
-		verdict := "PASS"
-		if !c.ok {
-			verdict, failed = "FAIL", failed+1
-		}
-		fmt.Printf("%s  %s\n", verdict, c.what)
-	}
-	if failed > 0 {
-		return fmt.Errorf("%d limit(s) missed", failed)
-	}
-	return nil
+	})
 }
 
 // cursorOfPage walks the transaction list and returns the cursor that

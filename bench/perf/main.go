@@ -46,3 +46,26 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// limit is one measured figure against its limit, as its report line says.
+type limit struct {
+	ok   bool
+	what string
+}
+
+// report prints PASS or FAIL before each limit's line, and fails when any
+// was missed.
+func report(limits []limit) error {
+	missed := 0
+	for _, l := range limits {
+		verdict := "PASS"
+		if !l.ok {
+			verdict, missed = "FAIL", missed+1
+		}
+		fmt.Printf("%s  %s\n", verdict, l.what)
+	}
+	if missed > 0 {
+		return fmt.Errorf("%d limit(s) missed", missed)
+	}
+	return nil
+}

@@ -17,7 +17,7 @@ func runStartup(args []string) error {
 	bin := fs.String("bin", "bench/out/slash-sandbox", "sandbox binary")
 	n := fs.Int("n", 30, "runs")
 	scenario := fs.String("scenario", "demo", "scenario")
-	limit := fs.Duration("max-median", 100*time.Millisecond, "the median must stay under this")
+	maxMedian := fs.Duration("max-median", 100*time.Millisecond, "the median must stay under this")
 	maxRSS := fs.Int64("max-rss-mb", 50, "resident memory must stay under this many MB")
 	fs.Parse(args)
 
@@ -62,21 +62,9 @@ func runStartup(args []string) error {
 	fmt.Printf("  resident memory (VmRSS): median %s right after start; %s after serving %d more requests (1 in 5 a POST /card)\n",
 		mb(rss[len(rss)/2]), mb(served), r.Requests)
 
-	failed := false
-	if median >= *limit {
-		fmt.Printf("FAIL  median start to healthy %s (limit %s)\n", ms(median), *limit)
-		failed = true
-	} else {
-		fmt.Printf("PASS  median start to healthy %s < %s\n", ms(median), *limit)
-	}
-	if worst := max(rss[len(rss)-1], served); worst >= *maxRSS<<20 {
-		fmt.Printf("FAIL  resident memory %s (limit %d MB)\n", mb(worst), *maxRSS)
-		failed = true
-	} else {
-		fmt.Printf("PASS  resident memory at most %s < %d MB\n", mb(worst), *maxRSS)
-	}
-	if failed {
-		return fmt.Errorf("limits missed")
-	}
-	return nil
+	worst := max(rss[len(rss)-1], served)
+	return report([]limit{
+		{median < *maxMedian, fmt.Sprintf("median start to healthy %s < %s", ms(median), *maxMedian)},
+		{worst < *maxRSS<<20, fmt.Sprintf("resident memory at most %s < %d MB", mb(worst), *maxRSS)},
+	})
 }

@@ -85,20 +85,13 @@ func runThroughput(args []string) error {
 	}
 	rss, _ := sb.RSS()
 	fmt.Printf("\nsandbox RSS after the run: %s\n", mb(rss))
-	failed := 0
+	var limits []limit
 	for _, t := range targets {
 		ratio := median(t.ratios)
-		verdict := "PASS"
-		if ratio < t.min {
-			verdict, failed = "FAIL", failed+1
-		}
-		fmt.Printf("%s  %-18s %6.0f req/s = %5.1f%% of hello-world (median of %d rounds; target >= %.0f%%), p50 %s, p99 %s\n",
-			verdict, t.name, median(t.rps), 100*ratio, len(t.ratios), 100*t.min, ms(quantile(t.lat, .5)), ms(quantile(t.lat, .99)))
+		limits = append(limits, limit{ratio >= t.min, fmt.Sprintf("%-18s %6.0f req/s = %5.1f%% of hello-world (median of %d rounds; target >= %.0f%%), p50 %s, p99 %s",
+			t.name, median(t.rps), 100*ratio, len(t.ratios), 100*t.min, ms(quantile(t.lat, .5)), ms(quantile(t.lat, .99)))})
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d target(s) missed", failed)
-	}
-	return nil
+	return report(limits)
 }
 
 // target is one measured request and what its rounds gave.
