@@ -94,6 +94,10 @@ func (e *Engine) register(w *World) error {
 		w.Close()
 		return Errorf(CodeConflict, "world %q already exists", w.ID).With("id", w.ID)
 	}
+	if len(e.worlds) >= MaxWorlds {
+		w.Close()
+		return Errorf(CodeConflict, "the sandbox already holds %d worlds: delete some first, or give new ones a ttl", MaxWorlds)
+	}
 	for _, k := range keys {
 		if other, dup := e.keys[k.Key.Key]; dup {
 			w.Close()
@@ -111,6 +115,9 @@ func (e *Engine) register(w *World) error {
 	return nil
 }
 
+// MaxWorlds is the most worlds the engine holds at once.
+const MaxWorlds = 1000
+
 // build makes a world: a copy of the scenario's loaded state when another
 // world already loaded it, else a fresh load. It keeps that state as the
 // world's starting point and, with a data file, opens the file: an existing
@@ -120,6 +127,9 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 		spec.ID = "default"
 	}
 	seed, start := e.resolve(spec)
+	if err := clock.InRange(start); err != nil {
+		return nil, InvalidField("/clockStart", err.Error())
+	}
 	key := cacheKey(spec.Scenario.Hash, seed, start)
 	e.mu.RLock()
 	cached := e.loaded[key]
@@ -128,7 +138,7 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.keySuffix = spec.KeySuffix
+	w.keySuffix, w.source = spec.KeySuffix, spec.Scenario
 	if err := w.rekey(); err != nil {
 		w.db.Close()
 		return nil, err
@@ -226,7 +236,7 @@ func (e *Engine) load(spec WorldSpec, seed int64, start time.Time) (*World, erro
 	w := &World{ID: spec.ID, Scenario: sc.Name, Seed: seed, Start: start, Catalog: e.Catalog, db: db, clock: clock.New(start, e.wall)}
 	err = w.fill(func(op *Op) error {
 		if err := newLoader(op, sc).run(); err != nil {
-			return err
+			return scenarioError(err)
 		}
 		return op.Tx.Put(metaKey, WorldMeta{Scenario: w.Scenario, Seed: seed, Start: start})
 	})
@@ -235,6 +245,16 @@ func (e *Engine) load(spec WorldSpec, seed int64, start time.Time) (*World, erro
 		return nil, err
 	}
 	return w, nil
+}
+
+// scenarioError is a loading failure as the caller's problem: the scenario
+// does not fit the seed and clock start it was loaded with (an absolute
+// date after the clock start, more to generate than a load takes).
+func scenarioError(err error) error {
+	if _, ok := AsError(err); ok {
+		return err
+	}
+	return InvalidField("/scenario", err.Error())
 }
 
 // WorldForKey finds the world an API key belongs to.

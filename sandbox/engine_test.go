@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"math/big"
 	"slices"
 	"strings"
@@ -185,6 +186,53 @@ func TestAdvanceRunsEventsInOrderAtTheirInstant(t *testing.T) {
 	if _, err := w.Advance(start); err == nil {
 		t.Fatal("advancing backwards succeeded")
 	}
+}
+
+func TestAdvanceRunsAtMostItsEventsAndStopsWhole(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	start := w.Now()
+	target := start.Add(48 * time.Hour)
+	ran, err := w.AdvanceContext(context.Background(), target, 5)
+	e, ok := AsError(err)
+	if !ok || e.Code != CodeInvalidRequest || len(ran) != 5 || e.Details["eventsRun"] != "5" {
+		t.Fatalf("capped advance = %d events, %v", len(ran), err)
+	}
+	if got := w.Now(); !got.Equal(ran[4].At) || e.Details["clock"] != got.Format(time.RFC3339Nano) {
+		t.Fatalf("clock stands at %v (error says %s), want the fifth event's instant %v", got, e.Details["clock"], ran[4].At)
+	}
+	rest, err := w.AdvanceContext(context.Background(), target, MaxAdvanceEvents)
+	if err != nil || len(rest) == 0 || !w.Now().Equal(target) {
+		t.Fatalf("advancing on ran %d events to %v: %v", len(rest), w.Now(), err)
+	}
+	if rest[0].At.Before(ran[4].At) || rest[0].ID == ran[4].ID {
+		t.Fatalf("the advance that went on re-ran or skipped: %s at %v after %s at %v", rest[0].ID, rest[0].At, ran[4].ID, ran[4].At)
+	}
+	t.Run("exactly as many events as allowed is no error", func(t *testing.T) {
+		w := mustWorld(t, mustScenario(t, "demo"))
+		all, err := w.Advance(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w2 := mustWorld(t, mustScenario(t, "demo"))
+		if same, err := w2.AdvanceContext(context.Background(), target, len(all)); err != nil || len(same) != len(all) {
+			t.Fatalf("advance capped at its own count = %d, %v", len(same), err)
+		}
+	})
+	t.Run("an ended context stops it before the next event", func(t *testing.T) {
+		w := mustWorld(t, mustScenario(t, "demo"))
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		ran, err := w.AdvanceContext(ctx, target, MaxAdvanceEvents)
+		if e, ok := AsError(err); !ok || e.Code != CodeUnavailable || len(ran) != 0 || !w.Now().Equal(start) {
+			t.Fatalf("cancelled advance = %d events, clock %v, %v", len(ran), w.Now(), err)
+		}
+	})
+	t.Run("beyond the clock's range", func(t *testing.T) {
+		w := mustWorld(t, mustScenario(t, "empty"))
+		if _, err := w.Advance(time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)); err == nil {
+			t.Fatal("advancing to 9999 succeeded")
+		}
+	})
 }
 
 func TestEventNotBeforeItsTime(t *testing.T) {
@@ -388,5 +436,42 @@ func TestOrderedIDsSortInCreationOrder(t *testing.T) {
 	}
 	if !slices.IsSorted(ids) || ids[0] == ids[1] {
 		t.Errorf("deliveries made in a row have ids %v", ids)
+	}
+}
+
+func TestWorldsAndSnapshotsAreCapped(t *testing.T) {
+	eng, err := NewEngine(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	sc := mustScenario(t, "empty")
+	first, err := eng.CreateWorld(WorldSpec{Scenario: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(eng.Worlds()) < MaxWorlds {
+		if _, err := eng.SpawnWorld(WorldSpec{Scenario: sc}); err != nil {
+			t.Fatalf("world %d: %v", len(eng.Worlds())+1, err)
+		}
+	}
+	_, err = eng.SpawnWorld(WorldSpec{Scenario: sc})
+	if e, ok := AsError(err); !ok || e.Code != CodeConflict || len(eng.Worlds()) != MaxWorlds {
+		t.Fatalf("world past the cap = %v; %d worlds", err, len(eng.Worlds()))
+	}
+	if err := eng.DeleteWorld("w1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.SpawnWorld(WorldSpec{Scenario: sc}); err != nil {
+		t.Fatalf("a freed place was not taken: %v", err)
+	}
+	for range MaxSnapshots {
+		if _, err := eng.TakeSnapshot(first, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = eng.TakeSnapshot(first, "")
+	if e, ok := AsError(err); !ok || e.Code != CodeConflict || len(eng.Snapshots()) != MaxSnapshots {
+		t.Fatalf("snapshot past the cap = %v; %d snapshots", err, len(eng.Snapshots()))
 	}
 }

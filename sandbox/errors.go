@@ -23,6 +23,9 @@ const (
 	CodeMethodNotAllowed     Code = "method_not_allowed"
 	CodePayloadTooLarge      Code = "payload_too_large"
 	CodeUnsupportedMediaType Code = "unsupported_media_type"
+	// CodeUnavailable: the work was stopped before it finished (the
+	// server is shutting down); trying again later may succeed.
+	CodeUnavailable Code = "unavailable"
 )
 
 // Error is a domain error: a code, a human message and the variable data

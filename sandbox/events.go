@@ -1,12 +1,14 @@
 package sandbox
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"sync"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
@@ -160,17 +162,42 @@ func (w *World) NextEventAt() (time.Time, bool, error) {
 	return at, found, err
 }
 
+// MaxAdvanceEvents is the most events one advance runs: a year of the
+// demo's hourly price ticks with its business besides.
+const MaxAdvanceEvents = 20_000
+
 // Advance moves the clock to target, running every event due on the way in
-// time order, each at its own virtual instant. It returns the events that ran.
+// time order, each at its own virtual instant, at most MaxAdvanceEvents of
+// them. It returns the events that ran.
 func (w *World) Advance(target time.Time) ([]Event, error) {
+	return w.AdvanceContext(context.Background(), target, MaxAdvanceEvents)
+}
+
+// AdvanceContext is Advance that runs at most max events and stops between
+// two events when ctx ends. Either way the world stays whole: every event
+// that ran is committed, the clock stands at the last one's instant, and
+// the error says so.
+func (w *World) AdvanceContext(ctx context.Context, target time.Time, max int) ([]Event, error) {
 	w.advancing.Lock()
 	defer w.advancing.Unlock()
+	if err := clock.InRange(target); err != nil {
+		return nil, InvalidField("/to", err.Error())
+	}
 	if target.Before(w.Now()) {
 		return nil, Errorf(CodeInvalidRequest, "the clock never moves backwards: %s is before %s",
 			target.UTC().Format(time.RFC3339), w.Now().Format(time.RFC3339)).With("to", target.UTC().Format(time.RFC3339))
 	}
 	var ran []Event
 	for {
+		if ctx.Err() != nil {
+			return ran, w.stopped(CodeUnavailable, "the advance was interrupted (the client went away or the server is stopping)", len(ran))
+		}
+		if len(ran) >= max {
+			if next, ok, err := w.NextEventAt(); err != nil || (ok && !next.After(target)) {
+				return ran, w.stopped(CodeInvalidRequest, fmt.Sprintf("advancing to %s runs more than %d events: advance by less",
+					target.UTC().Format(time.RFC3339), max), len(ran))
+			}
+		}
 		ev, err := w.runNext(target)
 		if err != nil {
 			return ran, err
@@ -186,6 +213,14 @@ func (w *World) Advance(target time.Time) ([]Event, error) {
 		}
 		return nil
 	})
+}
+
+// stopped is the error of an advance that ended early: what stopped it,
+// how many events ran and where the clock stands.
+func (w *World) stopped(code Code, why string, ran int) *Error {
+	now := w.Now().UTC().Format(time.RFC3339Nano)
+	return Errorf(code, "%s; %d events ran and the clock stands at %s", why, ran, now).
+		With("eventsRun", fmt.Sprint(ran)).With("clock", now)
 }
 
 // runNext runs the earliest event due by target, at its own instant. A

@@ -40,18 +40,25 @@ func (e *Engine) TakeSnapshot(w *World, label string) (*Snapshot, error) {
 		return nil, err
 	}
 	m := w.Meta()
-	return e.keepSnapshot(&Snapshot{WorldID: w.ID, Scenario: m.Scenario, Seed: m.Seed, Clock: w.Now(), Label: label, Data: data}), nil
+	return e.keepSnapshot(&Snapshot{WorldID: w.ID, Scenario: m.Scenario, Seed: m.Seed, Clock: w.Now(), Label: label, Data: data})
 }
 
-func (e *Engine) keepSnapshot(s *Snapshot) *Snapshot {
+// MaxSnapshots is the most snapshots the engine keeps at once: each holds
+// a whole world in memory.
+const MaxSnapshots = 1000
+
+func (e *Engine) keepSnapshot(s *Snapshot) (*Snapshot, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if len(e.snapshots) >= MaxSnapshots {
+		return nil, Errorf(CodeConflict, "the sandbox already keeps %d snapshots: delete some first", MaxSnapshots)
+	}
 	e.snapSeq++
 	s.ID = fmt.Sprintf("snap_%d", e.snapSeq)
 	s.createdAt = e.snapSeq
 	s.Size = len(s.Data)
 	e.snapshots[s.ID] = s
-	return s
+	return s, nil
 }
 
 // SnapshotByID finds a snapshot.
@@ -121,5 +128,5 @@ func (e *Engine) ImportSnapshot(file []byte) (*Snapshot, error) {
 		return nil, InvalidField("body", "the snapshot's data cannot be read: "+err.Error())
 	}
 	probe.Close()
-	return e.keepSnapshot(&Snapshot{WorldID: "", Scenario: f.Scenario, Seed: f.Seed, Clock: f.Clock, Label: f.Label, Data: f.Data}), nil
+	return e.keepSnapshot(&Snapshot{WorldID: "", Scenario: f.Scenario, Seed: f.Seed, Clock: f.Clock, Label: f.Label, Data: f.Data})
 }

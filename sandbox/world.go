@@ -11,6 +11,7 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
@@ -45,7 +46,14 @@ type World struct {
 	attached sync.Map
 	// seqs are the sequence counters as the last write left them.
 	seqs seqCache
+	// source is the scenario the world was built from; nil for a world
+	// made from a snapshot.
+	source *scenario.Scenario
 }
+
+// Source is the scenario the world was built from, or nil when it was made
+// from a snapshot.
+func (w *World) Source() *scenario.Scenario { return w.source }
 
 // Op is one operation's view of a world: a transaction and the virtual time,
 // read once when the operation began.
@@ -218,7 +226,7 @@ func (op *Op) setClock(t time.Time) error {
 // SetClockMode switches the clock's mode and records it.
 func (w *World) SetClockMode(m clock.Mode, scale float64) error {
 	if err := w.clock.SetMode(m, scale); err != nil {
-		return Errorf(CodeInvalidRequest, "%v", err)
+		return InvalidField("/scale", err.Error())
 	}
 	return w.db.Update(func(tx *store.Tx) error { return tx.Put(clockKey, w.clock.State()) })
 }

@@ -104,6 +104,7 @@ func (p *Program) validate(files []string) int {
 type options struct {
 	addr, scenario, seed, clockStart, clockMode, clockScale string
 	data, durability, logLevel, logFormat, adminToken       string
+	scenariosDir, allowedHosts, allowedOrigins              string
 }
 
 func (p *Program) flags(args []string) (*options, error) {
@@ -127,6 +128,9 @@ func (p *Program) flags(args []string) (*options, error) {
 	fs.StringVar(&o.logLevel, "log-level", env("SANDBOX_LOG_LEVEL", "info"), "debug, info, warn or error (SANDBOX_LOG_LEVEL)")
 	fs.StringVar(&o.logFormat, "log-format", env("SANDBOX_LOG_FORMAT", ""), "pretty or json; default pretty on a terminal (SANDBOX_LOG_FORMAT)")
 	fs.StringVar(&o.adminToken, "admin-token", env("SANDBOX_ADMIN_TOKEN", ""), "when set, the control API requires it (SANDBOX_ADMIN_TOKEN)")
+	fs.StringVar(&o.scenariosDir, "scenarios-dir", env("SANDBOX_SCENARIOS_DIR", ""), "directory whose scenario files POST /_sandbox/worlds may name; default none (SANDBOX_SCENARIOS_DIR)")
+	fs.StringVar(&o.allowedHosts, "allowed-hosts", env("SANDBOX_ALLOWED_HOSTS", ""), "comma-separated Host names the control API and dashboard answer besides loopback and IP addresses (SANDBOX_ALLOWED_HOSTS)")
+	fs.StringVar(&o.allowedOrigins, "allowed-origins", env("SANDBOX_ALLOWED_ORIGINS", ""), "comma-separated browser origins allowed to call the control API, e.g. http://localhost:5173 (SANDBOX_ALLOWED_ORIGINS)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -138,7 +142,8 @@ func (p *Program) flags(args []string) (*options, error) {
 
 // config checks the options and turns them into a server configuration.
 func (p *Program) config(o *options) (server.Config, error) {
-	cfg := server.Config{Addr: o.addr, Scenario: o.scenario, DataPath: o.data, AdminToken: o.adminToken}
+	cfg := server.Config{Addr: o.addr, Scenario: o.scenario, DataPath: o.data, AdminToken: o.adminToken,
+		ScenariosDir: o.scenariosDir, AllowedHosts: list(o.allowedHosts), AllowedOrigins: list(o.allowedOrigins)}
 	var err error
 	if o.seed != "" {
 		n, err := strconv.ParseInt(o.seed, 10, 64)
@@ -152,19 +157,33 @@ func (p *Program) config(o *options) (server.Config, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("--clock-start: %q is not an RFC 3339 instant", o.clockStart)
 		}
+		if err := clock.InRange(t); err != nil {
+			return cfg, fmt.Errorf("--clock-start: %v", err)
+		}
 		cfg.ClockStart = &t
 	}
 	if cfg.ClockMode, err = clock.ParseMode(o.clockMode); err != nil {
 		return cfg, fmt.Errorf("--clock: %v", err)
 	}
-	if cfg.ClockScale, err = strconv.ParseFloat(o.clockScale, 64); err != nil || cfg.ClockScale <= 0 {
-		return cfg, fmt.Errorf("--clock-scale: %q is not a positive number", o.clockScale)
+	if cfg.ClockScale, err = strconv.ParseFloat(o.clockScale, 64); err != nil || cfg.ClockScale <= 0 || cfg.ClockScale > clock.MaxScale {
+		return cfg, fmt.Errorf("--clock-scale: %q is not a number above 0 and at most %d", o.clockScale, clock.MaxScale)
 	}
 	if cfg.Durability, err = store.ParseDurability(o.durability); err != nil {
 		return cfg, fmt.Errorf("--durability: %v", err)
 	}
 	cfg.Log, err = p.logger(o.logLevel, o.logFormat)
 	return cfg, err
+}
+
+// list splits a comma-separated flag value, dropping empty items.
+func list(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 func (p *Program) logger(level, format string) (zerolog.Logger, error) {

@@ -18,6 +18,27 @@ const (
 	Scaled Mode = "scaled"
 )
 
+// The range of virtual time: a clock starts and is advanced only within it,
+// so every instant a world stores, with the years scheduled work may reach
+// beyond it, stays one that dates encode (years 0 to 9999).
+var (
+	Earliest = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+	Latest   = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// MaxScale is the fastest a scaled clock runs: a virtual day in under a
+// wall second, and centuries of running before it nears the end of the
+// range.
+const MaxScale = 100_000
+
+// InRange checks that t lies in [Earliest, Latest).
+func InRange(t time.Time) error {
+	if t.Before(Earliest) || !t.Before(Latest) {
+		return fmt.Errorf("must be from %s up to (not including) %s", Earliest.Format(time.RFC3339), Latest.Format(time.RFC3339))
+	}
+	return nil
+}
+
 // Wall is the source of wall time used by the real and scaled modes.
 type Wall func() time.Time
 
@@ -82,8 +103,8 @@ func (c *Clock) SetMode(m Mode, scale float64) error {
 	if _, err := ParseMode(string(m)); err != nil {
 		return err
 	}
-	if m == Scaled && scale <= 0 {
-		return fmt.Errorf("scaled mode needs a positive scale, got %v", scale)
+	if m == Scaled && (scale <= 0 || scale > MaxScale) {
+		return fmt.Errorf("scaled mode needs a scale above 0 and at most %d, got %v", MaxScale, scale)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

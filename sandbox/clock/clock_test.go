@@ -57,8 +57,26 @@ func TestClockModes(t *testing.T) {
 		if err := c.SetMode(Scaled, 0); err == nil {
 			t.Fatal("scale 0 accepted")
 		}
+		if err := c.SetMode(Scaled, MaxScale+1); err == nil {
+			t.Fatal("a scale above MaxScale accepted")
+		}
+		if err := c.SetMode(Scaled, MaxScale); err != nil {
+			t.Fatalf("MaxScale refused: %v", err)
+		}
 		if _, err := ParseMode("warp"); err == nil {
 			t.Fatal("unknown mode accepted")
+		}
+	})
+	t.Run("range", func(t *testing.T) {
+		for _, bad := range []time.Time{Earliest.Add(-time.Millisecond), Latest, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC), {}} {
+			if InRange(bad) == nil {
+				t.Errorf("InRange(%v) accepted", bad)
+			}
+		}
+		for _, good := range []time.Time{Earliest, Latest.Add(-time.Millisecond), start} {
+			if err := InRange(good); err != nil {
+				t.Errorf("InRange(%v) = %v", good, err)
+			}
 		}
 	})
 	t.Run("restore moves back", func(t *testing.T) {

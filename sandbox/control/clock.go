@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
@@ -42,25 +43,32 @@ func eventOf(e sandbox.Event) eventView {
 	return v
 }
 
+// maxAdvanceSpan is the furthest one advance moves the clock: a year,
+// leap day included. Further is a 400; advance again to go on.
+const maxAdvanceSpan = 366 * 24 * time.Hour
+
 // target resolves an advance request: by a duration, to an instant, or to
 // the next scheduled event.
 func target(w *sandbox.World, req advanceRequest) (time.Time, error) {
 	now := w.Now()
+	var to time.Time
+	field := "/to"
 	switch {
 	case req.By != "" && req.To != "":
 		return time.Time{}, sandbox.InvalidField("/by", "give either by or to, not both")
 	case req.By != "":
+		field = "/by"
 		d, err := scenario.ParseDuration(req.By)
 		if err != nil || d < 0 {
 			return time.Time{}, sandbox.InvalidField("/by", "must be a non-negative duration such as 36h, 2d or 1w")
 		}
-		return now.Add(d), nil
+		to = now.Add(d)
 	case req.To == "next":
 		next, ok, err := w.NextEventAt()
 		if err != nil || !ok {
 			return now, err
 		}
-		return next, nil
+		to = next
 	case req.To != "":
 		t, err := time.Parse(time.RFC3339Nano, req.To)
 		if err != nil {
@@ -69,11 +77,22 @@ func target(w *sandbox.World, req advanceRequest) (time.Time, error) {
 		if t.Before(now) {
 			return time.Time{}, sandbox.InvalidField("/to", "the clock never moves backwards; restore a snapshot instead")
 		}
-		return t, nil
+		to = t
+	default:
+		return time.Time{}, sandbox.InvalidField("body", `give "by" (e.g. "36h") or "to" (an RFC 3339 instant or "next")`)
 	}
-	return time.Time{}, sandbox.InvalidField("body", `give "by" (e.g. "36h") or "to" (an RFC 3339 instant or "next")`)
+	if to.Sub(now) > maxAdvanceSpan {
+		return time.Time{}, sandbox.InvalidField(field, "one advance moves the clock at most 366 days; advance again to go further")
+	}
+	if err := clock.InRange(to); err != nil {
+		return time.Time{}, sandbox.InvalidField(field, "the clock "+err.Error())
+	}
+	return to, nil
 }
 
+// advance moves the world's clock, bounded by maxAdvanceSpan and
+// sandbox.MaxAdvanceEvents, and stops between two events when the client
+// goes away or the server stops.
 func (c *Control) advance(r *http.Request) (any, error) {
 	w, err := c.world(r)
 	if err != nil {
@@ -97,7 +116,7 @@ func (c *Control) advance(r *http.Request) (any, error) {
 		ran, sent, settled, err = c.advanceSettling(r.Context(), w, to)
 		hooks = map[string]any{"settled": settled, "delivered": sent}
 	} else {
-		ran, err = w.Advance(to)
+		ran, err = w.AdvanceContext(r.Context(), to, sandbox.MaxAdvanceEvents)
 	}
 	if err != nil {
 		return nil, err

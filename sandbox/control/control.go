@@ -8,6 +8,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
 )
@@ -21,10 +22,14 @@ type Control struct {
 	Runtime    *Runtime
 	// Webhooks sends webhook deliveries; settling waits for it.
 	Webhooks *webhooks.Sender
+	// Scenarios are the scenarios a new world may name: the embedded ones
+	// and those of the directory given at start (nil: embedded only).
+	Scenarios *scenario.Library
 }
 
-// Register adds every control route to r.
-func (c *Control) Register(r *mux.Router) {
+// Register adds every control route to r, under /_sandbox, and returns
+// the subrouter that holds them.
+func (c *Control) Register(r *mux.Router) *mux.Router {
 	c.Engine.OnWorldDeleted(func(id string) { c.Runtime.forget(id) })
 	s := r.PathPrefix("/_sandbox").Subrouter()
 	s.Use(c.requireToken)
@@ -49,6 +54,7 @@ func (c *Control) Register(r *mux.Router) {
 	s.Handle("/worlds/{world}/{rest:.+}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		c.forward(r, w, req)
 	})).Name("sandbox.world_scoped")
+	return s
 }
 
 // requireToken enforces the admin token when one is configured.
@@ -182,9 +188,15 @@ func (c *Control) clock(r *http.Request) (any, error) {
 }
 
 // forward serves /_sandbox/worlds/{world}/… as the same control call with
-// X-Sandbox-World set: the path form of choosing a world.
+// X-Sandbox-World set: the path form of choosing a world. World paths do
+// not nest: /_sandbox/worlds/a/worlds/b/… is refused, so no request is
+// forwarded more than once.
 func (c *Control) forward(root http.Handler, w http.ResponseWriter, r *http.Request) {
 	v := mux.Vars(r)
+	if rest := v["rest"]; strings.HasPrefix(rest, "worlds/") && strings.Contains(strings.TrimPrefix(rest, "worlds/"), "/") {
+		web.WriteError(w, r, web.Gen2, sandbox.InvalidField("path", "world paths do not nest: name one world, as /_sandbox/worlds/{id}/…"))
+		return
+	}
 	if _, ok := c.Engine.World(v["world"]); !ok {
 		web.WriteError(w, r, web.Gen2, sandbox.NotFound("world", "world", v["world"]))
 		return

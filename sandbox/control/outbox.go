@@ -92,7 +92,8 @@ func (c *Control) outboxMessage(r *http.Request) (any, error) {
 }
 
 // document serves a stored document's bytes (an uploaded logo or receipt)
-// or renders a generated one (an invoice) with its content type.
+// or renders a generated one (an invoice) with its content type, under a
+// policy that lets nothing in it run.
 func (c *Control) document(r *http.Request) (any, error) {
 	w, err := c.world(r)
 	if err != nil {
@@ -102,5 +103,17 @@ func (c *Control) document(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &web.Response{Status: http.StatusOK, Raw: body, ContentType: doc.ContentType}, nil
+	resp := &web.Response{Status: http.StatusOK, Raw: body, ContentType: doc.ContentType,
+		Header: http.Header{"X-Content-Type-Options": {"nosniff"}}}
+	if doc.ContentType != "application/pdf" {
+		resp.Header.Set("Content-Security-Policy", documentPolicy)
+	}
+	return resp, nil
 }
+
+// documentPolicy is the Content-Security-Policy of a served document: it
+// is served from the dashboard's own origin, so nothing in it may run or
+// load (an uploaded SVG with a script, an invoice's HTML). PDFs go without
+// it, since browsers will not show a PDF in a sandboxed document; their
+// type is checked by content, and nosniff keeps it at that.
+const documentPolicy = "default-src 'none'; sandbox"

@@ -280,8 +280,8 @@ func (c *Control) settleDeliveries(r *http.Request) (any, error) {
 // budget is spent it stops waiting and reports settled false. A clock that
 // moves by itself (real or scaled) is advanced in one step and settled
 // after: its instants cannot be held still.
-func (c *Control) advanceSettling(ctx context.Context, w *sandbox.World, to time.Time) ([]sandbox.Event, []webhooks.Sent, bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, maxSettleTimeout)
+func (c *Control) advanceSettling(parent context.Context, w *sandbox.World, to time.Time) ([]sandbox.Event, []webhooks.Sent, bool, error) {
+	ctx, cancel := context.WithTimeout(parent, maxSettleTimeout)
 	defer cancel()
 	var ran []sandbox.Event
 	sent := []webhooks.Sent{}
@@ -300,13 +300,13 @@ func (c *Control) advanceSettling(ctx context.Context, w *sandbox.World, to time
 		if !ok || next.After(to) {
 			break
 		}
-		evs, err := w.Advance(next)
+		evs, err := w.AdvanceContext(parent, next, sandbox.MaxAdvanceEvents-len(ran))
 		ran = append(ran, evs...)
 		if err != nil {
 			return ran, sent, settled, err
 		}
 	}
-	evs, err := w.Advance(to)
+	evs, err := w.AdvanceContext(parent, to, sandbox.MaxAdvanceEvents-len(ran))
 	ran = append(ran, evs...)
 	if w.Clock().Mode != clock.Frozen {
 		settle()

@@ -1,10 +1,10 @@
 package control
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -106,16 +106,13 @@ func (c *Control) spec(req createWorldRequest) (sandbox.WorldSpec, time.Duration
 		return spec, 0, sandbox.InvalidField("/yaml", "give either scenario or yaml, not both")
 	case req.YAML != "":
 		spec.Scenario, err = scenario.Parse("inline.yaml", []byte(req.YAML))
+	case req.Scenario == "" && c.Engine.Default().Source() != nil:
+		spec.Scenario = c.Engine.Default().Source()
 	default:
 		if req.Scenario == "" {
 			req.Scenario = c.Engine.Default().Meta().Scenario
 		}
-		spec.Scenario, err = scenario.Load(req.Scenario)
-		if err != nil && !strings.Contains(req.Scenario, "/") && !strings.HasSuffix(req.Scenario, ".yaml") {
-			if _, isProblems := scenario.AsProblems(err); !isProblems {
-				return spec, 0, sandbox.InvalidField("/scenario", "no embedded scenario "+req.Scenario)
-			}
-		}
+		spec.Scenario, err = c.Scenarios.Load(req.Scenario)
 	}
 	if ps, ok := scenario.AsProblems(err); ok {
 		details := map[string]string{}
@@ -191,8 +188,8 @@ func (c *Control) clockMode(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, sandbox.InvalidField("/mode", err.Error())
 	}
-	if m == clock.Scaled && req.Scale <= 0 {
-		return nil, sandbox.InvalidField("/scale", "scaled mode needs a positive scale, e.g. 60")
+	if m == clock.Scaled && (req.Scale <= 0 || req.Scale > clock.MaxScale) {
+		return nil, sandbox.InvalidField("/scale", fmt.Sprintf("scaled mode needs a scale above 0 and at most %d, e.g. 60", clock.MaxScale))
 	}
 	if err := w.SetClockMode(m, req.Scale); err != nil {
 		return nil, err

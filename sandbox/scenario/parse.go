@@ -79,13 +79,55 @@ func yamlProblems(file string, err error) Problems {
 	for _, m := range msgs {
 		if sub := lineMsg.FindStringSubmatch(m); sub != nil {
 			n, _ := strconv.Atoi(sub[1])
-			ps = append(ps, Problem{File: file, Line: n, Message: sub[2]})
+			ps = append(ps, Problem{File: file, Line: n, Message: withoutValue(sub[2])})
 			continue
 		}
-		ps = append(ps, Problem{File: file, Line: 1, Message: strings.TrimPrefix(m, "yaml: ")})
+		ps = append(ps, Problem{File: file, Line: 1, Message: withoutValue(strings.TrimPrefix(m, "yaml: "))})
 	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
 	return ps
+}
+
+// unmarshalMsg is the decoder's type error, which quotes the value it could
+// not decode.
+var unmarshalMsg = regexp.MustCompile("^cannot unmarshal !!(\\w+) (?:`[^`]*`|.*) into (\\S+)$")
+
+// yamlKinds names the decoder's tags in the scenario's own words.
+var yamlKinds = map[string]string{"str": "text", "int": "a whole number", "float": "a number", "bool": "true or false",
+	"seq": "a list", "map": "a mapping", "null": "null", "timestamp": "a timestamp", "binary": "binary data"}
+
+// withoutValue rewrites a type error so that it names the kinds involved
+// and never quotes the value: a problem must not echo a file's content.
+func withoutValue(msg string) string {
+	sub := unmarshalMsg.FindStringSubmatch(msg)
+	if sub == nil {
+		return msg
+	}
+	found, ok := yamlKinds[sub[1]]
+	if !ok {
+		found = "a value of another kind"
+	}
+	return "cannot unmarshal " + found + " into " + goKind(sub[2])
+}
+
+// goKind describes the Go type a value was decoded into.
+func goKind(t string) string {
+	t = strings.TrimLeft(t, "*")
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map["), strings.Contains(t, "."):
+		return "a mapping"
+	case t == "string":
+		return "text"
+	case t == "bool":
+		return "true or false"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+		return "a whole number"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	}
+	return "a value of another kind"
 }
 
 // walkLines records the line of every value under its path, e.g.

@@ -45,6 +45,7 @@ func TestParseStrictErrors(t *testing.T) {
 		{"merchant not in catalogue", base + "transactions:\n  - accountId: sa_group_one\n    amountCents: -5\n    merchantId: merchant_v2_nope\n", 12, "not a merchant"},
 		{"syntax error", "name: t\nlegalEntities: [\n", 2, "did not find expected"},
 		{"no legal entity", "name: x\n", 1, "at least one legal entity"},
+		{"too much to generate in all", base + "generate:\n  - {kind: bank_transactions, count: 600000, accountId: sa_group_one}\n  - {kind: bank_transactions, count: 600000, accountId: sa_group_one}\n", 11, "at most 1000000 in all"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,7 +133,7 @@ func TestParseDuration(t *testing.T) {
 			t.Errorf("ParseDuration(%q) = %v, %v; want %v", spec, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "soon", "3x", "1d-2h"} {
+	for _, bad := range []string{"", "soon", "3x", "1d-2h", "999999w", "300000d", "106752d", "1000000d1000000d"} {
 		if _, err := ParseDuration(bad); err == nil {
 			t.Errorf("ParseDuration(%q) succeeded", bad)
 		}

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -52,10 +53,11 @@ func ParseDuration(spec string) (time.Duration, error) {
 	units := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour, "w": 7 * 24 * time.Hour}
 	for _, p := range parts {
 		n, err := strconv.ParseInt(p[1], 10, 64)
-		if err != nil || n > 1_000_000 {
+		unit := units[p[2]]
+		if err != nil || n > 1_000_000 || time.Duration(n) > (math.MaxInt64-d)/unit {
 			return 0, fmt.Errorf("%q is out of range", spec)
 		}
-		d += time.Duration(n) * units[p[2]]
+		d += time.Duration(n) * unit
 	}
 	return d, nil
 }

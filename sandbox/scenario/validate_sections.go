@@ -202,6 +202,10 @@ func (v *validator) parties() {
 	}
 }
 
+// MaxGenerated is the most records a scenario's generate entries make
+// together: what one load may take in time and memory.
+const MaxGenerated = 1_000_000
+
 func (v *validator) rest() {
 	for i, w := range v.sc.Webhooks {
 		p := fmt.Sprintf("webhooks[%d]", i)
@@ -212,12 +216,15 @@ func (v *validator) rest() {
 		v.required(p+".name", w.Name)
 		v.enum(p+".status", w.Status, "active", "paused", "disabled")
 	}
+	total := 0
 	for i, g := range v.sc.Generate {
 		p := fmt.Sprintf("generate[%d]", i)
 		v.enum(p+".kind", g.Kind, "card_transactions", "bank_transactions")
 		v.required(p+".kind", g.Kind)
-		if g.Count < 1 || g.Count > 1_000_000 {
-			v.add(p+".count", "must be between 1 and 1000000")
+		if g.Count < 1 || g.Count > MaxGenerated {
+			v.add(p+".count", "must be between 1 and %d", MaxGenerated)
+		} else if total += g.Count; total > MaxGenerated {
+			v.add(p+".count", "brings the records generated to %d; a scenario generates at most %d in all", total, MaxGenerated)
 		}
 		if _, err := ParseDuration(g.Over); g.Over != "" && err != nil {
 			v.add(p+".over", "%v", err)

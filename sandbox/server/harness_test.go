@@ -104,6 +104,11 @@ type env struct {
 type options struct {
 	scenario   string
 	adminToken string
+	// scenariosDir, allowedHosts and allowedOrigins are the server's
+	// flags of the same names.
+	scenariosDir   string
+	allowedHosts   []string
+	allowedOrigins []string
 }
 
 func newEnv(t *testing.T, o options) *env {
@@ -122,10 +127,15 @@ func newEnv(t *testing.T, o options) *env {
 	if _, err := eng.CreateWorld(sandbox.WorldSpec{Scenario: sc}); err != nil {
 		t.Fatal(err)
 	}
+	lib, err := scenario.OpenLibrary(o.scenariosDir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rec := &routeRecorder{}
-	h := server.Handler(eng, server.Config{Log: zerolog.New(rec), AdminToken: o.adminToken})
+	h := server.Handler(eng, server.Config{Log: zerolog.New(rec), AdminToken: o.adminToken, Scenarios: lib,
+		AllowedHosts: o.allowedHosts, AllowedOrigins: o.allowedOrigins})
 	srv := httptest.NewServer(h)
-	t.Cleanup(func() { srv.Close(); eng.Close() })
+	t.Cleanup(func() { srv.Close(); eng.Close(); lib.Close() })
 	return &env{t: t, eng: eng, srv: srv, log: rec}
 }
 
@@ -141,6 +151,8 @@ type req struct {
 	key, le      string
 	header       map[string]string
 	body         any
+	// host replaces the Host the request is sent with.
+	host string
 }
 
 func (e *env) do(r req) *resp {
@@ -165,6 +177,9 @@ func (e *env) do(r req) *resp {
 	}
 	if body != nil {
 		hr.Header.Set("Content-Type", "application/json")
+	}
+	if r.host != "" {
+		hr.Host = r.host
 	}
 	if r.key != "" {
 		hr.Header.Set("X-API-Key", r.key)

@@ -35,7 +35,16 @@ type Config struct {
 	DataPath   string
 	Durability store.Durability
 	AdminToken string
-	Log        zerolog.Logger
+	// Scenarios are what a request may name when it creates a world: the
+	// embedded scenarios and the files of a directory (ScenariosDir, which
+	// New opens). Nil: the embedded ones.
+	Scenarios    *scenario.Library
+	ScenariosDir string
+	// AllowedHosts and AllowedOrigins widen who reaches the control API
+	// and the dashboard (see web.Origins).
+	AllowedHosts   []string
+	AllowedOrigins []string
+	Log            zerolog.Logger
 	// Wall is the wall clock for real and scaled modes (nil: the machine's).
 	Wall clock.Wall
 	// Webhooks tunes the webhook sender (zero: the real service's timeouts).
@@ -44,11 +53,12 @@ type Config struct {
 
 // Server is a running sandbox.
 type Server struct {
-	Engine  *sandbox.Engine
-	Handler http.Handler
-	log     zerolog.Logger
-	srv     *http.Server
-	ln      net.Listener
+	Engine    *sandbox.Engine
+	Handler   http.Handler
+	log       zerolog.Logger
+	srv       *http.Server
+	ln        net.Listener
+	scenarios *scenario.Library
 }
 
 // New loads the scenario and builds the handler; it does not listen yet.
@@ -66,7 +76,13 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Engine: eng, log: cfg.Log}
+	if cfg.Scenarios == nil {
+		if cfg.Scenarios, err = scenario.OpenLibrary(cfg.ScenariosDir); err != nil {
+			eng.Close()
+			return nil, err
+		}
+	}
+	s := &Server{Engine: eng, log: cfg.Log, scenarios: cfg.Scenarios}
 	s.Handler = Handler(eng, cfg)
 	return s, nil
 }
@@ -75,7 +91,7 @@ func New(cfg Config) (*Server, error) {
 func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
 	pub := &api.API{Engine: eng}
 	r := router(eng, cfg, pub)
-	mw := &web.Middleware{Log: cfg.Log}
+	mw := &web.Middleware{Log: cfg.Log, Origins: &web.Origins{Addr: cfg.Addr, Hosts: cfg.AllowedHosts, Origins: cfg.AllowedOrigins}}
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
 	}
@@ -98,22 +114,32 @@ func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 	r := mux.NewRouter().SkipClean(true)
 	pub.Version = Version
 	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime(),
-		Webhooks: webhooks.Attach(eng, cfg.Webhooks)}
+		Webhooks: webhooks.Attach(eng, cfg.Webhooks), Scenarios: cfg.Scenarios}
 	reads := &readCache{engine: eng}
 	r.Use(web.NameRoutes, ctl.Middleware, reads.middleware)
 	pub.Register(r)
 	ui.Register(r) // ahead of the control API, whose admin token it does not need
-	ctl.Register(r)
-	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	controls := ctl.Register(r)
+	notAllowed := func(w http.ResponseWriter, req *http.Request, allow []string) {
+		info := web.InfoOf(req)
+		info.Route, info.Allow = "method_not_allowed", allow
+		web.WriteError(w, req, web.GenOf(req.URL.Path), sandbox.Errorf(sandbox.CodeMethodNotAllowed, "%s is not allowed on %s", req.Method, req.URL.Path))
+	}
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		notAllowed(w, req, allowed(r, req))
+	})
+	// The control routes live on a subrouter under /_sandbox, and mux
+	// reports a subrouter's method mismatch as not found: a path that
+	// another method would match is answered 405 here instead.
+	unmatched := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if allow := allowed(r, req); len(allow) > 0 {
+			notAllowed(w, req, allow)
+			return
+		}
 		web.InfoOf(req).Route = "not_found"
 		web.WriteError(w, req, web.GenOf(req.URL.Path), sandbox.Errorf(sandbox.CodeNotFound, "no route for %s %s", req.Method, req.URL.Path))
 	})
-	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		info := web.InfoOf(req)
-		info.Route = "method_not_allowed"
-		info.Allow = allowed(r, req)
-		web.WriteError(w, req, web.GenOf(req.URL.Path), sandbox.Errorf(sandbox.CodeMethodNotAllowed, "%s is not allowed on %s", req.Method, req.URL.Path))
-	})
+	r.NotFoundHandler, controls.NotFoundHandler = unmatched, unmatched
 	return r
 }
 
@@ -145,10 +171,16 @@ func (s *Server) Listen(addr string) error {
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
 // Serve serves until ctx ends, then shuts down gracefully: in-flight
-// requests finish (up to 10 s) and every world's store is flushed and
-// closed.
+// requests finish (up to 10 s; long control work stops early) and every
+// world's store is flushed and closed.
 func (s *Server) Serve(ctx context.Context) error {
-	s.srv = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second}
+	// Requests' contexts end when shutdown begins: long control work (a
+	// clock advance) stops between two steps instead of holding the
+	// shutdown, while ordinary writes, which never look, finish.
+	base, stopRequests := context.WithCancel(context.Background())
+	defer stopRequests()
+	s.srv = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return base }}
 	errc := make(chan error, 1)
 	go func() { errc <- s.srv.Serve(s.ln) }()
 	reaping, stopReaping := context.WithCancel(ctx)
@@ -158,6 +190,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	select {
 	case err = <-errc:
 	case <-ctx.Done():
+		stopRequests()
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err = s.srv.Shutdown(shutdownCtx)
 		cancel()
@@ -168,6 +201,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	if cerr := s.Engine.Close(); err == nil {
 		err = cerr
 	}
+	s.scenarios.Close()
 	return err
 }
 

@@ -12,6 +12,7 @@ var gen1Names = map[int]string{
 	400: "BadRequestError", 401: "UnauthorizedError", 403: "ForbiddenError", 404: "NotFoundError",
 	405: "MethodNotAllowedError", 409: "ConflictError", 413: "PayloadTooLargeError",
 	415: "UnsupportedMediaTypeError", 429: "TooManyRequestsError", 500: "InternalServerError",
+	503: "ServiceUnavailableError",
 }
 
 // Gen1Error is the first-generation error body.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
 )
 
 // CORS headers: every header the API reads may be sent by a browser, and
@@ -23,11 +24,16 @@ const (
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
 // Middleware wraps the whole server: it attaches Info, assigns the request
-// id, answers CORS preflights, caps the body and logs one line per request.
+// id, keeps other origins and hosts away from the control API and the
+// dashboard, answers CORS preflights, caps the body and logs one line per
+// request.
 type Middleware struct {
 	Log       zerolog.Logger
 	Reference func() string
-	seq       atomic.Int64
+	// Origins guards every path under /_sandbox/ (nil: loopback and IP
+	// hosts, same-origin pages).
+	Origins *Origins
+	seq     atomic.Int64
 }
 
 // Wrap returns next behind the middleware.
@@ -40,7 +46,18 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		}
 		r = WithInfo(r, info)
 		w.Header().Set("X-Request-Id", info.RequestID)
-		cors(w, r)
+		guarded := guards(r.URL.Path)
+		if guarded {
+			if err := m.Origins.check(r); err != nil {
+				info.Route = "sandbox.refused"
+				WriteError(w, r, Gen2, err)
+				m.log(r, info, start)
+				return
+			}
+			controlCORS(w, m.Origins.corsOrigin(r))
+		} else {
+			publicCORS(w, r)
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, BodyLimit(r))
 		defer m.log(r, info, start)
 		defer func() {
@@ -53,6 +70,10 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		}()
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 			info.Route = "cors.preflight"
+			if guarded && w.Header().Get("Access-Control-Allow-Origin") == "" {
+				WriteError(w, r, Gen2, sandbox.Errorf(sandbox.CodeForbidden, "the control API shares nothing with other origins unless they are listed with --allowed-origins"))
+				return
+			}
 			w.Header().Set("Access-Control-Max-Age", "600")
 			Write(w, r, &Response{Status: http.StatusNoContent})
 			return
@@ -72,26 +93,41 @@ func requestID(n int64) string {
 	return string(append(b, digits...))
 }
 
-// The CORS header values every answer carries, made once: the handlers
-// only ever replace a header's values, never edit them in place.
+// The CORS header values, made once: the handlers only ever replace a
+// header's values, never edit them in place.
 var (
-	corsAnyOrigin   = []string{"*"}
-	corsCredentials = []string{"true"}
-	corsMethods     = []string{allowMethods}
-	corsHeaders     = []string{allowHeaders}
-	corsExposed     = []string{exposeHeaders}
+	corsAnyOrigin = []string{"*"}
+	corsMethods   = []string{allowMethods}
+	corsHeaders   = []string{allowHeaders}
+	corsExposed   = []string{exposeHeaders}
+	varyOrigin    = []string{"Origin"}
 )
 
-func cors(w http.ResponseWriter, r *http.Request) {
+// publicCORS lets a page of any origin call the public API and read its
+// answers. Keys travel in headers, never in cookies, so no credentials
+// are shared.
+func publicCORS(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	origin := r.Header.Get("Origin")
-	if origin == "" {
+	if origin := r.Header.Get("Origin"); origin == "" {
 		h["Access-Control-Allow-Origin"] = corsAnyOrigin
 	} else {
 		h.Set("Access-Control-Allow-Origin", origin)
-		h["Access-Control-Allow-Credentials"] = corsCredentials
-		h.Add("Vary", "Origin")
+		h["Vary"] = varyOrigin
 	}
+	h["Access-Control-Allow-Methods"] = corsMethods
+	h["Access-Control-Allow-Headers"] = corsHeaders
+	h["Access-Control-Expose-Headers"] = corsExposed
+}
+
+// controlCORS shares a control answer with origin, a listed one, and with
+// no other ("": none).
+func controlCORS(w http.ResponseWriter, origin string) {
+	h := w.Header()
+	h["Vary"] = varyOrigin
+	if origin == "" {
+		return
+	}
+	h.Set("Access-Control-Allow-Origin", origin)
 	h["Access-Control-Allow-Methods"] = corsMethods
 	h["Access-Control-Allow-Headers"] = corsHeaders
 	h["Access-Control-Expose-Headers"] = corsExposed

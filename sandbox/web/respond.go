@@ -118,6 +118,7 @@ var statusOf = map[sandbox.Code]int{
 	sandbox.CodeUnsupportedMediaType: http.StatusUnsupportedMediaType,
 	sandbox.CodeRateLimited:          http.StatusTooManyRequests,
 	sandbox.CodeInternal:             http.StatusInternalServerError,
+	sandbox.CodeUnavailable:          http.StatusServiceUnavailable,
 }
 
 // StatusOf returns the HTTP status of an error code.
