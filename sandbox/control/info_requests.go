@@ -149,12 +149,13 @@ func htmlPage(status int, p formPage) (any, error) {
 		return nil, err
 	}
 	return &web.Response{Status: status, Raw: buf.Bytes(), ContentType: "text/html; charset=utf-8", Header: http.Header{
-		"Content-Security-Policy": {formPolicy}, "X-Content-Type-Options": {"nosniff"}, "Referrer-Policy": {"no-referrer"}}}, nil
+		"Content-Security-Policy": {formPolicy}, "X-Content-Type-Options": {"nosniff"}, "Referrer-Policy": {"same-origin"}}}, nil
 }
 
 // formPolicy is the secure form's Content-Security-Policy: its own inline
-// style, no script at all, posts only to itself and never framed.
-const formPolicy = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+// style and empty icon, no script at all, posts only to itself and never
+// framed.
+const formPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // formFor finds the request behind a form link; an unknown or canceled one
 // answers with a clear page rather than an error body.
