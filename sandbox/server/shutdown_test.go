@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -57,5 +58,46 @@ func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
 	}
 	if _, err := http.Get("http://" + srv.Addr() + "/_sandbox/health"); err == nil {
 		t.Fatal("the server still accepts connections after shutdown")
+	}
+}
+
+// A long control call (a clock advance) looks at its request's context
+// between two steps: shutdown ends that context, so such a call stops and
+// answers instead of holding the shutdown until it gives up.
+func TestShutdownEndsLongRequests(t *testing.T) {
+	srv, err := server.New(server.Config{Scenario: "empty", Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered := make(chan struct{})
+	inner := srv.Handler
+	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-r.Context().Done()
+		inner.ServeHTTP(w, r)
+	})
+	if err := srv.Listen("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx) }()
+	got := make(chan int, 1)
+	go func() {
+		res, err := http.Post("http://"+srv.Addr()+"/_sandbox/clock/advance", "application/json", strings.NewReader(`{"by":"30d"}`))
+		if err != nil {
+			got <- 0
+			return
+		}
+		res.Body.Close()
+		got <- res.StatusCode
+	}()
+	<-entered
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatalf("Serve = %v, want a clean shutdown", err)
+	}
+	if status := <-got; status != http.StatusServiceUnavailable {
+		t.Fatalf("the advance in flight at shutdown answered %d, want 503", status)
 	}
 }
