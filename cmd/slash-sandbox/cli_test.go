@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,6 +38,20 @@ func TestControlCommands(t *testing.T) {
 		}
 		if r := runProgram(t, nil, "worlds", "delete", "cli", server); r.code != 0 {
 			t.Fatalf("delete = %d %q", r.code, r.stderr)
+		}
+	})
+	t.Run("worlds create from a file on this machine", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "mine.yaml")
+		yaml := "name: mine\nlegalEntities:\n  - {id: le_mine, name: Mine Inc.}\nkeys:\n  - {key: sk_mine, kind: legal_entity, legalEntityId: le_mine}\n"
+		if err := os.WriteFile(file, []byte(yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := runProgram(t, nil, "worlds", "create", file, "id=file", server)
+		if r.code != 0 || !strings.Contains(r.stdout, "sk_mine_file") || !strings.Contains(r.stdout, "mine") {
+			t.Fatalf("worlds create FILE = %d %q %q", r.code, r.stdout, r.stderr)
+		}
+		if r := runProgram(t, nil, "worlds", "create", "/etc/passwd.yaml", server); r.code != 1 {
+			t.Fatalf("worlds create of a missing file = %d %q", r.code, r.stderr)
 		}
 	})
 	t.Run("reset and keys", func(t *testing.T) {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -28,7 +30,10 @@ func (cl *cli) worlds(ctx context.Context) error {
 			}
 		})
 	case args[0] == "create" && len(args) >= 2:
-		nw := client.NewWorld{Scenario: args[1]}
+		nw, err := newWorldOf(args[1])
+		if err != nil {
+			return err
+		}
 		for _, opt := range args[2:] {
 			k, v, _ := strings.Cut(opt, "=")
 			switch k {
@@ -152,3 +157,30 @@ func cell(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// newWorldOf asks for a world of a scenario: an embedded name (or one of
+// the server's --scenarios-dir), or a file on this machine, which the
+// command reads and sends as inline YAML: the server reads no path a
+// request names.
+func newWorldOf(scenario string) (client.NewWorld, error) {
+	if !strings.ContainsRune(scenario, os.PathSeparator) && !strings.HasSuffix(scenario, ".yaml") && !strings.HasSuffix(scenario, ".yml") {
+		return client.NewWorld{Scenario: scenario}, nil
+	}
+	f, err := os.Open(scenario)
+	if err != nil {
+		return client.NewWorld{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxInlineScenario+1))
+	if err != nil {
+		return client.NewWorld{}, err
+	}
+	if len(data) > maxInlineScenario {
+		return client.NewWorld{}, fmt.Errorf("%s is larger than a request takes (%d KiB): put it in the server's --scenarios-dir and name it", scenario, maxInlineScenario>>10)
+	}
+	return client.NewWorld{YAML: string(data)}, nil
+}
+
+// maxInlineScenario leaves room in a 1 MiB request body for the JSON
+// around the YAML.
+const maxInlineScenario = 900 << 10
