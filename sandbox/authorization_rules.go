@@ -81,6 +81,7 @@ func (c *AuthorizationCondition) problems(at string, depth int, d map[string]str
 		if c.Value == nil {
 			d[at+"/value"] = "required: an integer amount in USD cents"
 		}
+		CheckAmountOf(d, at+"/value", c.Value, 0)
 	case "in":
 		if c.Left != nil || c.Right != nil || c.Value != nil {
 			d[at] = "in takes field and values only"

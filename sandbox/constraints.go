@@ -86,11 +86,11 @@ func checkSpendingRule(d map[string]string, path string, r *SpendingRule, now ti
 		checkLimit(d, fmt.Sprintf("%s/utilizationLimitV2/%d", path, i), &r.UtilizationLimitV2[i], now)
 	}
 	if t := r.TransactionSizeLimit; t != nil {
-		if t.Minimum != nil && t.Minimum.AmountCents < 0 {
-			d[path+"/transactionSizeLimit/minimum/amountCents"] = "must not be negative"
+		if t.Minimum != nil {
+			CheckAmount(d, path+"/transactionSizeLimit/minimum/amountCents", float64(t.Minimum.AmountCents), 0)
 		}
-		if t.Maximum != nil && t.Maximum.AmountCents < 0 {
-			d[path+"/transactionSizeLimit/maximum/amountCents"] = "must not be negative"
+		if t.Maximum != nil {
+			CheckAmount(d, path+"/transactionSizeLimit/maximum/amountCents", float64(t.Maximum.AmountCents), 0)
 		}
 		if t.Minimum != nil && t.Maximum != nil && t.Minimum.AmountCents > t.Maximum.AmountCents {
 			d[path+"/transactionSizeLimit"] = "minimum is greater than maximum"
@@ -102,9 +102,7 @@ func checkLimit(d map[string]string, path string, l *UtilizationLimit, now time.
 	if !slices.Contains(Presets, l.Preset) {
 		d[path+"/preset"] = "must be one of daily, weekly, monthly, yearly, collective"
 	}
-	if l.LimitAmount.AmountCents < 0 {
-		d[path+"/limitAmount/amountCents"] = "must not be negative"
-	}
+	CheckAmount(d, path+"/limitAmount/amountCents", float64(l.LimitAmount.AmountCents), 0)
 	loc := time.UTC
 	if l.Timezone != "" {
 		if problem := ZoneProblem(l.Timezone); problem != "" {

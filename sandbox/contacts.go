@@ -15,8 +15,8 @@ type ContactInput struct {
 	Name               string   `json:"name"`
 	RecipientType      string   `json:"recipientType"`
 	RecipientLegalName string   `json:"recipientLegalName"`
-	RecipientEmail     *string  `json:"recipientEmail"`
-	Address            *Address `json:"address"`
+	RecipientEmail     *string  `json:"recipientEmail,omitempty"`
+	Address            *Address `json:"address,omitempty"`
 }
 
 // Validate checks a contact body; replace requires every field.
@@ -186,14 +186,14 @@ func (op *Op) ListDestinations(a *Actor, contactID string, req PageRequest) (Pag
 // DestinationPatch holds the destination fields a PATCH may change; nil
 // leaves a field as it is.
 type DestinationPatch struct {
-	Name          *string `json:"name"`
-	AccountNumber *string `json:"accountNumber"`
-	RoutingNumber *string `json:"routingNumber"`
-	AccountType   *string `json:"accountType"`
-	BankName      *string `json:"bankName"`
-	IBAN          *string `json:"iban"`
-	SWIFT         *string `json:"swift"`
-	BankCountry   *string `json:"bankCountry"`
+	Name          *string `json:"name,omitempty"`
+	AccountNumber *string `json:"accountNumber,omitempty"`
+	RoutingNumber *string `json:"routingNumber,omitempty"`
+	AccountType   *string `json:"accountType,omitempty"`
+	BankName      *string `json:"bankName,omitempty"`
+	IBAN          *string `json:"iban,omitempty"`
+	SWIFT         *string `json:"swift,omitempty"`
+	BankCountry   *string `json:"bankCountry,omitempty"`
 }
 
 var (

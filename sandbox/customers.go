@@ -15,9 +15,9 @@ const (
 type CustomerInput struct {
 	Name           string          `json:"name"`
 	Email          string          `json:"email"`
-	Phone          *string         `json:"phone"`
-	Address        *Address        `json:"address"`
-	CustomMetadata json.RawMessage `json:"customMetadata"`
+	Phone          *string         `json:"phone,omitempty"`
+	Address        *Address        `json:"address,omitempty"`
+	CustomMetadata json.RawMessage `json:"customMetadata,omitempty" ref:"CustomMetadata"`
 }
 
 // Validate checks a new customer.
@@ -84,7 +84,7 @@ func (p *CustomerPatch) Validate() error {
 		var a Address
 		if err := json.Unmarshal(p.Address, &a); err != nil {
 			d["/address"] = "must be an address object or null"
-		} else {
+		} else if shapeOK(d, "/address", p.Address, &a) {
 			checkAddress(d, "/address", &a)
 		}
 	}

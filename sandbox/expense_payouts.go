@@ -220,9 +220,9 @@ func runExpensePayout(op *Op, ev *Event) (string, error) {
 type BulkExpenseAction struct {
 	Action            string   `json:"action"`
 	ExpenseReportIDs  []string `json:"expenseReportIds"`
-	ReviewedByUserID  *string  `json:"reviewedByUserId"`
-	CancelledByUserID *string  `json:"cancelledByUserId"`
-	Reason            *string  `json:"reason"`
+	ReviewedByUserID  *string  `json:"reviewedByUserId,omitempty"`
+	CancelledByUserID *string  `json:"cancelledByUserId,omitempty"`
+	Reason            *string  `json:"reason,omitempty"`
 }
 
 // Validate checks that each action has the fields it needs.

@@ -190,16 +190,18 @@ type ExpenseMerchantRef struct {
 	ID   string `json:"id"`
 }
 
-// ExpenseReportInput is the body of POST /expense-report.
+// ExpenseReportInput is the body of POST /expense-report. A pointer is nil
+// when the property is absent; only memo, fxRateToUsd, fxRateUpdatedAt and
+// noReceiptReason may be null.
 type ExpenseReportInput struct {
 	SubmittedByUserID string              `json:"submittedByUserId"`
-	AmountCents       *int64              `json:"amountCents"`
-	Currency          *string             `json:"currency"`
+	AmountCents       *int64              `json:"amountCents,omitempty"`
+	Currency          *string             `json:"currency,omitempty"`
 	TransactionDate   string              `json:"transactionDate"`
 	Memo              *string             `json:"memo"`
 	DestinationID     string              `json:"destinationId"`
 	DocumentIDs       []string            `json:"documentIds"`
-	Merchant          *ExpenseMerchantRef `json:"merchant"`
+	Merchant          *ExpenseMerchantRef `json:"merchant,omitempty"`
 	FxRateToUsd       *string             `json:"fxRateToUsd"`
 	FxRateUpdatedAt   *string             `json:"fxRateUpdatedAt"`
 	NoReceiptReason   *string             `json:"noReceiptReason"`
@@ -214,9 +216,10 @@ func (in *ExpenseReportInput) Validate() error {
 	if in.SubmittedByUserID == "" {
 		d["/submittedByUserId"] = "required"
 	}
-	if in.AmountCents == nil || *in.AmountCents <= 0 {
+	if in.AmountCents == nil {
 		d["/amountCents"] = "required: a positive amount in cents"
 	}
+	CheckAmountOf(d, "/amountCents", in.AmountCents, 1)
 	cur := in.currency()
 	if !currencyPattern.MatchString(cur) {
 		d["/currency"] = "must be an ISO 4217 code such as USD"
@@ -292,17 +295,18 @@ func fxRateValid(s string) bool {
 	return err == nil && f > 0 && !strings.ContainsAny(s, "eE")
 }
 
-// ExpenseReportPatch is the body of PATCH /expense-report/{id}.
+// ExpenseReportPatch is the body of PATCH /expense-report/{id}: absent
+// properties are nil and stay as they are; only memo may be null (removed).
 type ExpenseReportPatch struct {
 	UpdatedByUserID string              `json:"updatedByUserId"`
-	AmountCents     *int64              `json:"amountCents"`
-	Currency        *string             `json:"currency"`
-	TransactionDate *string             `json:"transactionDate"`
+	AmountCents     *int64              `json:"amountCents,omitempty"`
+	Currency        *string             `json:"currency,omitempty"`
+	TransactionDate *string             `json:"transactionDate,omitempty"`
 	Memo            json.RawMessage     `json:"memo"`
-	DestinationID   *string             `json:"destinationId"`
-	DocumentIDs     *[]string           `json:"documentIds"`
-	Merchant        *ExpenseMerchantRef `json:"merchant"`
-	Status          *string             `json:"status"`
+	DestinationID   *string             `json:"destinationId,omitempty"`
+	DocumentIDs     *[]string           `json:"documentIds,omitempty"`
+	Merchant        *ExpenseMerchantRef `json:"merchant,omitempty"`
+	Status          *string             `json:"status,omitempty"`
 }
 
 // Validate checks the fields a PATCH gives.
@@ -311,9 +315,7 @@ func (p *ExpenseReportPatch) Validate() error {
 	if p.UpdatedByUserID == "" {
 		d["/updatedByUserId"] = "required"
 	}
-	if p.AmountCents != nil && *p.AmountCents <= 0 {
-		d["/amountCents"] = "must be a positive amount in cents"
-	}
+	CheckAmountOf(d, "/amountCents", p.AmountCents, 1)
 	if p.Currency != nil && !currencyPattern.MatchString(*p.Currency) {
 		d["/currency"] = "must be an ISO 4217 code such as USD"
 	}

@@ -10,9 +10,18 @@ import (
 
 // LineItemsInput is the lines of an invoice or a series template.
 type LineItemsInput struct {
-	LineItems []LineItem  `json:"lineItems"`
-	Discount  *Adjustment `json:"discount"`
-	Tax       *Adjustment `json:"tax"`
+	LineItems []LineItemInput `json:"lineItems"`
+	Discount  *Adjustment     `json:"discount"`
+	Tax       *Adjustment     `json:"tax"`
+}
+
+// LineItemInput is a line as a request gives it. PriceCents is required:
+// a pointer (never null) tells an absent price from a price of 0.
+type LineItemInput struct {
+	Name       string  `json:"name"`
+	Quantity   float64 `json:"quantity"`
+	PriceCents *int64  `json:"priceCents,omitempty"`
+	CatalogID  string  `json:"catalogItemId,omitempty"`
 }
 
 func (l *LineItemsInput) check(d map[string]string, path string) {
@@ -23,18 +32,52 @@ func (l *LineItemsInput) check(d map[string]string, path string) {
 	if len(l.LineItems) == 0 {
 		d[path+"/lineItems"] = "at least one line item is required"
 	}
+	before := len(d)
 	for i, li := range l.LineItems {
 		p := fmt.Sprintf("%s/lineItems/%d", path, i)
 		requireText(d, p+"/name", li.Name, 200)
 		if !(li.Quantity > 0) || li.Quantity > 1e9 {
 			d[p+"/quantity"] = "must be greater than 0"
 		}
-		if li.PriceCents < 0 || li.PriceCents > 1e13 {
-			d[p+"/priceCents"] = "must be a non-negative amount in cents"
+		if li.PriceCents == nil {
+			d[p+"/priceCents"] = "required: a non-negative amount in cents"
 		}
+		CheckAmountOf(d, p+"/priceCents", li.PriceCents, 0)
 	}
 	checkAdjustment(d, path+"/discount", l.Discount, true)
 	checkAdjustment(d, path+"/tax", l.Tax, false)
+	if len(d) == before {
+		l.checkTotal(d, path)
+	}
+}
+
+// checkTotal bounds what valid lines come to: the invoice's total, like
+// every amount, is at most MaxAmountCents.
+func (l *LineItemsInput) checkTotal(d map[string]string, path string) {
+	var sub float64
+	for _, li := range l.LineItems {
+		sub += li.Quantity * float64(*li.PriceCents)
+	}
+	if sub > MaxAmountCents || invoiceTotals(l.lines(), l.Discount, l.Tax).Total > MaxAmountCents {
+		d[path] = "the invoice total must be at most " + FormatCents(MaxAmountCents)
+	}
+}
+
+// lines are the invoice's lines, once checked.
+func (l *LineItemsInput) lines() []LineItem {
+	out := make([]LineItem, len(l.LineItems))
+	for i, li := range l.LineItems {
+		out[i] = LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: deref64(li.PriceCents), CatalogID: li.CatalogID}
+	}
+	return out
+}
+
+// deref64 is an optional integer's value, 0 when absent.
+func deref64(n *int64) int64 {
+	if n == nil {
+		return 0
+	}
+	return *n
 }
 
 func checkAdjustment(d map[string]string, path string, a *Adjustment, fixedAllowed bool) {
@@ -50,9 +93,10 @@ func checkAdjustment(d map[string]string, path string, a *Adjustment, fixedAllow
 			d[path+"/amountCents"] = "does not apply to a percentage"
 		}
 	case a.Type == "fixed" && fixedAllowed:
-		if a.AmountCents == nil || *a.AmountCents < 0 {
+		if a.AmountCents == nil {
 			d[path+"/amountCents"] = "required: a non-negative amount in cents"
 		}
+		CheckAmountOf(d, path+"/amountCents", a.AmountCents, 0)
 		if a.Percent != nil {
 			d[path+"/percent"] = "does not apply to a fixed discount"
 		}
@@ -69,10 +113,10 @@ type InvoiceDetailsInput struct {
 	IssuedAt           string          `json:"issuedAt"`
 	DueAt              string          `json:"dueAt"`
 	InvoiceTz          string          `json:"invoiceTz"`
-	LineItemsAndTotals *LineItemsInput `json:"lineItemsAndTotals"`
+	LineItemsAndTotals *LineItemsInput `json:"lineItemsAndTotals,omitempty"`
 	InvoiceNumber      string          `json:"invoiceNumber"`
-	Memo               *string         `json:"memo"`
-	Version            *int            `json:"version"`
+	Memo               *string         `json:"memo,omitempty"`
+	Version            *int            `json:"version,omitempty"`
 	CCEmails           []string        `json:"ccEmails"`
 
 	loc         *time.Location
@@ -133,7 +177,7 @@ func (in *InvoiceDetailsInput) apply(inv *Invoice) {
 	inv.IssuedAt, inv.DueAt = in.issued.start(in.loc), in.due.start(in.loc)
 	inv.Timezone, inv.Number = in.InvoiceTz, in.InvoiceNumber
 	l := in.LineItemsAndTotals
-	inv.LineItems, inv.Discount, inv.Tax = l.LineItems, l.Discount, l.Tax
+	inv.LineItems, inv.Discount, inv.Tax = l.lines(), l.Discount, l.Tax
 	inv.Memo = ""
 	if in.Memo != nil {
 		inv.Memo = *in.Memo
@@ -144,10 +188,10 @@ func (in *InvoiceDetailsInput) apply(inv *Invoice) {
 // InvoiceInput is the body of POST /invoice.
 type InvoiceInput struct {
 	AccountID             string               `json:"accountId"`
-	LegalEntityContactID  *string              `json:"legalEntityContactId"`
+	LegalEntityContactID  *string              `json:"legalEntityContactId,omitempty"`
 	LegalEntityCustomerID string               `json:"legalEntityCustomerId"`
-	Details               *InvoiceDetailsInput `json:"details"`
-	PaymentMethods        json.RawMessage      `json:"paymentMethods"`
+	Details               *InvoiceDetailsInput `json:"details,omitempty"`
+	PaymentMethods        json.RawMessage      `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
 }
 
 // Validate checks a new invoice's body.
@@ -172,9 +216,9 @@ func (in *InvoiceInput) Validate() error {
 
 // InvoicePatch is the body of PATCH /invoice/{id}.
 type InvoicePatch struct {
-	AccountID      *string              `json:"accountId"`
-	Details        *InvoiceDetailsInput `json:"details"`
-	PaymentMethods json.RawMessage      `json:"paymentMethods"`
+	AccountID      *string              `json:"accountId,omitempty"`
+	Details        *InvoiceDetailsInput `json:"details,omitempty"`
+	PaymentMethods json.RawMessage      `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
 }
 
 // Validate checks an invoice update: details, when given, are whole and

@@ -17,8 +17,8 @@ type configField struct {
 }
 
 func boolField(raw json.RawMessage) string {
-	var b bool
-	if json.Unmarshal(raw, &b) != nil {
+	var b *bool
+	if json.Unmarshal(raw, &b) != nil || b == nil {
 		return "must be a boolean"
 	}
 	return ""
@@ -127,10 +127,10 @@ type InvoiceTransactionInput struct {
 	TransactionType string `json:"transactionType"`
 	Transaction     *struct {
 		AggregatedTransactionID string          `json:"aggregatedTransactionId"`
-		PaymentMethod           json.RawMessage `json:"paymentMethod"`
+		PaymentMethod           json.RawMessage `json:"paymentMethod,omitempty" ref:"InvoiceReconciliationPaymentMethod"`
 		PaidAt                  string          `json:"paidAt"`
-		AmountCents             *int64          `json:"amountCents"`
-	} `json:"transaction"`
+		AmountCents             *int64          `json:"amountCents,omitempty"`
+	} `json:"transaction,omitempty"`
 }
 
 // ValidateInvoiceTransactions checks a reconcile or unreconcile body.
@@ -189,9 +189,7 @@ func checkExternal(d map[string]string, p string, method json.RawMessage, paidAt
 			d[p+"/paidAt"] = "required: an RFC 3339 date-time or a YYYY-MM-DD date"
 		}
 	}
-	if amount != nil && *amount <= 0 {
-		d[p+"/amountCents"] = "must be greater than 0"
-	}
+	CheckAmountOf(d, p+"/amountCents", amount, 1)
 	if txn != "" {
 		d[p+"/aggregatedTransactionId"] = "does not apply to an external transaction"
 	}

@@ -10,8 +10,8 @@ import (
 // or "last".
 type RecurrenceInput struct {
 	Type       string          `json:"type"`
-	DayOfWeek  *int            `json:"dayOfWeek"`
-	DayOfMonth *int            `json:"dayOfMonth"`
+	DayOfWeek  *int            `json:"dayOfWeek,omitempty"`
+	DayOfMonth *int            `json:"dayOfMonth,omitempty"`
 	Nth        json.RawMessage `json:"nth"`
 }
 
@@ -68,8 +68,8 @@ func (r *RecurrenceInput) parse(d map[string]string, path string) RecurrenceRule
 // EndInput is an end condition as the API takes it.
 type EndInput struct {
 	Type  string  `json:"type"`
-	Count *int    `json:"count"`
-	Date  *string `json:"date"`
+	Count *int    `json:"count,omitempty"`
+	Date  *string `json:"date,omitempty"`
 }
 
 func (e *EndInput) parse(d map[string]string, path string) EndCondition {
@@ -113,23 +113,23 @@ func deref(s *string) string {
 
 // TemplateInput is a series template as the API takes it.
 type TemplateInput struct {
-	LineItemsAndTotals *LineItemsInput `json:"lineItemsAndTotals"`
-	Memo               *string         `json:"memo"`
+	LineItemsAndTotals *LineItemsInput `json:"lineItemsAndTotals,omitempty"`
+	Memo               *string         `json:"memo,omitempty"`
 	CCEmails           []string        `json:"ccEmails"`
 }
 
 // SeriesInput is the body of POST /invoice/series and, whole, of PATCH.
 type SeriesInput struct {
 	AccountID             string           `json:"accountId"`
-	LegalEntityContactID  *string          `json:"legalEntityContactId"`
-	LegalEntityCustomerID *string          `json:"legalEntityCustomerId"`
-	RecurrenceRule        *RecurrenceInput `json:"recurrenceRule"`
-	PaymentTermsDays      *int             `json:"paymentTermsDays"`
+	LegalEntityContactID  *string          `json:"legalEntityContactId,omitempty"`
+	LegalEntityCustomerID *string          `json:"legalEntityCustomerId,omitempty"`
+	RecurrenceRule        *RecurrenceInput `json:"recurrenceRule,omitempty"`
+	PaymentTermsDays      *int             `json:"paymentTermsDays,omitempty"`
 	InvoiceTz             string           `json:"invoiceTz"`
 	StartDate             string           `json:"startDate"`
-	EndCondition          *EndInput        `json:"endCondition"`
-	Template              *TemplateInput   `json:"template"`
-	PaymentMethods        json.RawMessage  `json:"paymentMethods"`
+	EndCondition          *EndInput        `json:"endCondition,omitempty"`
+	Template              *TemplateInput   `json:"template,omitempty"`
+	PaymentMethods        json.RawMessage  `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
 
 	rule RecurrenceRule
 	end  EndCondition
@@ -180,7 +180,7 @@ func (in *SeriesInput) apply(s *InvoiceSeries) {
 	s.AccountID, s.Rule, s.PaymentTermsDays, s.Timezone = in.AccountID, in.rule, *in.PaymentTermsDays, in.InvoiceTz
 	s.StartDate, s.End = in.StartDate, in.end
 	l := in.Template.LineItemsAndTotals
-	s.Template = SeriesTemplate{LineItems: l.LineItems, Discount: l.Discount, Tax: l.Tax, Memo: deref(in.Template.Memo), CCEmails: in.Template.CCEmails}
+	s.Template = SeriesTemplate{LineItems: l.lines(), Discount: l.Discount, Tax: l.Tax, Memo: deref(in.Template.Memo), CCEmails: in.Template.CCEmails}
 	s.PaymentMethods = nil
 	if present(in.PaymentMethods) {
 		s.PaymentMethods = compactJSON(in.PaymentMethods)

@@ -39,13 +39,13 @@ type InvoiceSettings struct {
 type InvoiceSettingsInput struct {
 	CompanyName             string    `json:"companyName"`
 	Email                   string    `json:"email"`
-	Address                 *Address  `json:"address"`
-	DefaultMemo             *string   `json:"defaultMemo"`
-	InvoiceTerms            *string   `json:"invoiceTerms"`
-	DefaultPaymentTermsDays *int      `json:"defaultPaymentTermsDays"`
-	LogoDocumentID          *string   `json:"logoDocumentId"`
-	UnitPriceDecimalPlaces  *int      `json:"unitPriceDecimalPlaces"`
-	Branding                *Branding `json:"branding"`
+	Address                 *Address  `json:"address,omitempty"`
+	DefaultMemo             *string   `json:"defaultMemo,omitempty"`
+	InvoiceTerms            *string   `json:"invoiceTerms,omitempty"`
+	DefaultPaymentTermsDays *int      `json:"defaultPaymentTermsDays,omitempty"`
+	LogoDocumentID          *string   `json:"logoDocumentId,omitempty"`
+	UnitPriceDecimalPlaces  *int      `json:"unitPriceDecimalPlaces,omitempty"`
+	Branding                *Branding `json:"branding,omitempty"`
 }
 
 var hexColour = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)

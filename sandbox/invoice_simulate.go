@@ -25,7 +25,7 @@ var paymentCategory = map[string]string{
 type SimulatedPayment struct {
 	InvoiceID string `json:"invoiceId"`
 	// AmountCents defaults to what remains to be paid.
-	AmountCents *int64 `json:"amountCents"`
+	AmountCents *int64 `json:"amountCents,omitempty"`
 	// Method is an invoice payment method; it defaults to the invoice's
 	// first one, else inbound_ach_transfer.
 	Method string `json:"method"`
@@ -37,9 +37,7 @@ func (p *SimulatedPayment) Validate() error {
 	if strings.TrimSpace(p.InvoiceID) == "" {
 		d["/invoiceId"] = "required"
 	}
-	if p.AmountCents != nil && *p.AmountCents <= 0 {
-		d["/amountCents"] = "must be greater than 0"
-	}
+	CheckAmountOf(d, "/amountCents", p.AmountCents, 1)
 	if _, ok := paymentCategory[p.Method]; p.Method != "" && !ok {
 		d["/method"] = "must be one of " + strings.Join(PaymentMethodNames(), ", ")
 	}

@@ -128,7 +128,7 @@ func (l *loader) invoiceSeries() error {
 		l.seriesEnd(in, s.End)
 		for _, li := range s.LineItems {
 			in.Template.LineItemsAndTotals.LineItems = append(in.Template.LineItemsAndTotals.LineItems,
-				LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: li.PriceCents})
+				LineItemInput{Name: li.Name, Quantity: li.Quantity, PriceCents: &li.PriceCents})
 		}
 		if s.Memo != "" {
 			in.Template.Memo = &s.Memo

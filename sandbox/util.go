@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 )
 
 // Instant wraps a time so call sites read as "at".
@@ -13,6 +15,17 @@ type Instant struct{ Time time.Time }
 func At(t time.Time) Instant { return Instant{Time: t} }
 
 func jsonUnmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
+
+// shapeOK checks a raw request property that decoded into v the way the
+// API checks request bodies (jsonshape): a null that v's type does not take
+// is recorded in d under its pointer below at.
+func shapeOK(d map[string]string, at string, raw json.RawMessage, v any) bool {
+	if p := jsonshape.Check(raw, v); p != nil {
+		d[at+p.Pointer] = p.Message
+		return false
+	}
+	return true
+}
 
 // FormatCents renders cents as a dollar amount, e.g. "$1,234.50".
 func FormatCents(c int64) string {

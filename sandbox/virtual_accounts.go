@@ -39,10 +39,15 @@ func ParseCommissionDetails(raw json.RawMessage, pointer string) (*CommissionDet
 		return nil, InvalidField(pointer, "must be {type: flatFee, amount: {amountCents}, frequency: monthly|yearly, startDate?} or {type: takeRate, takeRate}: "+err.Error())
 	}
 	p := map[string]string{}
+	if !shapeOK(p, pointer, raw, &d) {
+		return nil, Invalid(p)
+	}
 	switch d.Type {
 	case "flatFee":
-		if d.Amount == nil || d.Amount.AmountCents <= 0 {
+		if d.Amount == nil {
 			p[pointer+"/amount"] = "required: {amountCents} greater than zero"
+		} else {
+			CheckAmount(p, pointer+"/amount/amountCents", float64(d.Amount.AmountCents), 1)
 		}
 		if d.Frequency != "monthly" && d.Frequency != "yearly" {
 			p[pointer+"/frequency"] = "must be monthly or yearly"

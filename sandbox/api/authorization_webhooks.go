@@ -76,10 +76,12 @@ func (a *API) getAuthorizationWebhook(r *http.Request) (any, error) {
 	return authorizationWebhookView(h), nil
 }
 
+// authorizationWebhookBody is the PUT and PATCH body: a property may be
+// absent (nil), never null.
 type authorizationWebhookBody struct {
-	WebhookURL *string                      `json:"webhookUrl"`
-	Status     *string                      `json:"status"`
-	Config     *sandbox.AuthorizationConfig `json:"config"`
+	WebhookURL *string                      `json:"webhookUrl,omitempty"`
+	Status     *string                      `json:"status,omitempty"`
+	Config     *sandbox.AuthorizationConfig `json:"config,omitempty"`
 }
 
 // writeAuthorizationWebhook is PUT (replace: every field required) and

@@ -160,8 +160,8 @@ func (a *API) getCardGroup(r *http.Request) (any, error) {
 }
 
 type createCardGroupBody struct {
-	Name               *string         `json:"name"`
-	VirtualAccountID   *string         `json:"virtualAccountId"`
+	Name               *string         `json:"name,omitempty"`
+	VirtualAccountID   *string         `json:"virtualAccountId,omitempty"`
 	SpendingConstraint json.RawMessage `json:"spendingConstraint"`
 }
 
@@ -178,7 +178,7 @@ func newCardGroup(c *call, raw []byte) (sandbox.NewCardGroup, error) {
 		return n, err
 	}
 	var err error
-	if givenJSON(b.SpendingConstraint) {
+	if b.SpendingConstraint != nil {
 		n.Constraint, err = sandbox.ParseConstraint(b.SpendingConstraint, "/spendingConstraint", c.W.Now(), c.W.Catalog)
 	}
 	return n, err

@@ -210,15 +210,15 @@ func (a *API) getCard(r *http.Request) (any, error) {
 }
 
 type createCardBody struct {
-	AccountID          *string         `json:"accountId"`
-	VirtualAccountID   *string         `json:"virtualAccountId"`
-	Type               *string         `json:"type"`
-	Name               *string         `json:"name"`
+	AccountID          *string         `json:"accountId,omitempty"`
+	VirtualAccountID   *string         `json:"virtualAccountId,omitempty"`
+	Type               *string         `json:"type,omitempty"`
+	Name               *string         `json:"name,omitempty"`
 	SpendingConstraint json.RawMessage `json:"spendingConstraint"`
-	IsSingleUse        *bool           `json:"isSingleUse"`
+	IsSingleUse        *bool           `json:"isSingleUse,omitempty"`
 	UserData           json.RawMessage `json:"userData"`
-	CardGroupID        *string         `json:"cardGroupId"`
-	CardProductID      *string         `json:"cardProductId"`
+	CardGroupID        *string         `json:"cardGroupId,omitempty"`
+	CardProductID      *string         `json:"cardProductId,omitempty"`
 }
 
 // givenJSON reports whether a raw property was given and is not null.
@@ -247,12 +247,12 @@ func newCard(c *call, raw []byte) (sandbox.NewCard, error) {
 		return n, err
 	}
 	var err error
-	if givenJSON(b.UserData) {
+	if b.UserData != nil {
 		if n.UserData, err = sandbox.CheckUserData("/userData", b.UserData); err != nil {
 			return n, err
 		}
 	}
-	if givenJSON(b.SpendingConstraint) {
+	if b.SpendingConstraint != nil {
 		n.Constraint, err = sandbox.ParseConstraint(b.SpendingConstraint, "/spendingConstraint", c.W.Now(), c.W.Catalog)
 	}
 	return n, err

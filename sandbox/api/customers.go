@@ -111,14 +111,15 @@ func (a *API) createCustomer(r *http.Request) (any, error) {
 	})
 }
 
-// customerPatch tells absent fields from null ones.
+// customerPatch tells absent fields from null ones: phone, address and
+// customMetadata may be null (removed), the others may not.
 type customerPatch struct {
-	Name           *string         `json:"name"`
-	Email          *string         `json:"email"`
+	Name           *string         `json:"name,omitempty"`
+	Email          *string         `json:"email,omitempty"`
 	Phone          json.RawMessage `json:"phone"`
 	Address        json.RawMessage `json:"address"`
 	CustomMetadata json.RawMessage `json:"customMetadata"`
-	Status         *string         `json:"status"`
+	Status         *string         `json:"status,omitempty"`
 }
 
 func (a *API) updateCustomer(r *http.Request) (any, error) {

@@ -166,9 +166,11 @@ func (a *API) updateExpenseReport(r *http.Request) (any, error) {
 	})
 }
 
+// reviewBody approves or rejects a report; reason (reject only) may be
+// absent, never null.
 type reviewBody struct {
 	ReviewedByUserID string  `json:"reviewedByUserId"`
-	Reason           *string `json:"reason"`
+	Reason           *string `json:"reason,omitempty"`
 }
 
 // textOf is a string field's value, "" when absent.

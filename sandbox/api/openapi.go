@@ -120,8 +120,8 @@ func describeCore() {
 			"properties": openapi.Schema{"balances": openapi.Schema{"type": "array", "items": openapi.Ref("Balance")}}}})
 	openapi.Describe("transaction.list", openapi.Op{Summary: "List transactions", Query: transactionQuery(), Response: listOf(transaction{})})
 	openapi.Describe("transaction.get", openapi.Op{Summary: "Get a transaction", Response: transaction{}})
-	openapi.Describe("transaction.note.update", openapi.Op{Summary: "Add a note to a transaction", Body: noteBody{},
-		Response: success{}})
+	openapi.Describe("transaction.note.update", openapi.Op{Summary: "Add a note to a transaction", Description: "An empty note clears it.",
+		Body: object(openapi.Schema{"note": openapi.Schema{"type": "string", "maxLength": 2000}}, "note"), Response: success{}})
 	openapi.Describe("v2.contact.list", openapi.Op{Summary: "List contacts (second generation)", Query: []openapi.Param{cursorParam},
 		Response: listOf(v2Contact{})})
 	openapi.Describe("agent_request.list", openapi.Op{Summary: "List the calling key's agent requests", Security: openapi.APIKeyOnly,

@@ -84,12 +84,12 @@ func (a *API) getPayHandle(r *http.Request) (any, error) {
 }
 
 type payBody struct {
-	SlashHandle         *string         `json:"slashHandle"`
+	SlashHandle         *string         `json:"slashHandle,omitempty"`
 	AmountCents         json.RawMessage `json:"amountCents"`
-	SourceHandleID      *string         `json:"sourceHandleId"`
-	SourceSlashHandleID *string         `json:"sourceSlashHandleId"`
-	LegalEntityID       *string         `json:"legalEntityId"`
-	Memo                *string         `json:"memo"`
+	SourceHandleID      *string         `json:"sourceHandleId,omitempty"`
+	SourceSlashHandleID *string         `json:"sourceSlashHandleId,omitempty"`
+	LegalEntityID       *string         `json:"legalEntityId,omitempty"`
+	Memo                *string         `json:"memo,omitempty"`
 }
 
 type paymentResult struct {
@@ -116,7 +116,7 @@ func payRequest(c *call, raw []byte) (sandbox.PayRequest, error) {
 	}
 	d := map[string]string{}
 	req := sandbox.PayRequest{SlashHandle: requiredID(body.SlashHandle, "/slashHandle", d),
-		AmountCents: amountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+		AmountCents: sandbox.AmountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
 	req.SourceHandleID = str(body.SourceHandleID)
 	if alt := str(body.SourceSlashHandleID); alt != "" {
 		if req.SourceHandleID != "" && req.SourceHandleID != alt {

@@ -170,8 +170,10 @@ func (a *API) getTransaction(r *http.Request) (any, error) {
 	return transactionView(t), nil
 }
 
+// noteBody is the note body. note is required and never null; a pointer
+// tells it absent from empty.
 type noteBody struct {
-	Note *string `json:"note"`
+	Note *string `json:"note,omitempty"`
 }
 
 // noteTransaction sets the note of a transaction; an empty note clears it.

@@ -1,11 +1,8 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
-	"math"
 	"net/http"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/gorilla/mux"
@@ -13,9 +10,6 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
-
-// maxAmountCents bounds every amount a request moves (a trillion dollars).
-const maxAmountCents = 100_000_000_000_000
 
 // Both spellings of the virtual-account transfer are one operation: they
 // share their idempotency keys.
@@ -34,7 +28,7 @@ var (
 	idempotencyKey = openapi.Param{Name: "X-Idempotency-Key", Required: true,
 		Description: "The same key with the same body replays the first response; with another body it is 409.",
 		Schema:      openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}
-	transferAmount = openapi.Schema{"type": "number", "exclusiveMinimum": 0, "maximum": maxAmountCents,
+	transferAmount = openapi.Schema{"type": "number", "exclusiveMinimum": 0, "maximum": sandbox.MaxAmountCents,
 		"description": "A whole number of cents."}
 	transferMemo     = openapi.Schema{"type": "string", "maxLength": 255}
 	requiredIDSchema = openapi.Schema{"type": "string", "minLength": 1}
@@ -77,32 +71,6 @@ func init() {
 		Headers:     []openapi.Param{idempotencyKey}, Body: achBody, Response: railTransferResult{}})
 }
 
-// amountCents reads a required amount: a JSON number that is a positive
-// whole number of cents. Problems are added to d under pointer.
-func amountCents(raw json.RawMessage, pointer string, d map[string]string) int64 {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		d[pointer] = "required"
-		return 0
-	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil || raw[0] == '"' {
-		d[pointer] = "must be a number of cents"
-		return 0
-	}
-	switch {
-	case f != math.Trunc(f):
-		d[pointer] = "must be a whole number of cents"
-	case f <= 0:
-		d[pointer] = "must be greater than zero"
-	case f > maxAmountCents:
-		d[pointer] = "must be at most " + sandbox.FormatCents(maxAmountCents)
-	default:
-		return int64(f)
-	}
-	return 0
-}
-
 // memo checks an optional memo of at most 255 characters.
 func memo(m *string, d map[string]string) string {
 	if m == nil {
@@ -128,10 +96,10 @@ type transferResult struct {
 }
 
 type vaTransferBody struct {
-	Source      *string         `json:"source"`
-	Destination *string         `json:"destination"`
+	Source      *string         `json:"source,omitempty"`
+	Destination *string         `json:"destination,omitempty"`
 	AmountCents json.RawMessage `json:"amountCents"`
-	Memo        *string         `json:"memo"`
+	Memo        *string         `json:"memo,omitempty"`
 }
 
 // transferVirtualAccount serves both spellings of the virtual-account
@@ -149,7 +117,7 @@ func (a *API) transferVirtualAccount(r *http.Request) (any, error) {
 			}
 			d := map[string]string{}
 			req = sandbox.TransferRequest{From: requiredID(body.Source, "/source", d), To: requiredID(body.Destination, "/destination", d),
-				AmountCents: amountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+				AmountCents: sandbox.AmountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
 			return invalidIf(d)
 		},
 		run: func(op *sandbox.Op, c *call) (any, error) {
@@ -167,10 +135,10 @@ func invalidIf(d map[string]string) error {
 }
 
 type bookTransferBody struct {
-	From        *string         `json:"from"`
-	To          *string         `json:"to"`
+	From        *string         `json:"from,omitempty"`
+	To          *string         `json:"to,omitempty"`
 	AmountCents json.RawMessage `json:"amountCents"`
-	Memo        *string         `json:"memo"`
+	Memo        *string         `json:"memo,omitempty"`
 }
 
 func (a *API) bookTransfer(r *http.Request) (any, error) {
@@ -185,7 +153,7 @@ func (a *API) bookTransfer(r *http.Request) (any, error) {
 			}
 			d := map[string]string{}
 			req = sandbox.TransferRequest{From: requiredID(body.From, "/from", d), To: requiredID(body.To, "/to", d),
-				AmountCents: amountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+				AmountCents: sandbox.AmountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
 			return invalidIf(d)
 		},
 		run: func(op *sandbox.Op, c *call) (any, error) {
@@ -196,14 +164,14 @@ func (a *API) bookTransfer(r *http.Request) (any, error) {
 }
 
 type railTransferBody struct {
-	AccountID        *string `json:"accountId"`
-	VirtualAccountID *string `json:"virtualAccountId"`
-	DestinationID    *string `json:"destinationId"`
+	AccountID        *string `json:"accountId,omitempty"`
+	VirtualAccountID *string `json:"virtualAccountId,omitempty"`
+	DestinationID    *string `json:"destinationId,omitempty"`
 	// InformationRequestID queues an ACH to the contact of an information
 	// request still collecting bank details (ACH only).
-	InformationRequestID *string         `json:"informationRequestId"`
+	InformationRequestID *string         `json:"informationRequestId,omitempty"`
 	AmountCents          json.RawMessage `json:"amountCents"`
-	Memo                 *string         `json:"memo"`
+	Memo                 *string         `json:"memo,omitempty"`
 }
 
 type railTransferResult struct {
@@ -223,7 +191,7 @@ func railRequest(raw []byte) (sandbox.RailTransferRequest, error) {
 		return sandbox.RailTransferRequest{}, err
 	}
 	d := map[string]string{}
-	req := sandbox.RailTransferRequest{AmountCents: amountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+	req := sandbox.RailTransferRequest{AmountCents: sandbox.AmountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
 	switch {
 	case body.InformationRequestID != nil && body.DestinationID != nil:
 		d["/informationRequestId"] = "give destinationId or informationRequestId, not both"

@@ -152,13 +152,16 @@ func (a *API) getVirtualAccount(r *http.Request) (any, error) {
 	return out, nil
 }
 
+// createVirtualAccountBody is the create body: absent properties are nil,
+// none may be null.
 type createVirtualAccountBody struct {
-	AccountID         *string         `json:"accountId"`
-	Name              *string         `json:"name"`
-	CommissionDetails json.RawMessage `json:"commissionDetails"`
+	AccountID         *string         `json:"accountId,omitempty"`
+	Name              *string         `json:"name,omitempty"`
+	CommissionDetails json.RawMessage `json:"commissionDetails,omitempty" ref:"VirtualAccountCommissionDetails"`
 }
 
-// commission decodes optional commission details: absent or null is nil.
+// commission decodes optional commission details: absent or (in an
+// update, which removes them so) null is nil.
 func commission(raw json.RawMessage) (*sandbox.CommissionDetails, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
@@ -203,10 +206,12 @@ func (a *API) createVirtualAccount(r *http.Request) (any, error) {
 	})
 }
 
+// updateVirtualAccountBody is the update body: only commissionDetails may
+// be null.
 type updateVirtualAccountBody struct {
-	Action            *string         `json:"action"`
-	Name              *string         `json:"name"`
-	CommissionDetails json.RawMessage `json:"commissionDetails"`
+	Action            *string         `json:"action,omitempty"`
+	Name              *string         `json:"name,omitempty"`
+	CommissionDetails json.RawMessage `json:"commissionDetails" nullable:"true"`
 }
 
 // updateVirtualAccount takes {action: "update", name?, commissionDetails?}

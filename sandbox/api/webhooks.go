@@ -110,9 +110,9 @@ func (a *API) getWebhook(r *http.Request) (any, error) {
 }
 
 type createWebhookBody struct {
-	LegalEntityID *string `json:"legalEntityId"`
-	URL           *string `json:"url"`
-	Name          *string `json:"name"`
+	LegalEntityID *string `json:"legalEntityId,omitempty"`
+	URL           *string `json:"url,omitempty"`
+	Name          *string `json:"name,omitempty"`
 }
 
 // createWebhook registers an endpoint. legalEntityId is required with a
@@ -161,8 +161,8 @@ func orEmpty(s *string) string {
 }
 
 type updateWebhookBody struct {
-	Status *string `json:"status"`
-	Reason *string `json:"reason"`
+	Status *string `json:"status,omitempty"`
+	Reason *string `json:"reason,omitempty"`
 }
 
 // updateWebhook changes an endpoint's status: active, paused or archived.

@@ -97,7 +97,7 @@ func (c *Control) cancelInfoRequest(r *http.Request) (any, error) {
 
 type simulateSubmissionRequest struct {
 	InformationRequestID string              `json:"informationRequestId"`
-	Details              *sandbox.Submission `json:"details"`
+	Details              *sandbox.Submission `json:"details,omitempty"`
 }
 
 // simulateSubmission answers a request without a browser: with explicit

@@ -1,12 +1,13 @@
 package control
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/api"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/api"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -47,24 +48,33 @@ func merchantOf(w *sandbox.World, id string, m *merchantBody) (*sandbox.CardMerc
 	return nil, sandbox.InvalidField("/merchantId", "give merchantId (a fixtures merchant) or merchant {name, mcc, country}")
 }
 
-// maxSimulatedCents bounds simulated amounts ($10 billion).
+// maxSimulatedCents bounds simulated amounts ($10 billion), below the
+// bound of every amount a request gives (sandbox.CheckAmount).
 const maxSimulatedCents = 1_000_000_000_000
 
 func checkAmount(p *int64, required bool) error {
+	d := map[string]string{}
 	switch {
 	case p == nil && required:
-		return sandbox.InvalidField("/amountCents", "required")
-	case p != nil && (*p <= 0 || *p > maxSimulatedCents):
-		return sandbox.InvalidField("/amountCents", "must be a positive number of cents, at most 1000000000000")
+		d["/amountCents"] = "required"
+	case p != nil && *p > maxSimulatedCents:
+		d["/amountCents"] = "must be at most " + sandbox.FormatCents(maxSimulatedCents) + " in a simulation"
+	default:
+		sandbox.CheckAmountOf(d, "/amountCents", p, 1)
+	}
+	if len(d) > 0 {
+		return sandbox.Invalid(d)
 	}
 	return nil
 }
 
+// authorizationBody is a simulated purchase; absent properties are nil,
+// none may be null.
 type authorizationBody struct {
 	CardID      string        `json:"cardId"`
-	AmountCents *int64        `json:"amountCents"`
+	AmountCents *int64        `json:"amountCents,omitempty"`
 	MerchantID  string        `json:"merchantId"`
-	Merchant    *merchantBody `json:"merchant"`
+	Merchant    *merchantBody `json:"merchant,omitempty"`
 	Recurring   bool          `json:"recurring"`
 }
 
@@ -130,42 +140,71 @@ type cardEventResult struct {
 	Decision    *api.Decision    `json:"decision,omitempty"`
 }
 
+// cardEventBody is a simulated network event. Absent properties are nil,
+// none may be null, and each type takes only its own (cardEventFields).
 type cardEventBody struct {
 	Type          string        `json:"type"`
-	TransactionID string        `json:"transactionId"`
-	AmountCents   *int64        `json:"amountCents"`
-	CardID        string        `json:"cardId"`
-	MerchantID    string        `json:"merchantId"`
-	Merchant      *merchantBody `json:"merchant"`
+	TransactionID *string       `json:"transactionId,omitempty"`
+	AmountCents   *int64        `json:"amountCents,omitempty"`
+	CardID        *string       `json:"cardId,omitempty"`
+	MerchantID    *string       `json:"merchantId,omitempty"`
+	Merchant      *merchantBody `json:"merchant,omitempty"`
+}
+
+// cardEventFields are the properties each card event type takes besides
+// type.
+var cardEventFields = map[string][]string{
+	sandbox.CardEventVerification: {"cardId", "merchantId", "merchant"},
+	sandbox.CardEventReversal:     {"transactionId"},
+	sandbox.CardEventClearing:     {"transactionId", "amountCents"},
+	sandbox.CardEventRefund:       {"transactionId", "amountCents"},
+}
+
+// foreignField names the first property the body gives that its type does
+// not take ("" when none).
+func (b cardEventBody) foreignField() string {
+	given := []struct {
+		name string
+		set  bool
+	}{{"transactionId", b.TransactionID != nil}, {"amountCents", b.AmountCents != nil}, {"cardId", b.CardID != nil},
+		{"merchantId", b.MerchantID != nil}, {"merchant", b.Merchant != nil}}
+	for _, g := range given {
+		if g.set && !slices.Contains(cardEventFields[b.Type], g.name) {
+			return g.name
+		}
+	}
+	return ""
 }
 
 // networkEvent checks a card-event body against its type.
 func networkEvent(w *sandbox.World, b cardEventBody) (sandbox.NetworkEvent, error) {
-	n := sandbox.NetworkEvent{Type: b.Type, TransactionID: b.TransactionID, AmountCents: b.AmountCents, CardID: b.CardID}
-	switch b.Type {
-	case sandbox.CardEventVerification:
-		if b.CardID == "" {
+	n := sandbox.NetworkEvent{Type: b.Type, TransactionID: deref(b.TransactionID), AmountCents: b.AmountCents, CardID: deref(b.CardID)}
+	if _, known := cardEventFields[b.Type]; !known {
+		return n, sandbox.InvalidField("/type", "must be one of "+strings.Join(sandbox.CardEventTypes, ", "))
+	}
+	if f := b.foreignField(); f != "" {
+		return n, sandbox.InvalidField("/"+f, "does not apply to a "+b.Type+"; it takes "+strings.Join(cardEventFields[b.Type], ", "))
+	}
+	if b.Type == sandbox.CardEventVerification {
+		if n.CardID == "" {
 			return n, sandbox.InvalidField("/cardId", "required for a verification")
 		}
-		if b.TransactionID != "" || b.AmountCents != nil {
-			return n, sandbox.InvalidField("/transactionId", "a verification is a $0 authorization of a card: give cardId and a merchant only")
-		}
-		m, err := merchantOf(w, b.MerchantID, b.Merchant)
+		m, err := merchantOf(w, deref(b.MerchantID), b.Merchant)
 		n.Merchant = m
 		return n, err
-	case sandbox.CardEventReversal, sandbox.CardEventClearing, sandbox.CardEventRefund:
-		if b.TransactionID == "" {
-			return n, sandbox.InvalidField("/transactionId", "required for a "+b.Type)
-		}
-		if b.CardID != "" || b.MerchantID != "" || b.Merchant != nil {
-			return n, sandbox.InvalidField("/cardId", "a "+b.Type+" names only the transaction it applies to")
-		}
-		if b.Type == sandbox.CardEventReversal && b.AmountCents != nil {
-			return n, sandbox.InvalidField("/amountCents", "a reversal always cancels the whole authorization")
-		}
-		return n, checkAmount(b.AmountCents, false)
 	}
-	return n, sandbox.InvalidField("/type", "must be one of "+strings.Join(sandbox.CardEventTypes, ", "))
+	if n.TransactionID == "" {
+		return n, sandbox.InvalidField("/transactionId", "required for a "+b.Type)
+	}
+	return n, checkAmount(b.AmountCents, false)
+}
+
+// deref is a string property's value, "" when absent.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // simulateCardEvent applies a reversal, clearing, refund or verification.

@@ -1,12 +1,9 @@
 package control
 
 import (
-	"bytes"
 	"encoding/json"
-	"math"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gorilla/mux"
@@ -19,8 +16,8 @@ func (c *Control) routesSimulateMoney(s *mux.Router) {
 }
 
 type incomingBody struct {
-	AccountID        *string         `json:"accountId"`
-	VirtualAccountID *string         `json:"virtualAccountId"`
+	AccountID        *string         `json:"accountId,omitempty"`
+	VirtualAccountID *string         `json:"virtualAccountId,omitempty"`
 	Rail             string          `json:"rail"`
 	AmountCents      json.RawMessage `json:"amountCents"`
 	SenderName       string          `json:"senderName"`
@@ -44,16 +41,7 @@ func incomingRequest(b incomingBody) (sandbox.IncomingTransfer, error) {
 	if !slices.Contains(sandbox.IncomingRails, b.Rail) {
 		d["/rail"] = "must be one of " + strings.Join(sandbox.IncomingRails, ", ")
 	}
-	raw := bytes.TrimSpace(b.AmountCents)
-	f, err := strconv.ParseFloat(string(raw), 64)
-	switch {
-	case len(raw) == 0 || err != nil || raw[0] == '"':
-		d["/amountCents"] = "required: a number of cents"
-	case f != math.Trunc(f) || f <= 0 || f > 1e14:
-		d["/amountCents"] = "must be a whole number of cents greater than zero"
-	default:
-		in.AmountCents = int64(f)
-	}
+	in.AmountCents = sandbox.AmountCents(b.AmountCents, "/amountCents", d)
 	if len(in.SenderName) > 140 || len(in.Reference) > 140 {
 		d["/senderName"] = "senderName and reference are at most 140 characters"
 	}

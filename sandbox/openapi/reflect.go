@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 )
 
 // Struct tags the generator reads besides json:
@@ -19,7 +21,8 @@ import (
 //
 // A field with omitempty is optional; every other field is required. A
 // pointer without omitempty may be null. Structs do not allow other
-// properties.
+// properties. Request decoding refuses null by the same rule
+// (jsonshape.Nullable).
 
 var (
 	timeType = reflect.TypeOf(time.Time{})
@@ -217,10 +220,7 @@ func (g *generator) field(f reflect.StructField) Schema {
 	if doc := f.Tag.Get("doc"); doc != "" {
 		s = merge(s, Schema{"description": doc})
 	}
-	_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-	nullable := f.Tag.Get("nullable") == "true" ||
-		(f.Type.Kind() == reflect.Pointer && !strings.Contains(opts, "omitempty"))
-	if nullable {
+	if jsonshape.Marked(f) {
 		s = Nullable(s)
 	}
 	return s

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 )
 
 // MaxBody is the largest request body accepted.
@@ -46,8 +48,8 @@ func RequireJSON(r *http.Request) error {
 	return nil
 }
 
-// Decode reads a JSON body into v. When strict, a property v does not have
-// is refused with its name.
+// Decode reads a JSON body into v, as DecodeBytes does. When strict, a
+// property v does not have is refused with its name.
 func Decode(r *http.Request, v any, strict bool) error {
 	body, err := ReadBody(r)
 	if err != nil {
@@ -56,17 +58,26 @@ func Decode(r *http.Request, v any, strict bool) error {
 	return DecodeBytes(body, v, strict)
 }
 
-// DecodeBytes decodes JSON, naming the problem in a 400 when it fails.
+// DecodeBytes decodes JSON, naming the problem in a 400 when it fails. The
+// body must be the JSON type v takes, and null is refused wherever v's type
+// does not take it (see jsonshape): encoding/json alone would read it as an
+// absent property.
 func DecodeBytes(body []byte, v any, strict bool) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if strict {
 		dec.DisallowUnknownFields()
 	}
 	if err := dec.Decode(v); err != nil {
+		if p := jsonshape.CheckKind(body, v); p != nil && json.Valid(body) {
+			return sandbox.InvalidField("body", p.Message)
+		}
 		return jsonProblem(body, err)
 	}
 	if dec.More() {
 		return sandbox.InvalidField("body", "unexpected data after the JSON value")
+	}
+	if p := jsonshape.Check(body, v); p != nil {
+		return sandbox.InvalidField(cmp.Or(p.Pointer, "body"), p.Message)
 	}
 	return nil
 }
