@@ -193,7 +193,11 @@ func (w *World) AdvanceContext(ctx context.Context, target time.Time, max int) (
 			return ran, w.stopped(CodeUnavailable, "the advance was interrupted (the client went away or the server is stopping)", len(ran))
 		}
 		if len(ran) >= max {
-			if next, ok, err := w.NextEventAt(); err != nil || (ok && !next.After(target)) {
+			next, ok, err := w.NextEventAt()
+			if err != nil {
+				return ran, err
+			}
+			if ok && !next.After(target) {
 				return ran, w.stopped(CodeInvalidRequest, fmt.Sprintf("advancing to %s runs more than %d events: advance by less",
 					target.UTC().Format(time.RFC3339), max), len(ran))
 			}

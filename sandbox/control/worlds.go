@@ -1,7 +1,6 @@
 package control
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -187,9 +186,6 @@ func (c *Control) clockMode(r *http.Request) (any, error) {
 	m, err := clock.ParseMode(req.Mode)
 	if err != nil {
 		return nil, sandbox.InvalidField("/mode", err.Error())
-	}
-	if m == clock.Scaled && (req.Scale <= 0 || req.Scale > clock.MaxScale) {
-		return nil, sandbox.InvalidField("/scale", fmt.Sprintf("scaled mode needs a scale above 0 and at most %d, e.g. 60", clock.MaxScale))
 	}
 	if err := w.SetClockMode(m, req.Scale); err != nil {
 		return nil, err
