@@ -46,7 +46,7 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		}
 		r = WithInfo(r, info)
 		w.Header().Set("X-Request-Id", info.RequestID)
-		guarded := guards(r.URL.Path)
+		guarded, shared := guards(r.URL.Path), ""
 		if guarded {
 			if err := m.Origins.check(r); err != nil {
 				info.Route = "sandbox.refused"
@@ -54,7 +54,8 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 				m.log(r, info, start)
 				return
 			}
-			controlCORS(w, m.Origins.corsOrigin(r))
+			shared = m.Origins.corsOrigin(r)
+			controlCORS(w, shared)
 		} else {
 			publicCORS(w, r)
 		}
@@ -70,7 +71,7 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		}()
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 			info.Route = "cors.preflight"
-			if guarded && w.Header().Get("Access-Control-Allow-Origin") == "" {
+			if guarded && shared == "" {
 				WriteError(w, r, Gen2, sandbox.Errorf(sandbox.CodeForbidden, "the control API shares nothing with other origins unless they are listed with --allowed-origins"))
 				return
 			}
@@ -108,15 +109,13 @@ var (
 // are shared.
 func publicCORS(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	if origin := r.Header.Get("Origin"); origin == "" {
-		h["Access-Control-Allow-Origin"] = corsAnyOrigin
-	} else {
-		h.Set("Access-Control-Allow-Origin", origin)
-		h["Vary"] = varyOrigin
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		shareWith(h, "*")
+		return
 	}
-	h["Access-Control-Allow-Methods"] = corsMethods
-	h["Access-Control-Allow-Headers"] = corsHeaders
-	h["Access-Control-Expose-Headers"] = corsExposed
+	h["Vary"] = varyOrigin
+	shareWith(h, origin)
 }
 
 // controlCORS shares a control answer with origin, a listed one, and with
@@ -124,10 +123,19 @@ func publicCORS(w http.ResponseWriter, r *http.Request) {
 func controlCORS(w http.ResponseWriter, origin string) {
 	h := w.Header()
 	h["Vary"] = varyOrigin
-	if origin == "" {
-		return
+	if origin != "" {
+		shareWith(h, origin)
 	}
-	h.Set("Access-Control-Allow-Origin", origin)
+}
+
+// shareWith writes the CORS headers that let origin ("*": any) read an
+// answer.
+func shareWith(h http.Header, origin string) {
+	if origin == "*" {
+		h["Access-Control-Allow-Origin"] = corsAnyOrigin
+	} else {
+		h.Set("Access-Control-Allow-Origin", origin)
+	}
 	h["Access-Control-Allow-Methods"] = corsMethods
 	h["Access-Control-Allow-Headers"] = corsHeaders
 	h["Access-Control-Expose-Headers"] = corsExposed
