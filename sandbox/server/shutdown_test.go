@@ -23,12 +23,7 @@ func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
 		<-release
 		inner.ServeHTTP(w, r)
 	})
-	if err := srv.Listen("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx) }()
+	cancel, served := serveInBackground(t, srv)
 
 	type result struct {
 		status int
@@ -76,12 +71,7 @@ func TestShutdownEndsLongRequests(t *testing.T) {
 		<-r.Context().Done()
 		inner.ServeHTTP(w, r)
 	})
-	if err := srv.Listen("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx) }()
+	cancel, served := serveInBackground(t, srv)
 	got := make(chan int, 1)
 	go func() {
 		res, err := http.Post("http://"+srv.Addr()+"/_sandbox/clock/advance", "application/json", strings.NewReader(`{"by":"30d"}`))
@@ -100,4 +90,17 @@ func TestShutdownEndsLongRequests(t *testing.T) {
 	if status := <-got; status != http.StatusServiceUnavailable {
 		t.Fatalf("the advance in flight at shutdown answered %d, want 503", status)
 	}
+}
+
+// serveInBackground listens on a free loopback port and serves until
+// cancel; served receives what Serve returned.
+func serveInBackground(t *testing.T, srv *server.Server) (cancel context.CancelFunc, served <-chan error) {
+	t.Helper()
+	if err := srv.Listen("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx) }()
+	return cancel, done
 }
