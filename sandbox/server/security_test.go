@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -323,4 +325,61 @@ func TestDocumentsAndPagesRunNoScript(t *testing.T) {
 			t.Fatalf("details = %v", d)
 		}
 	})
+}
+
+// TestEveryRouteAnswersWrongMethodsWith405 sends every path of the
+// sandbox's own document every method none of its operations takes: the
+// answer is 405 in the path's envelope, with an Allow that lists every
+// method the path does take. A method another documented path routes
+// there (PATCH /invoice/settings is PATCH /invoice/{invoiceId}) is left
+// out.
+func TestEveryRouteAnswersWrongMethodsWith405(t *testing.T) {
+	e := newEnv(t, options{})
+	c, err := documents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	methodsOf := map[string][]string{}
+	for _, op := range sweepOperations(c.ownDoc) {
+		methodsOf[op.path] = append(methodsOf[op.path], op.method)
+	}
+	routedElsewhere := func(concrete, method string) bool {
+		for path, methods := range methodsOf {
+			parts := pathParam.Split(path, -1)
+			for i := range parts {
+				parts[i] = regexp.QuoteMeta(parts[i])
+			}
+			re := regexp.MustCompile("^" + strings.Join(parts, `[^/]+`) + "$")
+			if slices.Contains(methods, method) && re.MatchString(concrete) {
+				return true
+			}
+		}
+		return false
+	}
+	checked := 0
+	for path, methods := range methodsOf {
+		concrete := pathParam.ReplaceAllString(path, "default")
+		for _, wrong := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			if slices.Contains(methods, wrong) || routedElsewhere(concrete, wrong) {
+				continue
+			}
+			r := e.do(req{method: wrong, path: concrete, key: acmeKey})
+			checked++
+			if r.StatusCode != http.StatusMethodNotAllowed {
+				t.Errorf("%s %s: %d, want 405: %.200s", wrong, concrete, r.StatusCode, r.body)
+				continue
+			}
+			checkEnvelope(t, wrong+" "+concrete, concrete, r)
+			allow := strings.Split(r.Header.Get("Allow"), ", ")
+			for _, m := range methods {
+				if !slices.Contains(allow, m) {
+					t.Errorf("%s %s: Allow %q lacks %s", wrong, concrete, r.Header.Get("Allow"), m)
+				}
+			}
+		}
+	}
+	t.Logf("checked %d wrong methods over %d paths", checked, len(methodsOf))
+	if checked < 300 {
+		t.Errorf("checked only %d wrong methods", checked)
+	}
 }
