@@ -105,7 +105,7 @@ func (op *Op) SetAgentExpiry(d time.Duration) error {
 // CreateAgentRequest stores a deferred write in pending and schedules its
 // expiry.
 func (op *Op) CreateAgentRequest(ar *AgentRequest) error {
-	id, err := op.newID("agent_request_")
+	id, err := op.newID(PrefixAgentRequest)
 	if err != nil {
 		return err
 	}

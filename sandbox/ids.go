@@ -29,6 +29,9 @@ const (
 	PrefixEvent          = "evt_"
 	PrefixReference      = "ref_"
 	PrefixHandle         = "handle_"
+	// PrefixAgentRequest is a deferred action's, as the real service
+	// shows it (dfa_abc123).
+	PrefixAgentRequest = "dfa_"
 )
 
 // seqKey holds a world's sequence counters.

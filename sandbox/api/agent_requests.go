@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -36,9 +37,15 @@ func agentRequestView(ar *sandbox.AgentRequest) agentRequest {
 	return v
 }
 
+// deferredAction is the body of a deferred write's answer, as the real
+// service writes it: the approval URL inside error.
+type deferredAction struct {
+	Error string `json:"error"`
+}
+
 // deferWrite holds a read-only key's write for a human: nothing changes, an
-// agent request is created in pending, and the answer is 202 Accepted with
-// the agent request and its id in x-deferred-action-id.
+// agent request is created in pending, and the answer is 403 Forbidden with
+// its id in x-deferred-action-id and the page that approves it in the body.
 func (a *API) deferWrite(r *http.Request, c *call, body []byte) (any, error) {
 	ar := &sandbox.AgentRequest{LegalEntityID: c.Actor.LegalEntityID(), APIKey: c.P.Key.Key, Route: web.InfoOf(r).Route,
 		Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body, Header: map[string]string{}}
@@ -52,9 +59,16 @@ func (a *API) deferWrite(r *http.Request, c *call, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp := web.Status(http.StatusAccepted, agentRequestView(ar))
+	resp := web.Status(http.StatusForbidden, deferredAction{Error: "Action requires approval: " + approvalURL(r, c.W.ID, ar.ID)})
 	resp.Header = http.Header{"X-Deferred-Action-Id": {ar.ID}}
 	return resp, nil
+}
+
+// approvalURL is where a person approves or rejects an agent request: the
+// real service's home?modal=/deferred-action/{id}, here the dashboard at
+// the address the caller used, opened on the caller's world.
+func approvalURL(r *http.Request, world, id string) string {
+	return baseURL(r) + "/_sandbox/ui?world=" + url.QueryEscape(world) + "&modal=/deferred-action/" + url.PathEscape(id)
 }
 
 // display describes a deferred write: a title from the operation, and one

@@ -101,6 +101,7 @@ func init() {
 	openapi.Component("TransactionMerchant", sandbox.MerchantData{})
 	openapi.Component("TransactionMerchantLocation", sandbox.MerchantLocation{})
 	openapi.Component("AgentRequest", agentRequest{})
+	openapi.Component("DeferredAction", deferredAction{})
 	openapi.Component("V2Contact", v2Contact{})
 	openapi.Component("Address", sandbox.Address{})
 	describeCore()

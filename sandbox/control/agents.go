@@ -24,6 +24,7 @@ func (c *Control) routesAgents(s *mux.Router) {
 	route(http.MethodGet, "/agent-requests", "sandbox.agent_requests", c.agentRequests)
 	route(http.MethodGet, "/agent-requests/settings", "sandbox.agent_requests.settings", c.agentSettings)
 	route(http.MethodPut, "/agent-requests/settings", "sandbox.agent_requests.settings.set", c.setAgentSettings)
+	route(http.MethodGet, "/agent-requests/{id}", "sandbox.agent_request", c.agentRequest)
 	route(http.MethodPost, "/agent-requests/{id}/approve", "sandbox.agent_request.approve", c.approveAgentRequest)
 	route(http.MethodPost, "/agent-requests/{id}/reject", "sandbox.agent_request.reject", c.rejectAgentRequest)
 }
@@ -82,6 +83,29 @@ func (c *Control) agentRequests(r *http.Request) (any, error) {
 		items[i] = agentView(&page.Items[i])
 	}
 	return map[string]any{"items": items}, nil
+}
+
+// agentRequest is one agent request of the world, whoever asked for it:
+// what the approval page shows.
+func (c *Control) agentRequest(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	id := mux.Vars(r)["id"]
+	var ar *sandbox.AgentRequest
+	err = w.View(func(op *sandbox.Op) error {
+		var ok bool
+		ar, ok, err = op.AgentRequest(id)
+		if err == nil && !ok {
+			err = sandbox.NotFound("agent request", "id", id)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return agentView(ar), nil
 }
 
 func (c *Control) decide(r *http.Request, fn func(*sandbox.World, string) (*sandbox.AgentRequest, error)) (any, error) {

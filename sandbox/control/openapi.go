@@ -54,6 +54,7 @@ func init() {
 	d("sandbox.agent_requests", "Every agent request of the world", openapi.Op{Query: []openapi.Param{{Name: "status"}}, Response: items(agentRequestView{})})
 	d("sandbox.agent_requests.settings", "How long pending agent requests wait", openapi.Op{Response: agentSettings{}})
 	d("sandbox.agent_requests.settings.set", "Change how long new agent requests wait", openapi.Op{Body: agentSettings{}, Response: agentSettings{}})
+	d("sandbox.agent_request", "One agent request of the world, as its approval page shows it", openapi.Op{Response: agentRequestView{}})
 	d("sandbox.agent_request.approve", "Approve an agent request and run its write", openapi.Op{Response: agentRequestView{}})
 	d("sandbox.agent_request.reject", "Reject an agent request", openapi.Op{Response: agentRequestView{}})
 	d("sandbox.worlds.list", "List worlds", openapi.Op{Response: items(worldView{})})

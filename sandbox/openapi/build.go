@@ -259,11 +259,13 @@ func (g *generator) responses(d Op, k kind, method string, describedOp bool) Sch
 		out[itoa(code)] = Schema{"description": http.StatusText(code), "content": content}
 	}
 	if k != control && method != http.MethodGet && (d.Security == Default || d.Security == APIKeyOnly) && describedOp && !d.Read {
-		g.component("AgentRequest")
-		out["202"] = Schema{
-			"description": "A read-only key's write, deferred for a person to approve. x-sandbox-extension: upstream declares no status for this.",
-			"headers":     Schema{"x-deferred-action-id": Schema{"description": "The agent request's id.", "schema": Schema{"type": "string"}}},
-			"content":     Schema{"application/json": Schema{"schema": Ref("AgentRequest")}},
+		g.component("DeferredAction")
+		out["403"] = Schema{
+			"description": "Forbidden. A read-only key's write is deferred for a person to approve: x-deferred-action-id names the " +
+				"agent request and error holds the URL of its approval page. Any other refusal is this generation's error envelope.",
+			"headers": Schema{"x-deferred-action-id": Schema{"description": "The agent request's id, on a deferred write only.",
+				"schema": Schema{"type": "string", "pattern": "^dfa_[a-z0-9]+$"}}},
+			"content": Schema{"application/json": Schema{"schema": Schema{"oneOf": []any{Ref("DeferredAction"), errRef}}}},
 		}
 	}
 	return out

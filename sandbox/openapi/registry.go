@@ -68,7 +68,7 @@ type Op struct {
 	// Extension marks an operation the real service does not have.
 	Extension bool
 	// Read marks a POST that only reads: a read-only key's call is served,
-	// never deferred. Every other first-generation write declares the 202
+	// never deferred. Every other first-generation write declares the 403
 	// of a deferred write, extensions too.
 	Read bool
 }

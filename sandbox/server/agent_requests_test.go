@@ -38,13 +38,15 @@ func note(e *env, key, le, txn, body string) *resp {
 	return e.do(req{method: http.MethodPatch, path: "/transaction/" + txn + "/note", key: key, le: le, body: body})
 }
 
+// defer1 has a read-only key ask for a note and returns the agent request
+// as the key reads it.
 func defer1(t *testing.T, e *env, key, le, txn, body string) agentView {
 	t.Helper()
-	r := note(e, key, le, txn, body).status(t, http.StatusAccepted)
+	id := deferred(t, note(e, key, le, txn, body))
 	var ar agentView
-	r.decode(t, &ar)
-	if got := r.Header.Get("x-deferred-action-id"); got == "" || got != ar.ID {
-		t.Fatalf("x-deferred-action-id = %q, body id %q", got, ar.ID)
+	e.get("/agent-request/"+id, key, le).status(t, 200).decode(t, &ar)
+	if ar.ID != id {
+		t.Fatalf("GET /agent-request/%s answered the agent request %q", id, ar.ID)
 	}
 	return ar
 }
@@ -129,7 +131,7 @@ func TestApproveRunsTheWriteAsADirectCallWould(t *testing.T) {
 	}
 	decide(e, ar.ID, "approve").gen2(t, 409, "conflict")
 	decide(e, ar.ID, "reject").gen2(t, 409, "conflict")
-	decide(e, "agent_request_nope", "approve").gen2(t, 404, "not_found")
+	decide(e, "dfa_nope", "approve").gen2(t, 404, "not_found")
 }
 
 func TestApprovalFailsWhenTheWorldSaysNo(t *testing.T) {
@@ -195,9 +197,8 @@ func TestRejectAndExpire(t *testing.T) {
 
 func TestDeferralOfAnOddPathIsNotAnError(t *testing.T) {
 	e := newEnv(t, options{})
-	r := e.do(req{method: http.MethodPatch, path: "/transaction/%20/note", key: "sk_sandbox_acme_readonly", body: `{"note":"x"}`})
-	r.status(t, http.StatusAccepted)
-	if got := decide(e, r.Header.Get("x-deferred-action-id"), "approve").status(t, 200).json(t); got["status"] != "failed" || got["failureStatus"] != float64(404) {
+	id := deferred(t, e.do(req{method: http.MethodPatch, path: "/transaction/%20/note", key: "sk_sandbox_acme_readonly", body: `{"note":"x"}`}))
+	if got := decide(e, id, "approve").status(t, 200).json(t); got["status"] != "failed" || got["failureStatus"] != float64(404) {
 		t.Fatalf("approval = %v", got)
 	}
 }

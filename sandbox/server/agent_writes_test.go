@@ -2,18 +2,49 @@ package server_test
 
 import (
 	"net/http"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 )
 
-// deferred sends a write with a read-only key and returns its agent
-// request id, checking nothing was done yet.
+// deferredID is the form of an agent request's id: the docs show dfa_abc123.
+var deferredID = regexp.MustCompile(`^dfa_[A-Za-z0-9]+$`)
+
+// deferred checks the answer to a read-only key's write is the real
+// service's deferral: 403, the agent request's id in x-deferred-action-id,
+// and a JSON body of exactly {"error": "Action requires approval: <URL>"}
+// whose URL opens the request's approval page on the host the request was
+// sent to. It returns the id.
 func deferred(t *testing.T, r *resp) string {
 	t.Helper()
-	r.status(t, http.StatusAccepted)
+	r.status(t, http.StatusForbidden)
 	id := r.Header.Get("x-deferred-action-id")
-	if body := r.json(t); id == "" || body["id"] != id || body["status"] != "pending" {
-		t.Fatalf("deferral = %v (header %q)", body, id)
+	if !deferredID.MatchString(id) {
+		t.Fatalf("x-deferred-action-id = %q, want the form dfa_abc123; body %s", id, r.body)
+	}
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("Content-Type = %q, want application/json", ct)
+	}
+	var body map[string]string
+	r.decode(t, &body)
+	msg, ok := body["error"]
+	if len(body) != 1 || !ok {
+		t.Fatalf("body = %s, want exactly one property, error", r.body)
+	}
+	raw, ok := strings.CutPrefix(msg, "Action requires approval: ")
+	if !ok {
+		t.Fatalf("error = %q, want it to begin with \"Action requires approval: \"", msg)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		t.Fatalf("approval URL %q is not an absolute http URL (%v)", raw, err)
+	}
+	if u.Host != r.Request.Host {
+		t.Fatalf("approval URL host = %q, want the request's host %q", u.Host, r.Request.Host)
+	}
+	if got, want := u.Query().Get("modal"), "/deferred-action/"+id; u.Path != "/_sandbox/ui" || got != want {
+		t.Fatalf("approval URL %q: path %q, modal %q; want /_sandbox/ui and %q", raw, u.Path, got, want)
 	}
 	return id
 }
@@ -55,14 +86,15 @@ func TestDeferredWritesAcrossOperations(t *testing.T) {
 	t.Run("constraint patch shows old and new values", func(t *testing.T) {
 		r := e.patch("/card/card_acmeoffice/spending-constraint", ro, "", map[string]any{"countryRule": nil})
 		id := deferred(t, r)
+		display := e.get("/agent-request/"+id, ro, "").status(t, 200).json(t)["display"].(map[string]any)
 		var change map[string]any
-		for _, s := range r.json(t)["display"].(map[string]any)["sections"].([]any) {
+		for _, s := range display["sections"].([]any) {
 			if sec := s.(map[string]any); sec["label"] == "Country rule" {
 				change, _ = sec["value"].(map[string]any)
 			}
 		}
 		if change == nil || !strings.Contains(change["oldValue"].(string), "US") || change["newValue"] != "none" {
-			t.Fatalf("display = %v", r.json(t)["display"])
+			t.Fatalf("display = %v", display)
 		}
 		before := e.get("/card/card_acmeoffice", "sk_sandbox_acme", "").json(t)["spendingConstraint"].(map[string]any)
 		if before["countryRule"] == nil {

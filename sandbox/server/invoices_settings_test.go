@@ -91,9 +91,8 @@ func TestInvoiceLogoUpload(t *testing.T) {
 	})
 	t.Run("a read-only upload waits for approval, then runs", func(t *testing.T) {
 		before := arMap(settings(t, e, acmeKey), "settings")["logoDocumentId"]
-		r := arUpload(e, "/invoice/settings/logo", acmeRO, "file", "ro.png", logo).status(t, 202)
-		ar := r.Header.Get("x-deferred-action-id")
-		if now := arMap(settings(t, e, acmeKey), "settings")["logoDocumentId"]; ar == "" || now != before {
+		ar := deferred(t, arUpload(e, "/invoice/settings/logo", acmeRO, "file", "ro.png", logo))
+		if now := arMap(settings(t, e, acmeKey), "settings")["logoDocumentId"]; now != before {
 			t.Fatalf("deferred upload: id %q, logo %v (was %v)", ar, now, before)
 		}
 		done := e.do(req{method: http.MethodPost, path: "/_sandbox/agent-requests/" + ar + "/approve"}).status(t, 200).json(t)

@@ -104,7 +104,7 @@ func TestPay(t *testing.T) {
 	})
 	t.Run("a read-only key's payment is deferred", func(t *testing.T) {
 		_, a0 := balanceOf(t, e, "sk_sandbox_acme", "", "sa_group_acmeoperating")
-		e.post("/pay", "sk_sandbox_acme_readonly", "", "", map[string]any{"slashHandle": "globex-logistics", "amountCents": 100}).status(t, 202)
+		deferred(t, e.post("/pay", "sk_sandbox_acme_readonly", "", "", map[string]any{"slashHandle": "globex-logistics", "amountCents": 100}))
 		if _, a := balanceOf(t, e, "sk_sandbox_acme", "", "sa_group_acmeoperating"); a != a0 {
 			t.Fatalf("a deferred payment moved money: %d, was %d", a, a0)
 		}

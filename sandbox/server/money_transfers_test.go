@@ -246,10 +246,10 @@ func TestReadOnlyKeyTransfersAreDeferred(t *testing.T) {
 	e := newEnv(t, options{})
 	eng0, _ := vaBalance(t, e, "sk_sandbox_acme", "", "subaccount_acmeengineering")
 	for _, tc := range []struct{ key, le string }{{"sk_sandbox_acme_readonly", ""}, {"sk_sandbox_carol_readonly", "le_acme"}} {
-		r := e.post("/transfer/virtual-account", tc.key, tc.le, "agent-1", map[string]any{"source": "subaccount_acmeengineering",
-			"destination": "subaccount_acmepayroll", "amountCents": 5000}).status(t, 202)
-		body := r.json(t)
-		if r.Header.Get("x-deferred-action-id") != body["id"] || body["status"] != "pending" {
+		id := deferred(t, e.post("/transfer/virtual-account", tc.key, tc.le, "agent-1", map[string]any{"source": "subaccount_acmeengineering",
+			"destination": "subaccount_acmepayroll", "amountCents": 5000}))
+		body := e.get("/agent-request/"+id, tc.key, tc.le).status(t, 200).json(t)
+		if body["id"] != id || body["status"] != "pending" {
 			t.Fatalf("deferral %v", body)
 		}
 		title := body["display"].(map[string]any)["title"].(string)
@@ -261,9 +261,8 @@ func TestReadOnlyKeyTransfersAreDeferred(t *testing.T) {
 		t.Fatalf("a deferred transfer moved money: %d, was %d", eng, eng0)
 	}
 	t.Run("approved, it moves the money once", func(t *testing.T) {
-		r := e.post("/transfers/book-transfer", "sk_sandbox_acme_readonly", "", "agent-2", map[string]any{"from": "subaccount_acmeengineering",
-			"to": "subaccount_acmepayroll", "amountCents": 2500}).status(t, 202)
-		id := r.Header.Get("x-deferred-action-id")
+		id := deferred(t, e.post("/transfers/book-transfer", "sk_sandbox_acme_readonly", "", "agent-2", map[string]any{"from": "subaccount_acmeengineering",
+			"to": "subaccount_acmepayroll", "amountCents": 2500}))
 		e.do(req{method: "POST", path: "/_sandbox/agent-requests/" + id + "/approve"}).status(t, 200)
 		ar := e.get("/agent-request/"+id, "sk_sandbox_acme_readonly", "").status(t, 200).json(t)
 		result, _ := ar["result"].(map[string]any)

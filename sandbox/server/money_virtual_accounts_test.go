@@ -207,9 +207,9 @@ func TestVirtualAccountLifecycle(t *testing.T) {
 	})
 	t.Run("a read-only key's create is deferred and creates nothing", func(t *testing.T) {
 		before := len(walkItems(t, e, acme, "", "/virtual-account?filter:includeClosedAccounts=true"))
-		r := e.post("/virtual-account", "sk_sandbox_acme_readonly", "", "", map[string]any{"accountId": "sa_group_acmeoperating", "name": "Agent's idea"}).status(t, 202)
-		if r.Header.Get("x-deferred-action-id") == "" || r.json(t)["status"] != "pending" {
-			t.Fatalf("deferral %s %v", r.body, r.Header)
+		id := deferred(t, e.post("/virtual-account", "sk_sandbox_acme_readonly", "", "", map[string]any{"accountId": "sa_group_acmeoperating", "name": "Agent's idea"}))
+		if got := e.get("/agent-request/"+id, "sk_sandbox_acme_readonly", "").status(t, 200).json(t); got["status"] != "pending" {
+			t.Fatalf("deferral %v", got)
 		}
 		if after := len(walkItems(t, e, acme, "", "/virtual-account?filter:includeClosedAccounts=true")); after != before {
 			t.Fatalf("%d virtual accounts after a deferred create, %d before", after, before)

@@ -174,6 +174,28 @@ func (k *keepAlive) Cleanup(fn func()) { sandbox.cleanups = append(sandbox.clean
 // the demo scenario, without the world's suffix) and decodes the answer.
 func (w *world) api(t *testing.T, method, path, key string, header map[string]string, body any) (int, map[string]any) {
 	t.Helper()
+	res, out := w.send(t, method, path, key, header, body)
+	return res.StatusCode, out
+}
+
+// deferred has a read-only key ask for a write and returns the agent
+// request's id and the approval URL of the answer, checking it is the
+// deferral the docs show: 403, x-deferred-action-id, and the URL in error.
+func (w *world) deferred(t *testing.T, method, path, key string, body any) (string, string) {
+	t.Helper()
+	res, out := w.send(t, method, path, key, nil, body)
+	id := res.Header.Get("x-deferred-action-id")
+	msg, _ := out["error"].(string)
+	link, ok := strings.CutPrefix(msg, "Action requires approval: ")
+	if res.StatusCode != http.StatusForbidden || !regexp.MustCompile(`^dfa_[A-Za-z0-9]+$`).MatchString(id) || !ok || len(out) != 1 {
+		t.Fatalf("%s %s with %s answered %d, x-deferred-action-id %q, body %v; want the 403 deferral", method, path, key, res.StatusCode, id, out)
+	}
+	return id, link
+}
+
+// send makes a public API call with one of the world's demo keys.
+func (w *world) send(t *testing.T, method, path, key string, header map[string]string, body any) (*http.Response, map[string]any) {
+	t.Helper()
 	var rd io.Reader
 	if body != nil {
 		raw, _ := json.Marshal(body)
@@ -200,7 +222,7 @@ func (w *world) api(t *testing.T, method, path, key string, header map[string]st
 	if len(raw) > 0 && json.Unmarshal(raw, &out) != nil {
 		t.Fatalf("%s %s: not JSON: %s", method, path, raw)
 	}
-	return res.StatusCode, out
+	return res, out
 }
 
 // tab is one browser tab on the dashboard, collecting what the page writes

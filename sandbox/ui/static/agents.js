@@ -1,7 +1,8 @@
 // Agent requests: writes a read-only key asked for, waiting for a person.
-// Each shows the change it would make; approving runs the write.
+// Each shows the change it would make; approving runs the write. A
+// deferred write's approval URL opens one of them over the page.
 import { control, qs } from './api.js';
-import { badge, busy, errorBox, field, h, jsonDetails, notify, select, when } from './dom.js';
+import { badge, busy, errorBox, field, h, jsonDetails, loading, notify, select, when } from './dom.js';
 
 function change(value) {
   if (value && typeof value === 'object' && 'newValue' in value) {
@@ -19,20 +20,85 @@ function outcome(ar) {
     ar.result ? jsonDetails('What the write returned', ar.result) : null);
 }
 
+function sections(ar, id) {
+  return h('table', { class: 'data compact', id },
+    h('tbody', {}, ar.display.sections.map((s) => h('tr', {}, h('th', { scope: 'row' }, s.label), h('td', {}, change(s.value))))));
+}
+
+function asked(ar) {
+  return h('p', { class: 'hint' }, `Asked by ${ar.apiKey} for ${ar.legalEntityId} at ${when(ar.createdAt)}`,
+    ar.status === 'pending' ? `; expires ${when(ar.expiresAt)}` : '');
+}
+
+function decisions(ar, decide, prefix = '') {
+  return h('div', { class: 'actions' },
+    h('button', { type: 'button', class: 'primary', id: `${prefix}approve-${ar.id}`, onclick: (ev) => decide(ev.currentTarget, ar, 'approve') }, 'Approve'),
+    h('button', { type: 'button', class: 'danger', id: `${prefix}reject-${ar.id}`, onclick: (ev) => decide(ev.currentTarget, ar, 'reject') }, 'Reject'));
+}
+
 function tile(ar, decide) {
-  const pending = ar.status === 'pending';
   return h('article', { class: 'tile agent', id: `agent-${ar.id}` },
     h('header', {}, h('h3', {}, ar.display.title), badge(ar.status)),
     h('p', { class: 'muted id' }, `${ar.method} ${ar.path} · ${ar.id}`),
-    ar.display.sections.length ? h('table', { class: 'data compact' },
-      h('tbody', {}, ar.display.sections.map((s) => h('tr', {}, h('th', { scope: 'row' }, s.label), h('td', {}, change(s.value))))))
-      : h('p', { class: 'muted' }, ar.display.description || ''),
-    h('p', { class: 'hint' }, `Asked by ${ar.apiKey} for ${ar.legalEntityId} at ${when(ar.createdAt)}`,
-      pending ? `; expires ${when(ar.expiresAt)}` : ''),
+    ar.display.sections.length ? sections(ar) : h('p', { class: 'muted' }, ar.display.description || ''),
+    asked(ar),
     ar.body ? jsonDetails('Request body', ar.body) : null,
-    pending ? h('div', { class: 'actions' },
-      h('button', { type: 'button', class: 'primary', id: `approve-${ar.id}`, onclick: (ev) => decide(ev.currentTarget, ar, 'approve') }, 'Approve'),
-      h('button', { type: 'button', class: 'danger', id: `reject-${ar.id}`, onclick: (ev) => decide(ev.currentTarget, ar, 'reject') }, 'Reject')) : null);
+    ar.status === 'pending' ? decisions(ar, decide) : null);
+}
+
+function decideCall(ar, verb) {
+  return control('POST', `/agent-requests/${encodeURIComponent(ar.id)}/${verb}`);
+}
+
+/**
+ * Opens the approval page of one agent request over the current page, as
+ * the link in a deferred write's answer (?modal=/deferred-action/{id})
+ * asks: what the write would do, and Approve and Reject. Closing it calls
+ * onClose.
+ */
+export async function approval(id, onClose) {
+  document.getElementById('deferred-action')?.remove();
+  const body = h('div', { class: 'modal-body' }, loading());
+  const close = h('button', { type: 'button', class: 'small', id: 'deferred-action-close' }, 'Close');
+  const dialog = h('dialog', { class: 'modal', id: 'deferred-action', 'aria-labelledby': 'deferred-action-title' },
+    h('header', {}, h('h2', { id: 'deferred-action-title' }, 'Agent request'), close), body);
+  close.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    onClose();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+
+  async function decide(button, ar, verb) {
+    await busy(button, async () => {
+      const slot = document.getElementById('deferred-action-outcome');
+      try {
+        show(await decideCall(ar, verb));
+      } catch (err) {
+        slot.replaceChildren(errorBox(err));
+      }
+      notify('sandbox:changed');
+    });
+  }
+
+  function show(ar) {
+    document.getElementById('deferred-action-title').textContent = ar.display.title;
+    body.replaceChildren(h('div', {},
+      h('p', {}, badge(ar.status), h('span', { class: 'muted id' }, ` ${ar.id}`)),
+      ar.display.sections.length ? sections(ar, 'deferred-action-sections') : null,
+      ar.display.description ? h('p', { id: 'deferred-action-description' }, ar.display.description) : null,
+      asked(ar),
+      ar.status === 'pending' ? decisions(ar, decide, 'deferred-') : null,
+      h('div', { class: 'result-slot', id: 'deferred-action-outcome', 'aria-live': 'polite' },
+        ar.status === 'pending' ? null : outcome(ar))));
+  }
+
+  try {
+    show(await control('GET', `/agent-requests/${encodeURIComponent(id)}`));
+  } catch (err) {
+    body.replaceChildren(errorBox(err));
+  }
 }
 
 /** Renders the agent requests page. */
@@ -47,7 +113,7 @@ export async function render(view) {
   async function decide(button, ar, verb) {
     await busy(button, async () => {
       try {
-        result.replaceChildren(outcome(await control('POST', `/agent-requests/${encodeURIComponent(ar.id)}/${verb}`)));
+        result.replaceChildren(outcome(await decideCall(ar, verb)));
       } catch (err) {
         result.replaceChildren(errorBox(err));
       }

@@ -1,6 +1,7 @@
 // The dashboard's shell: the header (world, legal entity, virtual clock),
-// the hash router that renders one page at a time, and the admin-token
-// prompt shown when the control API answers 401.
+// the hash router that renders one page at a time, the modal a ?modal=
+// link opens over it, and the admin-token prompt shown when the control
+// API answers 401.
 import { ApiError, control, forget, session, world } from './api.js';
 import { errorBox, field, h, loading, when } from './dom.js';
 import * as overview from './overview.js';
@@ -50,6 +51,23 @@ function tokenPrompt(err) {
   main.replaceChildren(form);
   input.focus();
   return err;
+}
+
+/**
+ * Opens what ?modal= names over the page, as the real dashboard's links do:
+ * /deferred-action/{id} is an agent request's approval page. Closing it
+ * takes ?modal= out of the address and shows the page again.
+ */
+function openModal() {
+  const url = new URL(window.location.href);
+  const m = /^\/deferred-action\/([^/]+)$/.exec(url.searchParams.get('modal') || '');
+  if (!m) return;
+  agents.approval(m[1], () => {
+    const now = new URL(window.location.href);
+    now.searchParams.delete('modal');
+    window.history.replaceState(null, '', now.pathname + now.search + now.hash);
+    render();
+  });
 }
 
 function routeOf() {
@@ -145,6 +163,7 @@ async function start() {
   }
   refreshClock();
   render();
+  openModal();
 }
 
 takeParams();
