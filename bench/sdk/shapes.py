@@ -1,8 +1,8 @@
 """Writes the response shapes the official Python SDK declares, as JSON Schema.
 
-Run with the SDK's sources importable, e.g. from bench/sdk/check.sh:
+Run through bench/sdk/check.sh, with the SDK importable:
 
-    PYTHONPATH=<slash-sdk-python>/src python3 bench/sdk/shapes.py <slash-sdk-python> > fixtures/sdk/response-shapes.json
+    SHAPES=1 SDK_PYTHON=<slash-sdk-python> bash bench/sdk/check.sh
 
 The output maps each operation the SDK calls ("GET /card/{cardId}") to the
 schema of its response: the fields the SDK requires, the JSON types and the
