@@ -35,7 +35,7 @@ var cardStatusWeights = []weighted{
 }
 
 var bankStatusWeights = []weighted{
-	{"settled", 78}, {"pending", 6}, {"pending_approval", 3}, {"in_review", 2}, {"canceled", 3}, {"failed", 3}, {"returned", 5},
+	{"settled", 78}, {"pending", 8}, {"pending_approval", 3}, {"canceled", 3}, {"failed", 3}, {"returned", 5},
 }
 
 var declineReasons = []string{"insufficient_funds", "merchant_blocked", "merchant_category_blocked", "transaction_size_exceeded", "spending_limit_exceeded", "card_paused"}
@@ -79,7 +79,7 @@ func (l *loader) generatedCards(g scenario.Generate) []*Card {
 // when spreads generated items over the period before the clock start;
 // pending items are always recent, as real pending items are.
 func when(f *gofakeit.Faker, now time.Time, over time.Duration, status string) time.Time {
-	if status == "pending" || status == "pending_approval" || status == "in_review" {
+	if status == "pending" || status == "pending_approval" {
 		over = min(over, 36*time.Hour)
 	}
 	return now.Add(-time.Duration(f.Uint64() % uint64(over))).Truncate(time.Second)

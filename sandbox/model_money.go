@@ -9,9 +9,11 @@ const (
 	StatusFailed  = "failed"
 )
 
-// DetailedStatuses lists every detailed status of the real service.
+// DetailedStatuses lists every detailed status the official SDKs know. The
+// upstream OpenAPI document adds in_review, which the SDKs reject, so the
+// sandbox never produces it.
 var DetailedStatuses = []string{
-	"pending", "pending_approval", "in_review", "canceled", "failed", "settled",
+	"pending", "pending_approval", "canceled", "failed", "settled",
 	"declined", "refund", "reversed", "returned", "dispute",
 }
 
@@ -21,7 +23,7 @@ var Categories = []string{"card", "ach", "wire", "international_wire", "rtp", "f
 // StatusOf maps a detailed status to the coarse status.
 func StatusOf(detailed string) string {
 	switch detailed {
-	case "pending", "pending_approval", "in_review":
+	case "pending", "pending_approval":
 		return StatusPending
 	case "settled", "refund", "returned", "dispute":
 		return StatusPosted

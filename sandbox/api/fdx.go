@@ -71,7 +71,7 @@ type fdxStatement struct {
 	StatementDate string    `json:"statementDate" format:"date"`
 	Description   string    `json:"description"`
 	Links         []fdxLink `json:"links"`
-	Status        string    `json:"status" enum:"AVAILABLE,PROCESSING,FAILED"`
+	Status        string    `json:"status" enum:"pending,available"`
 }
 
 type fdxTransaction struct {

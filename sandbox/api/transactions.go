@@ -46,7 +46,7 @@ type transaction struct {
 	MerchantData            *sandbox.MerchantData `json:"merchantData,omitempty"`
 	AmountCents             int64                 `json:"amountCents"`
 	Status                  string                `json:"status" enum:"pending,posted,failed"`
-	DetailedStatus          string                `json:"detailedStatus" enum:"pending,pending_approval,in_review,canceled,failed,settled,declined,refund,reversed,returned,dispute"`
+	DetailedStatus          string                `json:"detailedStatus" enum:"pending,pending_approval,canceled,failed,settled,declined,refund,reversed,returned,dispute"`
 	AccountID               string                `json:"accountId"`
 	VirtualAccountID        string                `json:"virtualAccountId,omitempty"`
 	AccountSubtype          string                `json:"accountSubtype" enum:"cash,credit"`

@@ -19,7 +19,7 @@ var (
 // DetailedStatuses and Categories repeat the engine's enums: the scenario
 // package is a leaf and checks files before any engine exists.
 var (
-	detailedStatuses = []string{"pending", "pending_approval", "in_review", "canceled", "failed", "settled", "declined", "refund", "reversed", "returned", "dispute"}
+	detailedStatuses = []string{"pending", "pending_approval", "canceled", "failed", "settled", "declined", "refund", "reversed", "returned", "dispute"}
 	categories       = []string{"card", "ach", "wire", "international_wire", "rtp", "fee", "internal"}
 )
 

@@ -110,7 +110,7 @@ const tones = {
   approved: 'good', active: 'good', settled: 'good', posted: 'good', succeeded: 'good', executed: 'good', paid: 'good',
   submitted: 'good', done: 'good', open: 'good', ok: 'good',
   pending: 'wait', scheduled: 'wait', queued: 'wait', retrying: 'wait', unpaid: 'wait', paid_partially: 'wait',
-  'backing-off': 'wait', running: 'wait', pending_approval: 'wait', in_review: 'wait', paused: 'wait',
+  'backing-off': 'wait', running: 'wait', pending_approval: 'wait', paused: 'wait',
   declined: 'bad', failed: 'bad', rejected: 'bad', closed: 'bad', canceled: 'bad', cancelled: 'bad', overdue: 'bad',
   returned: 'bad', reversed: 'bad', disabled: 'bad', expired: 'bad', void: 'bad', archived: 'bad', inactive: 'bad',
 };
