@@ -36,9 +36,9 @@ func init() {
 		"config": openapi.Ref("AuthorizationWebhookConfig")}
 	openapi.Describe("account.authorization_webhook.get", openapi.Op{Summary: "An account's authorization webhook (enterprise)",
 		Response: authorizationWebhook{}})
-	openapi.Describe("account.authorization_webhook.replace", openapi.Op{Summary: "Create or replace an account's authorization webhook (enterprise)",
+	openapi.Describe("account.authorization_webhook.replace", keyed(openapi.Op{Summary: "Create or replace an account's authorization webhook (enterprise)",
 		Description: "The signing secret is made once, when the webhook is created, and never changes.",
-		Body:        object(props, "webhookUrl", "status", "config"), Response: authorizationWebhook{}})
+		Body:        object(props, "webhookUrl", "status", "config"), Response: authorizationWebhook{}}))
 	openapi.Describe("account.authorization_webhook.update", openapi.Op{Summary: "Update an account's authorization webhook (enterprise)",
 		Description: "Absent properties stay as they are.", Body: object(props), Response: authorizationWebhook{}})
 }
@@ -90,7 +90,8 @@ type authorizationWebhookBody struct {
 func (a *API) writeAuthorizationWebhook(r *http.Request, replace bool) (any, error) {
 	var in sandbox.AuthorizationWebhookInput
 	return a.doWrite(r, write{
-		gen: web.Gen1,
+		gen:  web.Gen1,
+		idem: keyedUnless(!replace),
 		input: func(c *call, raw []byte) error {
 			if err := sandbox.CheckEnterprise(c.Actor); err != nil {
 				return err

@@ -26,9 +26,9 @@ func init() {
 	openapi.Describe("card_group.list", openapi.Op{Summary: "List card groups", Response: listOf(cardGroup{}),
 		Query: []openapi.Param{cursorParam, {Name: "filter:name", Description: "The exact name."}, {Name: "filter:virtualAccountId"},
 			{Name: "filter:status", Description: "active by default.", Schema: oneOfStrings(sandbox.GroupActive, sandbox.GroupArchived)}}})
-	openapi.Describe("card_group.create", openapi.Op{Summary: "Create a card group", Response: cardGroup{},
+	openapi.Describe("card_group.create", keyed(openapi.Op{Summary: "Create a card group", Response: cardGroup{},
 		Body: object(openapi.Schema{"name": cardName, "spendingConstraint": constraintInput(false),
-			"virtualAccountId": described(stringType, "Deprecated: the legacy association, by default the primary virtual account.")}, "name")})
+			"virtualAccountId": described(stringType, "Deprecated: the legacy association, by default the primary virtual account.")}, "name")}))
 	openapi.Describe("card_group.get", openapi.Op{Summary: "Get a card group", Response: cardGroup{}})
 	openapi.Describe("card_group.update", openapi.Op{Summary: "Rename a card group or replace its spending constraint",
 		Description: "Absent properties stay as they are; spendingConstraint null removes the constraint.", Response: cardGroup{},
@@ -187,7 +187,8 @@ func newCardGroup(c *call, raw []byte) (sandbox.NewCardGroup, error) {
 func (a *API) createCardGroup(r *http.Request) (any, error) {
 	var n sandbox.NewCardGroup
 	return a.doWrite(r, write{
-		gen: web.Gen1,
+		gen:  web.Gen1,
+		idem: idemOptional,
 		input: func(c *call, raw []byte) (err error) {
 			n, err = newCardGroup(c, raw)
 			return err

@@ -39,11 +39,11 @@ func init() {
 		{Name: "sort", Description: "Creation order by default.", Schema: oneOfStrings("createdAt", "name")},
 		{Name: "sortDirection", Description: "ASC by default.", Schema: oneOfStrings("ASC", "DESC")}},
 		Response: listOf(card{})})
-	openapi.Describe("card.create", openapi.Op{Summary: "Create a virtual card", Status: http.StatusCreated, Response: card{},
+	openapi.Describe("card.create", keyed(openapi.Op{Summary: "Create a virtual card", Status: http.StatusCreated, Response: card{},
 		Description: "With a legal-entity key accountId defaults to the first commercial account; a user key must give it.",
 		Body: object(openapi.Schema{"accountId": stringType, "virtualAccountId": stringType, "type": oneOfStrings("virtual"),
 			"name": cardName, "spendingConstraint": constraintInput(false), "isSingleUse": booleanType,
-			"userData": openapi.Ref("UserData"), "cardGroupId": stringType, "cardProductId": stringType}, "type", "name")})
+			"userData": openapi.Ref("UserData"), "cardGroupId": stringType, "cardProductId": stringType}, "type", "name")}))
 	openapi.Describe("card.get", openapi.Op{Summary: "Get a card", Response: card{},
 		Query: []openapi.Param{{Name: "include_pan", Schema: flag}, {Name: "include_cvv", Schema: flag}}})
 	openapi.Describe("card.update", openapi.Op{Summary: "Update a card", Response: card{},
@@ -270,6 +270,7 @@ func (a *API) createCard(r *http.Request) (any, error) {
 	var n sandbox.NewCard
 	return a.doWrite(r, write{
 		gen:    web.Gen1,
+		idem:   idemOptional,
 		status: http.StatusCreated,
 		input: func(c *call, raw []byte) (err error) {
 			n, err = newCard(c, raw)

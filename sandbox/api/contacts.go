@@ -31,8 +31,8 @@ func init() {
 	openapi.Describe("contact.list", openapi.Op{Summary: "List contacts",
 		Query:    []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:name", Description: "Part of the name, ignoring case."}},
 		Response: listOf(contactView{})})
-	openapi.Describe("contact.create", openapi.Op{Summary: "Create a contact", Query: le,
-		Body: object(props, "name", "recipientType", "recipientLegalName"), Response: contactBody{}})
+	openapi.Describe("contact.create", keyed(openapi.Op{Summary: "Create a contact", Query: le,
+		Body: object(props, "name", "recipientType", "recipientLegalName"), Response: contactBody{}}))
 	openapi.Describe("contact.get", openapi.Op{Summary: "Get a contact", Query: le, Response: contactBody{}})
 	openapi.Describe("contact.update", openapi.Op{Summary: "Replace a contact's details", Query: le,
 		Description: "Every property is required: the body replaces the contact's details.",
@@ -166,7 +166,8 @@ func (a *API) contactACHDebit(r *http.Request) (any, error) {
 func (a *API) writeContact(r *http.Request, replace bool) (any, error) {
 	var body sandbox.ContactInput
 	return a.doWrite(r, write{
-		gen: web.Gen1,
+		gen:  web.Gen1,
+		idem: keyedUnless(replace),
 		input: func(c *call, raw []byte) error {
 			if err := checkLEFilter(r, c); err != nil {
 				return err

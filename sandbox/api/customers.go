@@ -27,9 +27,9 @@ func init() {
 	openapi.Describe("customer.list", openapi.Op{Summary: "List customers", Response: listOf(customerView{}),
 		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:name", Description: "Part of the name, ignoring case."},
 			{Name: "filter:status", Schema: oneOfStrings(sandbox.CustomerActive, sandbox.CustomerArchived)}}})
-	openapi.Describe("customer.create", openapi.Op{Summary: "Create a customer", Query: le, Response: customerBody{},
+	openapi.Describe("customer.create", keyed(openapi.Op{Summary: "Create a customer", Query: le, Response: customerBody{},
 		Body: object(openapi.Schema{"name": name, "email": email, "phone": openapi.Schema{"type": "string", "maxLength": 40},
-			"address": openapi.Ref("Address"), "customMetadata": openapi.Ref("CustomMetadata")}, "name", "email")})
+			"address": openapi.Ref("Address"), "customMetadata": openapi.Ref("CustomMetadata")}, "name", "email")}))
 	openapi.Describe("customer.get", openapi.Op{Summary: "Get a customer", Query: le, Response: customerBody{}})
 	openapi.Describe("customer.update", openapi.Op{Summary: "Update or archive a customer", Query: le, Response: customerBody{},
 		Description: "Absent properties stay as they are; phone, address and customMetadata set to null are removed.",
@@ -91,7 +91,8 @@ func (a *API) customerACHDebit(r *http.Request) (any, error) {
 func (a *API) createCustomer(r *http.Request) (any, error) {
 	var body sandbox.CustomerInput
 	return a.doWrite(r, write{
-		gen: web.Gen1,
+		gen:  web.Gen1,
+		idem: idemOptional,
 		input: func(c *call, raw []byte) error {
 			if err := checkLEFilter(r, c); err != nil {
 				return err

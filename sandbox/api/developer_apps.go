@@ -68,9 +68,9 @@ type developerAppPatch struct {
 func init() {
 	openapi.Component("DeveloperApplicationData", sandbox.DeveloperAppData{})
 	openapi.Component("DeveloperApplication", developerApp{})
-	openapi.Describe("developer_application.create", openapi.Op{Summary: "Create a developer application",
+	openapi.Describe("developer_application.create", keyed(openapi.Op{Summary: "Create a developer application",
 		Description: "In the sandbox a legal entity is its own developer account: developerAccountId is the legal entity id. The response carries the client secret.",
-		Security:    openapi.APIKeyOnly, Body: developerAppCreate{}, Response: developerApp{}})
+		Security:    openapi.APIKeyOnly, Body: developerAppCreate{}, Response: developerApp{}}))
 	openapi.Describe("developer_application.get", openapi.Op{Summary: "Get a developer application", Security: openapi.APIKeyOnly, Response: developerApp{}})
 	openapi.Describe("developer_application.update", openapi.Op{Summary: "Rename an application or replace its data",
 		Security: openapi.APIKeyOnly, Body: developerAppPatch{}, Response: developerApp{}})
@@ -123,7 +123,7 @@ func checkAppData(d *sandbox.DeveloperAppData, at string) map[string]string {
 
 func (a *API) createDeveloperApp(r *http.Request) (any, error) {
 	var body developerAppCreate
-	return a.doWrite(r, write{gen: web.Gen1, apiKeyOnly: true,
+	return a.doWrite(r, write{gen: web.Gen1, idem: idemOptional, apiKeyOnly: true,
 		input: func(c *call, raw []byte) error {
 			if err := web.DecodeBytes(raw, &body, true); err != nil {
 				return err

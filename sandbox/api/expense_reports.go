@@ -43,22 +43,22 @@ func init() {
 			{Name: "filter:submittedByUserId"},
 			{Name: "sort", Description: "submittedAt by default.", Schema: oneOfStrings("submittedAt", "amountCents", "transactionDate")},
 			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
-	openapi.Describe("expense_report.create", openapi.Op{Summary: "Submit an expense report", Query: le, Response: expenseReportBody{},
+	openapi.Describe("expense_report.create", keyed(openapi.Op{Summary: "Submit an expense report", Query: le, Response: expenseReportBody{},
 		Description: "A currency other than USD needs fxRateToUsd; a report without documentIds needs noReceiptReason.",
 		Body: object(openapi.Schema{"submittedByUserId": userID, "amountCents": openapi.Schema{"type": "integer", "exclusiveMinimum": 0},
 			"currency": currency, "transactionDate": instant, "memo": openapi.Nullable(memo), "destinationId": ubID,
 			"documentIds": described(ids, "Receipts uploaded with POST /expense-report/receipt."), "merchant": merchant,
 			"fxRateToUsd":     openapi.Nullable(described(stringType, "How many units of the currency one US dollar buys, as a decimal string.")),
 			"fxRateUpdatedAt": openapi.Nullable(instant), "noReceiptReason": openapi.Nullable(stringType)},
-			"submittedByUserId", "amountCents", "transactionDate", "destinationId", "merchant")})
+			"submittedByUserId", "amountCents", "transactionDate", "destinationId", "merchant")}))
 	openapi.Describe("expense_report.get", openapi.Op{Summary: "Get an expense report", Query: le, Response: expenseReportBody{}})
 	openapi.Describe("expense_report.update", openapi.Op{Summary: "Change or cancel a pending expense report", Query: le, Response: expenseReportBody{},
 		Description: "Only while pending_review. Absent properties stay as they are; memo null removes the memo; status cancelled cancels.",
 		Body: object(openapi.Schema{"updatedByUserId": userID, "amountCents": openapi.Schema{"type": "integer", "exclusiveMinimum": 0},
 			"currency": currency, "transactionDate": instant, "memo": openapi.Nullable(memo), "destinationId": ubID, "documentIds": ids,
 			"merchant": merchant, "status": oneOfStrings(sandbox.ExpenseCancelled)}, "updatedByUserId")})
-	openapi.Describe("expense_report.approve", openapi.Op{Summary: "Approve an expense report and pay it out", Query: le, Response: expenseReportBody{},
-		Body: object(openapi.Schema{"reviewedByUserId": userID}, "reviewedByUserId")})
+	openapi.Describe("expense_report.approve", keyed(openapi.Op{Summary: "Approve an expense report and pay it out", Query: le, Response: expenseReportBody{},
+		Body: object(openapi.Schema{"reviewedByUserId": userID}, "reviewedByUserId")}))
 	openapi.Describe("expense_report.reject", openapi.Op{Summary: "Reject an expense report", Query: le, Response: expenseReportBody{},
 		Body: object(openapi.Schema{"reviewedByUserId": userID, "reason": openapi.Schema{"type": "string", "minLength": 1}}, "reviewedByUserId", "reason")})
 	openapi.Describe("expense_report.bulk_action", openapi.Op{Summary: "Approve, reject or cancel many expense reports", Query: le,
@@ -130,9 +130,11 @@ func expenseBody(op *sandbox.Op, r *http.Request, er *sandbox.ExpenseReport) (an
 
 // expenseWrite runs an expense report write: body decodes strictly and is
 // checked by check; do returns the report to show.
-func (a *API) expenseWrite(r *http.Request, body any, check func() error, do func(op *sandbox.Op, c *call) (*sandbox.ExpenseReport, error)) (any, error) {
+func (a *API) expenseWrite(r *http.Request, idem idemMode, body any, check func() error,
+	do func(op *sandbox.Op, c *call) (*sandbox.ExpenseReport, error)) (any, error) {
 	return a.doWrite(r, write{
-		gen: web.Gen1,
+		gen:  web.Gen1,
+		idem: idem,
 		input: func(c *call, raw []byte) error {
 			if err := checkLEFilter(r, c); err != nil {
 				return err
@@ -154,14 +156,14 @@ func (a *API) expenseWrite(r *http.Request, body any, check func() error, do fun
 
 func (a *API) createExpenseReport(r *http.Request) (any, error) {
 	var body sandbox.ExpenseReportInput
-	return a.expenseWrite(r, &body, body.Validate, func(op *sandbox.Op, c *call) (*sandbox.ExpenseReport, error) {
+	return a.expenseWrite(r, idemOptional, &body, body.Validate, func(op *sandbox.Op, c *call) (*sandbox.ExpenseReport, error) {
 		return op.CreateExpenseReport(c.Actor, &body)
 	})
 }
 
 func (a *API) updateExpenseReport(r *http.Request) (any, error) {
 	var body sandbox.ExpenseReportPatch
-	return a.expenseWrite(r, &body, body.Validate, func(op *sandbox.Op, c *call) (*sandbox.ExpenseReport, error) {
+	return a.expenseWrite(r, idemNone, &body, body.Validate, func(op *sandbox.Op, c *call) (*sandbox.ExpenseReport, error) {
 		return op.UpdateExpenseReport(c.Actor, mux.Vars(r)["expenseReportId"], &body)
 	})
 }
@@ -200,14 +202,14 @@ func (b *reviewBody) check(reject bool) error {
 
 func (a *API) approveExpenseReport(r *http.Request) (any, error) {
 	var body reviewBody
-	return a.expenseWrite(r, &body, func() error { return body.check(false) }, func(op *sandbox.Op, c *call) (*sandbox.ExpenseReport, error) {
+	return a.expenseWrite(r, idemOptional, &body, func() error { return body.check(false) }, func(op *sandbox.Op, c *call) (*sandbox.ExpenseReport, error) {
 		return op.ApproveExpenseReport(c.Actor, mux.Vars(r)["expenseReportId"], body.ReviewedByUserID)
 	})
 }
 
 func (a *API) rejectExpenseReport(r *http.Request) (any, error) {
 	var body reviewBody
-	return a.expenseWrite(r, &body, func() error { return body.check(true) }, func(op *sandbox.Op, c *call) (*sandbox.ExpenseReport, error) {
+	return a.expenseWrite(r, idemNone, &body, func() error { return body.check(true) }, func(op *sandbox.Op, c *call) (*sandbox.ExpenseReport, error) {
 		return op.RejectExpenseReport(c.Actor, mux.Vars(r)["expenseReportId"], body.ReviewedByUserID, strings.TrimSpace(*body.Reason))
 	})
 }

@@ -53,8 +53,8 @@ func init() {
 			{Name: "filter:legalEntityContactId"}, {Name: "filter:legalEntityCustomerId"}, {Name: "filter:accountId"},
 			{Name: "sort", Description: "startDate by default.", Schema: oneOfStrings("startDate", "nextScheduledDate")},
 			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
-	openapi.Describe("invoice_series.create", openapi.Op{Summary: "Create a recurring invoice series", Body: input, Response: seriesIssued{},
-		Description: "invoiceAggregate is the series' first invoice."})
+	openapi.Describe("invoice_series.create", keyed(openapi.Op{Summary: "Create a recurring invoice series", Body: input, Response: seriesIssued{},
+		Description: "invoiceAggregate is the series' first invoice."}))
 	openapi.Describe("invoice_series.get", openapi.Op{Summary: "Get an invoice series", Query: []openapi.Param{legalEntityFilter}, Response: seriesView{}})
 	openapi.Describe("invoice_series.update", openapi.Op{Summary: "Replace an invoice series' terms", Body: input, Response: seriesIssued{},
 		Description: "The whole InvoiceSeriesInput; the customer cannot change. invoiceAggregate is the scheduled invoice rewritten to the new terms, if any."})
@@ -184,10 +184,11 @@ func seriesResult(op *sandbox.Op, s *sandbox.InvoiceSeries, inv *sandbox.Invoice
 
 // seriesWrite runs a series write with an InvoiceSeriesInput body (nil for
 // the actions that take none).
-func (a *API) seriesWrite(r *http.Request, body *sandbox.SeriesInput, name string,
+func (a *API) seriesWrite(r *http.Request, idem idemMode, body *sandbox.SeriesInput, name string,
 	do func(op *sandbox.Op, c *call) (*sandbox.InvoiceSeries, *sandbox.Invoice, error)) (any, error) {
 	return a.doWrite(r, write{
 		gen:    web.Gen1,
+		idem:   idem,
 		noBody: body == nil,
 		input: func(c *call, raw []byte) error {
 			if body == nil {
@@ -210,26 +211,26 @@ func (a *API) seriesWrite(r *http.Request, body *sandbox.SeriesInput, name strin
 
 func (a *API) createSeries(r *http.Request) (any, error) {
 	var body sandbox.SeriesInput
-	return a.seriesWrite(r, &body, "invoiceAggregate", func(op *sandbox.Op, c *call) (*sandbox.InvoiceSeries, *sandbox.Invoice, error) {
+	return a.seriesWrite(r, idemOptional, &body, "invoiceAggregate", func(op *sandbox.Op, c *call) (*sandbox.InvoiceSeries, *sandbox.Invoice, error) {
 		return op.CreateSeries(c.Actor, &body)
 	})
 }
 
 func (a *API) updateSeries(r *http.Request) (any, error) {
 	var body sandbox.SeriesInput
-	return a.seriesWrite(r, &body, "invoiceAggregate", func(op *sandbox.Op, c *call) (*sandbox.InvoiceSeries, *sandbox.Invoice, error) {
+	return a.seriesWrite(r, idemNone, &body, "invoiceAggregate", func(op *sandbox.Op, c *call) (*sandbox.InvoiceSeries, *sandbox.Invoice, error) {
 		return op.UpdateSeries(c.Actor, mux.Vars(r)["invoiceSeriesId"], &body)
 	})
 }
 
 func (a *API) cancelSeries(r *http.Request) (any, error) {
-	return a.seriesWrite(r, nil, "voidedInvoice", func(op *sandbox.Op, c *call) (*sandbox.InvoiceSeries, *sandbox.Invoice, error) {
+	return a.seriesWrite(r, idemNone, nil, "voidedInvoice", func(op *sandbox.Op, c *call) (*sandbox.InvoiceSeries, *sandbox.Invoice, error) {
 		return op.CancelSeries(c.Actor, mux.Vars(r)["invoiceSeriesId"])
 	})
 }
 
 func (a *API) skipNext(r *http.Request) (any, error) {
-	return a.seriesWrite(r, nil, "voidedInvoice", func(op *sandbox.Op, c *call) (*sandbox.InvoiceSeries, *sandbox.Invoice, error) {
+	return a.seriesWrite(r, idemNone, nil, "voidedInvoice", func(op *sandbox.Op, c *call) (*sandbox.InvoiceSeries, *sandbox.Invoice, error) {
 		return op.SkipNextInvoice(c.Actor, mux.Vars(r)["invoiceSeriesId"])
 	})
 }

@@ -35,10 +35,10 @@ func init() {
 			{Name: "filter:legalEntityContactId"}, {Name: "filter:legalEntityCustomerId"}, {Name: "filter:accountId"},
 			{Name: "sort", Description: "issuedAt by default.", Schema: oneOfStrings("issuedAt", "dueAt")},
 			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
-	openapi.Describe("invoice.create", openapi.Op{Summary: "Create an invoice", Response: invoiceAggregate{},
+	openapi.Describe("invoice.create", keyed(openapi.Op{Summary: "Create an invoice", Response: invoiceAggregate{},
 		Body: object(openapi.Schema{"accountId": requiredIDSchema, "legalEntityCustomerId": requiredIDSchema,
 			"details": invoiceDetailsInput(false), "paymentMethods": openapi.Ref("InvoicePaymentMethods")},
-			"accountId", "legalEntityCustomerId", "details")})
+			"accountId", "legalEntityCustomerId", "details")}))
 	openapi.Describe("invoice.get", openapi.Op{Summary: "Get an invoice", Query: le, Response: invoiceAggregate{}})
 	patch := object(openapi.Schema{"accountId": requiredIDSchema, "details": invoiceDetailsInput(true),
 		"paymentMethods": openapi.Ref("InvoicePaymentMethods")})
@@ -175,9 +175,11 @@ func (a *API) getInvoice(r *http.Request) (any, error) {
 
 // invoiceWrite runs an invoice write whose body decodes into body and is
 // checked by check; do returns the invoice to show.
-func (a *API) invoiceWrite(r *http.Request, body any, check func() error, do func(op *sandbox.Op, c *call) (*sandbox.Invoice, error)) (any, error) {
+func (a *API) invoiceWrite(r *http.Request, idem idemMode, body any, check func() error,
+	do func(op *sandbox.Op, c *call) (*sandbox.Invoice, error)) (any, error) {
 	return a.doWrite(r, write{
 		gen:    web.Gen1,
+		idem:   idem,
 		noBody: body == nil,
 		input: func(c *call, raw []byte) error {
 			if body == nil {
@@ -200,27 +202,27 @@ func (a *API) invoiceWrite(r *http.Request, body any, check func() error, do fun
 
 func (a *API) createInvoice(r *http.Request) (any, error) {
 	var body sandbox.InvoiceInput
-	return a.invoiceWrite(r, &body, body.Validate, func(op *sandbox.Op, c *call) (*sandbox.Invoice, error) {
+	return a.invoiceWrite(r, idemOptional, &body, body.Validate, func(op *sandbox.Op, c *call) (*sandbox.Invoice, error) {
 		return op.CreateInvoice(c.Actor, &body)
 	})
 }
 
 func (a *API) updateInvoice(r *http.Request) (any, error) {
 	var body sandbox.InvoicePatch
-	return a.invoiceWrite(r, &body, body.Validate, func(op *sandbox.Op, c *call) (*sandbox.Invoice, error) {
+	return a.invoiceWrite(r, idemNone, &body, body.Validate, func(op *sandbox.Op, c *call) (*sandbox.Invoice, error) {
 		return op.UpdateInvoice(c.Actor, mux.Vars(r)["invoiceId"], &body)
 	})
 }
 
 func (a *API) voidInvoice(r *http.Request) (any, error) {
-	return a.invoiceWrite(r, nil, nil, func(op *sandbox.Op, c *call) (*sandbox.Invoice, error) {
+	return a.invoiceWrite(r, idemNone, nil, nil, func(op *sandbox.Op, c *call) (*sandbox.Invoice, error) {
 		return op.VoidInvoice(c.Actor, mux.Vars(r)["invoiceId"])
 	})
 }
 
 func (a *API) reconcileInvoice(r *http.Request) (any, error) {
 	var body []sandbox.InvoiceTransactionInput
-	return a.invoiceWrite(r, &body, func() error { return sandbox.ValidateInvoiceTransactions(body) },
+	return a.invoiceWrite(r, idemNone, &body, func() error { return sandbox.ValidateInvoiceTransactions(body) },
 		func(op *sandbox.Op, c *call) (*sandbox.Invoice, error) {
 			return op.ReconcileInvoice(c.Actor, mux.Vars(r)["invoiceId"], body)
 		})
@@ -228,7 +230,7 @@ func (a *API) reconcileInvoice(r *http.Request) (any, error) {
 
 func (a *API) unreconcileInvoice(r *http.Request) (any, error) {
 	var body []sandbox.InvoiceTransactionInput
-	return a.invoiceWrite(r, &body, func() error { return sandbox.ValidateInvoiceTransactions(body) },
+	return a.invoiceWrite(r, idemNone, &body, func() error { return sandbox.ValidateInvoiceTransactions(body) },
 		func(op *sandbox.Op, c *call) (*sandbox.Invoice, error) {
 			return op.UnreconcileInvoice(c.Actor, mux.Vars(r)["invoiceId"], body)
 		})

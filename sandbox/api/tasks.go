@@ -33,10 +33,10 @@ func init() {
 	openapi.Describe("task.schema", openapi.Op{Summary: "The task types, their attributes and actions",
 		Query: []openapi.Param{legalEntityFilter, {Name: "filter:type"}}, Response: taskSchemas{}})
 	openapi.Describe("task.get", openapi.Op{Summary: "Get a task", Query: []openapi.Param{legalEntityFilter}, Response: taskBody{}})
-	openapi.Describe("task.act", openapi.Op{Summary: "Take an action on a task", Response: success{},
+	openapi.Describe("task.act", keyed(openapi.Op{Summary: "Take an action on a task", Response: success{},
 		Description: "A disabled action, or one the task's type does not have, is refused with 400.",
 		Body: object(openapi.Schema{"action": described(openapi.Schema{"type": "string", "minLength": 1}, "An action key from GET /task/schema."),
-			"payload": openapi.Schema{"type": "object"}}, "action")})
+			"payload": openapi.Schema{"type": "object"}}, "action")}))
 }
 
 // taskBody is the body of GET /task/{taskId}.
@@ -168,7 +168,8 @@ type actBody struct {
 func (a *API) actOnTask(r *http.Request) (any, error) {
 	var body actBody
 	return a.doWrite(r, write{
-		gen: web.Gen1,
+		gen:  web.Gen1,
+		idem: idemOptional,
 		input: func(c *call, raw []byte) error {
 			if err := web.DecodeBytes(raw, &body, true); err != nil {
 				return err

@@ -34,9 +34,9 @@ func init() {
 		Query: []openapi.Param{cursorParam, {Name: "filter:accountId"}, {Name: "filter:includeClosedAccounts",
 			Description: "Closed virtual accounts are left out unless true.", Schema: openapi.Schema{"type": "string", "enum": []string{"true", "false"}}}},
 		Response: listOf(virtualAccountView{})})
-	openapi.Describe("virtual_account.create", openapi.Op{Summary: "Open a virtual account", Status: http.StatusCreated,
+	openapi.Describe("virtual_account.create", keyed(openapi.Op{Summary: "Open a virtual account", Status: http.StatusCreated,
 		Body:     object(openapi.Schema{"accountId": openapi.Schema{"type": "string", "minLength": 1}, "name": name, "commissionDetails": commission}, "accountId", "name"),
-		Response: virtualAccountWrite{}})
+		Response: virtualAccountWrite{}}))
 	openapi.Describe("virtual_account.get", openapi.Op{Summary: "Get a virtual account with its balance and spend", Response: virtualAccountView{}})
 	openapi.Describe("virtual_account.update", openapi.Op{Summary: "Rename, change the commission of, or close a virtual account",
 		Description: "action update changes what the body gives (commissionDetails null removes the commission); action close closes the account.",
@@ -174,6 +174,7 @@ func (a *API) createVirtualAccount(r *http.Request) (any, error) {
 	var details *sandbox.CommissionDetails
 	return a.doWrite(r, write{
 		gen:    web.Gen1,
+		idem:   idemOptional,
 		status: http.StatusCreated,
 		input: func(c *call, raw []byte) error {
 			if err := web.DecodeBytes(raw, &body, true); err != nil {

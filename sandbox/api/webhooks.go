@@ -21,12 +21,12 @@ func init() {
 	openapi.Component("Webhook", webhook{})
 	openapi.Describe("webhook.list", openapi.Op{Summary: "List webhook endpoints", Query: []openapi.Param{cursorParam, legalEntityFilter},
 		Response: listOf(webhook{})})
-	openapi.Describe("webhook.create", openapi.Op{Summary: "Register a webhook endpoint", Status: http.StatusCreated, Response: webhook{},
+	openapi.Describe("webhook.create", keyed(openapi.Op{Summary: "Register a webhook endpoint", Status: http.StatusCreated, Response: webhook{},
 		Description: "The endpoint receives every event type.",
 		Body: object(openapi.Schema{"legalEntityId": described(openapi.Schema{"type": "string", "minLength": 1},
 			"Required with a user-scoped key; with a legal-entity key it defaults to the key's own. It must be the legal entity the request acts for."),
 			"url":  openapi.Schema{"type": "string", "format": "uri", "maxLength": 2048, "description": "An absolute http or https URL without credentials."},
-			"name": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}, "url", "name")})
+			"name": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}, "url", "name")}))
 	openapi.Describe("webhook.get", openapi.Op{Summary: "Get a webhook endpoint", Response: webhook{}})
 	openapi.Describe("webhook.update", openapi.Op{Summary: "Resume, pause or archive a webhook endpoint", Response: webhook{},
 		Description: "active resumes (also from backing-off or disabled) and sends what was queued; paused queues events; archived soft-deletes. backing-off and disabled are the system's to set.",
@@ -123,6 +123,7 @@ func (a *API) createWebhook(r *http.Request) (any, error) {
 	var in sandbox.WebhookInput
 	return a.doWrite(r, write{
 		gen:    web.Gen1,
+		idem:   idemOptional,
 		status: http.StatusCreated,
 		input: func(c *call, raw []byte) error {
 			if err := web.DecodeBytes(raw, &body, true); err != nil {

@@ -22,6 +22,9 @@ const (
 	// request reaches the operation the key is consumed, success or not, and
 	// any reuse is 409 with nothing replayed.
 	idemConsume
+	// idemOptional (first generation): the key may be left out, and then
+	// the write runs as if it took none; when sent it acts as idemReplay.
+	idemOptional
 )
 
 // write describes one write operation for the shared pipeline.
@@ -59,6 +62,12 @@ func withApproval(ctx context.Context) context.Context {
 // the body, check the idempotency key, defer a read-only key's write, then
 // run the operation and its idempotency bookkeeping in one transaction.
 func (a *API) doWrite(r *http.Request, w write) (any, error) {
+	if w.idem == idemOptional {
+		w.idem = idemNone
+		if _, sent := r.Header[idempotencyHeader]; sent {
+			w.idem = idemReplay
+		}
+	}
 	c, err := a.auth(r, authOpts{gen: w.gen, apiKeyOnly: w.apiKeyOnly})
 	if err != nil {
 		return nil, err
@@ -67,7 +76,7 @@ func (a *API) doWrite(r *http.Request, w write) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := r.Header.Get("X-Idempotency-Key")
+	key := r.Header.Get(idempotencyHeader)
 	if c.P.Key.ReadOnly && !approved(r) {
 		return a.deferWrite(r, c, body)
 	}
@@ -93,32 +102,54 @@ func (a *API) doWrite(r *http.Request, w write) (any, error) {
 	return a.idempotent(c, w, op, key, sandbox.HashBody(body), status)
 }
 
+// idempotencyHeader is the idempotency key's header, in canonical form.
+const idempotencyHeader = "X-Idempotency-Key"
+
 func checkIdempotencyKey(key string) error {
 	switch n := utf8.RuneCountInString(key); {
 	case n == 0:
-		return sandbox.InvalidField("X-Idempotency-Key", "required")
+		return sandbox.InvalidField(idempotencyHeader, "required")
 	case n > 255:
-		return sandbox.InvalidField("X-Idempotency-Key", "must be 1 to 255 characters")
+		return sandbox.InvalidField(idempotencyHeader, "must be 1 to 255 characters")
 	}
 	return nil
 }
 
-// idempotent runs an operation under an idempotency key.
+// usedKey answers a request whose key was used before: the first answer
+// again, or 409. It reports false for a key not used yet.
+func usedKey(op *sandbox.Op, w write, le, operation, key, hash string) (*web.Response, bool, error) {
+	rec, used, err := op.Idempotency(le, operation, key)
+	if err != nil || !used {
+		return nil, false, err
+	}
+	if w.idem == idemConsume || rec.BodyHash != hash {
+		return nil, true, sandbox.Errorf(sandbox.CodeConflict, "the X-Idempotency-Key was already used for this operation")
+	}
+	return &web.Response{Status: rec.Status, Raw: rec.Response, ContentType: "application/json"}, true, nil
+}
+
+// idempotent runs an operation under an idempotency key. A key used before
+// is answered from a read, so a retry writes nothing; the write checks
+// again, for a retry racing the first call.
 func (a *API) idempotent(c *call, w write, operation, key, hash string, status int) (any, error) {
 	le := c.Actor.LegalEntityID()
 	var replay *web.Response
+	var used bool
+	err := c.W.View(func(op *sandbox.Op) (err error) {
+		replay, used, err = usedKey(op, w, le, operation, key, hash)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if used {
+		return replay, nil
+	}
 	var runErr error
-	err := c.W.Update(func(op *sandbox.Op) error {
-		rec, used, err := op.Idempotency(le, operation, key)
-		if err != nil {
+	err = c.W.Update(func(op *sandbox.Op) error {
+		var err error
+		if replay, used, err = usedKey(op, w, le, operation, key, hash); err != nil || used {
 			return err
-		}
-		if used {
-			if w.idem == idemConsume || rec.BodyHash != hash {
-				return sandbox.Errorf(sandbox.CodeConflict, "the X-Idempotency-Key was already used for this operation")
-			}
-			replay = &web.Response{Status: rec.Status, Raw: rec.Response, ContentType: "application/json"}
-			return nil
 		}
 		out, err := w.run(op, c)
 		if err != nil {
@@ -163,7 +194,7 @@ func readWrite(r *http.Request, w write, c *call) ([]byte, error) {
 		}
 	}
 	if w.idem != idemNone {
-		if err := checkIdempotencyKey(r.Header.Get("X-Idempotency-Key")); err != nil {
+		if err := checkIdempotencyKey(r.Header.Get(idempotencyHeader)); err != nil {
 			problems = append(problems, err)
 		}
 	}
@@ -189,4 +220,14 @@ func readWrite(r *http.Request, w write, c *call) ([]byte, error) {
 		}
 	}
 	return nil, sandbox.Invalid(details)
+}
+
+// keyedUnless is the idempotency mode of a write that shares its handler
+// with another: the optional key, except when skip (the update of a
+// create-or-update pair).
+func keyedUnless(skip bool) idemMode {
+	if skip {
+		return idemNone
+	}
+	return idemOptional
 }

@@ -244,7 +244,9 @@ func (r *resp) decode(t *testing.T, v any) {
 	}
 }
 
-// gen1 checks a first-generation error body and returns it.
+// gen1 checks a first-generation error body and returns it: its message
+// ends with "[<identifier>-<requestId>]", the request id being the
+// X-Request-Id header and meta.referenceId.
 func (r *resp) gen1(t *testing.T, status int, identifier string) map[string]any {
 	t.Helper()
 	r.status(t, status)
@@ -260,8 +262,13 @@ func (r *resp) gen1(t *testing.T, status int, identifier string) map[string]any 
 	if got := m["rawStatus"]; got != float64(status) {
 		t.Fatalf("rawStatus = %v, want %d", got, status)
 	}
-	if ref, _ := m["meta"].(map[string]any)["referenceId"].(string); !strings.HasPrefix(ref, "ref_") {
-		t.Fatalf("meta.referenceId = %q", ref)
+	requestID := r.Header.Get("X-Request-Id")
+	if ref, _ := m["meta"].(map[string]any)["referenceId"].(string); ref == "" || ref != requestID {
+		t.Fatalf("meta.referenceId = %q, want the X-Request-Id %q", ref, requestID)
+	}
+	suffix := " [" + identifier + "-" + requestID + "]"
+	if msg, _ := m["message"].(string); !strings.HasSuffix(msg, suffix) || len(msg) == len(suffix) {
+		t.Fatalf("message %q does not end with %q after a text", msg, suffix)
 	}
 	return m
 }

@@ -34,7 +34,10 @@ type Gen2Error struct {
 }
 
 // WriteError writes err in gen's envelope. Anything that is not a domain
-// error is logged with its reference id and shown only as internal.
+// error is logged with its reference id and shown only as internal. A
+// first-generation failure is referenced by its request's id (the
+// X-Request-Id header), which also closes its message; a second-generation
+// one gets a reference id of its own.
 func WriteError(w http.ResponseWriter, r *http.Request, gen Gen, err error) {
 	info := InfoOf(r)
 	e, ok := sandbox.AsError(err)
@@ -43,7 +46,11 @@ func WriteError(w http.ResponseWriter, r *http.Request, gen Gen, err error) {
 		e = sandbox.Errorf(sandbox.CodeInternal, "the request could not be completed; quote the referenceId to support")
 	}
 	status := StatusOf(e.Code)
-	info.ReferenceID = info.NewReference()
+	if gen == Gen2 {
+		info.ReferenceID = info.NewReference()
+	} else {
+		info.ReferenceID = info.RequestID
+	}
 	if status == http.StatusTooManyRequests {
 		writePlain(w, r, status, "Too Many Requests: the rate limit was exceeded; retry later.\n")
 		return
@@ -63,7 +70,14 @@ func WriteError(w http.ResponseWriter, r *http.Request, gen Gen, err error) {
 	if len(details) > 0 {
 		meta["details"] = details
 	}
-	Write(w, r, Status(status, Gen1Error{Message: e.Message, Name: gen1Names[status], Identifier: string(e.Code), RawStatus: status, Meta: meta}))
+	Write(w, r, Status(status, Gen1Error{Message: gen1Message(e.Message, e.Code, info.ReferenceID), Name: gen1Names[status],
+		Identifier: string(e.Code), RawStatus: status, Meta: meta}))
+}
+
+// gen1Message is a first-generation error message: the text, then the
+// failure's support handle "[<identifier>-<requestId>]".
+func gen1Message(text string, code sandbox.Code, requestID string) string {
+	return text + " [" + string(code) + "-" + requestID + "]"
 }
 
 func writePlain(w http.ResponseWriter, r *http.Request, status int, text string) {
