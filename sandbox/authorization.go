@@ -3,6 +3,8 @@ package sandbox
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
+	"strings"
 	"time"
 )
 
@@ -265,7 +267,30 @@ func (op *Op) updateAuthorizationWebhook(h *AuthorizationWebhook, in Authorizati
 	return h, op.save(kindAuthorizationWebhook, h.AccountID, h)
 }
 
-// signingSecret makes a new whsec_ secret from the world's seed.
+// SigningSecretPrefix starts every authorization-webhook signing secret.
+const SigningSecretPrefix = "whsec_"
+
+// AuthorizationSigningKey is the HMAC key a signing secret stands for: the
+// base64 (standard alphabet) text after the whsec_ prefix, decoded. A
+// secret without the prefix, or whose rest is empty or not base64, has no
+// key.
+func AuthorizationSigningKey(secret string) ([]byte, error) {
+	rest, ok := strings.CutPrefix(secret, SigningSecretPrefix)
+	if !ok {
+		return nil, errors.New("a signing secret starts with whsec_")
+	}
+	key, err := base64.StdEncoding.DecodeString(rest)
+	if err != nil {
+		return nil, errors.New("the text after whsec_ must be standard base64: " + err.Error())
+	}
+	if len(key) == 0 {
+		return nil, errors.New("the text after whsec_ is empty")
+	}
+	return key, nil
+}
+
+// signingSecret makes a new whsec_ secret from the world's seed: whsec_
+// and the base64 of 24 seeded bytes, the HMAC key.
 func (op *Op) signingSecret() (string, error) {
 	n, err := op.counter("whsec")
 	if err != nil {
@@ -275,5 +300,5 @@ func (op *Op) signingSecret() (string, error) {
 	for i := 0; i < len(raw); i += 8 {
 		binary.BigEndian.PutUint64(raw[i:], derive(op.W.Seed, "whsec", n*3+int64(i/8)))
 	}
-	return "whsec_" + base64.StdEncoding.EncodeToString(raw[:]), nil
+	return SigningSecretPrefix + base64.StdEncoding.EncodeToString(raw[:]), nil
 }

@@ -8,35 +8,53 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
-// Delivery rules. An attempt succeeds on a 2xx answer; anything else (or
-// no answer) is retried on the virtual clock after RetryDelay, up to
-// MaxDeliveryAttempts attempts. A delivery whose last attempt fails has
-// failed permanently; DisableAfterFailures permanent failures in a row
-// disable the endpoint.
+// Delivery rules, the real service's: an attempt succeeds on a 2xx answer;
+// anything else (or no answer) is retried on the virtual clock after
+// RetryDelay, up to MaxDeliveryAttempts attempts (the first and 12
+// retries). A delivery whose last attempt fails has failed permanently: its
+// endpoint backs off for EndpointBackoff, longer after each consecutive
+// permanent failure, and DisableAfterFailures of them in a row disable it.
 const (
-	MaxDeliveryAttempts  = 12
+	MaxDeliveryAttempts  = 13
 	DisableAfterFailures = 6
-	firstRetryDelay      = 30 * time.Second
-	maxRetryDelay        = 6 * time.Hour
+	firstRetryDelay      = 500 * time.Millisecond
+	retryGrowth          = 5
+	firstEndpointBackoff = time.Hour
 )
 
-// EventWebhookRetry is the scheduled event that makes a failed delivery due
-// again.
-const EventWebhookRetry = "webhook.retry"
+// Scheduled events of the delivery rules: a failed delivery's next
+// attempt, and the end of an endpoint's backoff.
+const (
+	EventWebhookRetry  = "webhook.retry"
+	EventWebhookResume = "webhook.resume"
+)
 
 func init() {
 	OnEmit(fanOut)
 	RegisterEvent(EventWebhookRetry, runWebhookRetry)
+	RegisterEvent(EventWebhookResume, runWebhookResume)
 }
 
-// RetryDelay is the wait after the n-th failed attempt: 30 s doubled each
-// time (30 s, 1 min, 2 min, 4 min, …), at most 6 h.
+// RetryDelay is the wait after the n-th failed attempt: 0.5 s multiplied
+// by 5 each time (0.5 s, 2.5 s, 12.5 s, 62.5 s, … 24 414 062.5 s after the
+// 12th), the intervals the real service published.
 func RetryDelay(n int) time.Duration {
 	d := firstRetryDelay
-	for i := 1; i < n && d < maxRetryDelay; i++ {
+	for i := 1; i < n; i++ {
+		d *= retryGrowth
+	}
+	return d
+}
+
+// EndpointBackoff is how long an endpoint backs off after its n-th
+// consecutive permanent failure: one hour, doubled each time (1 h, 2 h,
+// 4 h, 8 h, 16 h; the 6th disables it instead).
+func EndpointBackoff(n int) time.Duration {
+	d := firstEndpointBackoff
+	for i := 1; i < n; i++ {
 		d *= 2
 	}
-	return min(d, maxRetryDelay)
+	return d
 }
 
 // webhookEvent is the body every delivery posts: upstream's WebhookEvent.
@@ -239,11 +257,11 @@ func runWebhookRetry(op *Op, ev *Event) (string, error) {
 }
 
 // RecordDeliveryAttempt stores the outcome of a request the sender made and
-// applies the delivery rules: success finishes the delivery and returns a
-// backing-off endpoint to active; a failure schedules the next attempt on
-// the virtual clock (the endpoint backs off) or, after the last attempt,
-// fails the delivery for good and may disable the endpoint. The next queued
-// delivery is then made due.
+// applies the delivery rules: success finishes the delivery and resets the
+// endpoint's backoff cycle; a failure schedules the next attempt on the
+// virtual clock or, after the last attempt, fails the delivery for good and
+// backs the endpoint off (or disables it). The next queued delivery is
+// then made due when the endpoint is still sending.
 func (w *World) RecordDeliveryAttempt(id string, r AttemptResult) (*WebhookDelivery, error) {
 	var d *WebhookDelivery
 	err := w.Update(func(op *Op) error {
@@ -268,7 +286,7 @@ func (op *Op) recordAttempt(id string, r AttemptResult) (*WebhookDelivery, error
 		at = op.Now
 	}
 	ok = r.Error == "" && r.ResponseStatus >= 200 && r.ResponseStatus < 300
-	disabled := false
+	held := false
 	d.Attempts = append(d.Attempts, DeliveryAttempt{Number: len(d.Attempts) + 1, At: at, URL: r.URL,
 		RequestHeaders: r.RequestHeaders, RequestBody: r.RequestBody, ResponseStatus: r.ResponseStatus,
 		ResponseBody: capBytes(r.ResponseBody, MaxResponseBody), LatencyMs: r.LatencyMs, Error: r.Error, Succeeded: ok})
@@ -282,21 +300,20 @@ func (op *Op) recordAttempt(id string, r AttemptResult) (*WebhookDelivery, error
 	case ok:
 		op.finishDelivery(d, DeliverySucceeded)
 		hook.ConsecutiveFailures = 0
-		if hook.Status == WebhookBackingOff {
-			hook.setStatus(WebhookActive, op.Now, nil)
-		}
 	case len(d.Attempts) >= MaxDeliveryAttempts:
 		op.finishDelivery(d, DeliveryFailed)
-		disabled = op.failPermanently(hook)
+		if held, err = op.failPermanently(hook); err != nil {
+			return nil, err
+		}
 	default:
-		if err := op.scheduleRetry(d, hook, at.Add(RetryDelay(len(d.Attempts)))); err != nil {
+		if err := op.scheduleRetry(d, at.Add(RetryDelay(len(d.Attempts)))); err != nil {
 			return nil, err
 		}
 	}
 	if err := op.saveDelivery(d); err != nil {
 		return nil, err
 	}
-	if disabled {
+	if held {
 		// Shuffled deliveries may be due side by side: hold them all.
 		if err := op.holdDeliveries(hook.ID, DeliveryQueued); err != nil {
 			return nil, err
@@ -313,31 +330,80 @@ func (op *Op) finishDelivery(d *WebhookDelivery, status string) {
 	d.Status, d.CompletedAt, d.NextAttemptAt, d.RetryEventID = status, &now, nil, ""
 }
 
-// failPermanently counts a permanent failure against an endpoint,
-// disabling it at the limit; it reports whether it did.
-func (op *Op) failPermanently(hook *Webhook) bool {
+// failPermanently counts a permanent failure against an endpoint: at the
+// limit it is disabled; before it, an active endpoint backs off until a
+// scheduled webhook.resume makes it active again. It reports whether the
+// endpoint stopped sending.
+func (op *Op) failPermanently(hook *Webhook) (bool, error) {
 	hook.ConsecutiveFailures++
-	switch {
-	case hook.ConsecutiveFailures >= DisableAfterFailures && hook.Status != WebhookDisabled:
-		hook.setStatus(WebhookDisabled, op.Now, nil)
-		return true
-	case hook.Status == WebhookBackingOff:
-		hook.setStatus(WebhookActive, op.Now, nil)
+	if hook.Status != WebhookActive && hook.Status != WebhookBackingOff {
+		return false, nil
 	}
-	return false
+	if err := op.cancelResume(hook); err != nil {
+		return false, err
+	}
+	if hook.ConsecutiveFailures >= DisableAfterFailures {
+		hook.setStatus(WebhookDisabled, op.Now, nil)
+		return true, nil
+	}
+	ev, err := op.Schedule(EventWebhookResume, op.Now.Add(EndpointBackoff(hook.ConsecutiveFailures)),
+		map[string]string{"webhookId": hook.ID})
+	if err != nil {
+		return false, err
+	}
+	hook.setStatus(WebhookBackingOff, op.Now, &ev.At)
+	hook.ResumeEventID = ev.ID
+	return true, nil
+}
+
+// cancelResume cancels the end of backoff an endpoint was waiting for.
+func (op *Op) cancelResume(hook *Webhook) error {
+	if hook.ResumeEventID == "" {
+		return nil
+	}
+	id := hook.ResumeEventID
+	hook.ResumeEventID = ""
+	return op.CancelEvent(id)
+}
+
+// runWebhookResume ends an endpoint's backoff: it is active again and
+// sends what it queued meanwhile.
+func runWebhookResume(op *Op, ev *Event) (string, error) {
+	var p struct {
+		WebhookID string `json:"webhookId"`
+	}
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+		return "", err
+	}
+	hook, ok, err := op.loadWebhook(p.WebhookID)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", NotFound("webhook", "id", p.WebhookID)
+	}
+	if hook.Status != WebhookBackingOff || hook.ResumeEventID != ev.ID || hook.ArchivedAt != nil {
+		return fmt.Sprintf("webhook %s is %s; nothing to resume", hook.ID, hook.Status), nil
+	}
+	hook.ResumeEventID = ""
+	hook.setStatus(WebhookActive, op.Now, nil)
+	if err := op.saveWebhook(hook); err != nil {
+		return "", err
+	}
+	if err := op.pumpDeliveries(hook); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("webhook %s: backoff over, active again", hook.ID), nil
 }
 
 // scheduleRetry makes a delivery wait for its next attempt at a virtual
-// instant; the endpoint backs off until then.
-func (op *Op) scheduleRetry(d *WebhookDelivery, hook *Webhook, at time.Time) error {
+// instant.
+func (op *Op) scheduleRetry(d *WebhookDelivery, at time.Time) error {
 	ev, err := op.Schedule(EventWebhookRetry, at, map[string]string{"deliveryId": d.ID})
 	if err != nil {
 		return err
 	}
 	d.Status, d.NextAttemptAt, d.RetryEventID = DeliveryRetrying, &ev.At, ev.ID
-	if hook.Status == WebhookActive || hook.Status == WebhookBackingOff {
-		hook.setStatus(WebhookBackingOff, op.Now, &ev.At)
-	}
 	return nil
 }
 

@@ -69,14 +69,42 @@ func attemptDue(t *testing.T, w *World, status int) *WebhookDelivery {
 	return d
 }
 
-func TestRetryDelayDoublesUpToSixHours(t *testing.T) {
-	want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute,
-		16 * time.Minute, 32 * time.Minute, 64 * time.Minute, 128 * time.Minute, 256 * time.Minute, 6 * time.Hour, 6 * time.Hour}
-	for i, w := range want {
-		if got := RetryDelay(i + 1); got != w {
-			t.Errorf("RetryDelay(%d) = %s, want %s", i+1, got, w)
+func TestRetryDelayIsTheDocumentedSchedule(t *testing.T) {
+	// The intervals the real service published, in seconds.
+	want := []float64{0.5, 2.5, 12.5, 62.5, 312.5, 1562.5, 7812.5, 39062.5, 195312.5, 976562.5, 4882812.5, 24414062.5}
+	if MaxDeliveryAttempts != len(want)+1 {
+		t.Fatalf("MaxDeliveryAttempts = %d, want %d (the first attempt and 12 retries)", MaxDeliveryAttempts, len(want)+1)
+	}
+	for i, secs := range want {
+		if got := RetryDelay(i + 1); got != time.Duration(secs*float64(time.Second)) {
+			t.Errorf("RetryDelay(%d) = %s, want %gs", i+1, got, secs)
 		}
 	}
+}
+
+func TestEndpointBackoffDoubles(t *testing.T) {
+	for i, want := range []time.Duration{time.Hour, 2 * time.Hour, 4 * time.Hour, 8 * time.Hour, 16 * time.Hour} {
+		if got := EndpointBackoff(i + 1); got != want {
+			t.Errorf("EndpointBackoff(%d) = %s, want %s", i+1, got, want)
+		}
+	}
+}
+
+// failDelivery fails the due delivery on every attempt it has left,
+// advancing the clock to each retry, and returns it failed.
+func failDelivery(t *testing.T, w *World) *WebhookDelivery {
+	t.Helper()
+	d := attemptDue(t, w, 500)
+	for len(d.Attempts) < MaxDeliveryAttempts {
+		if d.Status != DeliveryRetrying || d.NextAttemptAt == nil {
+			t.Fatalf("after %d attempts: %+v", len(d.Attempts), d)
+		}
+		if _, err := w.Advance(*d.NextAttemptAt); err != nil {
+			t.Fatal(err)
+		}
+		d = attemptDue(t, w, 503)
+	}
+	return d
 }
 
 func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
@@ -89,32 +117,42 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 	}
 	start := w.Now()
 	d := attemptDue(t, w, 500)
-	if d.Status != DeliveryRetrying || d.NextAttemptAt == nil || !d.NextAttemptAt.Equal(start.Add(30*time.Second)) {
+	if d.Status != DeliveryRetrying || d.NextAttemptAt == nil || !d.NextAttemptAt.Equal(start.Add(500*time.Millisecond)) {
 		t.Fatalf("after one failure: %+v", d)
 	}
-	if h := mustWebhook(t, w, hook.ID); h.Status != WebhookBackingOff || !h.BackingOffUntil.Equal(start.Add(30*time.Second)) {
-		t.Fatalf("endpoint = %+v, want backing-off until +30s", h)
+	if h := mustWebhook(t, w, hook.ID); h.Status != WebhookActive || h.BackingOffUntil != nil {
+		t.Fatalf("endpoint = %+v, want active while a notification is retried", h)
 	}
 	if due, _ := w.DueDeliveries(10); len(due) != 0 {
 		t.Fatalf("a retrying delivery is due before its time: %+v", due)
 	}
-	for failed := 0; failed < DisableAfterFailures; failed++ {
-		for attempt := len(d.Attempts); attempt < MaxDeliveryAttempts; attempt++ {
-			if attempt > 0 {
-				if _, err := w.Advance(*d.NextAttemptAt); err != nil {
-					t.Fatal(err)
-				}
-			}
-			d = attemptDue(t, w, 503)
-		}
+	if _, err := w.Advance(*d.NextAttemptAt); err != nil {
+		t.Fatal(err)
+	}
+	for failed := 1; failed <= DisableAfterFailures; failed++ {
+		d = failDelivery(t, w)
 		if d.Status != DeliveryFailed || len(d.Attempts) != MaxDeliveryAttempts {
 			t.Fatalf("delivery %d after %d attempts: %s", failed, len(d.Attempts), d.Status)
 		}
-		if h := mustWebhook(t, w, hook.ID); h.ConsecutiveFailures != failed+1 {
-			t.Fatalf("consecutive failures = %d, want %d", h.ConsecutiveFailures, failed+1)
+		h := mustWebhook(t, w, hook.ID)
+		if h.ConsecutiveFailures != failed {
+			t.Fatalf("consecutive failures = %d, want %d", h.ConsecutiveFailures, failed)
 		}
-		if failed < DisableAfterFailures-1 {
-			d = attemptDue(t, w, 500)
+		if failed == DisableAfterFailures {
+			break
+		}
+		if want := w.Now().Add(EndpointBackoff(failed)); h.Status != WebhookBackingOff || h.BackingOffUntil == nil ||
+			!h.BackingOffUntil.Equal(want) {
+			t.Fatalf("after permanent failure %d: %+v, want backing-off until %s", failed, h, want)
+		}
+		if due, _ := w.DueDeliveries(10); len(due) != 0 {
+			t.Fatalf("a backing-off endpoint has due deliveries: %+v", due)
+		}
+		if _, err := w.Advance(*h.BackingOffUntil); err != nil {
+			t.Fatal(err)
+		}
+		if h := mustWebhook(t, w, hook.ID); h.Status != WebhookActive || h.BackingOffUntil != nil {
+			t.Fatalf("after the backoff: %+v", h)
 		}
 	}
 	h := mustWebhook(t, w, hook.ID)
@@ -243,5 +281,53 @@ func TestAuthorizationConfigProblems(t *testing.T) {
 				t.Fatalf("problems = %v, want one at %s", d, c.at)
 			}
 		})
+	}
+}
+
+func TestSuccessResetsTheBackoffCycle(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	hook := newEndpoint(t, w)
+	for _, card := range []string{"card_a", "card_b"} {
+		if _, err := w.TriggerWebhook(hook.ID, EventCardUpdate, card); err != nil {
+			t.Fatal(err)
+		}
+	}
+	failDelivery(t, w)
+	h := mustWebhook(t, w, hook.ID)
+	if h.ConsecutiveFailures != 1 || h.Status != WebhookBackingOff {
+		t.Fatalf("after a permanent failure: %+v", h)
+	}
+	if _, err := w.Advance(*h.BackingOffUntil); err != nil {
+		t.Fatal(err)
+	}
+	if d := attemptDue(t, w, 204); d.EntityID != "card_b" || d.Status != DeliverySucceeded {
+		t.Fatalf("delivery after the backoff = %+v", d)
+	}
+	if h := mustWebhook(t, w, hook.ID); h.ConsecutiveFailures != 0 || h.Status != WebhookActive || h.ResumeEventID != "" {
+		t.Fatalf("after a success: %+v", h)
+	}
+}
+
+func TestSigningSecretsCarryABase64Key(t *testing.T) {
+	w := mustWorld(t, mustScenario(t, "demo"))
+	err := w.Update(func(op *Op) error {
+		for range 3 {
+			secret, err := op.signingSecret()
+			if err != nil {
+				return err
+			}
+			if key, err := AuthorizationSigningKey(secret); err != nil || len(key) != 24 {
+				t.Errorf("secret %q: key of %d bytes, %v", secret, len(key), err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"", "whsec_", "whsec_not base64!", "c2VjcmV0", "whsec_c2VjcmV0===="} {
+		if _, err := AuthorizationSigningKey(bad); err == nil {
+			t.Errorf("AuthorizationSigningKey(%q) has a key", bad)
+		}
 	}
 }

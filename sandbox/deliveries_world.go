@@ -156,3 +156,14 @@ func (op *Op) liveWebhook(id string) (*Webhook, error) {
 	}
 	return hook, nil
 }
+
+// WebhookNotifications lists the deliveries of one of the actor's
+// endpoints, newest first: its notification history. Another legal
+// entity's endpoint is not found; an archived one keeps its history.
+func (op *Op) WebhookNotifications(a *Actor, webhookID string, req PageRequest) (Page[WebhookDelivery], error) {
+	if _, err := op.WebhookOf(a, webhookID); err != nil {
+		return Page[WebhookDelivery]{}, err
+	}
+	req.Desc = true
+	return list[WebhookDelivery](op, kindDelivery, IndexPrefix(indexDeliveryWebhook, webhookID), req, nil)
+}

@@ -132,6 +132,8 @@ type Webhook struct {
 	// ConsecutiveFailures counts deliveries that failed permanently since
 	// the last success or re-enable; six disable the endpoint.
 	ConsecutiveFailures int `json:"consecutiveFailures,omitempty"`
+	// ResumeEventID names the scheduled webhook.resume that ends a backoff.
+	ResumeEventID string `json:"resumeEventId,omitempty"`
 	// StatusReason is the reason given with the last status change.
 	StatusReason string `json:"statusReason,omitempty"`
 	Seq          int64  `json:"seq"`

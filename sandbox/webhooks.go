@@ -36,9 +36,9 @@ func (w *Webhook) setStatus(status string, at time.Time, until *time.Time) {
 }
 
 // sending reports whether deliveries to the endpoint go out: it is active
-// or backing off, and not archived.
+// and not archived. A backing-off, paused or disabled endpoint queues them.
 func (w *Webhook) sending() bool {
-	return w.ArchivedAt == nil && (w.Status == WebhookActive || w.Status == WebhookBackingOff)
+	return w.ArchivedAt == nil && w.Status == WebhookActive
 }
 
 // wants reports whether the endpoint receives an event type: every type
@@ -183,6 +183,9 @@ func (op *Op) resumeWebhook(w *Webhook) error {
 	if w.Status == WebhookActive {
 		return nil
 	}
+	if err := op.cancelResume(w); err != nil {
+		return err
+	}
 	w.setStatus(WebhookActive, op.Now, nil)
 	w.ConsecutiveFailures = 0
 	queue, err := op.unfinished(w.ID)
@@ -204,6 +207,9 @@ func (op *Op) pauseWebhook(w *Webhook) error {
 	if w.Status == WebhookPaused {
 		return nil
 	}
+	if err := op.cancelResume(w); err != nil {
+		return err
+	}
 	w.setStatus(WebhookPaused, op.Now, nil)
 	return op.holdDeliveries(w.ID, DeliveryQueued)
 }
@@ -211,6 +217,9 @@ func (op *Op) pauseWebhook(w *Webhook) error {
 // archiveWebhook soft-deletes an endpoint: it is hidden from the list,
 // shown as disabled, and its undelivered events are canceled.
 func (op *Op) archiveWebhook(w *Webhook) error {
+	if err := op.cancelResume(w); err != nil {
+		return err
+	}
 	now := op.Now
 	w.ArchivedAt = &now
 	w.setStatus(WebhookDisabled, now, nil)

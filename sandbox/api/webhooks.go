@@ -15,6 +15,7 @@ func (a *API) routesWebhooks(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/webhook", "webhook.create", a.createWebhook)
 	web.Route(r, web.Gen1, http.MethodGet, "/webhook/{webhookId}", "webhook.get", a.getWebhook)
 	web.Route(r, web.Gen1, http.MethodPatch, "/webhook/{webhookId}", "webhook.update", a.updateWebhook)
+	web.Route(r, web.Gen1, http.MethodGet, "/webhook/{webhookId}/notification", "webhook.notification.list", a.listNotifications)
 }
 
 func init() {
@@ -32,6 +33,50 @@ func init() {
 		Description: "active resumes (also from backing-off or disabled) and sends what was queued; paused queues events; archived soft-deletes. backing-off and disabled are the system's to set.",
 		Body: object(openapi.Schema{"status": oneOfStrings(sandbox.WebhookActive, sandbox.WebhookPaused, sandbox.WebhookArchived),
 			"reason": openapi.Schema{"type": "string", "maxLength": 500, "description": "For the audit trail."}}, "status")})
+	openapi.Component("WebhookNotification", notification{})
+	openapi.Describe("webhook.notification.list", openapi.Op{Summary: "An endpoint's notification history",
+		Description: "Every notification sent, or to be sent, to the endpoint, newest first, with its delivery status and attempts. " +
+			"The path is the one the help center names; the real service documents no shape for it, so the items are the sandbox's.",
+		Query: []openapi.Param{cursorParam}, Response: listOf(notification{})})
+}
+
+// notification is one event sent, or to be sent, to an endpoint.
+type notification struct {
+	ID       string `json:"id"`
+	EventID  string `json:"eventId"`
+	Event    string `json:"event" enum:"card.update,card.delete,card_creation.event,aggregated_transaction.create,aggregated_transaction.update,expense_report.create,expense_report.update"`
+	EntityID string `json:"entityId"`
+	Status   string `json:"status" enum:"queued,pending,retrying,succeeded,failed,canceled"`
+	// Attempts counts the HTTP requests made so far.
+	Attempts       int    `json:"attempts"`
+	CreatedAt      string `json:"createdAt" format:"date-time"`
+	LastAttemptAt  string `json:"lastAttemptAt,omitempty" format:"date-time"`
+	NextAttemptAt  string `json:"nextAttemptAt,omitempty" format:"date-time"`
+	ResponseStatus int    `json:"responseStatus,omitempty"`
+	CompletedAt    string `json:"completedAt,omitempty" format:"date-time"`
+}
+
+func notificationView(d *sandbox.WebhookDelivery) notification {
+	v := notification{ID: d.ID, EventID: d.EventID, Event: d.Event, EntityID: d.EntityID, Status: d.Status,
+		Attempts: len(d.Attempts), CreatedAt: timestamp(d.CreatedAt)}
+	if n := len(d.Attempts); n > 0 {
+		last := d.Attempts[n-1]
+		v.LastAttemptAt, v.ResponseStatus = timestamp(last.At), last.ResponseStatus
+	}
+	if d.NextAttemptAt != nil {
+		v.NextAttemptAt = timestamp(*d.NextAttemptAt)
+	}
+	if d.CompletedAt != nil {
+		v.CompletedAt = timestamp(*d.CompletedAt)
+	}
+	return v
+}
+
+// listNotifications answers an endpoint's notification history.
+func (a *API) listNotifications(r *http.Request) (any, error) {
+	return listPage(a, r, func(op *sandbox.Op, c *call, req sandbox.PageRequest) (sandbox.Page[sandbox.WebhookDelivery], error) {
+		return op.WebhookNotifications(c.Actor, mux.Vars(r)["webhookId"], req)
+	}, func(_ *sandbox.Op, d *sandbox.WebhookDelivery) (notification, error) { return notificationView(d), nil })
 }
 
 // webhook is upstream's Webhook.

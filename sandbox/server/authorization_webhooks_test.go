@@ -1,9 +1,6 @@
 package server_test
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
 )
@@ -95,10 +93,7 @@ func TestAuthorizationWebhookIsCalledThroughTheServer(t *testing.T) {
 	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
 		body, _ := io.ReadAll(r.Body)
-		mac := hmac.New(sha256.New, []byte(*secret.Load()))
-		mac.Write([]byte(r.Header.Get("x-webhook-id") + "." + r.Header.Get("x-webhook-timestamp") + "."))
-		mac.Write(body)
-		if r.Header.Get("x-webhook-signature") == "v1="+base64.StdEncoding.EncodeToString(mac.Sum(nil)) {
+		if docsVerify(*secret.Load(), r.Header, body, time.Now()) == nil {
 			verified.Add(1)
 		}
 		var ev struct {

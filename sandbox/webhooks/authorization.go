@@ -38,10 +38,13 @@
 // state. Decide makes no transaction of its own.
 //
 // Request: POST webhookUrl with the AuthorizationRequestEvent JSON and the
-// headers x-webhook-id (the event id), x-webhook-timestamp (virtual time,
-// Unix seconds) and x-webhook-signature: "v1=" + base64(HMAC-SHA256(key,
-// "{x-webhook-id}.{x-webhook-timestamp}.{raw body}")), where key is the
-// signingSecret exactly as shown, whsec_ prefix included, as UTF-8 bytes.
+// headers x-webhook-id (the event id), x-webhook-timestamp (the wall-clock
+// time of sending, Unix seconds, so receivers can apply the documented
+// 2-minute tolerance whatever the virtual clock says), x-sandbox-virtual-time
+// (the world's virtual time, RFC 3339; not signed) and x-webhook-signature:
+// "v1=" + base64(HMAC-SHA256(key, "{x-webhook-id}.{x-webhook-timestamp}.{raw
+// body}")), where key is the signingSecret with its whsec_ prefix removed,
+// base64-decoded (sandbox.AuthorizationSigningKey).
 
 package webhooks
 
@@ -63,11 +66,15 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
 )
 
-// Authorization webhook headers.
+// Authorization webhook headers. The first three are the real service's;
+// HeaderVirtualTime is the sandbox's own, sent with every webhook.
 const (
 	HeaderAuthID        = "x-webhook-id"
 	HeaderAuthTimestamp = "x-webhook-timestamp"
 	HeaderAuthSignature = "x-webhook-signature"
+	// HeaderVirtualTime is the world's virtual time when the request was
+	// made, RFC 3339 with milliseconds, UTC.
+	HeaderVirtualTime = "x-sandbox-virtual-time"
 )
 
 // Caller posts authorization requests to accounts' authorization webhooks:
@@ -76,6 +83,22 @@ type Caller struct {
 	Client *http.Client
 	// Timeout, when positive, replaces each webhook's timeoutDurationMs.
 	Timeout time.Duration
+	// WallClock reads the real time that signed timestamps carry; nil is
+	// time.Now. Only the HTTP layer reads it, never the engine.
+	WallClock func() time.Time
+}
+
+// wallNow is the real time for a signed timestamp.
+func (c *Caller) wallNow() time.Time {
+	if c.WallClock != nil {
+		return c.WallClock()
+	}
+	return time.Now()
+}
+
+// virtualTime formats a world's virtual time for HeaderVirtualTime.
+func virtualTime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
 
 // Decide asks the account's active authorization webhook, falling back to
@@ -94,7 +117,7 @@ func (c *Caller) Decide(op *sandbox.Op, accountID string, req sandbox.Authorizat
 	if err != nil {
 		return false, "", false, err
 	}
-	answer, cause := c.call(hook, id, strconv.FormatInt(op.Now.Unix(), 10), body)
+	answer, cause := c.call(hook, id, virtualTime(op.Now), body)
 	if cause != "" {
 		approved := hook.Config.FallbackApproves(req)
 		return approved, sandbox.FallbackReason(hook.Config, approved, cause), true, nil
@@ -110,7 +133,7 @@ type authorizationAnswer struct {
 
 // call posts the event and reads the answer; cause says why there is no
 // valid one.
-func (c *Caller) call(hook *sandbox.AuthorizationWebhook, id, timestamp string, body []byte) (authorizationAnswer, string) {
+func (c *Caller) call(hook *sandbox.AuthorizationWebhook, id, virtual string, body []byte) (authorizationAnswer, string) {
 	var answer authorizationAnswer
 	timeout := time.Duration(hook.TimeoutDurationMs) * time.Millisecond
 	if c.Timeout > 0 {
@@ -124,9 +147,15 @@ func (c *Caller) call(hook *sandbox.AuthorizationWebhook, id, timestamp string, 
 	}
 	req.Header.Set("content-type", "application/json")
 	req.Header.Set("user-agent", "slash-sandbox-webhooks/1.0")
+	timestamp := strconv.FormatInt(c.wallNow().Unix(), 10)
+	sig, err := SignAuthorization(hook.SigningSecret, id, timestamp, body)
+	if err != nil {
+		return answer, "the signing secret has no key: " + err.Error()
+	}
 	req.Header.Set(HeaderAuthID, id)
 	req.Header.Set(HeaderAuthTimestamp, timestamp)
-	req.Header.Set(HeaderAuthSignature, SignAuthorization(hook.SigningSecret, id, timestamp, body))
+	req.Header.Set(HeaderAuthSignature, sig)
+	req.Header.Set(HeaderVirtualTime, virtual)
 	client := c.Client
 	if client == nil {
 		client = http.DefaultClient
@@ -150,13 +179,17 @@ func (c *Caller) call(hook *sandbox.AuthorizationWebhook, id, timestamp string, 
 }
 
 // SignAuthorization returns the x-webhook-signature value: "v1=" and the
-// base64 HMAC-SHA256, keyed with the whole signing secret (whsec_ prefix
-// included), of "{id}.{timestamp}.{body}".
-func SignAuthorization(secret, id, timestamp string, body []byte) string {
-	mac := hmac.New(sha256.New, []byte(secret))
+// base64 HMAC-SHA256 of "{id}.{timestamp}.{body}", keyed with the signing
+// secret's key (the base64 after whsec_, decoded).
+func SignAuthorization(secret, id, timestamp string, body []byte) (string, error) {
+	key, err := sandbox.AuthorizationSigningKey(secret)
+	if err != nil {
+		return "", err
+	}
+	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte(id + "." + timestamp + "."))
 	mac.Write(body)
-	return "v1=" + base64.StdEncoding.EncodeToString(mac.Sum(nil))
+	return "v1=" + base64.StdEncoding.EncodeToString(mac.Sum(nil)), nil
 }
 
 // marshal encodes JSON without HTML escaping and without a trailing

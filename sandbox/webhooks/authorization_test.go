@@ -38,6 +38,7 @@ func newAuthReceiver(t *testing.T, status int, answer string) *authReceiver {
 		json.Unmarshal(body, &event)
 		event["timestampHeader"] = r.Header.Get("x-webhook-timestamp")
 		event["idHeader"] = r.Header.Get("x-webhook-id")
+		event["virtualHeader"] = r.Header.Get("x-sandbox-virtual-time")
 		rc.last.Store(&event)
 		if answer == "" {
 			<-r.Context().Done()
@@ -70,6 +71,9 @@ func putAuthorizationWebhook(t *testing.T, w *sandbox.World, url, status string,
 var purchase = sandbox.AuthorizationEvent{TransactionID: "auth_1", CardID: "card_acmeaws",
 	VirtualAccountID: "subaccount_acmeengineering", MerchantName: "Amazon Web Services", MerchantCategoryCode: "7372",
 	MerchantCountry: "US", MerchantCity: "Seattle", MerchantState: "WA", MerchantZip: "98109", AmountCents: 12_500}
+
+// wall is the wall-clock time the tests' callers read.
+var wall = time.Date(2031, 3, 4, 5, 6, 7, 0, time.UTC)
 
 type decision struct {
 	approved bool
@@ -104,8 +108,8 @@ func TestAuthorizationCallerDecidesOrFallsBack(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			eng, w := demoWorld(t)
-			s := webhooks.Attach(eng, webhooks.Options{AuthorizationTimeout: 200 * time.Millisecond})
-			_ = s
+			webhooks.Attach(eng, webhooks.Options{AuthorizationTimeout: 200 * time.Millisecond,
+				WallClock: func() time.Time { return wall }})
 			rc := newAuthReceiver(t, c.status, c.answer)
 			h := putAuthorizationWebhook(t, w, rc.URL+"/authorize", "active", c.cfg)
 			rc.secret.Store(&h.SigningSecret)
@@ -149,8 +153,10 @@ func checkAuthorizationEvent(t *testing.T, ev map[string]any, now time.Time) {
 	switch {
 	case event["type"] != "authorization.request" || event["id"] != ev["idHeader"]:
 		t.Fatalf("event = %v (x-webhook-id %v)", event, ev["idHeader"])
-	case ev["timestampHeader"] != strconv.FormatInt(now.Unix(), 10):
-		t.Fatalf("x-webhook-timestamp = %v, want the virtual time %d", ev["timestampHeader"], now.Unix())
+	case ev["timestampHeader"] != strconv.FormatInt(wall.Unix(), 10):
+		t.Fatalf("x-webhook-timestamp = %v, want the wall-clock time %d", ev["timestampHeader"], wall.Unix())
+	case ev["virtualHeader"] != now.UTC().Format("2006-01-02T15:04:05.000Z"):
+		t.Fatalf("x-sandbox-virtual-time = %v, want the virtual time %s", ev["virtualHeader"], now)
 	case account["id"] != operating || account["name"] == "" || va["name"] == nil:
 		t.Fatalf("account = %v, virtual account = %v", account, va)
 	case merchant["categoryCode"] != "7372" || loc["country"] != "US" || amount["amountCents"] != float64(12_500):

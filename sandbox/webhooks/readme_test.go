@@ -49,10 +49,15 @@ func verifySlashWebhook(publicKeyPEM, body []byte, signature string) error {
 }
 
 // verifyAuthorizationWebhook checks an authorization request's
-// x-webhook-signature with the account's signingSecret (whsec_ included).
+// x-webhook-signature with the account's signingSecret: the key is the
+// base64 after the whsec_ prefix, decoded.
 func verifyAuthorizationWebhook(secret string, r *http.Request, body []byte) bool {
+	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+	if err != nil {
+		return false
+	}
 	id, ts := r.Header.Get("x-webhook-id"), r.Header.Get("x-webhook-timestamp")
-	mac := hmac.New(sha256.New, []byte(secret))
+	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte(id + "." + ts + "."))
 	mac.Write(body)
 	want := "v1=" + base64.StdEncoding.EncodeToString(mac.Sum(nil))
@@ -138,16 +143,20 @@ func TestReadmeNodeSnippetVerifies(t *testing.T) {
 	}
 	authBody := `{"event":{"type":"authorization.request","id":"evt_3"}}`
 	secret := "whsec_c2FuZGJveCBzZWNyZXQ="
+	authSig, err := webhooks.SignAuthorization(secret, "evt_3", "1781532000", []byte(authBody))
+	if err != nil {
+		t.Fatal(err)
+	}
 	input, _ := json.Marshal(map[string]any{"pem": pemText, "body": body, "signature": sig, "secret": secret,
 		"authBody": authBody, "headers": map[string]string{"x-webhook-id": "evt_3", "x-webhook-timestamp": "1781532000",
-			"x-webhook-signature": webhooks.SignAuthorization(secret, "evt_3", "1781532000", []byte(authBody))}})
+			"x-webhook-signature": authSig}})
 	script := readmeBlock(t, "js") + `
 const input = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
 console.log(JSON.stringify([
   verifySlashWebhook(input.pem, Buffer.from(input.body), input.signature),
   verifySlashWebhook(input.pem, Buffer.from(input.body + " "), input.signature),
   verifyAuthorizationWebhook(input.secret, input.headers, Buffer.from(input.authBody)),
-  verifyAuthorizationWebhook("whsec_other", input.headers, Buffer.from(input.authBody)),
+  verifyAuthorizationWebhook("whsec_b3RoZXIgc2VjcmV0", input.headers, Buffer.from(input.authBody)),
 ]));
 `
 	file := filepath.Join(t.TempDir(), "verify.js")

@@ -25,6 +25,9 @@ type Options struct {
 	// AuthorizationTimeout, when positive, replaces every authorization
 	// webhook's timeoutDurationMs.
 	AuthorizationTimeout time.Duration
+	// WallClock reads the real time signed timestamp headers carry (nil is
+	// time.Now); tests replace it.
+	WallClock func() time.Time
 }
 
 // Sender posts due deliveries. Each world has at most one worker
@@ -89,7 +92,8 @@ func Attach(eng *sandbox.Engine, o Options) *Sender {
 		return http.ErrUseLastResponse
 	}}
 	s := &Sender{eng: eng, client: client, queues: map[*sandbox.World]*queue{},
-		Caller: &Caller{Client: &http.Client{CheckRedirect: client.CheckRedirect}, Timeout: o.AuthorizationTimeout}}
+		Caller: &Caller{Client: &http.Client{CheckRedirect: client.CheckRedirect}, Timeout: o.AuthorizationTimeout,
+			WallClock: o.WallClock}}
 	eng.SetDeliveryNotifier(func(w *sandbox.World) { s.Kick(w) })
 	eng.SetAuthorizer(s.Caller)
 	eng.OnWorldDeleted(s.forgetDeleted)
@@ -238,14 +242,15 @@ func (s *Sender) post(d sandbox.DueDelivery, now time.Time) sandbox.AttemptResul
 		return res
 	}
 	res.RequestHeaders = map[string]string{
-		"content-type":   "application/json",
-		"user-agent":     "slash-sandbox-webhooks/1.0",
-		HeaderSignature:  sig,
-		HeaderDeliveryID: d.ID,
-		HeaderEventID:    d.EventID,
-		HeaderEvent:      d.Event,
-		HeaderTimestamp:  strconv.FormatInt(now.Unix(), 10),
-		HeaderAttempt:    strconv.Itoa(d.Attempt),
+		"content-type":    "application/json",
+		"user-agent":      "slash-sandbox-webhooks/1.0",
+		HeaderSignature:   sig,
+		HeaderDeliveryID:  d.ID,
+		HeaderEventID:     d.EventID,
+		HeaderEvent:       d.Event,
+		HeaderTimestamp:   strconv.FormatInt(now.Unix(), 10),
+		HeaderAttempt:     strconv.Itoa(d.Attempt),
+		HeaderVirtualTime: virtualTime(now),
 	}
 	req, err := http.NewRequest(http.MethodPost, d.URL, bytes.NewReader(d.Body))
 	if err != nil {

@@ -127,11 +127,11 @@ func TestSenderSignsRetriesOnTheVirtualClockAndTimesOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle(t, s, w)
-	if _, err := w.Advance(start.Add(30 * time.Second)); err != nil {
+	if _, err := w.Advance(start.Add(500 * time.Millisecond)); err != nil {
 		t.Fatal(err)
 	}
 	settle(t, s, w)
-	if _, err := w.Advance(start.Add(90 * time.Second)); err != nil {
+	if _, err := w.Advance(start.Add(3 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	out := settle(t, s, w)
@@ -158,7 +158,7 @@ func TestSenderSignsRetriesOnTheVirtualClockAndTimesOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantAt := []time.Time{start, start.Add(30 * time.Second), start.Add(90 * time.Second)}
+	wantAt := []time.Time{start, start.Add(500 * time.Millisecond), start.Add(3 * time.Second)}
 	for i, a := range final.Attempts {
 		if !a.At.Equal(wantAt[i]) {
 			t.Errorf("attempt %d at %s, want %s", i+1, a.At, wantAt[i])

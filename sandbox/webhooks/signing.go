@@ -28,7 +28,8 @@ const (
 	HeaderEventID = "slash-webhook-event-id"
 	// HeaderEvent repeats the body's event type.
 	HeaderEvent = "slash-webhook-event"
-	// HeaderTimestamp is the virtual time of the attempt, Unix seconds.
+	// HeaderTimestamp is the virtual time of the attempt, Unix seconds. It
+	// is not signed (the signature covers the body alone).
 	HeaderTimestamp = "slash-webhook-timestamp"
 	// HeaderAttempt numbers the attempt, from 1.
 	HeaderAttempt = "slash-webhook-attempt"
