@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"slices"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -18,6 +19,20 @@ const (
 // CardEventTypes lists the event types the simulation records after an
 // authorization.
 var CardEventTypes = []string{CardEventReversal, CardEventClearing, CardEventRefund, CardEventVerification}
+
+// Message types of the published card event log: what a card network
+// message is, independent of how the sandbox recorded it. Slash decides
+// authorisations (and, in the sandbox, verifications); financials are
+// clearings and refunds; a reversal drops a pending charge.
+const (
+	MessageVerification   = "verification"
+	MessageAuthorisations = "authorisations"
+	MessageFinancials     = "financials"
+	MessageReversal       = "reversal"
+)
+
+// MessageTypes lists the message types in the published enum's order.
+var MessageTypes = []string{MessageVerification, MessageAuthorisations, MessageFinancials, MessageReversal}
 
 // PrefixCardEvent starts every card event id.
 const PrefixCardEvent = "card_event_"
@@ -90,9 +105,49 @@ type CardEvent struct {
 	// TransactionID is the transaction the event made or changed.
 	TransactionID string `json:"transactionId,omitempty"`
 	// OriginalTransactionID is the purchase a refund gives money back for.
-	OriginalTransactionID string    `json:"originalTransactionId,omitempty"`
-	CreatedAt             time.Time `json:"createdAt"`
-	Seq                   int64     `json:"seq"`
+	OriginalTransactionID string `json:"originalTransactionId,omitempty"`
+	// Last4 and CardName are the card's as the event was recorded.
+	Last4     string    `json:"last4,omitempty"`
+	CardName  string    `json:"cardName,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	Seq       int64     `json:"seq"`
+}
+
+// MessageType is the event's type in the published card event log.
+func (e *CardEvent) MessageType() string {
+	switch e.Type {
+	case CardEventAuthorization:
+		return MessageAuthorisations
+	case CardEventReversal:
+		return MessageReversal
+	case CardEventClearing, CardEventRefund:
+		return MessageFinancials
+	}
+	return MessageVerification
+}
+
+// LifeCycleID ties together the events of one purchase: its
+// authorization, then its reversal or clearing and its refunds, all carry
+// the purchase transaction's id. An event of no purchase (a verification,
+// an authorization declined before any transaction) is its own life cycle.
+func (e *CardEvent) LifeCycleID() string {
+	switch {
+	case e.OriginalTransactionID != "":
+		return e.OriginalTransactionID
+	case e.TransactionID != "":
+		return e.TransactionID
+	}
+	return e.ID
+}
+
+// ApprovedBySlash says whether Slash approved the event: only the events
+// it decides (authorisations and verifications) can be approved.
+func (e *CardEvent) ApprovedBySlash() bool {
+	switch e.Type {
+	case CardEventAuthorization, CardEventVerification:
+		return e.Approved
+	}
+	return false
 }
 
 // DeclineReason is the reason of a declined event ("" otherwise).
@@ -113,17 +168,29 @@ func (op *Op) recordCardEvent(e *CardEvent) error {
 	if err != nil {
 		return err
 	}
+	card, ok, err := op.CardByID(e.CardID)
+	if err != nil {
+		return err
+	}
+	if ok {
+		e.Last4, e.CardName = card.Last4(), card.Name
+	}
 	e.ID, e.Seq, e.CreatedAt = id, seq, op.Now
 	return op.save(kindCardEvent, e.ID, e, cardEventIndex(e))
 }
 
-// CardEvents lists a card's network events, newest first.
-func (op *Op) CardEvents(a *Actor, cardID string, req PageRequest) (Page[CardEvent], error) {
+// CardEvents lists a card's network events, newest first; messageTypes,
+// when not empty, keeps the events of those message types.
+func (op *Op) CardEvents(a *Actor, cardID string, messageTypes []string, req PageRequest) (Page[CardEvent], error) {
 	if _, err := op.CardOf(a, cardID, ""); err != nil {
 		return Page[CardEvent]{}, err
 	}
 	req.Desc = true
-	return list[CardEvent](op, kindCardEvent, IndexPrefix(indexCardEventCard, cardID), req, nil)
+	var keep func(*CardEvent) bool
+	if len(messageTypes) > 0 {
+		keep = func(e *CardEvent) bool { return slices.Contains(messageTypes, e.MessageType()) }
+	}
+	return list(op, kindCardEvent, IndexPrefix(indexCardEventCard, cardID), req, keep)
 }
 
 // cardEventsWhere loads a card's events that keep accepts, oldest first.

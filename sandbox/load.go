@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -135,6 +137,10 @@ func (l *loader) constraint(path string, in map[string]any) (*SpendingConstraint
 	if in == nil {
 		return nil, nil
 	}
+	in, err := l.relativeStartDates(path, in)
+	if err != nil {
+		return nil, err
+	}
 	var sc SpendingConstraint
 	if err := decodeStrict(in, &sc); err != nil {
 		return nil, l.problem(path, "%v", err)
@@ -151,6 +157,63 @@ func (l *loader) constraint(path string, in map[string]any) (*SpendingConstraint
 		return nil, l.problem(path, "%v", err)
 	}
 	return &sc, nil
+}
+
+// relativeStartDates resolves the relative startDate of a constraint's
+// utilization limits ("-30d") to the day it falls on in the limit's time
+// zone (UTC when it has none or a bad one, which validation reports).
+// The scenario's own map is left as it is: what changes is copied.
+func (l *loader) relativeStartDates(path string, in map[string]any) (map[string]any, error) {
+	rule, ok := in["spendingRule"].(map[string]any)
+	if !ok {
+		return in, nil
+	}
+	rule = maps.Clone(rule)
+	changed := false
+	resolve := func(where string, limit map[string]any) (map[string]any, error) {
+		spec, ok := limit["startDate"].(string)
+		if !ok || !scenario.IsRelative(spec) {
+			return limit, nil
+		}
+		t, err := scenario.ParseTime(spec, l.op.Now)
+		if err != nil {
+			return nil, l.problem(path, "%s/startDate: %v", where, err)
+		}
+		loc := time.UTC
+		if tz, _ := limit["timezone"].(string); tz != "" && ZoneProblem(tz) == "" {
+			loc, _ = time.LoadLocation(tz)
+		}
+		limit = maps.Clone(limit)
+		limit["startDate"] = t.In(loc).Format(time.DateOnly)
+		changed = true
+		return limit, nil
+	}
+	if limit, ok := rule["utilizationLimit"].(map[string]any); ok {
+		resolved, err := resolve("/spendingRule/utilizationLimit", limit)
+		if err != nil {
+			return nil, err
+		}
+		rule["utilizationLimit"] = resolved
+	}
+	if limits, ok := rule["utilizationLimitV2"].([]any); ok {
+		limits = slices.Clone(limits)
+		for i, raw := range limits {
+			if limit, ok := raw.(map[string]any); ok {
+				resolved, err := resolve(fmt.Sprintf("/spendingRule/utilizationLimitV2/%d", i), limit)
+				if err != nil {
+					return nil, err
+				}
+				limits[i] = resolved
+			}
+		}
+		rule["utilizationLimitV2"] = limits
+	}
+	if !changed {
+		return in, nil
+	}
+	out := maps.Clone(in)
+	out["spendingRule"] = rule
+	return out, nil
 }
 
 func (l *loader) rawJSON(in map[string]any) json.RawMessage {

@@ -141,6 +141,46 @@ func TestServeUsesFlagsAndEnvironment(t *testing.T) {
 	}
 }
 
+// apiGet reads the public API with an API key; anything but a 200 fails.
+func apiGet(t *testing.T, url, key string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("X-API-Key", key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&m); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v %v", url, res.StatusCode, err, m)
+	}
+	return m
+}
+
+// TestDemoServesAtAnyClockStart runs the program on the embedded demo at
+// clock starts a year apart (a leap day among them): every date the demo
+// declares is relative to its clock start.
+func TestDemoServesAtAnyClockStart(t *testing.T) {
+	for _, start := range []string{"2024-02-29T15:04:05Z", "2024-03-02T15:04:05Z", "2025-03-02T15:04:05Z", "2026-03-02T15:04:05Z", "2027-03-02T15:04:05Z"} {
+		t.Run(start, func(t *testing.T) {
+			s := startProgram(t, map[string]string{"SANDBOX_ADDR": "127.0.0.1:0"}, "--clock-start", start)
+			base := "http://" + s.addr
+			if h := getJSON(t, "GET", base+"/_sandbox/health", ""); h["clock"].(map[string]any)["now"] != start {
+				t.Fatalf("health = %v", h)
+			}
+			if items, _ := apiGet(t, base+"/card", "sk_sandbox_acme")["items"].([]any); len(items) == 0 {
+				t.Fatal("no cards")
+			}
+			apiGet(t, base+"/card-group/card_group_acmesaas/utilization", "sk_sandbox_acme")
+			if items, _ := apiGet(t, base+"/transaction", "sk_sandbox_acme")["items"].([]any); len(items) == 0 {
+				t.Fatal("no transactions")
+			}
+			s.stop(t)
+		})
+	}
+}
+
 func TestDataFileSurvivesRestart(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "sandbox.db")
 	args := []string{"--addr", "127.0.0.1:0", "--scenario", "empty", "--data", data, "--log-level", "warn"}

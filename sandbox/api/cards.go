@@ -17,10 +17,10 @@ func (a *API) routesCards(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}", "card.get", a.getCard)
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}", "card.update", a.updateCard)
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/utilization", "card.utilization", a.cardUtilization)
-	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/events", "card.event.list", a.listCardEvents)
 	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/spending-constraint", "card.spending_constraint.replace", a.replaceConstraint("cardId", (*sandbox.Op).ReplaceCardConstraint))
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/spending-constraint", "card.spending_constraint.update", a.patchConstraint("cardId", (*sandbox.Op).PatchCardConstraint))
 	a.routesCardModifiers(r)
+	a.routesCardEvents(r)
 }
 
 func init() {
@@ -28,7 +28,6 @@ func init() {
 	openapi.Component("CardStatus", oneOfStrings(sandbox.CardStatuses...))
 	openapi.Component("CardModifier", sandbox.CardModifier{})
 	openapi.Component("CardGroupUtilization", utilization{})
-	openapi.Component("CardEvent", cardEvent{})
 	openapi.Component("UserData", described(openapi.Schema{"type": "object"}, "The caller's own JSON object, at most 4 KB."))
 	flag := openapi.Schema{"type": "string", "enum": []string{"true", "false"}}
 	openapi.Describe("card.list", openapi.Op{Summary: "List cards", Query: []openapi.Param{cursorParam, legalEntityFilter,
@@ -51,9 +50,6 @@ func init() {
 		Body: object(openapi.Schema{"name": cardName, "status": openapi.Ref("CardStatus"), "cardGroupId": openapi.Nullable(stringType),
 			"spendingConstraint": openapi.Nullable(constraintInput(false)), "userData": openapi.Nullable(openapi.Ref("UserData"))})})
 	openapi.Describe("card.utilization", openapi.Op{Summary: "A card's spend against its limit", Response: utilization{}})
-	openapi.Describe("card.event.list", openapi.Op{Summary: "A card's network events, newest first",
-		Description: "Authorizations (with the rule that decided them), reversals, clearings, refunds and verifications.",
-		Query:       []openapi.Param{cursorParam}, Response: listOf(cardEvent{})})
 	openapi.Describe("card.spending_constraint.replace", openapi.Op{Summary: "Replace a card's spending constraint",
 		Body: constraintInput(false), Response: sandbox.SpendingConstraint{}})
 	openapi.Describe("card.spending_constraint.update", openapi.Op{Summary: "Merge into a card's spending constraint",
@@ -481,77 +477,4 @@ func (a *API) patchConstraint(idVar string, patch func(*sandbox.Op, *sandbox.Act
 			},
 		})
 	}
-}
-
-// cardEvent is an item of GET /card/{cardId}/events. Upstream defines no
-// schema for it: the shape is the sandbox's own.
-type cardEvent struct {
-	ID                    string         `json:"id"`
-	CardID                string         `json:"cardId"`
-	Type                  string         `json:"type" enum:"authorization,reversal,clearing,refund,verification"`
-	AmountCents           int64          `json:"amountCents"`
-	Merchant              *eventMerchant `json:"merchant,omitempty"`
-	Approved              bool           `json:"approved"`
-	Decision              *decision      `json:"decision,omitempty"`
-	DeclineReason         string         `json:"declineReason,omitempty"`
-	TransactionID         string         `json:"transactionId,omitempty"`
-	OriginalTransactionID string         `json:"originalTransactionId,omitempty"`
-	CreatedAt             string         `json:"createdAt" format:"date-time"`
-}
-
-// eventMerchant is shaped like the authorization webhook's merchant.
-type eventMerchant struct {
-	ID           string                   `json:"id,omitempty"`
-	Name         string                   `json:"name"`
-	CategoryCode string                   `json:"categoryCode"`
-	CategoryID   string                   `json:"categoryId,omitempty"`
-	Location     sandbox.MerchantLocation `json:"location"`
-}
-
-// decision says which rule decided an authorization or verification.
-type decision struct {
-	Rule        string `json:"rule"`
-	Reason      string `json:"reason"`
-	Detail      string `json:"detail"`
-	Scope       string `json:"scope,omitempty" enum:"card,cardGroup"`
-	CardGroupID string `json:"cardGroupId,omitempty"`
-	// FallbackApplied: the authorization webhook did not answer in time
-	// and its fallback decided.
-	FallbackApplied bool `json:"fallbackApplied,omitempty"`
-}
-
-func cardEventView(e *sandbox.CardEvent) cardEvent {
-	v := cardEvent{ID: e.ID, CardID: e.CardID, Type: e.Type, AmountCents: e.AmountCents, Approved: e.Approved,
-		DeclineReason: e.DeclineReason(), TransactionID: e.TransactionID, OriginalTransactionID: e.OriginalTransactionID,
-		CreatedAt: timestamp(e.CreatedAt)}
-	v.Decision = DecisionView(e.Decision)
-	if m := e.Merchant; m != nil {
-		v.Merchant = &eventMerchant{ID: m.ID, Name: m.Name, CategoryCode: m.MCC, CategoryID: m.CategoryID,
-			Location: sandbox.MerchantLocation{City: m.City, State: m.State, Country: m.Country, Zip: m.Zip}}
-	}
-	return v
-}
-
-func (a *API) listCardEvents(r *http.Request) (any, error) {
-	c, err := a.auth(r, authOpts{gen: web.Gen1})
-	if err != nil {
-		return nil, err
-	}
-	after, err := decodeCursor(r, c)
-	if err != nil {
-		return nil, err
-	}
-	var page sandbox.Page[sandbox.CardEvent]
-	err = c.W.View(func(op *sandbox.Op) error {
-		page, err = op.CardEvents(c.Actor, mux.Vars(r)["cardId"], sandbox.PageRequest{After: after})
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	items := make([]cardEvent, len(page.Items))
-	for i := range page.Items {
-		items[i] = cardEventView(&page.Items[i])
-	}
-	return newList(items, encodeCursor(r, c, page.Next)), nil
 }

@@ -1,8 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
@@ -23,26 +26,33 @@ func init() {
 	openapi.Describe("slash_handle.list", openapi.Op{Summary: "List payment handles (the older path of GET /handle)", Response: listOf(handle{})})
 	openapi.Describe("pay.get", openapi.Op{Summary: "The legal entity's payment handle (superseded by GET /handle)", Response: handle{}})
 	openapi.Describe("payment.create", openapi.Op{Summary: "Pay a Slash handle",
-		Description: "A user-scoped key names the paying side with sourceHandleId or legalEntityId; a legal-entity key pays from its own handle.",
-		Headers: []openapi.Param{{Name: "X-Idempotency-Key", Description: "Optional: the same key with the same body replays the first response; with another body it is 409.",
+		Description: "A user-scoped key names the paying side with sourceHandleId or legalEntityId; a legal-entity key pays from its own handle. " +
+			"A request that is well-formed and authorized answers 200: {success: true} when the money moved, {success: false, error} when the payment " +
+			"itself was refused (unknown handle, the payer's own handle, an amount that is not a positive whole number of cents within the limit, " +
+			"insufficient funds, a closed account). The debit is listed by GET /transaction with the description \"Payment to @<handle>\" and the memo.",
+		Headers: []openapi.Param{{Name: "X-Idempotency-Key", Description: "Optional: the same key with the same body replays the first successful answer; with another body it is 409. A refused payment does not use the key.",
 			Schema: openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}},
-		Body: object(openapi.Schema{"slashHandle": described(requiredIDSchema, "The handle paid."), "amountCents": transferAmount,
+		Body: object(openapi.Schema{"slashHandle": described(requiredIDSchema, "The handle paid."), "amountCents": described(openapi.Schema{"type": "number"},
+			"Cents; a value that is not a positive whole number within the limit is a refused payment, not a 400."),
 			"sourceHandleId": stringType, "sourceSlashHandleId": described(stringType, "Another name for sourceHandleId."),
 			"legalEntityId": described(stringType, "The paying legal entity: the one the request acts for."), "memo": transferMemo},
 			"slashHandle", "amountCents"),
-		Response: paymentResult{}})
+		Response: openapi.Schema{"oneOf": []any{
+			object(openapi.Schema{"success": openapi.Schema{"type": "boolean", "enum": []any{true}}, "redirect": stringType}, "success"),
+			object(openapi.Schema{"success": openapi.Schema{"type": "boolean", "enum": []any{false}}, "error": stringType}, "success", "error"),
+		}}})
 }
 
-// handle is the API's Handle: the payment handle of a legal entity.
+// handle is the API's Handle, shaped as the official SDKs' SlashHandle.
 type handle struct {
-	ID            string `json:"id"`
-	Handle        string `json:"handle"`
-	AccountID     string `json:"accountId"`
-	LegalEntityID string `json:"legalEntityId"`
+	ID          string `json:"id"`
+	AccountID   string `json:"accountId" doc:"The account that sends and receives this legal entity's payments."`
+	Name        string `json:"name" doc:"The display name of the legal entity."`
+	SlashHandle string `json:"slashHandle" doc:"The name other Slash users pay this legal entity by."`
 }
 
-func handleView(h *sandbox.Handle) handle {
-	return handle{ID: h.ID, Handle: h.Handle, AccountID: h.AccountID, LegalEntityID: h.LegalEntityID}
+func handleView(h *sandbox.Handle, leName string) handle {
+	return handle{ID: h.ID, AccountID: h.AccountID, Name: leName, SlashHandle: h.Handle}
 }
 
 func (a *API) handles(r *http.Request) ([]handle, error) {
@@ -57,7 +67,7 @@ func (a *API) handles(r *http.Request) ([]handle, error) {
 	})
 	items := make([]handle, len(hs))
 	for i := range hs {
-		items[i] = handleView(&hs[i])
+		items[i] = handleView(&hs[i], c.Actor.LegalEntity.Name)
 	}
 	return items, err
 }
@@ -92,11 +102,36 @@ type payBody struct {
 	Memo                *string         `json:"memo,omitempty"`
 }
 
-type paymentResult struct {
-	TransferID    string `json:"transferId"`
-	TransactionID string `json:"transactionId"`
-	SlashHandle   string `json:"slashHandle"`
-	AmountCents   int64  `json:"amountCents"`
+// paid and refused are the two answers of POST /pay the official SDKs
+// declare: the money moved, or the payment itself was refused.
+type paid struct {
+	Success bool `json:"success"`
+}
+
+type refused struct {
+	Success bool   `json:"success"`
+	Error   string `json:"error"`
+}
+
+// payRefusal marks an error of the payment itself (who is paid, how much,
+// from what): POST /pay answers it as {success: false, error} rather than
+// an error envelope. It still fails the write, so nothing is stored.
+type payRefusal struct{ err *sandbox.Error }
+
+func (r payRefusal) Error() string { return r.err.Error() }
+
+// refusalOf wraps the errors a payment can be refused with; anything else
+// (an internal failure, a shutdown) is left as it is.
+func refusalOf(err error) error {
+	e, ok := sandbox.AsError(err)
+	if !ok {
+		return err
+	}
+	switch e.Code {
+	case sandbox.CodeInvalidRequest, sandbox.CodeNotFound, sandbox.CodeConflict, sandbox.CodeInsufficientFunds:
+		return payRefusal{e}
+	}
+	return err
 }
 
 func str(p *string) string {
@@ -106,17 +141,33 @@ func str(p *string) string {
 	return *p
 }
 
+// payInput is a decoded POST /pay: the payment, or the refusal it will
+// answer with.
+type payInput struct {
+	req     sandbox.PayRequest
+	refusal error
+}
+
 // payRequest decodes POST /pay. sourceSlashHandleId is the official SDK's
 // name for sourceHandleId. A user key must name the paying side with one
 // of sourceHandleId and legalEntityId; a legal-entity key pays from its own.
-func payRequest(c *call, raw []byte) (sandbox.PayRequest, error) {
+// An amountCents that is a number but not a payable amount is returned as
+// the refusal the payment will answer with, not as a 400.
+func payRequest(c *call, raw []byte) (payInput, error) {
 	var body payBody
 	if err := web.DecodeBytes(raw, &body, true); err != nil {
-		return sandbox.PayRequest{}, err
+		return payInput{}, err
 	}
 	d := map[string]string{}
-	req := sandbox.PayRequest{SlashHandle: requiredID(body.SlashHandle, "/slashHandle", d),
-		AmountCents: sandbox.AmountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+	req := sandbox.PayRequest{SlashHandle: requiredID(body.SlashHandle, "/slashHandle", d), Memo: memo(body.Memo, d)}
+	var refusal error
+	if f, err := strconv.ParseFloat(string(bytes.TrimSpace(body.AmountCents)), 64); err != nil {
+		sandbox.AmountCents(body.AmountCents, "/amountCents", d) // absent, null or not a number
+	} else if problem := map[string]string{}; sandbox.CheckAmount(problem, "/amountCents", f, 1) {
+		req.AmountCents = int64(f)
+	} else {
+		refusal = sandbox.Invalid(problem)
+	}
 	req.SourceHandleID = str(body.SourceHandleID)
 	if alt := str(body.SourceSlashHandleID); alt != "" {
 		if req.SourceHandleID != "" && req.SourceHandleID != alt {
@@ -130,35 +181,45 @@ func payRequest(c *call, raw []byte) (sandbox.PayRequest, error) {
 		d["/sourceHandleId"], d["/legalEntityId"] = msg, msg
 	}
 	if err := invalidIf(d); err != nil {
-		return req, err
+		return payInput{}, err
 	}
-	return req, c.Actor.CheckLegalEntityFilter("/legalEntityId", le)
+	return payInput{req, refusal}, c.Actor.CheckLegalEntityFilter("/legalEntityId", le)
 }
 
-// pay sends money to a Slash handle. X-Idempotency-Key is optional: when
-// sent, a repeat with the same body replays the first response and one
-// with another body is 409.
+// pay sends money to a Slash handle and answers as the official SDKs
+// declare: {success: true} once the money moved, {success: false, error}
+// when the payment itself is refused. Who calls, for which legal entity and
+// whether the body is well-formed JSON of the declared types are checked
+// first and answer the ordinary error envelope. X-Idempotency-Key is
+// optional: when sent, a repeat with the same body replays the first
+// success and one with another body is 409; a refusal does not use it.
 func (a *API) pay(r *http.Request) (any, error) {
-	var req sandbox.PayRequest
+	var in payInput
 	mode := idemNone
 	if r.Header.Get("X-Idempotency-Key") != "" {
 		mode = idemReplay
 	}
-	return a.doWrite(r, write{
+	out, err := a.doWrite(r, write{
 		gen:  web.Gen1,
 		idem: mode,
 		input: func(c *call, raw []byte) error {
 			var err error
-			req, err = payRequest(c, raw)
+			in, err = payRequest(c, raw)
 			return err
 		},
 		run: func(op *sandbox.Op, c *call) (any, error) {
-			p, err := op.Pay(c.Actor, req)
-			if err != nil {
-				return nil, err
+			if in.refusal != nil {
+				return nil, refusalOf(in.refusal)
 			}
-			return paymentResult{TransferID: p.TransferID, TransactionID: p.TransactionID, SlashHandle: p.Recipient.Handle,
-				AmountCents: req.AmountCents}, nil
+			if _, err := op.Pay(c.Actor, in.req); err != nil {
+				return nil, refusalOf(err)
+			}
+			return paid{Success: true}, nil
 		},
 	})
+	var no payRefusal
+	if errors.As(err, &no) {
+		return refused{Success: false, Error: no.err.Message}, nil
+	}
+	return out, err
 }

@@ -39,6 +39,13 @@ func ParseTime(spec string, start time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q is not a time: use a relative time like -3d or +2h, an RFC 3339 instant or a YYYY-MM-DD day", spec)
 }
 
+// IsRelative reports whether a time spec is relative to the clock start
+// ("now", "-3d", "+2h") rather than an absolute instant or day.
+func IsRelative(spec string) bool {
+	spec = strings.TrimSpace(spec)
+	return spec == "now" || relative.MatchString(spec)
+}
+
 // ParseDuration reads durations with day and week units ("36h", "2d",
 // "1w3d12h") as well as Go's own ("90m", "1h30m").
 func ParseDuration(spec string) (time.Duration, error) {

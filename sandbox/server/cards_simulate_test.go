@@ -22,12 +22,12 @@ type simJSON struct {
 	} `json:"decision"`
 	Transaction cardTxnJSON `json:"transaction"`
 	CardEvent   struct {
-		ID                    string         `json:"id"`
+		ID                    string         `json:"processorTransactionId"`
 		CardID                string         `json:"cardId"`
 		Type                  string         `json:"type"`
 		AmountCents           int64          `json:"amountCents"`
-		Merchant              map[string]any `json:"merchant"`
-		Approved              bool           `json:"approved"`
+		Merchant              map[string]any `json:"merchantData"`
+		Approved              bool           `json:"isApprovedBySlash"`
 		Decision              map[string]any `json:"decision"`
 		DeclineReason         string         `json:"declineReason"`
 		TransactionID         string         `json:"transactionId"`
@@ -424,14 +424,14 @@ func TestReversalClearingRefundVerification(t *testing.T) {
 	t.Run("events of the card", func(t *testing.T) {
 		var p struct {
 			Items []struct {
-				ID            string         `json:"id"`
+				ID            string         `json:"processorTransactionId"`
 				Type          string         `json:"type"`
 				AmountCents   int64          `json:"amountCents"`
-				Approved      bool           `json:"approved"`
+				Approved      bool           `json:"isApprovedBySlash"`
 				Decision      map[string]any `json:"decision"`
-				Merchant      map[string]any `json:"merchant"`
+				Merchant      map[string]any `json:"merchantData"`
 				TransactionID string         `json:"transactionId"`
-				CreatedAt     string         `json:"createdAt"`
+				CreatedAt     string         `json:"timestamp"`
 			} `json:"items"`
 		}
 		e.get("/card/"+card.ID+"/events", "sk_sandbox_acme", "").status(t, 200).decode(t, &p)

@@ -2,24 +2,48 @@ package server_test
 
 import (
 	"bytes"
+	"net/http"
+	"strings"
 	"testing"
 )
+
+// handleFields are the official SDKs' SlashHandle: every field required,
+// a string, and nothing else.
+var handleFields = []string{"id", "accountId", "name", "slashHandle"}
+
+func checkHandleShape(t *testing.T, where string, h map[string]any) {
+	t.Helper()
+	for _, k := range handleFields {
+		if s, ok := h[k].(string); !ok || s == "" {
+			t.Fatalf("%s: %s = %#v, want a non-empty string", where, k, h[k])
+		}
+	}
+	if len(h) != len(handleFields) {
+		t.Fatalf("%s: fields %v, want exactly %v", where, h, handleFields)
+	}
+}
 
 func TestHandles(t *testing.T) {
 	e := newEnv(t, options{})
 	want := map[string]map[string]any{
-		"sk_sandbox_acme":   {"handle": "acme-robotics", "accountId": "sa_group_acmeoperating", "legalEntityId": "le_acme"},
-		"sk_sandbox_globex": {"handle": "globex-logistics", "accountId": "sa_group_globexmain", "legalEntityId": "le_globex"},
+		"sk_sandbox_acme":   {"slashHandle": "acme-robotics", "accountId": "sa_group_acmeoperating", "name": "Acme Robotics Inc."},
+		"sk_sandbox_globex": {"slashHandle": "globex-logistics", "accountId": "sa_group_globexmain", "name": "Globex Logistics LLC"},
 	}
 	for key, w := range want {
 		t.Run(key, func(t *testing.T) {
 			var ids []string
 			for _, path := range []string{"/handle", "/slash-handle"} {
-				items := e.get(path, key, "").status(t, 200).json(t)["items"].([]any)
+				body := e.get(path, key, "").status(t, 200).json(t)
+				meta, _ := body["metadata"].(map[string]any)
+				if _, ok := meta["count"].(float64); !ok {
+					t.Fatalf("%s: metadata %v, want a count", path, body["metadata"])
+				}
+				items := body["items"].([]any)
 				if len(items) != 1 {
 					t.Fatalf("%s: %d handles", path, len(items))
 				}
 				h := items[0].(map[string]any)
+				checkHandleShape(t, path, h)
 				for k, v := range w {
 					if h[k] != v {
 						t.Fatalf("%s: %s = %v, want %v", path, k, h[k], v)
@@ -28,12 +52,65 @@ func TestHandles(t *testing.T) {
 				ids = append(ids, h["id"].(string))
 			}
 			single := e.get("/pay", key, "").status(t, 200).json(t)
-			if single["id"] != ids[0] || ids[0] != ids[1] || single["handle"] != w["handle"] {
+			checkHandleShape(t, "GET /pay", single)
+			if single["id"] != ids[0] || ids[0] != ids[1] || single["slashHandle"] != w["slashHandle"] {
 				t.Fatalf("GET /pay = %v, handle ids %v", single, ids)
 			}
 		})
 	}
+	t.Run("a user key acts for the legal entity it names", func(t *testing.T) {
+		h := e.get("/pay", "sk_sandbox_alice", "le_globex").status(t, 200).json(t)
+		checkHandleShape(t, "GET /pay", h)
+		if h["slashHandle"] != "globex-logistics" || h["name"] != "Globex Logistics LLC" {
+			t.Fatalf("handle %v", h)
+		}
+	})
 	e.get("/handle", "sk_sandbox_alice", "").gen1(t, 400, "invalid_request")
+}
+
+// payAnswer checks a POST /pay answer against the official SDKs' union:
+// {success: true, redirect?: string} or {success: false, error: string}.
+func payAnswer(t *testing.T, r *resp, wantSuccess bool) string {
+	t.Helper()
+	body := r.status(t, 200).json(t)
+	success, ok := body["success"].(bool)
+	if !ok || success != wantSuccess {
+		t.Fatalf("success = %#v, want %v (body %s)", body["success"], wantSuccess, r.body)
+	}
+	allowed := map[string]bool{"success": true, "redirect": true}
+	if !success {
+		allowed = map[string]bool{"success": true, "error": true}
+	}
+	for k := range body {
+		if !allowed[k] {
+			t.Fatalf("field %q is not in the SDKs' answer: %s", k, r.body)
+		}
+	}
+	if r, ok := body["redirect"]; ok {
+		if _, isString := r.(string); !isString {
+			t.Fatalf("redirect = %#v", r)
+		}
+	}
+	if success {
+		return ""
+	}
+	msg, _ := body["error"].(string)
+	if msg == "" {
+		t.Fatalf("a refused payment without an error: %s", r.body)
+	}
+	return msg
+}
+
+// lastPaymentTo finds the payer's debit of a payment: the newest internal
+// transaction described as a payment to the handle.
+func lastPaymentTo(t *testing.T, e *env, key, handle string) map[string]any {
+	t.Helper()
+	for _, it := range walkItems(t, e, key, "", "/transaction?filter:category=internal") {
+		if it["description"] == "Payment to @"+handle {
+			return it
+		}
+	}
+	return nil
 }
 
 func TestPay(t *testing.T) {
@@ -42,15 +119,16 @@ func TestPay(t *testing.T) {
 	_, acme0 := balanceOf(t, e, "sk_sandbox_acme", "", "sa_group_acmeoperating")
 	_, globex0 := balanceOf(t, e, "sk_sandbox_globex", "", "sa_group_globexmain")
 	t.Run("a legal-entity key pays from its own handle", func(t *testing.T) {
-		body := e.post("/pay", "sk_sandbox_acme", "", "", map[string]any{"slashHandle": "globex-logistics", "amountCents": 12345, "memo": "Freight"}).status(t, 200).json(t)
-		if body["slashHandle"] != "globex-logistics" || body["amountCents"] != float64(12345) || body["transferId"] == "" {
-			t.Fatalf("body %v", body)
+		payAnswer(t, e.post("/pay", "sk_sandbox_acme", "", "", map[string]any{"slashHandle": "globex-logistics", "amountCents": 12345, "memo": "Freight"}), true)
+		it := lastPaymentTo(t, e, "sk_sandbox_acme", "globex-logistics")
+		if it == nil {
+			t.Fatal("no transaction describes the payment")
 		}
-		debit := getTxn(t, e, "sk_sandbox_acme", "", body["transactionId"].(string))
-		if debit.AmountCents != -12345 || debit.Description != "Payment to @globex-logistics" || debit.Memo != "Freight" || debit.DetailedStatus != "settled" {
+		debit := getTxn(t, e, "sk_sandbox_acme", "", it["id"].(string))
+		if debit.AmountCents != -12345 || debit.Memo != "Freight" || debit.DetailedStatus != "settled" {
 			t.Fatalf("debit %+v", debit)
 		}
-		credit := transferLegs(t, e, "sk_sandbox_globex", "", body["transferId"].(string))
+		credit := transferLegs(t, e, "sk_sandbox_globex", "", it["transferId"].(string))
 		if len(credit) != 1 || credit[0].AmountCents != 12345 || credit[0].Description != "Payment from @acme-robotics" {
 			t.Fatalf("credit %+v", credit)
 		}
@@ -71,29 +149,75 @@ func TestPay(t *testing.T) {
 			{"slashHandle": "globex-logistics", "amountCents": 100, "sourceHandleId": acmeHandle},
 			{"slashHandle": "globex-logistics", "amountCents": 100, "sourceSlashHandleId": acmeHandle},
 		} {
-			e.post("/pay", "sk_sandbox_alice", "le_acme", "", body).status(t, 200)
+			payAnswer(t, e.post("/pay", "sk_sandbox_alice", "le_acme", "", body), true)
 		}
 		e.post("/pay", "sk_sandbox_alice", "le_acme", "", map[string]any{"slashHandle": "globex-logistics", "amountCents": 100,
 			"legalEntityId": "le_globex"}).gen1(t, 400, "invalid_request")
-		d = details(t, e.post("/pay", "sk_sandbox_alice", "le_globex", "", map[string]any{"slashHandle": "acme-robotics", "amountCents": 100,
-			"sourceHandleId": acmeHandle}).gen1(t, 404, "not_found"))
-		if d["field"] != "sourceHandleId" {
-			t.Fatalf("details %v", d)
+		msg := payAnswer(t, e.post("/pay", "sk_sandbox_alice", "le_globex", "", map[string]any{"slashHandle": "acme-robotics", "amountCents": 100,
+			"sourceHandleId": acmeHandle}), false)
+		if !strings.Contains(msg, acmeHandle) {
+			t.Fatalf("error %q does not name the source handle", msg)
 		}
 	})
-	t.Run("unknown and own handles", func(t *testing.T) {
-		d := details(t, e.post("/pay", "sk_sandbox_acme", "", "", map[string]any{"slashHandle": "nobody-here", "amountCents": 100}).gen1(t, 404, "not_found"))
-		if d["field"] != "slashHandle" || d["id"] != "nobody-here" {
-			t.Fatalf("details %v", d)
+	t.Run("refused payments answer success false and move nothing", func(t *testing.T) {
+		before := len(walkItems(t, e, "sk_sandbox_acme", "", "/transaction"))
+		for _, c := range []struct {
+			name string
+			body map[string]any
+			says string
+		}{
+			{"unknown handle", map[string]any{"slashHandle": "nobody-here", "amountCents": 100}, "nobody-here"},
+			{"own handle", map[string]any{"slashHandle": "acme-robotics", "amountCents": 100}, "slashHandle"},
+			{"fractional cents", map[string]any{"slashHandle": "globex-logistics", "amountCents": 1.5}, "amountCents"},
+			{"zero", map[string]any{"slashHandle": "globex-logistics", "amountCents": 0}, "amountCents"},
+			{"negative", map[string]any{"slashHandle": "globex-logistics", "amountCents": -5}, "amountCents"},
+			{"beyond the limit", map[string]any{"slashHandle": "globex-logistics", "amountCents": 1e16}, "amountCents"},
+			{"insufficient funds", map[string]any{"slashHandle": "globex-logistics", "amountCents": 1e13}, "insufficient"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				if msg := payAnswer(t, e.post("/pay", "sk_sandbox_acme", "", "", c.body), false); !strings.Contains(msg, c.says) {
+					t.Fatalf("error %q, want it to mention %q", msg, c.says)
+				}
+			})
 		}
-		e.post("/pay", "sk_sandbox_acme", "", "", map[string]any{"slashHandle": "acme-robotics", "amountCents": 100}).gen1(t, 400, "invalid_request")
-		e.post("/pay", "sk_sandbox_acme", "", "", map[string]any{"slashHandle": "globex-logistics", "amountCents": 1.5}).gen1(t, 400, "invalid_request")
+		if after := len(walkItems(t, e, "sk_sandbox_acme", "", "/transaction")); after != before {
+			t.Fatalf("%d transactions after refused payments, %d before", after, before)
+		}
+	})
+	t.Run("requests that are not payments keep the error envelope", func(t *testing.T) {
+		for _, c := range []struct {
+			name, key, le, body string
+			status              int
+			identifier          string
+		}{
+			{"no key", "", "", `{"slashHandle":"globex-logistics","amountCents":100}`, 401, ""},
+			{"user key without x-legal-entity", "sk_sandbox_alice", "", `{"slashHandle":"globex-logistics","amountCents":100,"legalEntityId":"le_acme"}`, 400, "invalid_request"},
+			{"malformed JSON", "sk_sandbox_acme", "", `{"slashHandle":`, 400, "invalid_request"},
+			{"amount as a string", "sk_sandbox_acme", "", `{"slashHandle":"globex-logistics","amountCents":"100"}`, 400, "invalid_request"},
+			{"no amount", "sk_sandbox_acme", "", `{"slashHandle":"globex-logistics"}`, 400, "invalid_request"},
+			{"no handle", "sk_sandbox_acme", "", `{"amountCents":100}`, 400, "invalid_request"},
+			{"unknown field", "sk_sandbox_acme", "", `{"slashHandle":"globex-logistics","amountCents":100,"tip":1}`, 400, "invalid_request"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				r := e.do(req{method: http.MethodPost, path: "/pay", key: c.key, le: c.le, body: c.body})
+				if c.identifier == "" {
+					r.status(t, c.status)
+				} else {
+					r.gen1(t, c.status, c.identifier)
+				}
+				if _, isAnswer := r.json(t)["success"]; isAnswer {
+					t.Fatalf("an error envelope was expected: %s", r.body)
+				}
+			})
+		}
 	})
 	t.Run("an idempotency key is optional and replays", func(t *testing.T) {
 		body := map[string]any{"slashHandle": "acme-robotics", "amountCents": 500}
-		first := e.post("/pay", "sk_sandbox_globex", "", "pay-1", body).status(t, 200)
+		first := e.post("/pay", "sk_sandbox_globex", "", "pay-1", body)
+		payAnswer(t, first, true)
 		_, g1 := balanceOf(t, e, "sk_sandbox_globex", "", "sa_group_globexmain")
-		again := e.post("/pay", "sk_sandbox_globex", "", "pay-1", body).status(t, 200)
+		again := e.post("/pay", "sk_sandbox_globex", "", "pay-1", body)
+		payAnswer(t, again, true)
 		if !bytes.Equal(first.body, again.body) {
 			t.Fatalf("replay %s, first %s", again.body, first.body)
 		}
@@ -101,6 +225,10 @@ func TestPay(t *testing.T) {
 			t.Fatalf("the replay paid again: %d, want %d", g, g1)
 		}
 		e.post("/pay", "sk_sandbox_globex", "", "pay-1", map[string]any{"slashHandle": "acme-robotics", "amountCents": 501}).gen1(t, 409, "conflict")
+	})
+	t.Run("a refused payment does not use its idempotency key", func(t *testing.T) {
+		payAnswer(t, e.post("/pay", "sk_sandbox_globex", "", "pay-2", map[string]any{"slashHandle": "nobody-here", "amountCents": 500}), false)
+		payAnswer(t, e.post("/pay", "sk_sandbox_globex", "", "pay-2", map[string]any{"slashHandle": "acme-robotics", "amountCents": 500}), true)
 	})
 	t.Run("a read-only key's payment is deferred", func(t *testing.T) {
 		_, a0 := balanceOf(t, e, "sk_sandbox_acme", "", "sa_group_acmeoperating")

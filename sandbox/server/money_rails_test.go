@@ -317,7 +317,7 @@ func TestScenarioConfiguresTheRails(t *testing.T) {
 		t.Fatalf("returned %+v", ret)
 	}
 	handle := e.get("/pay", "sk_rails", "").status(t, 200).json(t)
-	if handle["handle"] != "rails-test" || handle["accountId"] != "sa_group_rails" {
+	if handle["slashHandle"] != "rails-test" || handle["accountId"] != "sa_group_rails" {
 		t.Fatalf("handle %v", handle)
 	}
 	t.Run("bad settings are scenario problems", func(t *testing.T) {

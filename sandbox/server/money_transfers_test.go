@@ -211,8 +211,6 @@ func TestInsufficientFundsMovesNothing(t *testing.T) {
 			map[string]any{"from": "sa_group_acmeoperating", "to": "subaccount_acmepayroll", "amountCents": 1e13}},
 		{"ACH beyond the account", "/transfers/ach", "if-3",
 			map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_northwindach", "amountCents": 1e13}},
-		{"payment beyond the account", "/pay", "",
-			map[string]any{"slashHandle": "globex-logistics", "amountCents": 1e13}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -267,7 +267,9 @@ func TestWorldCreationRefusesWhatCannotLoad(t *testing.T) {
 		{`{"scenario":"demo","clockStart":"0000-01-01T00:00:00Z"}`, "/clockStart", "1970"},
 		{`{"scenario":"demo","clockStart":"9999-01-01T00:00:00Z"}`, "/clockStart", "2200"},
 		{`{"scenario":"empty","clock":"scaled","clockScale":1e12}`, "/scale", "at most"},
-		{`{"scenario":"demo","clockStart":"2025-01-01T00:00:00Z"}`, "/scenario", "startDate"},
+		{`{"clockStart":"2025-01-01T00:00:00Z","yaml":"legalEntities:\n  - {id: le_a, name: A}\naccounts:\n  - {id: sa_group_a, legalEntityId: le_a, name: Operating}\n` +
+			`cardGroups:\n  - {id: card_group_a, legalEntityId: le_a, name: G, spendingConstraint: {spendingRule: {utilizationLimit: ` +
+			`{limitAmount: {amountCents: 100}, preset: monthly, startDate: \"2026-01-01\"}}}}\n"}`, "/scenario", "startDate"},
 		{`{"yaml":"clockStart: 0001-01-01T00:00:00Z\nlegalEntities:\n  - {id: le_a, name: A}\n"}`, "/clockStart", "1970"},
 	} {
 		t.Run(c.body, func(t *testing.T) {
@@ -284,6 +286,10 @@ func TestWorldCreationRefusesWhatCannotLoad(t *testing.T) {
 	if got := worldCount(t, e); got != before {
 		t.Fatalf("refused creations left %d worlds, want %d", got, before)
 	}
+	t.Run("the demo loads before the dates it used to name", func(t *testing.T) {
+		e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"scenario":"demo","clockStart":"2025-01-01T00:00:00Z"}`}).
+			status(t, http.StatusCreated)
+	})
 }
 
 func TestControlRoutesAnswerWrongMethodsWith405(t *testing.T) {
