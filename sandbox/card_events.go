@@ -23,12 +23,14 @@ var CardEventTypes = []string{CardEventReversal, CardEventClearing, CardEventRef
 // Message types of the published card event log: what a card network
 // message is, independent of how the sandbox recorded it. Slash decides
 // authorisations (and, in the sandbox, verifications); financials are
-// clearings and refunds; a reversal drops a pending charge.
+// clearings and refunds; reversals drop a pending charge. (An older copy of
+// the schema page spells the last one "reversal"; the newer one and the
+// filter say "reversals".)
 const (
 	MessageVerification   = "verification"
 	MessageAuthorisations = "authorisations"
 	MessageFinancials     = "financials"
-	MessageReversal       = "reversal"
+	MessageReversal       = "reversals"
 )
 
 // MessageTypes lists the message types in the published enum's order.

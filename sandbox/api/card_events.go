@@ -19,8 +19,8 @@ func (a *API) routesCardEvents(r *mux.Router) {
 
 // messageTypeFilter maps the values filter:messageType takes to message
 // types. The published filter spells them authorisations, verifications,
-// financials and reversals while items carry verification and reversal:
-// both spellings are taken.
+// financials and reversals while items carry verification (and an older
+// copy of the schema spelled reversals as reversal): every spelling is taken.
 var messageTypeFilter = map[string]string{
 	"authorisations": sandbox.MessageAuthorisations,
 	"verifications":  sandbox.MessageVerification,
@@ -48,7 +48,7 @@ func init() {
 // event log's fields, then the sandbox's own.
 type cardEvent struct {
 	Timestamp              string `json:"timestamp" format:"date-time"`
-	MessageType            string `json:"messageType" enum:"verification,authorisations,financials,reversal"`
+	MessageType            string `json:"messageType" enum:"verification,authorisations,financials,reversals"`
 	ProcessorTransactionID string `json:"processorTransactionId" doc:"The event's own id."`
 	LifeCycleID            string `json:"lifeCycleId" doc:"Shared by a purchase's authorisation, reversal, clearing and refunds: the purchase transaction's id."`
 	Merchant               string `json:"merchant" doc:"The raw merchant description."`

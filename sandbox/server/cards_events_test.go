@@ -18,7 +18,7 @@ var cardEventLogFields = map[string]string{
 	"isApprovedBySlash": "boolean", "cardId": "string",
 }
 
-var publishedMessageTypes = map[string]bool{"verification": true, "authorisations": true, "financials": true, "reversal": true}
+var publishedMessageTypes = map[string]bool{"verification": true, "authorisations": true, "financials": true, "reversals": true}
 
 func jsonType(v any) string {
 	switch v.(type) {
@@ -108,7 +108,7 @@ func TestCardEventLog(t *testing.T) {
 		var revID, clrID string
 		for id, types := range byLifeCycle {
 			switch strings.Join(types, ",") {
-			case "reversal,authorisations":
+			case "reversals,authorisations":
 				rev, revID = types, id
 			case "financials,financials,authorisations":
 				clr, clrID = types, id
@@ -132,8 +132,8 @@ func TestCardEventLog(t *testing.T) {
 			value, want string
 			n           int
 		}{
-			{"authorisations", "authorisations", 3}, {"financials", "financials", 2}, {"reversals", "reversal", 1},
-			{"verifications", "verification", verifications}, {"reversal", "reversal", 1}, {"verification", "verification", verifications},
+			{"authorisations", "authorisations", 3}, {"financials", "financials", 2}, {"reversals", "reversals", 1},
+			{"verifications", "verification", verifications}, {"reversal", "reversals", 1}, {"verification", "verification", verifications},
 		} {
 			t.Run(c.value, func(t *testing.T) {
 				items := cardEventItems(t, e, card.ID, "?filter:messageType="+c.value)
