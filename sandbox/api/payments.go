@@ -195,13 +195,9 @@ func payRequest(c *call, raw []byte) (payInput, error) {
 // success and one with another body is 409; a refusal does not use it.
 func (a *API) pay(r *http.Request) (any, error) {
 	var in payInput
-	mode := idemNone
-	if r.Header.Get("X-Idempotency-Key") != "" {
-		mode = idemReplay
-	}
 	out, err := a.doWrite(r, write{
 		gen:  web.Gen1,
-		idem: mode,
+		idem: idemOptional,
 		input: func(c *call, raw []byte) error {
 			var err error
 			in, err = payRequest(c, raw)

@@ -2,10 +2,14 @@ package server_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
 // keyedCreate is a first-generation write that takes an optional
@@ -244,5 +248,41 @@ func TestDocumentDeclaresTheOptionalIdempotencyKey(t *testing.T) {
 		if _, ok := o["responses"].(map[string]any)["409"]; !ok && op != "POST /pay" {
 			t.Errorf("%s: no 409 response", op)
 		}
+	}
+}
+
+// An X-Idempotency-Key that is sent empty is a mistake, not an absent key:
+// every keyed write, the payment included, refuses it and writes nothing.
+func TestEmptyIdempotencyKeyIsRefused(t *testing.T) {
+	pay := keyedCreate{name: "pay", method: http.MethodPost, path: "/pay",
+		body: `{"slashHandle":"globex-logistics","amountCents":100}`}
+	for _, c := range append(append([]keyedCreate{}, keyedCreates...), pay) {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, options{})
+			version := e.eng.Default().Version()
+			hr, err := http.NewRequest(c.method, e.srv.URL+c.path, strings.NewReader(c.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hr.Header.Set("Content-Type", "application/json")
+			hr.Header.Set("X-API-Key", acmeKey)
+			hr.Header["X-Idempotency-Key"] = []string{""}
+			res, err := http.DefaultClient.Do(hr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			var got web.Gen1Error
+			if err := json.Unmarshal(raw, &got); err != nil || res.StatusCode != http.StatusBadRequest || got.Identifier != "invalid_request" {
+				t.Fatalf("%s %s with an empty key: %d %s", c.method, c.path, res.StatusCode, raw)
+			}
+			if d, _ := got.Meta["details"].(map[string]any); d["X-Idempotency-Key"] == nil {
+				t.Errorf("details %v do not name the header", got.Meta["details"])
+			}
+			if e.eng.Default().Version() != version {
+				t.Errorf("the refused call wrote to the world")
+			}
+		})
 	}
 }
