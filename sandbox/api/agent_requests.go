@@ -71,8 +71,10 @@ func approvalURL(r *http.Request, world, id string) string {
 	return baseURL(r) + "/_sandbox/ui?world=" + url.QueryEscape(world) + "&modal=/deferred-action/" + url.PathEscape(id)
 }
 
-// display describes a deferred write: a title from the operation, and one
-// section per property of the body, with the old value for updates.
+// display describes a deferred write the way the published example does
+// ("Create Virtual Card", "Card Name", "Virtual"): a title from the
+// operation, and one section per property of the body, with the old value
+// for updates.
 func (a *API) display(r *http.Request, ar *sandbox.AgentRequest) sandbox.Display {
 	d := sandbox.Display{Title: title(ar.Route), Description: ar.Method + " " + ar.Path, Sections: []sandbox.Section{}}
 	var fields map[string]json.RawMessage
@@ -88,20 +90,35 @@ func (a *API) display(r *http.Request, ar *sandbox.AgentRequest) sandbox.Display
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	subject := subjectOf(ar.Route)
 	for _, k := range keys {
-		newValue := text(fields[k])
+		name := label(k)
+		if k == "name" && subject != "" {
+			name = subject + " Name"
+		}
+		newValue := shown(k, fields[k])
 		if current == nil {
-			d.Sections = append(d.Sections, sandbox.Section{Label: label(k), Value: newValue})
+			d.Sections = append(d.Sections, sandbox.Section{Label: name, Value: newValue})
 			continue
 		}
 		ch := sandbox.Change{NewValue: newValue}
 		if old, ok := current[k]; ok {
-			o := text(old)
+			o := shown(k, old)
 			ch.OldValue = &o
 		}
-		d.Sections = append(d.Sections, sandbox.Section{Label: label(k), Value: ch})
+		d.Sections = append(d.Sections, sandbox.Section{Label: name, Value: ch})
 	}
 	return d
+}
+
+// shown is a body value as a person reads it; a type is a word of the
+// interface ("virtual" reads "Virtual").
+func shown(key string, raw json.RawMessage) string {
+	v := text(raw)
+	if key == "type" && v != "" && v != "none" {
+		return strings.ToUpper(v[:1]) + v[1:]
+	}
+	return v
 }
 
 // current reads the resource an update would change, as the caller sees it:
@@ -159,25 +176,58 @@ func text(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// title turns a route name ("card.spending_constraint.replace") into a
-// human title ("Replace card spending constraint").
-func title(route string) string {
-	parts := strings.Split(route, ".")
-	verb := parts[len(parts)-1]
-	subject := strings.ReplaceAll(strings.Join(parts[:len(parts)-1], " "), "_", " ")
-	if subject == "" {
-		return strings.ToUpper(verb[:1]) + verb[1:]
-	}
-	return strings.ToUpper(verb[:1]) + verb[1:] + " " + subject
+// titles name the operations whose generic title would read badly, or say
+// less than the real service's: a card made through the API is virtual.
+var titles = map[string]string{
+	"card.create":                     "Create Virtual Card",
+	"transfer.virtual_account.create": "Transfer Between Virtual Accounts",
+	"task.act":                        "Act on Task",
 }
 
-// label turns a property name ("spendingConstraint") into words.
+// title turns a route name ("card.spending_constraint.replace") into a
+// title ("Replace Card Spending Constraint").
+func title(route string) string {
+	if t, ok := titles[route]; ok {
+		return t
+	}
+	parts := strings.Split(route, ".")
+	verb := words(parts[len(parts)-1])
+	if subject := subjectOf(route); subject != "" {
+		return verb + " " + subject
+	}
+	return verb
+}
+
+// subjectOf is the resource a route acts on, in words ("card.create":
+// "Card"; "card.spending_constraint.replace": "Card Spending Constraint").
+func subjectOf(route string) string {
+	parts := strings.Split(route, ".")
+	return words(strings.Join(parts[:len(parts)-1], "_"))
+}
+
+// words turns a snake_case name into capitalized words.
+func words(name string) string {
+	ws := strings.FieldsFunc(name, func(r rune) bool { return r == '_' })
+	for i, w := range ws {
+		ws[i] = upperFirst(w)
+	}
+	return strings.Join(ws, " ")
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// label turns a property name ("spendingConstraint") into a label
+// ("Spending Constraint").
 func label(name string) string {
 	var b strings.Builder
 	for i, r := range name {
 		if i > 0 && unicode.IsUpper(r) {
 			b.WriteByte(' ')
-			r = unicode.ToLower(r)
 		}
 		if i == 0 {
 			r = unicode.ToUpper(r)

@@ -57,7 +57,7 @@ func TestReadOnlyWritesAreDeferred(t *testing.T) {
 	note(e, "sk_sandbox_acme", "", txn, `{"note":"first"}`).status(t, 200)
 
 	ar := defer1(t, e, "sk_sandbox_carol_readonly", "le_acme", txn, `{"note":"needs a receipt"}`)
-	if ar.Status != "pending" || ar.Display.Title != "Update transaction note" || ar.Result != nil {
+	if ar.Status != "pending" || ar.Display.Title != "Update Transaction Note" || ar.Result != nil {
 		t.Fatalf("agent request = %+v", ar)
 	}
 	if len(ar.Display.Sections) != 1 || ar.Display.Sections[0].Label != "Note" {

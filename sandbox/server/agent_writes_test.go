@@ -89,7 +89,7 @@ func TestDeferredWritesAcrossOperations(t *testing.T) {
 		display := e.get("/agent-request/"+id, ro, "").status(t, 200).json(t)["display"].(map[string]any)
 		var change map[string]any
 		for _, s := range display["sections"].([]any) {
-			if sec := s.(map[string]any); sec["label"] == "Country rule" {
+			if sec := s.(map[string]any); sec["label"] == "Country Rule" {
 				change, _ = sec["value"].(map[string]any)
 			}
 		}

@@ -28,7 +28,7 @@ func TestDashboardApprovalLink(t *testing.T) {
 	tb.do(chromedp.Navigate(link))
 	tb.waitText("#token-form", "Admin token needed")
 	tb.do(chromedp.SetValue(chromedp.ID("token-input"), adminToken), chromedp.Click(`#token-form button[type=submit]`))
-	tb.waitText("#deferred-action-title", "Create card")
+	tb.waitText("#deferred-action-title", "Create Virtual Card")
 	tb.waitText("#deferred-action-sections", "Marketing Card")
 	tb.waitText("#deferred-action-description", "POST /card")
 	if got := eval[string](tb, `document.getElementById('world-select').value`); got != w.id {

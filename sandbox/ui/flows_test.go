@@ -153,7 +153,7 @@ func TestDashboardApproveAgentRequest(t *testing.T) {
 		map[string]any{"name": "Office and supplies", "status": "paused"})
 	tb := openDashboard(t, w, "#/agents")
 	tb.screenshotOnFailure(t, "agent requests")
-	tb.visit("#/agents", "page-agents", "Update card")
+	tb.visit("#/agents", "page-agents", "Update Card")
 	tile := "#agent-" + id
 	tb.waitText(tile, "Office supplies → Office and supplies")
 	tb.waitText(tile, "active → paused")

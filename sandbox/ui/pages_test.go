@@ -147,7 +147,7 @@ func TestDashboardPages(t *testing.T) {
 			}
 		}},
 		{"webhook deliveries", "#/deliveries", "page-deliveries", "No deliveries", nil},
-		{"agent requests", "#/agents", "page-agents", "Update card", func(t *testing.T) {
+		{"agent requests", "#/agents", "page-agents", "Update Card", func(t *testing.T) {
 			tb.waitText("#agent-requests", "Team lunches")
 		}},
 		{"request journal", "#/journal", "page-journal", "/v2/information-requests", func(t *testing.T) {
