@@ -9,19 +9,19 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
-// TestReadmeScenarioExample loads the scenario shown in the README and runs
-// its scheduled events, so the documentation stays true.
+// TestReadmeScenarioExample loads the scenario shown in docs/scenarios.md
+// and runs its scheduled events, so the documentation stays true.
 func TestReadmeScenarioExample(t *testing.T) {
-	raw, err := os.ReadFile("../README.md")
+	raw, err := os.ReadFile("../docs/scenarios.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(raw), "```yaml\n")
 	block, _, ok2 := strings.Cut(rest, "```")
 	if !ok || !ok2 {
-		t.Fatal("README has no yaml block")
+		t.Fatal("docs/scenarios.md has no yaml block")
 	}
-	sc, err := scenario.Parse("README.md", []byte(block))
+	sc, err := scenario.Parse("docs/scenarios.md", []byte(block))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Command perf measures the sandbox: start-up time, throughput against a
 // bare net/http server, a 100,000-transaction world, crash safety and
 // mixed load across worlds. The scripts in bench/ build the sandbox and run
-// one subcommand each; see the README's "Benchmarks" section.
+// one subcommand each; see docs/benchmarks.md.
 //
 // Everything talks to loopback only, and every loop is bounded in count and
 // in time.

@@ -224,12 +224,12 @@ func (c *conformance) ownProblems(req *http.Request, status int, ct string, body
 }
 
 // knownDeviation reports a response where the sandbox knowingly departs
-// from the upstream document (README, "OpenAPI and conformance"): POST
-// /crypto/offramp declares its 400 as the not-enrolled body only, and the
-// sandbox answers other bad input there in the first-generation error
-// envelope, as every other operation does; and a deferred write answers
-// 403 with the body the published docs show ({"error": …}), where upstream
-// declares every 403 as the error envelope.
+// from the upstream document (docs/development.md, "OpenAPI and
+// conformance"): POST /crypto/offramp declares its 400 as the not-enrolled
+// body only, and the sandbox answers other bad input there in the
+// first-generation error envelope, as every other operation does; and a
+// deferred write answers 403 with the body the published docs show
+// ({"error": …}), where upstream declares every 403 as the error envelope.
 func knownDeviation(req *http.Request, r *resp) bool {
 	if r.StatusCode == http.StatusForbidden && r.Header.Get("x-deferred-action-id") != "" {
 		return true

@@ -131,8 +131,8 @@ func started(t *testing.T) *sandboxtest.Sandbox {
 	return sandbox.sb
 }
 
-// defaultWorld is the sandbox's default world (the README's screenshot
-// changes it; the other tests only read it).
+// defaultWorld is the sandbox's default world (docs/dashboard.md's
+// screenshot changes it; the other tests only read it).
 func defaultWorld(t *testing.T) *world {
 	browser(t)
 	sb := started(t)

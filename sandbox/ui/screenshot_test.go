@@ -11,7 +11,7 @@ import (
 
 var screenshot = flag.String("ui.screenshot", "", "write a screenshot of the dashboard's overview of the demo scenario to this PNG file")
 
-// TestDashboardOverviewScreenshot takes the README's picture of the
+// TestDashboardOverviewScreenshot takes docs/dashboard.md's picture of the
 // overview, only when asked:
 //
 //	go test ./sandbox/ui -run OverviewScreenshot -ui.screenshot ../../docs/dashboard-overview.png

@@ -21,9 +21,10 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
 )
 
-// The README's Go verification code, exactly (TestReadmeGoSnippet checks).
+// The Go verification code of docs/webhooks.md, exactly
+// (TestReadmeGoSnippetIsTheTestedCode checks).
 
-// README snippet begins
+// docs/webhooks.md snippet begins
 // verifySlashWebhook checks a delivery's slash-webhook-signature header
 // against the raw request body with the sandbox's public key
 // (GET /_sandbox/webhooks/public-key?format=pem).
@@ -64,21 +65,20 @@ func verifyAuthorizationWebhook(secret string, r *http.Request, body []byte) boo
 	return hmac.Equal([]byte(want), []byte(r.Header.Get("x-webhook-signature")))
 }
 
-// README snippet ends
+// docs/webhooks.md snippet ends
 
-// readmeBlock returns the first fenced block of a language in the README's
-// Webhooks section.
+// readmeBlock returns the first fenced block of a language in the Webhooks
+// page, docs/webhooks.md.
 func readmeBlock(t *testing.T, lang string) string {
 	t.Helper()
-	raw, err := os.ReadFile("../../README.md")
+	raw, err := os.ReadFile("../../docs/webhooks.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(raw), "\n## Webhooks\n")
+	section, ok := strings.CutPrefix(string(raw), "# Webhooks\n")
 	if !ok {
-		t.Fatal("README has no Webhooks section")
+		t.Fatal("docs/webhooks.md is not the Webhooks page")
 	}
-	section, _, _ = strings.Cut(section, "\n## ")
 	_, rest, ok := strings.Cut(section, "```"+lang+"\n")
 	block, _, ok2 := strings.Cut(rest, "```")
 	if !ok || !ok2 {
@@ -91,20 +91,20 @@ func TestReadmeGoSnippetIsTheTestedCode(t *testing.T) {
 	block := readmeBlock(t, "go")
 	imports, code, ok := strings.Cut(block, "\n// verifySlashWebhook")
 	if !ok {
-		t.Fatal("the README's Go block lacks verifySlashWebhook")
+		t.Fatal("the Webhooks page's Go block lacks verifySlashWebhook")
 	}
 	src, err := os.ReadFile("readme_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, tested, _ := strings.Cut(string(src), "// README snippet begins\n")
-	tested, _, _ = strings.Cut(tested, "// README snippet ends")
+	_, tested, _ := strings.Cut(string(src), "// docs/webhooks.md snippet begins\n")
+	tested, _, _ = strings.Cut(tested, "// docs/webhooks.md snippet ends")
 	if got, want := strings.TrimSpace("// verifySlashWebhook"+code), strings.TrimSpace(tested); got != want {
-		t.Fatalf("README Go code differs from the tested code:\n--- README\n%s\n--- tested\n%s", got, want)
+		t.Fatalf("docs/webhooks.md's Go code differs from the tested code:\n--- docs/webhooks.md\n%s\n--- tested\n%s", got, want)
 	}
 	for _, line := range strings.Split(imports, "\n") {
 		if line = strings.TrimSpace(line); strings.HasPrefix(line, `"`) && !strings.Contains(string(src), "\t"+line+"\n") {
-			t.Errorf("README imports %s, which the tested code does not", line)
+			t.Errorf("docs/webhooks.md imports %s, which the tested code does not", line)
 		}
 	}
 }
@@ -180,6 +180,6 @@ func TestReadmeShowsThePublicKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := readmeBlock(t, "text"); got != pemText {
-		t.Fatalf("the README's public key is not the signing key's:\n%s\nwant\n%s", got, pemText)
+		t.Fatalf("docs/webhooks.md's public key is not the signing key's:\n%s\nwant\n%s", got, pemText)
 	}
 }

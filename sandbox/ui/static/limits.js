@@ -1,5 +1,5 @@
 // Spending constraints in words, and each utilization limit's spend in its
-// current window. The windows follow the sandbox's rules (README, "Windows"):
+// current window. The windows follow the sandbox's rules (docs/cards.md, "Windows"):
 // they start at midnight in the limit's zone; spend is read with
 // GET /transaction/aggregation over the card's (or group's) purchases since
 // the window started.
