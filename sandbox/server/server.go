@@ -16,6 +16,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/control"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/traffic"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/ui"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
@@ -113,10 +114,13 @@ func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 	// its generation's envelope), not redirected to a cleaned path.
 	r := mux.NewRouter().SkipClean(true)
 	pub.Version = Version
-	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime(),
+	shaping := traffic.New(eng)
+	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Traffic: shaping,
 		Webhooks: webhooks.Attach(eng, cfg.Webhooks), Scenarios: cfg.Scenarios}
 	reads := &readCache{engine: eng}
-	r.Use(web.NameRoutes, ctl.Middleware, reads.middleware)
+	// Every routed request is journaled; public ones meet the world's rate
+	// limit and injected faults before the read cache and the handler.
+	r.Use(web.NameRoutes, shaping.Middleware, reads.middleware)
 	pub.Register(r)
 	ui.Register(r) // ahead of the control API, whose admin token it does not need
 	controls := ctl.Register(r)
