@@ -96,9 +96,7 @@ func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
 	}
-	h := mw.Wrap(newStaticRoutes(r))
-	pub.Root = h
-	return h
+	return mw.Wrap(newStaticRoutes(r))
 }
 
 // Router is every route of the sandbox, without the outer middleware: tests
