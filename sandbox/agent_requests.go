@@ -28,18 +28,20 @@ const DefaultAgentExpiry = 72 * time.Hour
 
 // AgentRequest is a write a read-only key asked for, held for a human.
 type AgentRequest struct {
-	ID            string            `json:"id"`
-	LegalEntityID string            `json:"legalEntityId"`
-	APIKey        string            `json:"apiKey"`
-	Status        string            `json:"status"`
-	Route         string            `json:"route"`
-	Method        string            `json:"method"`
-	Path          string            `json:"path"`
-	Query         string            `json:"query,omitempty"`
-	Header        map[string]string `json:"header"`
-	Body          []byte            `json:"body,omitempty"`
-	Display       Display           `json:"display"`
-	Result        json.RawMessage   `json:"result,omitempty"`
+	ID            string `json:"id"`
+	LegalEntityID string `json:"legalEntityId"`
+	APIKey        string `json:"apiKey"`
+	Status        string `json:"status"`
+	Route         string `json:"route"`
+	Method        string `json:"method"`
+	Path          string `json:"path"`
+	// Vars are the route's path variables, for running the write later.
+	Vars    map[string]string `json:"vars,omitempty"`
+	Query   string            `json:"query,omitempty"`
+	Header  map[string]string `json:"header"`
+	Body    []byte            `json:"body,omitempty"`
+	Display Display           `json:"display"`
+	Result  json.RawMessage   `json:"result,omitempty"`
 	// Failure is the status and body the write met when it failed.
 	FailureStatus int             `json:"failureStatus,omitempty"`
 	Failure       json.RawMessage `json:"failure,omitempty"`

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"slices"
 	"sort"
@@ -48,13 +47,13 @@ type deferredAction struct {
 // its id in x-deferred-action-id and the page that approves it in the body.
 func (a *API) deferWrite(r *http.Request, c *call, body []byte) (any, error) {
 	ar := &sandbox.AgentRequest{LegalEntityID: c.Actor.LegalEntityID(), APIKey: c.P.Key.Key, Route: web.InfoOf(r).Route,
-		Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body, Header: map[string]string{}}
+		Method: r.Method, Path: r.URL.Path, Vars: mux.Vars(r), Query: r.URL.RawQuery, Body: body, Header: map[string]string{}}
 	for _, h := range []string{"x-legal-entity", "X-Idempotency-Key", "Content-Type"} {
 		if v := r.Header.Get(h); v != "" {
 			ar.Header[h] = v
 		}
 	}
-	ar.Display = a.display(r, ar)
+	ar.Display = a.display(c, ar)
 	err := c.W.Update(func(op *sandbox.Op) error { return op.CreateAgentRequest(ar) })
 	if err != nil {
 		return nil, err
@@ -75,7 +74,7 @@ func approvalURL(r *http.Request, world, id string) string {
 // ("Create Virtual Card", "Card Name", "Virtual"): a title from the
 // operation, and one section per property of the body, with the old value
 // for updates.
-func (a *API) display(r *http.Request, ar *sandbox.AgentRequest) sandbox.Display {
+func (a *API) display(c *call, ar *sandbox.AgentRequest) sandbox.Display {
 	d := sandbox.Display{Title: title(ar.Route), Description: ar.Method + " " + ar.Path, Sections: []sandbox.Section{}}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(ar.Body, &fields) != nil {
@@ -83,7 +82,7 @@ func (a *API) display(r *http.Request, ar *sandbox.AgentRequest) sandbox.Display
 	}
 	var current map[string]json.RawMessage
 	if ar.Method == http.MethodPatch || ar.Method == http.MethodPut {
-		current = a.current(r)
+		current = a.current(c, ar)
 	}
 	keys := make([]string, 0, len(fields))
 	for k := range fields {
@@ -121,39 +120,52 @@ func shown(key string, raw json.RawMessage) string {
 	return v
 }
 
-// current reads the resource an update would change, as the caller sees it:
-// the same path; else its parent's object property named by the last path
-// segment (PUT /card/{id}/spending-constraint reads /card/{id}'s
-// spendingConstraint); else the parent itself (PATCH /transaction/{id}/note
-// compares with /transaction/{id}'s note).
-func (a *API) current(r *http.Request) map[string]json.RawMessage {
-	if got := a.read(r, r.URL.Path); got != nil {
-		return got
+// currentFunc reads what an update would change, in domain terms: the
+// view its route's resource has now (a card as GET /card/{id} shows it, a
+// card's spending constraint, a transaction with its note). vars are the
+// update's path variables.
+type currentFunc func(op *sandbox.Op, c *call, vars map[string]string) (any, error)
+
+// shows registers the current view of an update route.
+func (a *API) shows(route string, fn currentFunc) { a.currents[route] = fn }
+
+// noCurrent is the view of a resource the API does not show by itself (a
+// contact destination, a bulk action): its updates show new values as
+// changes, without old ones.
+func noCurrent(*sandbox.Op, *call, map[string]string) (any, error) { return struct{}{}, nil }
+
+// listed is the current view of an item its route's parent path lists
+// (/card/{cardId} of /card): when the item cannot be found, the update
+// shows its new values as changes, without old ones.
+func listed(fn currentFunc) currentFunc {
+	return func(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+		v, err := fn(op, c, vars)
+		if e, ok := sandbox.AsError(err); ok && e.Code == sandbox.CodeNotFound {
+			return noCurrent(op, c, vars)
+		}
+		return v, err
 	}
-	i := strings.LastIndex(r.URL.Path, "/")
-	parent := a.read(r, r.URL.Path[:i])
-	raw, ok := parent[camel(r.URL.Path[i+1:])]
-	var inner map[string]json.RawMessage
-	if ok && json.Unmarshal(raw, &inner) == nil {
-		return inner
-	}
-	return parent
 }
 
-// read GETs a path through the whole API with the caller's credentials.
-func (a *API) read(r *http.Request, path string) map[string]json.RawMessage {
-	if a.Root == nil {
+// current reads the resource an update would change, as the caller sees
+// it; nil when the route has no current view or the resource cannot be
+// read.
+func (a *API) current(c *call, ar *sandbox.AgentRequest) map[string]json.RawMessage {
+	fn, ok := a.currents[ar.Route]
+	if !ok {
 		return nil
 	}
-	get := httptest.NewRequest(http.MethodGet, "/", nil)
-	get.URL.Path, get.URL.RawPath = path, ""
-	for _, h := range []string{"X-API-Key", "x-legal-entity"} {
-		get.Header.Set(h, r.Header.Get(h))
+	var v any
+	err := c.W.View(func(op *sandbox.Op) (err error) {
+		v, err = fn(op, c, ar.Vars)
+		return err
+	})
+	if err != nil {
+		return nil
 	}
-	rec := httptest.NewRecorder()
-	a.Root.ServeHTTP(rec, get)
+	raw, err := web.Encode(v)
 	var out map[string]json.RawMessage
-	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &out) != nil {
+	if err != nil || json.Unmarshal(raw, &out) != nil {
 		return nil
 	}
 	return out
@@ -235,17 +247,6 @@ func label(name string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// camel turns a path segment ("spending-constraint") into a property name.
-func camel(seg string) string {
-	parts := strings.Split(seg, "-")
-	for i := 1; i < len(parts); i++ {
-		if parts[i] != "" {
-			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
-		}
-	}
-	return strings.Join(parts, "")
 }
 
 func (a *API) listAgentRequests(r *http.Request) (any, error) {

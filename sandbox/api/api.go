@@ -13,15 +13,19 @@ import (
 // API is the public API over an engine.
 type API struct {
 	Engine *sandbox.Engine
-	// Root is the whole server's handler: approved agent requests and the
-	// old values of deferred updates are read through it.
-	Root http.Handler
 	// Version is the sandbox version the OpenAPI document shows.
 	Version string
+	// handlers are the public routes' handlers by route name: an approved
+	// agent request runs its route's.
+	handlers map[string]web.Handler
+	// currents read, by route name, what an update would change, for the
+	// old values of a deferred update's display.
+	currents map[string]currentFunc
 }
 
 // Register adds every public route to r.
 func (a *API) Register(r *mux.Router) {
+	a.currents = map[string]currentFunc{}
 	a.routesTokens(r)
 	a.routesLegalEntities(r)
 	a.routesAccounts(r)
@@ -49,6 +53,19 @@ func (a *API) Register(r *mux.Router) {
 	a.routesDeveloperApps(r)
 	a.routesOAuth(r)
 	a.routesFDX(r)
+	a.handlers = handlersOf(r)
+}
+
+// handlersOf maps the name of every route of r to its handler.
+func handlersOf(r *mux.Router) map[string]web.Handler {
+	m := map[string]web.Handler{}
+	r.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		if h, ok := route.GetHandler().(web.Handler); ok && route.GetName() != "" {
+			m[route.GetName()] = h
+		}
+		return nil
+	})
+	return m
 }
 
 var legalEntityHeader = regexp.MustCompile(`^le_[a-zA-Z0-9]+$`)

@@ -2,10 +2,13 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"net/http/httptest"
+	"net/http"
 
+	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
 // Approve runs a pending agent request's write as its key's owner would:
@@ -20,29 +23,47 @@ func (a *API) Approve(w *sandbox.World, id string) (*sandbox.AgentRequest, error
 	if ar, err = a.transition(w, id, sandbox.AgentRunning); err != nil {
 		return nil, err
 	}
-	req := httptest.NewRequest(ar.Method, "/", bytes.NewReader(ar.Body))
-	req.URL.Path, req.URL.RawPath, req.URL.RawQuery = ar.Path, "", ar.Query
-	for k, v := range ar.Header {
-		req.Header.Set(k, v)
-	}
-	req.Header.Set("X-API-Key", ar.APIKey)
-	req = req.WithContext(withApproval(req.Context()))
-	rec := httptest.NewRecorder()
-	a.Root.ServeHTTP(rec, req)
+	status, body := a.run(w, ar)
 	err = w.Update(func(op *sandbox.Op) error {
 		cur, _, err := op.AgentRequest(id)
 		if err != nil {
 			return err
 		}
-		if rec.Code >= 200 && rec.Code < 300 {
-			cur.Status, cur.Result = sandbox.AgentExecuted, resultOf(rec.Body.Bytes())
+		if status >= 200 && status < 300 {
+			cur.Status, cur.Result = sandbox.AgentExecuted, resultOf(body)
 		} else {
-			cur.Status, cur.FailureStatus, cur.Failure = sandbox.AgentFailed, rec.Code, resultOf(rec.Body.Bytes())
+			cur.Status, cur.FailureStatus, cur.Failure = sandbox.AgentFailed, status, resultOf(body)
 		}
 		ar = cur
 		return op.SaveAgentRequest(cur)
 	})
 	return ar, err
+}
+
+// run runs an approved agent request's write as a direct call of its route
+// would, through the route's own handler: authenticated as the key that
+// asked, with the stored path variables, query, headers and body, its input
+// checked, its idempotency key honoured and its operation run in one
+// transaction. It returns the status and body that call answers with; a
+// first-generation failure is referenced by the agent request's id.
+func (a *API) run(w *sandbox.World, ar *sandbox.AgentRequest) (status int, body []byte) {
+	req, err := http.NewRequestWithContext(withApproval(context.Background()), ar.Method, "/", bytes.NewReader(ar.Body))
+	if err != nil {
+		return http.StatusInternalServerError, nil
+	}
+	req.URL.Path, req.URL.RawQuery = ar.Path, ar.Query
+	for k, v := range ar.Header {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("X-API-Key", ar.APIKey)
+	req = web.WithInfo(mux.SetURLVars(req, ar.Vars), &web.Info{RequestID: ar.ID, Route: ar.Route, Reference: w.ReferenceID})
+	h, ok := a.handlers[ar.Route]
+	if !ok {
+		h = web.Handler{Gen: web.GenOf(ar.Path), Fn: func(*http.Request) (any, error) {
+			return nil, sandbox.Errorf(sandbox.CodeNotFound, "no route %s for %s %s", ar.Route, ar.Method, ar.Path)
+		}}
+	}
+	return h.Answer(req)
 }
 
 func resultOf(body []byte) json.RawMessage {

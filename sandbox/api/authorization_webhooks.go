@@ -14,6 +14,8 @@ func (a *API) routesAuthorizationWebhooks(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, path, "account.authorization_webhook.get", a.getAuthorizationWebhook)
 	web.Route(r, web.Gen1, http.MethodPut, path, "account.authorization_webhook.replace", a.putAuthorizationWebhook)
 	web.Route(r, web.Gen1, http.MethodPatch, path, "account.authorization_webhook.update", a.patchAuthorizationWebhook)
+	a.shows("account.authorization_webhook.replace", currentAuthorizationWebhook)
+	a.shows("account.authorization_webhook.update", currentAuthorizationWebhook)
 }
 
 func init() {
@@ -129,4 +131,21 @@ func (a *API) putAuthorizationWebhook(r *http.Request) (any, error) {
 
 func (a *API) patchAuthorizationWebhook(r *http.Request) (any, error) {
 	return a.writeAuthorizationWebhook(r, false)
+}
+
+// currentAuthorizationWebhook is an account's authorization webhook as GET
+// shows it; before one is set, the account itself.
+func currentAuthorizationWebhook(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	h, err := op.AuthorizationWebhook(c.Actor, vars["accountId"])
+	if e, ok := sandbox.AsError(err); ok && e.Code == sandbox.CodeNotFound {
+		acc, err := op.Account(c.Actor, vars["accountId"], "")
+		if err != nil {
+			return nil, err
+		}
+		return accountView(acc), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return authorizationWebhookView(h), nil
 }

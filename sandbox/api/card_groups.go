@@ -18,6 +18,9 @@ func (a *API) routesCardGroups(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/card-group/{cardGroupId}/utilization", "card_group.utilization", a.cardGroupUtilization)
 	web.Route(r, web.Gen1, http.MethodPut, "/card-group/{cardGroupId}/spending-constraint", "card_group.spending_constraint.replace", a.replaceConstraint("cardGroupId", (*sandbox.Op).ReplaceGroupConstraint))
 	web.Route(r, web.Gen1, http.MethodPatch, "/card-group/{cardGroupId}/spending-constraint", "card_group.spending_constraint.update", a.patchConstraint("cardGroupId", (*sandbox.Op).PatchGroupConstraint))
+	a.shows("card_group.update", listed(currentCardGroup))
+	a.shows("card_group.spending_constraint.replace", currentGroupConstraint)
+	a.shows("card_group.spending_constraint.update", currentGroupConstraint)
 }
 
 func init() {
@@ -264,4 +267,27 @@ func (a *API) cardGroupUtilization(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return utilizationView(u), nil
+}
+
+// currentCardGroup is a card group as GET shows it.
+func currentCardGroup(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	g, err := op.CardGroupOf(c.Actor, vars["cardGroupId"], "")
+	if err != nil {
+		return nil, err
+	}
+	return cardGroupView(g), nil
+}
+
+// currentGroupConstraint is a card group's spending constraint, or the
+// group itself when it has none.
+func currentGroupConstraint(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	g, err := op.CardGroupOf(c.Actor, vars["cardGroupId"], "")
+	if err != nil {
+		return nil, err
+	}
+	v := cardGroupView(g)
+	if v.SpendingConstraint == nil {
+		return v, nil
+	}
+	return v.SpendingConstraint, nil
 }

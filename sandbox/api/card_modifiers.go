@@ -16,6 +16,8 @@ func (a *API) routesCardModifiers(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/modifier", "card.modifier.list", a.listCardModifiers)
 	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/modifier", "card.modifier.set", a.setCardModifier)
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/modifier", "card.modifier.update", a.setCardModifier)
+	a.shows("card.modifier.set", currentCardModifiers)
+	a.shows("card.modifier.update", currentCardModifiers)
 }
 
 func init() {
@@ -88,4 +90,13 @@ func (a *API) setCardModifier(r *http.Request) (any, error) {
 			return success{Success: true}, nil
 		},
 	})
+}
+
+// currentCardModifiers is a card's modifiers as GET lists them.
+func currentCardModifiers(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	mods, err := op.CardModifiers(c.Actor, vars["cardId"])
+	if mods == nil {
+		mods = []sandbox.CardModifier{}
+	}
+	return cardModifiers{Modifiers: mods}, err
 }

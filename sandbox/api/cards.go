@@ -19,6 +19,9 @@ func (a *API) routesCards(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/utilization", "card.utilization", a.cardUtilization)
 	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/spending-constraint", "card.spending_constraint.replace", a.replaceConstraint("cardId", (*sandbox.Op).ReplaceCardConstraint))
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/spending-constraint", "card.spending_constraint.update", a.patchConstraint("cardId", (*sandbox.Op).PatchCardConstraint))
+	a.shows("card.update", listed(currentCard))
+	a.shows("card.spending_constraint.replace", currentCardConstraint)
+	a.shows("card.spending_constraint.update", currentCardConstraint)
 	a.routesCardModifiers(r)
 	a.routesCardEvents(r)
 }
@@ -477,4 +480,27 @@ func (a *API) patchConstraint(idVar string, patch func(*sandbox.Op, *sandbox.Act
 			},
 		})
 	}
+}
+
+// currentCard is a card as GET shows it, without its secrets.
+func currentCard(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	cd, err := op.CardOf(c.Actor, vars["cardId"], "")
+	if err != nil {
+		return nil, err
+	}
+	return cardView(op, c.Actor, cd, cardSecrets{})
+}
+
+// currentCardConstraint is a card's spending constraint, or the card
+// itself when it has none.
+func currentCardConstraint(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	cd, err := op.CardOf(c.Actor, vars["cardId"], "")
+	if err != nil {
+		return nil, err
+	}
+	v, err := cardView(op, c.Actor, cd, cardSecrets{})
+	if err != nil || v.SpendingConstraint == nil {
+		return v, err
+	}
+	return v.SpendingConstraint, nil
 }

@@ -18,6 +18,8 @@ func (a *API) routesContacts(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/contact", "contact.create", a.createContact)
 	web.Route(r, web.Gen1, http.MethodGet, "/contact/{contactId}", "contact.get", a.getContact)
 	web.Route(r, web.Gen1, http.MethodPatch, "/contact/{contactId}", "contact.update", a.updateContact)
+	a.shows("contact.destination.update", noCurrent)
+	a.shows("contact.update", listed(currentContact))
 	web.Route(r, web.Gen1, http.MethodGet, "/contact/{contactId}/ach-debit-recurring", "contact.ach_debit_recurring", a.contactACHDebit)
 }
 
@@ -269,4 +271,13 @@ func (a *API) updateDestination(r *http.Request) (any, error) {
 			return destinationBody{Destination: destinationOf(d)}, nil
 		},
 	})
+}
+
+// currentContact is a contact as GET shows it.
+func currentContact(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	ct, err := op.ContactOf(c.Actor, vars["contactId"], "")
+	if err != nil {
+		return nil, err
+	}
+	return contactBody{contactOf(ct)}, nil
 }

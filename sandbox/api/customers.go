@@ -15,6 +15,7 @@ func (a *API) routesCustomers(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/customer", "customer.create", a.createCustomer)
 	web.Route(r, web.Gen1, http.MethodGet, "/customer/{customerId}", "customer.get", a.getCustomer)
 	web.Route(r, web.Gen1, http.MethodPatch, "/customer/{customerId}", "customer.update", a.updateCustomer)
+	a.shows("customer.update", listed(currentCustomer))
 	web.Route(r, web.Gen1, http.MethodGet, "/customer/{customerId}/ach-debit-recurring", "customer.ach_debit_recurring", a.customerACHDebit)
 }
 
@@ -147,4 +148,13 @@ func (a *API) updateCustomer(r *http.Request) (any, error) {
 			return customerOf(cust), nil
 		},
 	})
+}
+
+// currentCustomer is a customer as GET shows it.
+func currentCustomer(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	cust, err := op.CustomerOf(c.Actor, vars["customerId"], "")
+	if err != nil {
+		return nil, err
+	}
+	return customerOf(cust), nil
 }

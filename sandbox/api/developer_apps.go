@@ -17,6 +17,7 @@ func (a *API) routesDeveloperApps(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/developer-account/{developerAccountId}/application", "developer_application.create", a.createDeveloperApp)
 	web.Route(r, web.Gen1, http.MethodGet, "/developer-application/{developerApplicationId}", "developer_application.get", a.getDeveloperApp)
 	web.Route(r, web.Gen1, http.MethodPatch, "/developer-application/{developerApplicationId}", "developer_application.update", a.updateDeveloperApp)
+	a.shows("developer_application.update", currentDeveloperApp)
 	web.Route(r, web.Gen1, http.MethodPost, "/developer-application/{developerApplicationId}/secret", "developer_application.secret.rotate", a.rotateDeveloperAppSecret)
 }
 
@@ -208,4 +209,13 @@ func (a *API) rotateDeveloperAppSecret(r *http.Request) (any, error) {
 			}
 			return developerAppView(app, true), nil
 		}})
+}
+
+// currentDeveloperApp is a developer application as GET shows it.
+func currentDeveloperApp(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	app, err := op.DeveloperAppOf(c.Actor, vars["developerApplicationId"])
+	if err != nil {
+		return nil, err
+	}
+	return developerAppView(app, false), nil
 }

@@ -20,6 +20,10 @@ func (a *API) routesExpenseReports(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/expense-report", "expense_report.create", a.createExpenseReport)
 	web.Route(r, web.Gen1, http.MethodGet, "/expense-report/{expenseReportId}", "expense_report.get", a.getExpenseReport)
 	web.Route(r, web.Gen1, http.MethodPatch, "/expense-report/{expenseReportId}", "expense_report.update", a.updateExpenseReport)
+	// A report shows inside an expenseReport envelope, whose property no
+	// update names: its updates, like bulk actions, show no old values.
+	a.shows("expense_report.bulk_action", noCurrent)
+	a.shows("expense_report.update", noCurrent)
 	web.Route(r, web.Gen1, http.MethodPost, "/expense-report/{expenseReportId}/approve", "expense_report.approve", a.approveExpenseReport)
 	web.Route(r, web.Gen1, http.MethodPost, "/expense-report/{expenseReportId}/reject", "expense_report.reject", a.rejectExpenseReport)
 }

@@ -15,6 +15,7 @@ func (a *API) routesInvoiceSeries(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/series", "invoice_series.create", a.createSeries)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/series/{invoiceSeriesId}", "invoice_series.get", a.getSeries)
 	web.Route(r, web.Gen1, http.MethodPatch, "/invoice/series/{invoiceSeriesId}", "invoice_series.update", a.updateSeries)
+	a.shows("invoice_series.update", listed(currentSeries))
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/series/{invoiceSeriesId}/cancel", "invoice_series.cancel", a.cancelSeries)
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/series/{invoiceSeriesId}/skip-next", "invoice_series.skip_next", a.skipNext)
 }
@@ -233,4 +234,13 @@ func (a *API) skipNext(r *http.Request) (any, error) {
 	return a.seriesWrite(r, idemNone, nil, "voidedInvoice", func(op *sandbox.Op, c *call) (*sandbox.InvoiceSeries, *sandbox.Invoice, error) {
 		return op.SkipNextInvoice(c.Actor, mux.Vars(r)["invoiceSeriesId"])
 	})
+}
+
+// currentSeries is an invoice series as GET shows it.
+func currentSeries(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	s, err := op.SeriesOf(c.Actor, vars["invoiceSeriesId"])
+	if err != nil {
+		return nil, err
+	}
+	return seriesOf(s), nil
 }

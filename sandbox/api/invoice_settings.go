@@ -17,6 +17,7 @@ import (
 func (a *API) routesInvoiceSettings(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/settings", "invoice.settings.get", a.getInvoiceSettings)
 	web.Route(r, web.Gen1, http.MethodPut, "/invoice/settings", "invoice.settings.replace", a.replaceInvoiceSettings)
+	a.shows("invoice.settings.replace", currentInvoiceSettings)
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/settings/logo", "invoice.settings.logo.upload", a.uploadLogo)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/validate-number", "invoice.number.validate", a.validateNumber)
 }
@@ -219,4 +220,14 @@ func multipartFile(contentType string, raw []byte) (*uploaded, error) {
 		}
 		return &uploaded{data: data, name: part.FileName()}, nil
 	}
+}
+
+// currentInvoiceSettings are the caller's invoice settings as GET shows
+// them.
+func currentInvoiceSettings(op *sandbox.Op, c *call, _ map[string]string) (any, error) {
+	s, err := op.InvoiceSettingsOf(c.Actor.LegalEntityID())
+	if err != nil {
+		return nil, err
+	}
+	return settingsOf(s), nil
 }

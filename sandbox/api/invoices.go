@@ -20,6 +20,7 @@ func (a *API) routesInvoices(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice", "invoice.create", a.createInvoice)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/{invoiceId}", "invoice.get", a.getInvoice)
 	web.Route(r, web.Gen1, http.MethodPatch, "/invoice/{invoiceId}", "invoice.update", a.updateInvoice)
+	a.shows("invoice.update", listed(currentInvoice))
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/void", "invoice.void", a.voidInvoice)
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/reconcile", "invoice.reconcile", a.reconcileInvoice)
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/unreconcile", "invoice.unreconcile", a.unreconcileInvoice)
@@ -410,4 +411,13 @@ func invoiceAccountOf(acc *sandbox.Account, va *sandbox.VirtualAccount) any {
 		v.AccountType = "consumer"
 	}
 	return v
+}
+
+// currentInvoice is an invoice as GET shows it.
+func currentInvoice(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	inv, err := op.InvoiceOf(c.Actor, vars["invoiceId"])
+	if err != nil {
+		return nil, err
+	}
+	return invoiceAggregateOf(op, inv)
 }

@@ -20,6 +20,7 @@ func (a *API) routesTransactions(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}", "transaction.get", a.getTransaction)
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}/fee-details", "transaction.fee_details", a.feeDetails)
 	web.Route(r, web.Gen1, http.MethodPatch, "/transaction/{transactionId}/note", "transaction.note.update", a.noteTransaction)
+	a.shows("transaction.note.update", currentTransaction)
 }
 
 func init() {
@@ -270,4 +271,13 @@ func (a *API) feeDetails(r *http.Request) (any, error) {
 		}
 	}
 	return feeDetails{Items: items}, nil
+}
+
+// currentTransaction is a transaction as GET shows it, note included.
+func currentTransaction(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	t, err := op.TransactionOf(c.Actor, vars["transactionId"])
+	if err != nil {
+		return nil, err
+	}
+	return transactionView(t), nil
 }

@@ -15,6 +15,7 @@ func (a *API) routesVirtualAccounts(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/virtual-account", "virtual_account.create", a.createVirtualAccount)
 	web.Route(r, web.Gen1, http.MethodGet, "/virtual-account/{virtualAccountId}", "virtual_account.get", a.getVirtualAccount)
 	web.Route(r, web.Gen1, http.MethodPatch, "/virtual-account/{virtualAccountId}", "virtual_account.update", a.updateVirtualAccount)
+	a.shows("virtual_account.update", listed(currentVirtualAccount))
 }
 
 func init() {
@@ -263,4 +264,13 @@ func (a *API) updateVirtualAccount(r *http.Request) (any, error) {
 			return writtenVirtualAccount(va), nil
 		},
 	})
+}
+
+// currentVirtualAccount is a virtual account as GET shows it.
+func currentVirtualAccount(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	va, err := op.VirtualAccountOf(c.Actor, vars["virtualAccountId"], "")
+	if err != nil {
+		return nil, err
+	}
+	return virtualAccountOf(op, va)
 }

@@ -15,6 +15,7 @@ func (a *API) routesWebhooks(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/webhook", "webhook.create", a.createWebhook)
 	web.Route(r, web.Gen1, http.MethodGet, "/webhook/{webhookId}", "webhook.get", a.getWebhook)
 	web.Route(r, web.Gen1, http.MethodPatch, "/webhook/{webhookId}", "webhook.update", a.updateWebhook)
+	a.shows("webhook.update", listed(currentWebhook))
 	web.Route(r, web.Gen1, http.MethodGet, "/webhook/{webhookId}/notification", "webhook.notification.list", a.listNotifications)
 }
 
@@ -247,4 +248,13 @@ func (a *API) updateWebhook(r *http.Request) (any, error) {
 			return webhookView(w), nil
 		},
 	})
+}
+
+// currentWebhook is a webhook as GET shows it.
+func currentWebhook(op *sandbox.Op, c *call, vars map[string]string) (any, error) {
+	w, err := op.WebhookOf(c.Actor, vars["webhookId"])
+	if err != nil {
+		return nil, err
+	}
+	return webhookView(w), nil
 }

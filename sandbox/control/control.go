@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/traffic"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
 )
@@ -19,7 +20,9 @@ type Control struct {
 	AdminToken string
 	Version    string
 	Agents     Agents
-	Runtime    *Runtime
+	// Traffic is the faults, rate limit and journal the control API sets
+	// and reads.
+	Traffic *traffic.Traffic
 	// Webhooks sends webhook deliveries; settling waits for it.
 	Webhooks *webhooks.Sender
 	// Scenarios are the scenarios a new world may name: the embedded ones
@@ -30,7 +33,6 @@ type Control struct {
 // Register adds every control route to r, under /_sandbox, and returns
 // the subrouter that holds them.
 func (c *Control) Register(r *mux.Router) *mux.Router {
-	c.Engine.OnWorldDeleted(func(id string) { c.Runtime.forget(id) })
 	s := r.PathPrefix("/_sandbox").Subrouter()
 	s.Use(c.requireToken)
 	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }
@@ -141,7 +143,7 @@ func (c *Control) reset(r *http.Request) (any, error) {
 	if err := w.Reset(); err != nil {
 		return nil, err
 	}
-	c.Runtime.of(w).clearJournal()
+	c.Traffic.ClearJournal(w)
 	return c.health(r)
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/traffic"
 )
 
 // itemList is the {items} body of the control lists that return
@@ -25,7 +26,7 @@ var deleted = openapi.Schema{"type": "object", "required": []string{"id", "delet
 
 // limitBody is {limit: RateLimit | null}.
 var limitBody = openapi.Schema{"type": "object", "required": []string{"limit"}, "additionalProperties": false,
-	"properties": openapi.Schema{"limit": openapi.Nullable(openapi.Schema{"$go": RateLimit{}})}}
+	"properties": openapi.Schema{"limit": openapi.Nullable(openapi.Schema{"$go": traffic.RateLimit{}})}}
 
 func init() {
 	openapi.Component("SandboxClock", clockView{})
@@ -68,16 +69,16 @@ func init() {
 	d("sandbox.snapshots.restore", "Restore a snapshot into the world", openapi.Op{Response: worldView{}})
 	d("sandbox.snapshots.export", "Export a snapshot as a file", openapi.Op{Response: openapi.Schema{"type": "object"}})
 	d("sandbox.snapshots.delete", "Delete a snapshot", openapi.Op{Response: deleted})
-	d("sandbox.faults.list", "Injected faults", openapi.Op{Response: items(Fault{})})
-	d("sandbox.faults.create", "Inject a fault into a route", openapi.Op{Body: Fault{}, Status: http.StatusCreated, Response: Fault{}})
+	d("sandbox.faults.list", "Injected faults", openapi.Op{Response: items(traffic.Fault{})})
+	d("sandbox.faults.create", "Inject a fault into a route", openapi.Op{Body: traffic.Fault{}, Status: http.StatusCreated, Response: traffic.Fault{}})
 	d("sandbox.faults.clear", "Remove every fault", openapi.Op{Response: openapi.Schema{"type": "object", "required": []string{"cleared"},
 		"properties": openapi.Schema{"cleared": openapi.Schema{"type": "integer"}}}})
 	d("sandbox.faults.delete", "Remove one fault", openapi.Op{Response: deleted})
 	d("sandbox.rate_limit.get", "The world's rate limit", openapi.Op{Response: limitBody})
-	d("sandbox.rate_limit.set", "Set a rate limit per API key", openapi.Op{Body: RateLimit{}, Response: limitBody})
+	d("sandbox.rate_limit.set", "Set a rate limit per API key", openapi.Op{Body: traffic.RateLimit{}, Response: limitBody})
 	d("sandbox.rate_limit.clear", "Remove the rate limit", openapi.Op{Response: limitBody})
 	d("sandbox.requests", "The request journal, newest first", openapi.Op{Query: []openapi.Param{{Name: "limit"}, {Name: "route"},
-		{Name: "status"}, {Name: "legalEntity"}, {Name: "method"}, {Name: "path"}}, Response: items(JournalEntry{})})
+		{Name: "status"}, {Name: "legalEntity"}, {Name: "method"}, {Name: "path"}}, Response: items(traffic.JournalEntry{})})
 	html := openapi.Schema{"type": "string", "description": "An HTML page for a person."}
 	page := openapi.Content{"text/html": html}
 	pageOrError := openapi.Content{"text/html": html, "application/json": openapi.Ref("ErrorV2")}

@@ -16,6 +16,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/control"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/traffic"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/ui"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
@@ -95,9 +96,7 @@ func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
 	}
-	h := mw.Wrap(newStaticRoutes(r))
-	pub.Root = h
-	return h
+	return mw.Wrap(newStaticRoutes(r))
 }
 
 // Router is every route of the sandbox, without the outer middleware: tests
@@ -113,10 +112,13 @@ func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 	// its generation's envelope), not redirected to a cleaned path.
 	r := mux.NewRouter().SkipClean(true)
 	pub.Version = Version
-	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Runtime: control.NewRuntime(),
+	shaping := traffic.New(eng)
+	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Traffic: shaping,
 		Webhooks: webhooks.Attach(eng, cfg.Webhooks), Scenarios: cfg.Scenarios}
 	reads := &readCache{engine: eng}
-	r.Use(web.NameRoutes, ctl.Middleware, reads.middleware)
+	// Every routed request is journaled; public ones meet the world's rate
+	// limit and injected faults before the read cache and the handler.
+	r.Use(web.NameRoutes, shaping.Middleware, reads.middleware)
 	pub.Register(r)
 	ui.Register(r) // ahead of the control API, whose admin token it does not need
 	controls := ctl.Register(r)

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -42,17 +43,51 @@ type SharedWriter interface {
 // or an error.
 type Func func(r *http.Request) (any, error)
 
-// Handle adapts a Func to http.Handler, writing errors in gen's envelope.
-func Handle(gen Gen, fn Func) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		v, err := fn(r)
-		if err != nil {
-			WriteError(w, r, gen, err)
-			return
-		}
-		Write(w, r, v)
-	})
+// Handler is a Func with the generation whose envelope its errors use.
+type Handler struct {
+	Gen Gen
+	Fn  Func
 }
+
+// Handle adapts a Func to http.Handler, writing errors in gen's envelope.
+func Handle(gen Gen, fn Func) http.Handler { return Handler{Gen: gen, Fn: fn} }
+
+func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	v, err := h.Fn(r)
+	if err != nil {
+		WriteError(w, r, h.Gen, err)
+		return
+	}
+	Write(w, r, v)
+}
+
+// Answer runs the handler on r and returns the status and body it answers
+// with, written as ServeHTTP writes them; a panic is answered as an
+// internal error.
+func (h Handler) Answer(r *http.Request) (status int, body []byte) {
+	a := &answer{header: http.Header{}}
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				a.body.Reset()
+				WriteError(a, r, h.Gen, fmt.Errorf("panic: %v", p))
+			}
+		}()
+		h.ServeHTTP(a, r)
+	}()
+	return a.status, a.body.Bytes()
+}
+
+// answer keeps what a handler writes, for Answer.
+type answer struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (a *answer) Header() http.Header         { return a.header }
+func (a *answer) WriteHeader(status int)      { a.status = status }
+func (a *answer) Write(p []byte) (int, error) { return a.body.Write(p) }
 
 // Write writes a handler's result.
 func Write(w http.ResponseWriter, r *http.Request, v any) {

@@ -1,4 +1,4 @@
-package control
+package traffic
 
 import (
 	"bytes"
@@ -12,10 +12,11 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-// Runtime holds what the control API changes about how requests are served,
-// per world: injected faults, the rate limit and the request journal. It
-// lives in memory; a reset clears the journal.
-type Runtime struct {
+// Traffic holds how requests are served, per world: injected faults, the
+// rate limit and the request journal. It lives in memory; a reset clears
+// the journal and a deleted world's share is dropped.
+type Traffic struct {
+	engine *sandbox.Engine
 	mu     sync.Mutex
 	worlds map[string]*worldRuntime
 }
@@ -43,60 +44,63 @@ type window struct {
 	count int
 }
 
-// NewRuntime makes an empty runtime.
-func NewRuntime() *Runtime { return &Runtime{worlds: map[string]*worldRuntime{}} }
+// New makes an empty Traffic over an engine; it forgets the worlds the
+// engine deletes.
+func New(eng *sandbox.Engine) *Traffic {
+	t := &Traffic{engine: eng, worlds: map[string]*worldRuntime{}}
+	eng.OnWorldDeleted(t.forget)
+	return t
+}
 
-// of returns a world's runtime, made on first use with the rate limit the
+// of returns a world's share, made on first use with the rate limit the
 // world's scenario sets.
-func (rt *Runtime) of(world *sandbox.World) *worldRuntime {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	w, ok := rt.worlds[world.ID]
+func (t *Traffic) of(world *sandbox.World) *worldRuntime {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w, ok := t.worlds[world.ID]
 	if !ok {
 		w = &worldRuntime{windows: map[string]*window{}}
 		if l, ok := world.RateLimit(); ok {
 			w.limit = &RateLimit{Requests: l.Requests, Window: l.Window.String(), window: l.Window}
 		}
-		rt.worlds[world.ID] = w
+		t.worlds[world.ID] = w
 	}
 	return w
 }
 
-// forget drops the runtime of deleted worlds: their journal, faults and
-// rate-limit windows.
-func (rt *Runtime) forget(ids ...string) {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	for _, id := range ids {
-		delete(rt.worlds, id)
-	}
+// forget drops a deleted world's journal, faults and rate-limit windows.
+func (t *Traffic) forget(id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.worlds, id)
 }
 
 // worldOf finds the world a request acts on: its API key's, else the one
 // X-Sandbox-World names, else the default.
-func (c *Control) worldOf(r *http.Request) (*sandbox.World, bool) {
-	if w, ok := c.Engine.WorldForKey(r.Header.Get("X-API-Key")); ok {
+func (t *Traffic) worldOf(r *http.Request) (*sandbox.World, bool) {
+	if w, ok := t.engine.WorldForKey(r.Header.Get("X-API-Key")); ok {
 		return w, true
 	}
-	return c.Engine.World(r.Header.Get("X-Sandbox-World"))
+	return t.engine.World(r.Header.Get("X-Sandbox-World"))
 }
 
-// Middleware applies the runtime to every routed request: the journal
-// records it, and public API routes meet the rate limit and injected faults.
-func (c *Control) Middleware(next http.Handler) http.Handler {
+// Middleware applies the world's traffic rules to every routed request:
+// the journal records it, and public API routes meet the rate limit and
+// injected faults.
+func (t *Traffic) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		world, ok := c.worldOf(r)
+		world, ok := t.worldOf(r)
 		if !ok {
 			next.ServeHTTP(w, r)
 			return
 		}
-		rt := c.Runtime.of(world)
+		rt := t.of(world)
 		info := web.InfoOf(r)
 		start := time.Now()
 		body := peekBody(r)
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 		public := !strings.HasPrefix(r.URL.Path, "/_sandbox/")
-		if public && !c.limited(rec, r, rt, world) && !c.injectFault(rec, r, rt, world, info.Route) {
+		if public && !rt.limited(rec, r, world) && !rt.injectFault(rec, r, world, info.Route) {
 			next.ServeHTTP(rec, r)
 		} else if !public {
 			next.ServeHTTP(rec, r)

@@ -1,4 +1,4 @@
-package control
+package traffic
 
 import (
 	"bytes"
@@ -23,12 +23,12 @@ func recordN(rt *worldRuntime, from, n int, body []byte) {
 func TestJournalIsARingWithABodyBudget(t *testing.T) {
 	rt := &worldRuntime{}
 	big := bytes.Repeat([]byte("x"), journalBodyCap)
-	recordN(rt, 0, journalCap+250, big)
-	if len(rt.journal) != journalCap {
-		t.Fatalf("%d entries kept, want %d", len(rt.journal), journalCap)
+	recordN(rt, 0, JournalCap+250, big)
+	if len(rt.journal) != JournalCap {
+		t.Fatalf("%d entries kept, want %d", len(rt.journal), JournalCap)
 	}
-	for i := range journalCap {
-		if got, want := rt.newest(i).requestID, fmt.Sprint(journalCap+250-1-i); got != want {
+	for i := range JournalCap {
+		if got, want := rt.newest(i).requestID, fmt.Sprint(JournalCap+250-1-i); got != want {
 			t.Fatalf("newest(%d) is request %s, want %s", i, got, want)
 		}
 	}
@@ -39,7 +39,7 @@ func TestJournalIsARingWithABodyBudget(t *testing.T) {
 	if total != rt.bodyBytes || total > journalBodyBudget {
 		t.Fatalf("bodies kept: %d bytes (counted %d), budget %d", total, rt.bodyBytes, journalBodyBudget)
 	}
-	if rt.newest(0).response == nil || rt.newest(journalCap-1).response != nil {
+	if rt.newest(0).response == nil || rt.newest(JournalCap-1).response != nil {
 		t.Fatal("the newest entries must keep their bodies and the oldest lose theirs")
 	}
 	e := rt.newest(0).entry()
