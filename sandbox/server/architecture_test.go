@@ -29,7 +29,7 @@ var layers = map[string][]string{
 	"sandbox/control": {"sandbox", "sandbox/api", "sandbox/clock", "sandbox/openapi", "sandbox/scenario",
 		"sandbox/traffic", "sandbox/web", "sandbox/webhooks"},
 	"sandbox/api":      {"fixtures", "sandbox", "sandbox/analytics", "sandbox/openapi", "sandbox/web"},
-	"sandbox/traffic":  {"sandbox", "sandbox/web"},
+	"sandbox/traffic":  {"sandbox", "sandbox/scenario", "sandbox/web"},
 	"sandbox/ui":       {"sandbox", "sandbox/openapi", "sandbox/web"},
 	"sandbox/webhooks": {"fixtures", "sandbox"},
 	"sandbox/web":      {"sandbox", "sandbox/internal/jsonshape"},
