@@ -60,13 +60,6 @@ func checkEmail(d map[string]string, path, s string) {
 	}
 }
 
-// ValidEmail reports whether s is a plain email address.
-func ValidEmail(s string) bool {
-	d := map[string]string{}
-	checkEmail(d, "x", s)
-	return len(d) == 0
-}
-
 // checkAddress checks an IAddressModel.
 func checkAddress(d map[string]string, path string, a *Address) {
 	for field, v := range map[string]string{"addressLine": a.AddressLine, "addressCity": a.AddressCity,

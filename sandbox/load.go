@@ -223,5 +223,3 @@ func (l *loader) rawJSON(in map[string]any) json.RawMessage {
 	b, _ := json.Marshal(in)
 	return b
 }
-
-func fmtPath(format string, i int) string { return fmt.Sprintf(format, i) }

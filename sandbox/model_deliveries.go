@@ -120,9 +120,3 @@ func deliveryIndexes(d *WebhookDelivery) []string {
 	}
 	return keys
 }
-
-// finished reports whether a delivery will never be attempted again by
-// itself.
-func (d *WebhookDelivery) finished() bool {
-	return d.Status == DeliverySucceeded || d.Status == DeliveryFailed || d.Status == DeliveryCanceled
-}

@@ -16,11 +16,11 @@ import (
 // or failed with the error the write met (the world may have changed since
 // it was asked for). The write's own idempotency key still applies.
 func (a *API) Approve(w *sandbox.World, id string) (*sandbox.AgentRequest, error) {
-	ar, err := a.transition(w, id, sandbox.AgentApproved)
-	if err != nil {
+	if _, err := a.transition(w, id, sandbox.AgentApproved); err != nil {
 		return nil, err
 	}
-	if ar, err = a.transition(w, id, sandbox.AgentRunning); err != nil {
+	ar, err := a.transition(w, id, sandbox.AgentRunning)
+	if err != nil {
 		return nil, err
 	}
 	status, body := a.run(w, ar)

@@ -127,9 +127,3 @@ func DescribedRoutes() []string {
 	sort.Strings(out)
 	return out
 }
-
-// Described reports whether a route has a description.
-func Described(route string) bool {
-	_, ok := described(route)
-	return ok
-}

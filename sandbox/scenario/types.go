@@ -33,9 +33,8 @@ type Scenario struct {
 	File             string            `yaml:"-"`
 	// Hash fingerprints the file's bytes: worlds made from the same bytes,
 	// seed and clock start share one loaded snapshot.
-	Hash  string            `yaml:"-"`
-	lines map[string]int    `yaml:"-"`
-	ids   map[string]string `yaml:"-"`
+	Hash  string         `yaml:"-"`
+	lines map[string]int `yaml:"-"`
 }
 
 // TokenPrices configures the token price walk.

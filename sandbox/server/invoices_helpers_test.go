@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
-	"time"
 )
 
 // Keys of the demo scenario used by the receivables and spend tests.
@@ -102,9 +101,6 @@ func arUpload(e *env, path, key, field, name string, data []byte) *resp {
 	return e.do(req{method: http.MethodPost, path: path, key: key, body: buf.Bytes(),
 		header: map[string]string{"Content-Type": w.FormDataContentType()}})
 }
-
-// arNow is the world's virtual time.
-func arNow(e *env) time.Time { return e.eng.Default().Now() }
 
 // arInvoice is a POST /invoice body for the demo's Initech.
 func arInvoice(number, issued, due string, priceCents int) map[string]any {

@@ -99,12 +99,6 @@ func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
 	return mw.Wrap(newStaticRoutes(r))
 }
 
-// Router is every route of the sandbox, without the outer middleware: tests
-// walk it to enumerate the operations.
-func Router(eng *sandbox.Engine, cfg Config) *mux.Router {
-	return router(eng, cfg, &api.API{Engine: eng})
-}
-
 func init() { control.InfoView = api.InformationRequestView }
 
 func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {

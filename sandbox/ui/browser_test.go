@@ -408,7 +408,7 @@ func (tb *tab) screenshotOnFailure(t *testing.T, name string) {
 		}
 		dir := artifactsDir()
 		path := filepath.Join(dir, "dashboard-"+strings.NewReplacer("/", "-", " ", "-").Replace(name)+".png")
-		if err := os.MkdirAll(dir, 0o755); err == nil {
+		if err = os.MkdirAll(dir, 0o755); err == nil {
 			err = os.WriteFile(path, png, 0o644)
 		}
 		if err != nil {
