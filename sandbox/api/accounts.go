@@ -5,13 +5,27 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesAccounts(r *mux.Router) {
+func (a *API) routesAccounts(r *mux.Router, docs *openapi.Registry) {
+	describeAccounts(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/account", "account.list", a.listAccounts)
 	web.Route(r, web.Gen1, http.MethodGet, "/account/{accountId}", "account.get", a.getAccount)
 	web.Route(r, web.Gen1, http.MethodGet, "/account/{accountId}/balance", "account.balance", a.accountBalance)
+}
+
+// describeAccounts adds the descriptions of these routes, and the
+// components they name, to docs.
+func describeAccounts(docs *openapi.Registry) {
+	docs.Component("Account", account{})
+	docs.Component("Balance", balance{})
+	docs.Describe("account.list", openapi.Op{Summary: "List accounts", Query: []openapi.Param{legalEntityFilter}, Response: listOf(account{})})
+	docs.Describe("account.get", openapi.Op{Summary: "Get an account", Response: account{}})
+	docs.Describe("account.balance", openapi.Op{Summary: "Get an account's balances",
+		Response: openapi.Schema{"type": "object", "required": []string{"balances"}, "additionalProperties": false,
+			"properties": openapi.Schema{"balances": openapi.Schema{"type": "array", "items": openapi.Ref("Balance")}}}})
 }
 
 type account struct {

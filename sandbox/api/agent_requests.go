@@ -12,12 +12,24 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesAgentRequests(r *mux.Router) {
+func (a *API) routesAgentRequests(r *mux.Router, docs *openapi.Registry) {
+	describeAgentRequests(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/agent-request", "agent_request.list", a.listAgentRequests)
 	web.Route(r, web.Gen1, http.MethodGet, "/agent-request/{agentRequestId}", "agent_request.get", a.getAgentRequest)
+}
+
+// describeAgentRequests adds the descriptions of these routes, and the
+// components they name, to docs.
+func describeAgentRequests(docs *openapi.Registry) {
+	docs.Component("AgentRequest", agentRequest{})
+	docs.Describe("agent_request.list", openapi.Op{Summary: "List the calling key's agent requests", Security: openapi.APIKeyOnly,
+		Query:    []openapi.Param{cursorParam, {Name: "filter:status", Schema: openapi.Schema{"type": "string", "enum": sandbox.AgentStatuses}}},
+		Response: listOf(agentRequest{})})
+	docs.Describe("agent_request.get", openapi.Op{Summary: "Get an agent request", Security: openapi.APIKeyOnly, Response: agentRequest{}})
 }
 
 type agentRequest struct {

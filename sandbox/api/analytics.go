@@ -10,7 +10,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesAnalytics(r *mux.Router) {
+func (a *API) routesAnalytics(r *mux.Router, docs *openapi.Registry) {
+	describeAnalytics(docs)
 	web.Route(r, web.Gen1, http.MethodPost, "/analytics", "analytics.query", a.analyticsQuery)
 }
 
@@ -18,8 +19,9 @@ type analyticsBody struct {
 	Query *string `json:"query"`
 }
 
-func init() {
-	openapi.Describe("analytics.query", openapi.Op{Summary: "Query transaction analytics with SQL",
+// describeAnalytics adds the descriptions of these routes to docs.
+func describeAnalytics(docs *openapi.Registry) {
+	docs.Describe("analytics.query", openapi.Op{Summary: "Query transaction analytics with SQL",
 		Description: "Runs one read-only SQL statement (SQLite dialect) over the acting legal entity's own data. SHOW TABLES lists the tables; DESCRIBE <table> lists a table's columns. A query that fails answers 200 with error set. A read: a read-only key is served, not deferred.",
 		Read:        true,
 		Body: openapi.Schema{"type": "object", "required": []string{"query"}, "additionalProperties": false,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -23,36 +24,38 @@ type API struct {
 	currents map[string]currentFunc
 }
 
-// Register adds every public route to r.
-func (a *API) Register(r *mux.Router) {
+// Register adds every public route to r and their descriptions, with the
+// components they name, to docs.
+func (a *API) Register(r *mux.Router, docs *openapi.Registry) {
 	a.currents = map[string]currentFunc{}
-	a.routesTokens(r)
-	a.routesLegalEntities(r)
-	a.routesAccounts(r)
-	a.routesTransactions(r)
-	a.routesVirtualAccounts(r)
-	a.routesTransfers(r)
-	a.routesPayments(r)
-	a.routesV2Contacts(r)
-	a.routesContacts(r)
-	a.routesCustomers(r)
-	a.routesInvoices(r)
-	a.routesExpenseReports(r)
-	a.routesTasks(r)
-	a.routesAgentRequests(r)
-	a.routesCards(r)
-	a.routesCardGroups(r)
-	a.routesCardProducts(r)
-	a.routesInformationRequests(r)
-	a.routesWebhooks(r)
-	a.routesAuthorizationWebhooks(r)
-	a.routesOpenAPI(r)
-	a.routesMerchants(r)
-	a.routesCrypto(r)
-	a.routesAnalytics(r)
-	a.routesDeveloperApps(r)
-	a.routesOAuth(r)
-	a.routesFDX(r)
+	describeShared(docs)
+	a.routesTokens(r, docs)
+	a.routesLegalEntities(r, docs)
+	a.routesAccounts(r, docs)
+	a.routesTransactions(r, docs)
+	a.routesVirtualAccounts(r, docs)
+	a.routesTransfers(r, docs)
+	a.routesPayments(r, docs)
+	a.routesV2Contacts(r, docs)
+	a.routesContacts(r, docs)
+	a.routesCustomers(r, docs)
+	a.routesInvoices(r, docs)
+	a.routesExpenseReports(r, docs)
+	a.routesTasks(r, docs)
+	a.routesAgentRequests(r, docs)
+	a.routesCards(r, docs)
+	a.routesCardGroups(r, docs)
+	a.routesCardProducts(r, docs)
+	a.routesInformationRequests(r, docs)
+	a.routesWebhooks(r, docs)
+	a.routesAuthorizationWebhooks(r, docs)
+	a.routesOpenAPI(r, docs)
+	a.routesMerchants(r, docs)
+	a.routesCrypto(r, docs)
+	a.routesAnalytics(r, docs)
+	a.routesDeveloperApps(r, docs)
+	a.routesOAuth(r, docs)
+	a.routesFDX(r, docs)
 	a.handlers = handlersOf(r)
 }
 

@@ -9,7 +9,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesAuthorizationWebhooks(r *mux.Router) {
+func (a *API) routesAuthorizationWebhooks(r *mux.Router, docs *openapi.Registry) {
+	describeAuthorizationWebhooks(docs)
 	const path = "/account/{accountId}/authorization-webhook"
 	web.Route(r, web.Gen1, http.MethodGet, path, "account.authorization_webhook.get", a.getAuthorizationWebhook)
 	web.Route(r, web.Gen1, http.MethodPut, path, "account.authorization_webhook.replace", a.putAuthorizationWebhook)
@@ -18,10 +19,12 @@ func (a *API) routesAuthorizationWebhooks(r *mux.Router) {
 	a.shows("account.authorization_webhook.update", currentAuthorizationWebhook)
 }
 
-func init() {
-	openapi.Component("AuthorizationWebhook", authorizationWebhook{})
+// describeAuthorizationWebhooks adds the descriptions of these routes, and
+// the components they name, to docs.
+func describeAuthorizationWebhooks(docs *openapi.Registry) {
+	docs.Component("AuthorizationWebhook", authorizationWebhook{})
 	condition := openapi.Ref("AuthorizationWebhookCondition")
-	openapi.Component("AuthorizationWebhookCondition", openapi.Schema{"oneOf": []any{
+	docs.Component("AuthorizationWebhookCondition", openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"operator": oneOfStrings("and", "or"), "left": condition, "right": condition}, "operator", "left", "right"),
 		object(openapi.Schema{"operator": oneOfStrings("lte", "lt", "gte", "gt", "eq"), "field": oneOfStrings("amountCents"),
 			"value": described(integerType, "USD cents, compared with the absolute amount.")}, "operator", "field", "value"),
@@ -29,19 +32,19 @@ func init() {
 			"values": openapi.Schema{"type": "array", "minItems": 1, "items": openapi.Schema{"type": "string", "minLength": 1}}},
 			"operator", "field", "values"),
 	}, "description": "At most 10 levels deep."})
-	openapi.Component("AuthorizationWebhookConfig", openapi.Schema{"oneOf": []any{
+	docs.Component("AuthorizationWebhookConfig", openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"fallbackBehavior": oneOfStrings(sandbox.FallbackReject)}, "fallbackBehavior"),
 		object(openapi.Schema{"fallbackBehavior": oneOfStrings(sandbox.FallbackDefault), "when": condition}, "fallbackBehavior"),
 	}, "description": "What happens when the webhook gives no valid answer in time: reject declines; default continues with the standard authorization, when the condition (if any) holds."})
 	props := openapi.Schema{"webhookUrl": openapi.Schema{"type": "string", "format": "uri", "maxLength": 2048},
 		"status": oneOfStrings(sandbox.AuthorizationWebhookActive, sandbox.AuthorizationWebhookInactive),
 		"config": openapi.Ref("AuthorizationWebhookConfig")}
-	openapi.Describe("account.authorization_webhook.get", openapi.Op{Summary: "An account's authorization webhook (enterprise)",
+	docs.Describe("account.authorization_webhook.get", openapi.Op{Summary: "An account's authorization webhook (enterprise)",
 		Response: authorizationWebhook{}})
-	openapi.Describe("account.authorization_webhook.replace", keyed(openapi.Op{Summary: "Create or replace an account's authorization webhook (enterprise)",
+	docs.Describe("account.authorization_webhook.replace", keyed(openapi.Op{Summary: "Create or replace an account's authorization webhook (enterprise)",
 		Description: "The signing secret is made once, when the webhook is created, and never changes.",
 		Body:        object(props, "webhookUrl", "status", "config"), Response: authorizationWebhook{}}))
-	openapi.Describe("account.authorization_webhook.update", openapi.Op{Summary: "Update an account's authorization webhook (enterprise)",
+	docs.Describe("account.authorization_webhook.update", openapi.Op{Summary: "Update an account's authorization webhook (enterprise)",
 		Description: "Absent properties stay as they are.", Body: object(props), Response: authorizationWebhook{}})
 }
 

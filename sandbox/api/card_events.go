@@ -13,7 +13,8 @@ import (
 // A card's network events, shaped as the published card event log, with
 // the sandbox's own decision details beside its fields.
 
-func (a *API) routesCardEvents(r *mux.Router) {
+func (a *API) routesCardEvents(r *mux.Router, docs *openapi.Registry) {
+	describeCardEvents(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/events", "card.event.list", a.listCardEvents)
 }
 
@@ -32,9 +33,11 @@ var messageTypeFilter = map[string]string{
 
 var messageTypeFilterValues = []string{"authorisations", "verifications", "financials", "reversals", "verification", "reversal"}
 
-func init() {
-	openapi.Component("CardEvent", cardEvent{})
-	openapi.Describe("card.event.list", openapi.Op{Summary: "A card's network events, newest first",
+// describeCardEvents adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeCardEvents(docs *openapi.Registry) {
+	docs.Component("CardEvent", cardEvent{})
+	docs.Describe("card.event.list", openapi.Op{Summary: "A card's network events, newest first",
 		Description: "Authorisations, verifications, financials (clearings and refunds) and reversals. An authorisation and the reversal, " +
 			"clearing or refunds that follow it share a lifeCycleId: the purchase transaction's id. type, decision, declineReason, " +
 			"transactionId, originalTransactionId and merchantData are the sandbox's own details.",

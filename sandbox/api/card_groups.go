@@ -10,7 +10,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesCardGroups(r *mux.Router) {
+func (a *API) routesCardGroups(r *mux.Router, docs *openapi.Registry) {
+	describeCardGroups(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/card-group", "card_group.list", a.listCardGroups)
 	web.Route(r, web.Gen1, http.MethodPost, "/card-group", "card_group.create", a.createCardGroup)
 	web.Route(r, web.Gen1, http.MethodGet, "/card-group/{cardGroupId}", "card_group.get", a.getCardGroup)
@@ -23,23 +24,25 @@ func (a *API) routesCardGroups(r *mux.Router) {
 	a.shows("card_group.spending_constraint.update", currentGroupConstraint)
 }
 
-func init() {
-	openapi.Component("CardGroup", cardGroup{})
-	openapi.Component("SpendingConstraint", sandbox.SpendingConstraint{})
-	openapi.Describe("card_group.list", openapi.Op{Summary: "List card groups", Response: listOf(cardGroup{}),
+// describeCardGroups adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeCardGroups(docs *openapi.Registry) {
+	docs.Component("CardGroup", cardGroup{})
+	docs.Component("SpendingConstraint", sandbox.SpendingConstraint{})
+	docs.Describe("card_group.list", openapi.Op{Summary: "List card groups", Response: listOf(cardGroup{}),
 		Query: []openapi.Param{cursorParam, {Name: "filter:name", Description: "The exact name."}, {Name: "filter:virtualAccountId"},
 			{Name: "filter:status", Description: "active by default.", Schema: oneOfStrings(sandbox.GroupActive, sandbox.GroupArchived)}}})
-	openapi.Describe("card_group.create", keyed(openapi.Op{Summary: "Create a card group", Response: cardGroup{},
+	docs.Describe("card_group.create", keyed(openapi.Op{Summary: "Create a card group", Response: cardGroup{},
 		Body: object(openapi.Schema{"name": cardName, "spendingConstraint": constraintInput(false),
 			"virtualAccountId": described(stringType, "Deprecated: the legacy association, by default the primary virtual account.")}, "name")}))
-	openapi.Describe("card_group.get", openapi.Op{Summary: "Get a card group", Response: cardGroup{}})
-	openapi.Describe("card_group.update", openapi.Op{Summary: "Rename a card group or replace its spending constraint",
+	docs.Describe("card_group.get", openapi.Op{Summary: "Get a card group", Response: cardGroup{}})
+	docs.Describe("card_group.update", openapi.Op{Summary: "Rename a card group or replace its spending constraint",
 		Description: "Absent properties stay as they are; spendingConstraint null removes the constraint.", Response: cardGroup{},
 		Body: object(openapi.Schema{"name": cardName, "spendingConstraint": openapi.Nullable(constraintInput(false))})})
-	openapi.Describe("card_group.utilization", openapi.Op{Summary: "A card group's spend against its limit", Response: utilization{}})
-	openapi.Describe("card_group.spending_constraint.replace", openapi.Op{Summary: "Replace a card group's spending constraint",
+	docs.Describe("card_group.utilization", openapi.Op{Summary: "A card group's spend against its limit", Response: utilization{}})
+	docs.Describe("card_group.spending_constraint.replace", openapi.Op{Summary: "Replace a card group's spending constraint",
 		Body: constraintInput(false), Response: sandbox.SpendingConstraint{}})
-	openapi.Describe("card_group.spending_constraint.update", openapi.Op{Summary: "Merge into a card group's spending constraint",
+	docs.Describe("card_group.spending_constraint.update", openapi.Op{Summary: "Merge into a card group's spending constraint",
 		Description: "A JSON merge patch: what the body names changes, null removes, the rest is kept.",
 		Body:        constraintInput(true), Response: sandbox.SpendingConstraint{}})
 }

@@ -12,7 +12,8 @@ import (
 
 // Card modifiers are an enterprise feature: other legal entities get 403.
 
-func (a *API) routesCardModifiers(r *mux.Router) {
+func (a *API) routesCardModifiers(r *mux.Router, docs *openapi.Registry) {
+	describeCardModifiers(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/modifier", "card.modifier.list", a.listCardModifiers)
 	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/modifier", "card.modifier.set", a.setCardModifier)
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/modifier", "card.modifier.update", a.setCardModifier)
@@ -20,12 +21,13 @@ func (a *API) routesCardModifiers(r *mux.Router) {
 	a.shows("card.modifier.update", currentCardModifiers)
 }
 
-func init() {
+// describeCardModifiers adds the descriptions of these routes to docs.
+func describeCardModifiers(docs *openapi.Registry) {
 	body := object(openapi.Schema{"name": oneOfStrings(sandbox.ModifierNames...), "value": booleanType}, "name", "value")
-	openapi.Describe("card.modifier.list", openapi.Op{Summary: "A card's modifiers (enterprise)", Response: cardModifiers{}})
-	openapi.Describe("card.modifier.set", openapi.Op{Summary: "Set one card modifier (enterprise)",
+	docs.Describe("card.modifier.list", openapi.Op{Summary: "A card's modifiers (enterprise)", Response: cardModifiers{}})
+	docs.Describe("card.modifier.set", openapi.Op{Summary: "Set one card modifier (enterprise)",
 		Description: "Sets the named modifier and leaves the card's others as they are.", Body: body, Response: success{}})
-	openapi.Describe("card.modifier.update", openapi.Op{Summary: "Set one card modifier (enterprise)",
+	docs.Describe("card.modifier.update", openapi.Op{Summary: "Set one card modifier (enterprise)",
 		Description: "The same as PUT: sets the named modifier and leaves the card's others as they are.", Body: body, Response: success{}})
 }
 

@@ -10,7 +10,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesCardProducts(r *mux.Router) {
+func (a *API) routesCardProducts(r *mux.Router, docs *openapi.Registry) {
+	describeCardProducts(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/card-product", "card_product.list", a.listCardProducts)
 }
 
@@ -20,9 +21,11 @@ type cardProduct struct {
 	Status string `json:"status" enum:"active,inactive"`
 }
 
-func init() {
-	openapi.Component("CardProduct", cardProduct{})
-	openapi.Describe("card_product.list", openapi.Op{Summary: "List card products", Security: openapi.APIKeyOnly, Query: []openapi.Param{cursorParam},
+// describeCardProducts adds the descriptions of these routes, and
+// the components they name, to docs.
+func describeCardProducts(docs *openapi.Registry) {
+	docs.Component("CardProduct", cardProduct{})
+	docs.Describe("card_product.list", openapi.Op{Summary: "List card products", Security: openapi.APIKeyOnly, Query: []openapi.Param{cursorParam},
 		Response: listOf(cardProduct{})})
 }
 

@@ -11,7 +11,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesCards(r *mux.Router) {
+func (a *API) routesCards(r *mux.Router, docs *openapi.Registry) {
+	describeCards(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/card", "card.list", a.listCards)
 	web.Route(r, web.Gen1, http.MethodPost, "/card", "card.create", a.createCard)
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}", "card.get", a.getCard)
@@ -22,18 +23,20 @@ func (a *API) routesCards(r *mux.Router) {
 	a.shows("card.update", listed(currentCard))
 	a.shows("card.spending_constraint.replace", currentCardConstraint)
 	a.shows("card.spending_constraint.update", currentCardConstraint)
-	a.routesCardModifiers(r)
-	a.routesCardEvents(r)
+	a.routesCardModifiers(r, docs)
+	a.routesCardEvents(r, docs)
 }
 
-func init() {
-	openapi.Component("Card", card{})
-	openapi.Component("CardStatus", oneOfStrings(sandbox.CardStatuses...))
-	openapi.Component("CardModifier", sandbox.CardModifier{})
-	openapi.Component("CardGroupUtilization", utilization{})
-	openapi.Component("UserData", described(openapi.Schema{"type": "object"}, "The caller's own JSON object, at most 4 KB."))
+// describeCards adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeCards(docs *openapi.Registry) {
+	docs.Component("Card", card{})
+	docs.Component("CardStatus", oneOfStrings(sandbox.CardStatuses...))
+	docs.Component("CardModifier", sandbox.CardModifier{})
+	docs.Component("CardGroupUtilization", utilization{})
+	docs.Component("UserData", described(openapi.Schema{"type": "object"}, "The caller's own JSON object, at most 4 KB."))
 	flag := openapi.Schema{"type": "string", "enum": []string{"true", "false"}}
-	openapi.Describe("card.list", openapi.Op{Summary: "List cards", Query: []openapi.Param{cursorParam, legalEntityFilter,
+	docs.Describe("card.list", openapi.Op{Summary: "List cards", Query: []openapi.Param{cursorParam, legalEntityFilter,
 		{Name: "filter:accountId"}, {Name: "filter:virtualAccountId"}, {Name: "filter:status", Schema: openapi.Ref("CardStatus")},
 		{Name: "filter:cardGroupId", Description: "Not with filter:cardGroupName."}, {Name: "filter:cardGroupName", Description: "Not with filter:cardGroupId."},
 		{Name: "filter:modifier", Description: "name:value of a modifier, e.g. only_allow_recurring_payments:true.",
@@ -41,21 +44,21 @@ func init() {
 		{Name: "sort", Description: "Creation order by default.", Schema: oneOfStrings("createdAt", "name")},
 		{Name: "sortDirection", Description: "ASC by default.", Schema: oneOfStrings("ASC", "DESC")}},
 		Response: listOf(card{})})
-	openapi.Describe("card.create", keyed(openapi.Op{Summary: "Create a virtual card", Status: http.StatusCreated, Response: card{},
+	docs.Describe("card.create", keyed(openapi.Op{Summary: "Create a virtual card", Status: http.StatusCreated, Response: card{},
 		Description: "With a legal-entity key accountId defaults to the first commercial account; a user key must give it.",
 		Body: object(openapi.Schema{"accountId": stringType, "virtualAccountId": stringType, "type": oneOfStrings("virtual"),
 			"name": cardName, "spendingConstraint": constraintInput(false), "isSingleUse": booleanType,
 			"userData": openapi.Ref("UserData"), "cardGroupId": stringType, "cardProductId": stringType}, "type", "name")}))
-	openapi.Describe("card.get", openapi.Op{Summary: "Get a card", Response: card{},
+	docs.Describe("card.get", openapi.Op{Summary: "Get a card", Response: card{},
 		Query: []openapi.Param{{Name: "include_pan", Schema: flag}, {Name: "include_cvv", Schema: flag}}})
-	openapi.Describe("card.update", openapi.Op{Summary: "Update a card", Response: card{},
+	docs.Describe("card.update", openapi.Op{Summary: "Update a card", Response: card{},
 		Description: "Absent properties stay as they are; cardGroupId, spendingConstraint and userData set to null are removed.",
 		Body: object(openapi.Schema{"name": cardName, "status": openapi.Ref("CardStatus"), "cardGroupId": openapi.Nullable(stringType),
 			"spendingConstraint": openapi.Nullable(constraintInput(false)), "userData": openapi.Nullable(openapi.Ref("UserData"))})})
-	openapi.Describe("card.utilization", openapi.Op{Summary: "A card's spend against its limit", Response: utilization{}})
-	openapi.Describe("card.spending_constraint.replace", openapi.Op{Summary: "Replace a card's spending constraint",
+	docs.Describe("card.utilization", openapi.Op{Summary: "A card's spend against its limit", Response: utilization{}})
+	docs.Describe("card.spending_constraint.replace", openapi.Op{Summary: "Replace a card's spending constraint",
 		Body: constraintInput(false), Response: sandbox.SpendingConstraint{}})
-	openapi.Describe("card.spending_constraint.update", openapi.Op{Summary: "Merge into a card's spending constraint",
+	docs.Describe("card.spending_constraint.update", openapi.Op{Summary: "Merge into a card's spending constraint",
 		Description: "A JSON merge patch: what the body names changes, null removes, the rest is kept.",
 		Body:        constraintInput(true), Response: sandbox.SpendingConstraint{}})
 }

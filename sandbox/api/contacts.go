@@ -9,7 +9,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesContacts(r *mux.Router) {
+func (a *API) routesContacts(r *mux.Router, docs *openapi.Registry) {
+	describeContacts(docs)
 	// The destination routes come first: /contact/{contactId} would match
 	// them too.
 	web.Route(r, web.Gen1, http.MethodGet, "/contact/destination", "contact.destination.list", a.listDestinations)
@@ -23,29 +24,31 @@ func (a *API) routesContacts(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/contact/{contactId}/ach-debit-recurring", "contact.ach_debit_recurring", a.contactACHDebit)
 }
 
-func init() {
-	openapi.Component("Contact", contactView{})
-	openapi.Component("ContactDestination", contactDestination{})
+// describeContacts adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeContacts(docs *openapi.Registry) {
+	docs.Component("Contact", contactView{})
+	docs.Component("ContactDestination", contactDestination{})
 	text := openapi.Schema{"type": "string", "minLength": 1, "maxLength": 200}
 	props := openapi.Schema{"name": text, "recipientType": oneOfStrings("contact", "vendor"), "recipientLegalName": text,
 		"recipientEmail": openapi.Schema{"type": "string", "format": "email"}, "address": openapi.Ref("Address")}
 	le := []openapi.Param{legalEntityFilter}
-	openapi.Describe("contact.list", openapi.Op{Summary: "List contacts",
+	docs.Describe("contact.list", openapi.Op{Summary: "List contacts",
 		Query:    []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:name", Description: "Part of the name, ignoring case."}},
 		Response: listOf(contactView{})})
-	openapi.Describe("contact.create", keyed(openapi.Op{Summary: "Create a contact", Query: le,
+	docs.Describe("contact.create", keyed(openapi.Op{Summary: "Create a contact", Query: le,
 		Body: object(props, "name", "recipientType", "recipientLegalName"), Response: contactBody{}}))
-	openapi.Describe("contact.get", openapi.Op{Summary: "Get a contact", Query: le, Response: contactBody{}})
-	openapi.Describe("contact.update", openapi.Op{Summary: "Replace a contact's details", Query: le,
+	docs.Describe("contact.get", openapi.Op{Summary: "Get a contact", Query: le, Response: contactBody{}})
+	docs.Describe("contact.update", openapi.Op{Summary: "Replace a contact's details", Query: le,
 		Description: "Every property is required: the body replaces the contact's details.",
 		Body:        object(props, "name", "recipientType", "recipientLegalName", "recipientEmail", "address"), Response: contactBody{}})
-	openapi.Describe("contact.ach_debit_recurring", openapi.Op{Summary: "Whether the contact has an active recurring ACH debit authorization",
+	docs.Describe("contact.ach_debit_recurring", openapi.Op{Summary: "Whether the contact has an active recurring ACH debit authorization",
 		Query: le, Response: achDebitRecurring{}})
-	openapi.Describe("contact.destination.list", openapi.Op{Summary: "List contact destinations with the transaction types each can receive",
+	docs.Describe("contact.destination.list", openapi.Op{Summary: "List contact destinations with the transaction types each can receive",
 		Description: "Bank account and international wire destinations; crypto addresses are not listed.",
 		Query:       []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:contactId", Description: "One contact's destinations."}},
 		Response:    listOf(contactDestination{})})
-	openapi.Describe("contact.destination.update", openapi.Op{Summary: "Update a contact destination",
+	docs.Describe("contact.destination.update", openapi.Op{Summary: "Update a contact destination",
 		Description: "Absent properties stay as they are. The bank fields apply to bank_account destinations, the wire fields to international_wire ones.",
 		Body: object(openapi.Schema{"name": openapi.Schema{"type": "string", "maxLength": 200},
 			"accountNumber": openapi.Schema{"type": "string", "pattern": "^[0-9]{4,17}$"},

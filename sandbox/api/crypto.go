@@ -11,7 +11,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesCrypto(r *mux.Router) {
+func (a *API) routesCrypto(r *mux.Router, docs *openapi.Registry) {
+	describeCrypto(docs)
 	web.Route(r, web.Gen1, http.MethodPost, "/crypto/offramp", "crypto.offramp", a.cryptoOfframp)
 }
 
@@ -55,10 +56,12 @@ type notEnrolled struct {
 	Message string `json:"message"`
 }
 
-func init() {
-	openapi.Component("CryptoWallet", cryptoWallet{})
-	openapi.Component("CryptoAddress", cryptoAddress{})
-	openapi.Describe("crypto.offramp", openapi.Op{Summary: "Crypto off-ramp wallet and deposit addresses",
+// describeCrypto adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeCrypto(docs *openapi.Registry) {
+	docs.Component("CryptoWallet", cryptoWallet{})
+	docs.Component("CryptoAddress", cryptoAddress{})
+	docs.Describe("crypto.offramp", openapi.Op{Summary: "Crypto off-ramp wallet and deposit addresses",
 		Description: "Returns the deposit wallet of a virtual account for a rail and its addresses for a stablecoin, one per chain. A read: a read-only key is served, not deferred.",
 		Security:    openapi.APIKeyOnly, Read: true, Body: offrampBody{}, Response: offrampResponse{},
 		Extra: map[int]any{http.StatusBadRequest: openapi.Schema{"oneOf": []openapi.Schema{{"$go": notEnrolled{}}, openapi.Ref("Error")}}}})

@@ -10,7 +10,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesCustomers(r *mux.Router) {
+func (a *API) routesCustomers(r *mux.Router, docs *openapi.Registry) {
+	describeCustomers(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/customer", "customer.list", a.listCustomers)
 	web.Route(r, web.Gen1, http.MethodPost, "/customer", "customer.create", a.createCustomer)
 	web.Route(r, web.Gen1, http.MethodGet, "/customer/{customerId}", "customer.get", a.getCustomer)
@@ -19,25 +20,27 @@ func (a *API) routesCustomers(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/customer/{customerId}/ach-debit-recurring", "customer.ach_debit_recurring", a.customerACHDebit)
 }
 
-func init() {
-	openapi.Component("Customer", customerView{})
-	openapi.Component("CustomMetadata", described(openapi.Schema{"type": "object"}, "The caller's own JSON object."))
+// describeCustomers adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeCustomers(docs *openapi.Registry) {
+	docs.Component("Customer", customerView{})
+	docs.Component("CustomMetadata", described(openapi.Schema{"type": "object"}, "The caller's own JSON object."))
 	name := openapi.Schema{"type": "string", "minLength": 1, "maxLength": 200}
 	email := openapi.Schema{"type": "string", "format": "email"}
 	le := []openapi.Param{legalEntityFilter}
-	openapi.Describe("customer.list", openapi.Op{Summary: "List customers", Response: listOf(customerView{}),
+	docs.Describe("customer.list", openapi.Op{Summary: "List customers", Response: listOf(customerView{}),
 		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:name", Description: "Part of the name, ignoring case."},
 			{Name: "filter:status", Schema: oneOfStrings(sandbox.CustomerActive, sandbox.CustomerArchived)}}})
-	openapi.Describe("customer.create", keyed(openapi.Op{Summary: "Create a customer", Query: le, Response: customerBody{},
+	docs.Describe("customer.create", keyed(openapi.Op{Summary: "Create a customer", Query: le, Response: customerBody{},
 		Body: object(openapi.Schema{"name": name, "email": email, "phone": openapi.Schema{"type": "string", "maxLength": 40},
 			"address": openapi.Ref("Address"), "customMetadata": openapi.Ref("CustomMetadata")}, "name", "email")}))
-	openapi.Describe("customer.get", openapi.Op{Summary: "Get a customer", Query: le, Response: customerBody{}})
-	openapi.Describe("customer.update", openapi.Op{Summary: "Update or archive a customer", Query: le, Response: customerBody{},
+	docs.Describe("customer.get", openapi.Op{Summary: "Get a customer", Query: le, Response: customerBody{}})
+	docs.Describe("customer.update", openapi.Op{Summary: "Update or archive a customer", Query: le, Response: customerBody{},
 		Description: "Absent properties stay as they are; phone, address and customMetadata set to null are removed.",
 		Body: object(openapi.Schema{"name": name, "email": email, "phone": openapi.Nullable(stringType),
 			"address": openapi.Nullable(openapi.Ref("Address")), "customMetadata": openapi.Nullable(openapi.Ref("CustomMetadata")),
 			"status": oneOfStrings(sandbox.CustomerActive, sandbox.CustomerArchived)})})
-	openapi.Describe("customer.ach_debit_recurring", openapi.Op{Summary: "Whether the customer has an active recurring ACH debit authorization",
+	docs.Describe("customer.ach_debit_recurring", openapi.Op{Summary: "Whether the customer has an active recurring ACH debit authorization",
 		Query: le, Response: achDebitRecurring{}})
 }
 

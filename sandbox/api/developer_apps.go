@@ -13,7 +13,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesDeveloperApps(r *mux.Router) {
+func (a *API) routesDeveloperApps(r *mux.Router, docs *openapi.Registry) {
+	describeDeveloperApps(docs)
 	web.Route(r, web.Gen1, http.MethodPost, "/developer-account/{developerAccountId}/application", "developer_application.create", a.createDeveloperApp)
 	web.Route(r, web.Gen1, http.MethodGet, "/developer-application/{developerApplicationId}", "developer_application.get", a.getDeveloperApp)
 	web.Route(r, web.Gen1, http.MethodPatch, "/developer-application/{developerApplicationId}", "developer_application.update", a.updateDeveloperApp)
@@ -66,16 +67,18 @@ type developerAppPatch struct {
 	Data *sandbox.DeveloperAppData `json:"data,omitempty"`
 }
 
-func init() {
-	openapi.Component("DeveloperApplicationData", sandbox.DeveloperAppData{})
-	openapi.Component("DeveloperApplication", developerApp{})
-	openapi.Describe("developer_application.create", keyed(openapi.Op{Summary: "Create a developer application",
+// describeDeveloperApps adds the descriptions of these routes, and
+// the components they name, to docs.
+func describeDeveloperApps(docs *openapi.Registry) {
+	docs.Component("DeveloperApplicationData", sandbox.DeveloperAppData{})
+	docs.Component("DeveloperApplication", developerApp{})
+	docs.Describe("developer_application.create", keyed(openapi.Op{Summary: "Create a developer application",
 		Description: "In the sandbox a legal entity is its own developer account: developerAccountId is the legal entity id. The response carries the client secret.",
 		Security:    openapi.APIKeyOnly, Body: developerAppCreate{}, Response: developerApp{}}))
-	openapi.Describe("developer_application.get", openapi.Op{Summary: "Get a developer application", Security: openapi.APIKeyOnly, Response: developerApp{}})
-	openapi.Describe("developer_application.update", openapi.Op{Summary: "Rename an application or replace its data",
+	docs.Describe("developer_application.get", openapi.Op{Summary: "Get a developer application", Security: openapi.APIKeyOnly, Response: developerApp{}})
+	docs.Describe("developer_application.update", openapi.Op{Summary: "Rename an application or replace its data",
 		Security: openapi.APIKeyOnly, Body: developerAppPatch{}, Response: developerApp{}})
-	openapi.Describe("developer_application.secret.rotate", openapi.Op{Summary: "Rotate the client secret",
+	docs.Describe("developer_application.secret.rotate", openapi.Op{Summary: "Rotate the client secret",
 		Description: "The old secret stops working at once; the response carries the new one.", Security: openapi.APIKeyOnly, Response: developerApp{}})
 }
 

@@ -10,7 +10,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesExpenseReports(r *mux.Router) {
+func (a *API) routesExpenseReports(r *mux.Router, docs *openapi.Registry) {
+	describeExpenseReports(docs)
 	// The fixed paths come first: /expense-report/{expenseReportId} would
 	// match them too.
 	web.Route(r, web.Gen1, http.MethodPost, "/expense-report/receipt", "expense_report.receipt.upload", a.uploadReceipt)
@@ -28,12 +29,14 @@ func (a *API) routesExpenseReports(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/expense-report/{expenseReportId}/reject", "expense_report.reject", a.rejectExpenseReport)
 }
 
-func init() {
-	openapi.Component("ExpenseReport", expenseReportView{})
-	openapi.Component("ExpenseReportStatus", oneOfStrings(sandbox.ExpensePending, sandbox.ExpenseCancelled, sandbox.ExpenseRejected,
+// describeExpenseReports adds the descriptions of these routes, and
+// the components they name, to docs.
+func describeExpenseReports(docs *openapi.Registry) {
+	docs.Component("ExpenseReport", expenseReportView{})
+	docs.Component("ExpenseReportStatus", oneOfStrings(sandbox.ExpensePending, sandbox.ExpenseCancelled, sandbox.ExpenseRejected,
 		sandbox.ExpenseProcessing, sandbox.ExpenseCompleted, sandbox.ExpenseFailed))
-	openapi.Component("MerchantV2", merchantV2View{})
-	openapi.Component("ReimbursementSource", reimbursementSource{})
+	docs.Component("MerchantV2", merchantV2View{})
+	docs.Component("ReimbursementSource", reimbursementSource{})
 	le := []openapi.Param{legalEntityFilter}
 	userID := openapi.Schema{"type": "string", "minLength": 1}
 	instant := described(dateTime, "An RFC 3339 date-time.")
@@ -42,12 +45,12 @@ func init() {
 	ubID := described(openapi.Schema{"type": "string", "pattern": "^ub_"}, "A user bank account from the reimbursement sources.")
 	ids := openapi.Schema{"type": "array", "uniqueItems": true, "items": stringType}
 	memo := openapi.Schema{"type": "string", "maxLength": 1000}
-	openapi.Describe("expense_report.list", openapi.Op{Summary: "List expense reports", Response: listOf(expenseReportView{}),
+	docs.Describe("expense_report.list", openapi.Op{Summary: "List expense reports", Response: listOf(expenseReportView{}),
 		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:status", Schema: openapi.Ref("ExpenseReportStatus")},
 			{Name: "filter:submittedByUserId"},
 			{Name: "sort", Description: "submittedAt by default.", Schema: oneOfStrings("submittedAt", "amountCents", "transactionDate")},
 			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
-	openapi.Describe("expense_report.create", keyed(openapi.Op{Summary: "Submit an expense report", Query: le, Response: expenseReportBody{},
+	docs.Describe("expense_report.create", keyed(openapi.Op{Summary: "Submit an expense report", Query: le, Response: expenseReportBody{},
 		Description: "A currency other than USD needs fxRateToUsd; a report without documentIds needs noReceiptReason.",
 		Body: object(openapi.Schema{"submittedByUserId": userID, "amountCents": openapi.Schema{"type": "integer", "exclusiveMinimum": 0},
 			"currency": currency, "transactionDate": instant, "memo": openapi.Nullable(memo), "destinationId": ubID,
@@ -55,25 +58,25 @@ func init() {
 			"fxRateToUsd":     openapi.Nullable(described(stringType, "How many units of the currency one US dollar buys, as a decimal string.")),
 			"fxRateUpdatedAt": openapi.Nullable(instant), "noReceiptReason": openapi.Nullable(stringType)},
 			"submittedByUserId", "amountCents", "transactionDate", "destinationId", "merchant")}))
-	openapi.Describe("expense_report.get", openapi.Op{Summary: "Get an expense report", Query: le, Response: expenseReportBody{}})
-	openapi.Describe("expense_report.update", openapi.Op{Summary: "Change or cancel a pending expense report", Query: le, Response: expenseReportBody{},
+	docs.Describe("expense_report.get", openapi.Op{Summary: "Get an expense report", Query: le, Response: expenseReportBody{}})
+	docs.Describe("expense_report.update", openapi.Op{Summary: "Change or cancel a pending expense report", Query: le, Response: expenseReportBody{},
 		Description: "Only while pending_review. Absent properties stay as they are; memo null removes the memo; status cancelled cancels.",
 		Body: object(openapi.Schema{"updatedByUserId": userID, "amountCents": openapi.Schema{"type": "integer", "exclusiveMinimum": 0},
 			"currency": currency, "transactionDate": instant, "memo": openapi.Nullable(memo), "destinationId": ubID, "documentIds": ids,
 			"merchant": merchant, "status": oneOfStrings(sandbox.ExpenseCancelled)}, "updatedByUserId")})
-	openapi.Describe("expense_report.approve", keyed(openapi.Op{Summary: "Approve an expense report and pay it out", Query: le, Response: expenseReportBody{},
+	docs.Describe("expense_report.approve", keyed(openapi.Op{Summary: "Approve an expense report and pay it out", Query: le, Response: expenseReportBody{},
 		Body: object(openapi.Schema{"reviewedByUserId": userID}, "reviewedByUserId")}))
-	openapi.Describe("expense_report.reject", openapi.Op{Summary: "Reject an expense report", Query: le, Response: expenseReportBody{},
+	docs.Describe("expense_report.reject", openapi.Op{Summary: "Reject an expense report", Query: le, Response: expenseReportBody{},
 		Body: object(openapi.Schema{"reviewedByUserId": userID, "reason": openapi.Schema{"type": "string", "minLength": 1}}, "reviewedByUserId", "reason")})
-	openapi.Describe("expense_report.bulk_action", openapi.Op{Summary: "Approve, reject or cancel many expense reports", Query: le,
+	docs.Describe("expense_report.bulk_action", openapi.Op{Summary: "Approve, reject or cancel many expense reports", Query: le,
 		Description: "Each report succeeds or fails on its own. reviewedByUserId is needed to approve or reject, reason to reject, cancelledByUserId to cancel.",
 		Body: object(openapi.Schema{"action": oneOfStrings("approve", "reject", "cancel"),
 			"expenseReportIds": openapi.Schema{"type": "array", "minItems": 1, "maxItems": 100, "uniqueItems": true, "items": stringType},
 			"reviewedByUserId": userID, "cancelledByUserId": userID, "reason": stringType}, "action", "expenseReportIds"),
 		Response: bulkResult{}})
-	openapi.Describe("expense_report.reimbursement_source.list", openapi.Op{Summary: "A user's bank accounts expenses can be reimbursed to",
+	docs.Describe("expense_report.reimbursement_source.list", openapi.Op{Summary: "A user's bank accounts expenses can be reimbursed to",
 		Query: []openapi.Param{legalEntityFilter, {Name: "userId", Required: true}}, Response: reimbursementSources{}})
-	openapi.Describe("expense_report.receipt.upload", openapi.Op{Summary: "Upload a receipt and read it",
+	docs.Describe("expense_report.receipt.upload", openapi.Op{Summary: "Upload a receipt and read it",
 		Description: "A PNG, JPEG, WebP or PDF file of at most 4 MB. The reading is deterministic: the same file always reads the same.",
 		Query:       le, BodyType: multipartBody, Body: upload, Response: receiptUpload{}})
 }

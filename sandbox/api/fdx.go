@@ -17,7 +17,8 @@ import (
 // transactions and payment networks, with offset/limit paging and amounts
 // in dollars.
 
-func (a *API) routesFDX(r *mux.Router) {
+func (a *API) routesFDX(r *mux.Router, docs *openapi.Registry) {
+	describeFDX(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/fdx/customers/current", "fdx.customer.current", a.fdxCustomer)
 	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts", "fdx.account.list", a.fdxAccounts)
 	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts/{accountId}", "fdx.account.get", a.fdxAccount)
@@ -119,26 +120,28 @@ type fdxContact struct {
 	Telephones []any       `json:"telephones"`
 }
 
-func init() {
+// describeFDX adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeFDX(docs *openapi.Registry) {
 	paging := []openapi.Param{{Name: "offset"}, {Name: "limit", Description: "Items per page: 1 to 1000, default 100."}}
 	times := []openapi.Param{{Name: "startTime", Description: "YYYY-MM-DD or an RFC 3339 instant, inclusive."},
 		{Name: "endTime", Description: "YYYY-MM-DD (the whole day) or an RFC 3339 instant, inclusive."}}
-	openapi.Component("FdxAccount", fdxAccountKind{})
-	openapi.Describe("fdx.customer.current", openapi.Op{Summary: "FDX: the current customer (the legal entity)",
+	docs.Component("FdxAccount", fdxAccountKind{})
+	docs.Describe("fdx.customer.current", openapi.Op{Summary: "FDX: the current customer (the legal entity)",
 		Response: openapi.Schema{"type": "object", "required": []string{"customerId"}, "properties": openapi.Schema{"customerId": openapi.Schema{"type": "string"}}}})
-	openapi.Describe("fdx.account.list", openapi.Op{Summary: "FDX: accounts", Description: "offset is the number of accounts to skip.",
+	docs.Describe("fdx.account.list", openapi.Op{Summary: "FDX: accounts", Description: "offset is the number of accounts to skip.",
 		Query: paging, Response: fdxList("accounts", openapi.Ref("FdxAccount"))})
-	openapi.Describe("fdx.account.get", openapi.Op{Summary: "FDX: an account with its balances", Response: fdxAccountKind{}})
-	openapi.Describe("fdx.account.contact", openapi.Op{Summary: "FDX: the account holder's contact details", Response: fdxContact{}})
-	openapi.Describe("fdx.statement.list", openapi.Op{Summary: "FDX: monthly statements, newest first",
+	docs.Describe("fdx.account.get", openapi.Op{Summary: "FDX: an account with its balances", Response: fdxAccountKind{}})
+	docs.Describe("fdx.account.contact", openapi.Op{Summary: "FDX: the account holder's contact details", Response: fdxContact{}})
+	docs.Describe("fdx.statement.list", openapi.Op{Summary: "FDX: monthly statements, newest first",
 		Description: "offset is the statementId of the last statement of the previous page.",
 		Query:       append(times, paging...), Response: fdxList("statements", openapi.Schema{"$go": fdxStatement{}})})
-	openapi.Describe("fdx.statement.get", openapi.Op{Summary: "FDX: a statement as a PDF", ResponseType: "application/pdf",
+	docs.Describe("fdx.statement.get", openapi.Op{Summary: "FDX: a statement as a PDF", ResponseType: "application/pdf",
 		Response: openapi.Schema{"type": "string", "format": "binary"}})
-	openapi.Describe("fdx.transaction.list", openapi.Op{Summary: "FDX: an account's transactions, newest first",
+	docs.Describe("fdx.transaction.list", openapi.Op{Summary: "FDX: an account's transactions, newest first",
 		Description: "offset is the transactionId of the last transaction of the previous page. Amounts are in dollars.",
 		Query:       append(times, paging...), Response: fdxList("transactions", openapi.Schema{"$go": fdxTransactionKind{}})})
-	openapi.Describe("fdx.payment_network.list", openapi.Op{Summary: "FDX: payment networks the account can use",
+	docs.Describe("fdx.payment_network.list", openapi.Op{Summary: "FDX: payment networks the account can use",
 		Description: "offset is the type of the last payment network of the previous page.",
 		Query:       paging, Response: fdxList("paymentNetworks", openapi.Schema{"$go": fdxPaymentNetwork{}})})
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesInvoiceSeries(r *mux.Router) {
+func (a *API) routesInvoiceSeries(r *mux.Router, docs *openapi.Registry) {
+	describeInvoiceSeries(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/series", "invoice_series.list", a.listSeries)
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/series", "invoice_series.create", a.createSeries)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/series/{invoiceSeriesId}", "invoice_series.get", a.getSeries)
@@ -20,10 +21,12 @@ func (a *API) routesInvoiceSeries(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/series/{invoiceSeriesId}/skip-next", "invoice_series.skip_next", a.skipNext)
 }
 
-func init() {
-	openapi.Component("InvoiceSeries", seriesView{})
+// describeInvoiceSeries adds the descriptions of these routes, and
+// the components they name, to docs.
+func describeInvoiceSeries(docs *openapi.Registry) {
+	docs.Component("InvoiceSeries", seriesView{})
 	weekday := described(openapi.Schema{"type": "integer", "minimum": 0, "maximum": 6}, "0 is Sunday, 6 Saturday.")
-	openapi.Component("InvoiceSeriesRecurrenceRule", openapi.Schema{"oneOf": []any{
+	docs.Component("InvoiceSeriesRecurrenceRule", openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"type": oneOfStrings(sandbox.RecurWeekly), "dayOfWeek": weekday}, "type", "dayOfWeek"),
 		object(openapi.Schema{"type": oneOfStrings(sandbox.RecurDayOfMonth),
 			"dayOfMonth": described(openapi.Schema{"type": "integer", "minimum": 1, "maximum": 31}, "Clamped to the month's last day.")}, "type", "dayOfMonth"),
@@ -31,7 +34,7 @@ func init() {
 			"nth": openapi.Schema{"oneOf": []any{openapi.Schema{"type": "integer", "minimum": 1, "maximum": 4}, oneOfStrings("last")}}},
 			"type", "dayOfWeek", "nth"),
 	}})
-	openapi.Component("InvoiceSeriesEndCondition", openapi.Schema{"oneOf": []any{
+	docs.Component("InvoiceSeriesEndCondition", openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"type": oneOfStrings(sandbox.EndNever)}, "type"),
 		object(openapi.Schema{"type": oneOfStrings(sandbox.EndAfterCount), "count": openapi.Schema{"type": "integer", "minimum": 1}}, "type", "count"),
 		object(openapi.Schema{"type": oneOfStrings(sandbox.EndOnDate),
@@ -48,20 +51,20 @@ func init() {
 			"ccEmails": ccEmailList()}, "lineItemsAndTotals"),
 		"paymentMethods": openapi.Ref("InvoicePaymentMethods")},
 		"accountId", "recurrenceRule", "paymentTermsDays", "invoiceTz", "startDate", "endCondition", "template")
-	openapi.Describe("invoice_series.list", openapi.Op{Summary: "List invoice series", Response: listOf(seriesView{}),
+	docs.Describe("invoice_series.list", openapi.Op{Summary: "List invoice series", Response: listOf(seriesView{}),
 		Query: []openapi.Param{cursorParam, legalEntityFilter,
 			{Name: "filter:status", Schema: oneOfStrings(sandbox.SeriesActive, sandbox.SeriesEnded, sandbox.SeriesCancelled)},
 			{Name: "filter:legalEntityContactId"}, {Name: "filter:legalEntityCustomerId"}, {Name: "filter:accountId"},
 			{Name: "sort", Description: "startDate by default.", Schema: oneOfStrings("startDate", "nextScheduledDate")},
 			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
-	openapi.Describe("invoice_series.create", keyed(openapi.Op{Summary: "Create a recurring invoice series", Body: input, Response: seriesIssued{},
+	docs.Describe("invoice_series.create", keyed(openapi.Op{Summary: "Create a recurring invoice series", Body: input, Response: seriesIssued{},
 		Description: "invoiceAggregate is the series' first invoice."}))
-	openapi.Describe("invoice_series.get", openapi.Op{Summary: "Get an invoice series", Query: []openapi.Param{legalEntityFilter}, Response: seriesView{}})
-	openapi.Describe("invoice_series.update", openapi.Op{Summary: "Replace an invoice series' terms", Body: input, Response: seriesIssued{},
+	docs.Describe("invoice_series.get", openapi.Op{Summary: "Get an invoice series", Query: []openapi.Param{legalEntityFilter}, Response: seriesView{}})
+	docs.Describe("invoice_series.update", openapi.Op{Summary: "Replace an invoice series' terms", Body: input, Response: seriesIssued{},
 		Description: "The whole InvoiceSeriesInput; the customer cannot change. invoiceAggregate is the scheduled invoice rewritten to the new terms, if any."})
-	openapi.Describe("invoice_series.cancel", openapi.Op{Summary: "Cancel an invoice series", Response: seriesVoided{},
+	docs.Describe("invoice_series.cancel", openapi.Op{Summary: "Cancel an invoice series", Response: seriesVoided{},
 		Description: "Invoices already issued stay; the next scheduled one, if any, is voided and returned."})
-	openapi.Describe("invoice_series.skip_next", openapi.Op{Summary: "Skip the next invoice of a series", Response: seriesVoided{},
+	docs.Describe("invoice_series.skip_next", openapi.Op{Summary: "Skip the next invoice of a series", Response: seriesVoided{},
 		Description: "Voids the next scheduled invoice and moves the series on."})
 }
 

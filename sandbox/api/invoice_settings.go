@@ -14,7 +14,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesInvoiceSettings(r *mux.Router) {
+func (a *API) routesInvoiceSettings(r *mux.Router, docs *openapi.Registry) {
+	describeInvoiceSettings(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/settings", "invoice.settings.get", a.getInvoiceSettings)
 	web.Route(r, web.Gen1, http.MethodPut, "/invoice/settings", "invoice.settings.replace", a.replaceInvoiceSettings)
 	a.shows("invoice.settings.replace", currentInvoiceSettings)
@@ -22,14 +23,16 @@ func (a *API) routesInvoiceSettings(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/validate-number", "invoice.number.validate", a.validateNumber)
 }
 
-func init() {
-	openapi.Component("InvoiceSettings", invoiceSettingsView{})
-	openapi.Component("InvoiceSettingsData", settingsData{})
+// describeInvoiceSettings adds the descriptions of these routes, and
+// the components they name, to docs.
+func describeInvoiceSettings(docs *openapi.Registry) {
+	docs.Component("InvoiceSettings", invoiceSettingsView{})
+	docs.Component("InvoiceSettingsData", settingsData{})
 	le := []openapi.Param{legalEntityFilter}
 	colour := openapi.Schema{"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"}
-	openapi.Describe("invoice.settings.get", openapi.Op{Summary: "The legal entity's invoice settings",
+	docs.Describe("invoice.settings.get", openapi.Op{Summary: "The legal entity's invoice settings",
 		Description: "Until they are set they are derived from the legal entity.", Query: le, Response: settingsBody{}})
-	openapi.Describe("invoice.settings.replace", openapi.Op{Summary: "Replace the invoice settings", Query: le, Response: settingsBody{},
+	docs.Describe("invoice.settings.replace", openapi.Op{Summary: "Replace the invoice settings", Query: le, Response: settingsBody{},
 		Body: object(openapi.Schema{"companyName": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 200},
 			"email": openapi.Schema{"type": "string", "format": "email"}, "address": openapi.Ref("Address"),
 			"defaultMemo": openapi.Schema{"type": "string", "maxLength": 500}, "invoiceTerms": openapi.Schema{"type": "string", "maxLength": 2000},
@@ -37,10 +40,10 @@ func init() {
 			"unitPriceDecimalPlaces": openapi.Schema{"type": "integer", "minimum": 2, "maximum": 6},
 			"branding":               object(openapi.Schema{"backgroundColor": colour, "titleColor": colour})},
 			"companyName", "email", "address")})
-	openapi.Describe("invoice.settings.logo.upload", openapi.Op{Summary: "Upload the invoice logo",
+	docs.Describe("invoice.settings.logo.upload", openapi.Op{Summary: "Upload the invoice logo",
 		Description: "A PNG, JPEG, SVG or WebP image of at most 2 MB; its url serves the bytes.",
 		Query:       le, BodyType: multipartBody, Body: upload, Response: uploadedDocument{}})
-	openapi.Describe("invoice.number.validate", openapi.Op{Summary: "Whether an invoice number is free",
+	docs.Describe("invoice.number.validate", openapi.Op{Summary: "Whether an invoice number is free",
 		Description: "Invoice numbers are unique per legal entity.", Response: numberAvailability{},
 		Query: []openapi.Param{legalEntityFilter, {Name: "invoiceNumber", Required: true, Schema: openapi.Ref("InvoiceNumber")}}})
 }

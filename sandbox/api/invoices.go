@@ -11,11 +11,12 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesInvoices(r *mux.Router) {
+func (a *API) routesInvoices(r *mux.Router, docs *openapi.Registry) {
+	describeInvoices(docs)
 	// Settings, number validation and series come first: /invoice/{invoiceId}
 	// would match their paths too.
-	a.routesInvoiceSettings(r)
-	a.routesInvoiceSeries(r)
+	a.routesInvoiceSettings(r, docs)
+	a.routesInvoiceSeries(r, docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice", "invoice.list", a.listInvoices)
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice", "invoice.create", a.createInvoice)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/{invoiceId}", "invoice.get", a.getInvoice)
@@ -28,54 +29,56 @@ func (a *API) routesInvoices(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/send-reminder", "invoice.reminder.send", a.sendReminder)
 }
 
-func init() {
-	invoiceComponents()
+// describeInvoices adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeInvoices(docs *openapi.Registry) {
+	invoiceComponents(docs)
 	le := []openapi.Param{legalEntityFilter}
-	openapi.Describe("invoice.list", openapi.Op{Summary: "List invoices", Response: listOf(invoiceAggregate{}),
+	docs.Describe("invoice.list", openapi.Op{Summary: "List invoices", Response: listOf(invoiceAggregate{}),
 		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:status", Schema: openapi.Ref("InvoiceStatus")},
 			{Name: "filter:legalEntityContactId"}, {Name: "filter:legalEntityCustomerId"}, {Name: "filter:accountId"},
 			{Name: "sort", Description: "issuedAt by default.", Schema: oneOfStrings("issuedAt", "dueAt")},
 			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
-	openapi.Describe("invoice.create", keyed(openapi.Op{Summary: "Create an invoice", Response: invoiceAggregate{},
+	docs.Describe("invoice.create", keyed(openapi.Op{Summary: "Create an invoice", Response: invoiceAggregate{},
 		Body: object(openapi.Schema{"accountId": requiredIDSchema, "legalEntityCustomerId": requiredIDSchema,
 			"details": invoiceDetailsInput(false), "paymentMethods": openapi.Ref("InvoicePaymentMethods")},
 			"accountId", "legalEntityCustomerId", "details")}))
-	openapi.Describe("invoice.get", openapi.Op{Summary: "Get an invoice", Query: le, Response: invoiceAggregate{}})
+	docs.Describe("invoice.get", openapi.Op{Summary: "Get an invoice", Query: le, Response: invoiceAggregate{}})
 	patch := object(openapi.Schema{"accountId": requiredIDSchema, "details": invoiceDetailsInput(true),
 		"paymentMethods": openapi.Ref("InvoicePaymentMethods")})
 	patch["minProperties"] = 1
-	openapi.Describe("invoice.update", openapi.Op{Summary: "Update an invoice", Response: invoiceAggregate{}, Body: patch,
+	docs.Describe("invoice.update", openapi.Op{Summary: "Update an invoice", Response: invoiceAggregate{}, Body: patch,
 		Description: "details, when given, are whole and carry the version last read (optimistic locking)."})
-	openapi.Describe("invoice.void", openapi.Op{Summary: "Void an invoice", Description: "A void invoice can no longer be paid.",
+	docs.Describe("invoice.void", openapi.Op{Summary: "Void an invoice", Description: "A void invoice can no longer be paid.",
 		Response: invoiceAggregate{}})
 	reconcile := arrayOf(openapi.Ref("InvoiceTransactionInput"))
 	reconcile["minItems"] = 1
-	openapi.Describe("invoice.reconcile", openapi.Op{Summary: "Link transactions to an invoice", Body: reconcile, Response: invoiceAggregate{},
+	docs.Describe("invoice.reconcile", openapi.Op{Summary: "Link transactions to an invoice", Body: reconcile, Response: invoiceAggregate{},
 		Description: "Internal entries link posted credits; external ones record a payment made elsewhere (amountCents, a sandbox extension, defaults to what remains)."})
-	openapi.Describe("invoice.unreconcile", openapi.Op{Summary: "Unlink transactions from an invoice", Body: reconcile, Response: invoiceAggregate{},
+	docs.Describe("invoice.unreconcile", openapi.Op{Summary: "Unlink transactions from an invoice", Body: reconcile, Response: invoiceAggregate{},
 		Description: "Each entry must match one linked to the invoice."})
-	openapi.Describe("invoice.reminder.get", openapi.Op{Summary: "When the next automatic reminder is due", Query: le, Response: reminderSchedule{}})
-	openapi.Describe("invoice.reminder.send", openapi.Op{Summary: "Email the customer a reminder", Response: reminderResult{},
+	docs.Describe("invoice.reminder.get", openapi.Op{Summary: "When the next automatic reminder is due", Query: le, Response: reminderSchedule{}})
+	docs.Describe("invoice.reminder.send", openapi.Op{Summary: "Email the customer a reminder", Response: reminderResult{},
 		Description: "At most one reminder a day: within a day of the last one the answer is success false with reason rate_limited."})
 }
 
-// invoiceComponents names the invoice schemas.
-func invoiceComponents() {
-	openapi.Component("InvoiceAggregate", invoiceAggregate{})
-	openapi.Component("Invoice", invoiceView{})
-	openapi.Component("InvoiceDetails", invoiceDetailsView{})
-	openapi.Component("InvoiceStatus", oneOfStrings(sandbox.InvoiceScheduled, sandbox.InvoiceUnpaid, sandbox.InvoiceOverdue,
+// invoiceComponents names the invoice schemas in docs.
+func invoiceComponents(docs *openapi.Registry) {
+	docs.Component("InvoiceAggregate", invoiceAggregate{})
+	docs.Component("Invoice", invoiceView{})
+	docs.Component("InvoiceDetails", invoiceDetailsView{})
+	docs.Component("InvoiceStatus", oneOfStrings(sandbox.InvoiceScheduled, sandbox.InvoiceUnpaid, sandbox.InvoiceOverdue,
 		sandbox.InvoicePaidPartially, sandbox.InvoicePaid, sandbox.InvoiceVoid))
-	openapi.Component("InvoiceLineItem", sandbox.LineItem{})
-	openapi.Component("InvoiceAdjustment", sandbox.Adjustment{})
-	openapi.Component("InvoiceSubaccount", subaccountView{})
-	openapi.Component("InvoiceAccountGroup", accountGroupView{})
-	openapi.Component("InvoiceNumber", openapi.Schema{"type": "string", "pattern": "^[A-Z0-9-_]{1,50}$"})
+	docs.Component("InvoiceLineItem", sandbox.LineItem{})
+	docs.Component("InvoiceAdjustment", sandbox.Adjustment{})
+	docs.Component("InvoiceSubaccount", subaccountView{})
+	docs.Component("InvoiceAccountGroup", accountGroupView{})
+	docs.Component("InvoiceNumber", openapi.Schema{"type": "string", "pattern": "^[A-Z0-9-_]{1,50}$"})
 	fee := openapi.Schema{"passFeeToPayer": booleanType}
 	method := func(name string, config openapi.Schema, required ...string) openapi.Schema {
 		return object(openapi.Schema{"method": oneOfStrings(name), "config": object(config, required...)}, "method", "config")
 	}
-	openapi.Component("InvoicePaymentMethod", openapi.Schema{"oneOf": []any{
+	docs.Component("InvoicePaymentMethod", openapi.Schema{"oneOf": []any{
 		method("ach_debit", fee, "passFeeToPayer"),
 		method("acquiring_payment", openapi.Schema{"passFeeToPayer": openapi.Schema{"type": "boolean", "enum": []any{false}}}, "passFeeToPayer"),
 		method("crypto_deposit", openapi.Schema{"passFeeToPayer": booleanType, "fiatRail": oneOfStrings("wire", "ach", "instant")}, "passFeeToPayer"),
@@ -84,9 +87,9 @@ func invoiceComponents() {
 	}})
 	methods := arrayOf(openapi.Ref("InvoicePaymentMethod"))
 	methods["description"] = "Each method at most once."
-	openapi.Component("InvoicePaymentMethods", methods)
-	openapi.Component("InvoiceReconciliationPaymentMethod", openapi.Schema{"oneOf": []any{openapi.Ref("InvoicePaymentMethod"), oneOfStrings("other")}})
-	openapi.Component("InvoiceTransactionInput", openapi.Schema{"oneOf": []any{
+	docs.Component("InvoicePaymentMethods", methods)
+	docs.Component("InvoiceReconciliationPaymentMethod", openapi.Schema{"oneOf": []any{openapi.Ref("InvoicePaymentMethod"), oneOfStrings("other")}})
+	docs.Component("InvoiceTransactionInput", openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"transactionType": oneOfStrings("internal"),
 			"transaction": object(openapi.Schema{"aggregatedTransactionId": described(requiredIDSchema, "A posted credit of the legal entity.")},
 				"aggregatedTransactionId")}, "transactionType", "transaction"),

@@ -5,11 +5,20 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesLegalEntities(r *mux.Router) {
+func (a *API) routesLegalEntities(r *mux.Router, docs *openapi.Registry) {
+	describeLegalEntities(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/legal-entity", "legal_entity.list", a.listLegalEntities)
+}
+
+// describeLegalEntities adds the descriptions of these routes, and the
+// components they name, to docs.
+func describeLegalEntities(docs *openapi.Registry) {
+	docs.Component("LegalEntity", legalEntity{})
+	docs.Describe("legal_entity.list", openapi.Op{Summary: "List legal entities available to the caller", Response: listOf(legalEntity{})})
 }
 
 type legalEntity struct {

@@ -11,7 +11,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesMerchants(r *mux.Router) {
+func (a *API) routesMerchants(r *mux.Router, docs *openapi.Registry) {
+	describeMerchants(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/merchant", "merchant.list", a.listMerchants)
 	web.Route(r, web.Gen1, http.MethodGet, "/merchant/{merchantId}", "merchant.get", a.getMerchant)
 	web.Route(r, web.Gen1, http.MethodGet, "/merchant-category", "merchant_category.list", a.listMerchantCategories)
@@ -28,15 +29,17 @@ type merchantCategory struct {
 	Name string `json:"name"`
 }
 
-func init() {
-	openapi.Component("Merchant", merchant{})
-	openapi.Component("MerchantCategory", merchantCategory{})
-	openapi.Describe("merchant.list", openapi.Op{Summary: "List merchants",
+// describeMerchants adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeMerchants(docs *openapi.Registry) {
+	docs.Component("Merchant", merchant{})
+	docs.Component("MerchantCategory", merchantCategory{})
+	docs.Describe("merchant.list", openapi.Op{Summary: "List merchants",
 		Description: "The merchants of the sandbox's catalogue, the same ones simulated purchases are made at, by name.",
 		Query:       []openapi.Param{cursorParam, {Name: "search:merchant_name", Description: "Keeps merchants whose name contains this text, ignoring case."}},
 		Response:    listOf(merchant{})})
-	openapi.Describe("merchant.get", openapi.Op{Summary: "Get a merchant", Response: merchant{}})
-	openapi.Describe("merchant_category.list", openapi.Op{Summary: "List merchant categories",
+	docs.Describe("merchant.get", openapi.Op{Summary: "Get a merchant", Response: merchant{}})
+	docs.Describe("merchant_category.list", openapi.Op{Summary: "List merchant categories",
 		Query: []openapi.Param{cursorParam}, Response: listOf(merchantCategory{})})
 }
 

@@ -16,7 +16,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesOAuth(r *mux.Router) {
+func (a *API) routesOAuth(r *mux.Router, docs *openapi.Registry) {
+	describeOAuth(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/.well-known/openid-configuration", "oauth2.openid_configuration", a.openIDConfiguration)
 	web.Route(r, web.Gen1, http.MethodGet, "/oauth2/authorize", "oauth2.authorize", a.authorize)
 	web.Route(r, web.Gen1, http.MethodPost, "/oauth2/token", "oauth2.token", a.token)
@@ -54,10 +55,12 @@ type userInfo struct {
 	PhoneNumber string `json:"phone_number,omitempty"`
 }
 
-func init() {
-	openapi.Component("UserInfo", userInfo{})
-	openapi.Describe("oauth2.openid_configuration", openapi.Op{Summary: "OpenID Connect discovery", Security: openapi.Public, Response: openIDConfig{}})
-	openapi.Describe("oauth2.authorize", openapi.Op{Summary: "Authorize an application (auto-approved)", Security: openapi.Public, Extension: true,
+// describeOAuth adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeOAuth(docs *openapi.Registry) {
+	docs.Component("UserInfo", userInfo{})
+	docs.Describe("oauth2.openid_configuration", openapi.Op{Summary: "OpenID Connect discovery", Security: openapi.Public, Response: openIDConfig{}})
+	docs.Describe("oauth2.authorize", openapi.Op{Summary: "Authorize an application (auto-approved)", Security: openapi.Public, Extension: true,
 		Description: "Approves at once for the user named by login_hint (a user id or email with a role on the application's legal entity, or one of its test users) and redirects to redirect_uri with code and state. Errors answer 400 without redirecting.",
 		Query: []openapi.Param{{Name: "client_id", Required: true}, {Name: "redirect_uri", Required: true},
 			{Name: "response_type", Required: true, Schema: openapi.Schema{"type": "string", "enum": []string{"code"}}},
@@ -70,10 +73,10 @@ func init() {
 		"code":       openapi.Schema{"type": "string"}, "code_verifier": openapi.Schema{"type": "string"},
 		"redirect_uri": openapi.Schema{"type": "string"}, "refresh_token": openapi.Schema{"type": "string"},
 		"scope": openapi.Schema{"type": "string"}}}
-	openapi.Describe("oauth2.token", openapi.Op{Summary: "Exchange an authorization code or a refresh token", Security: openapi.ClientBasic,
+	docs.Describe("oauth2.token", openapi.Op{Summary: "Exchange an authorization code or a refresh token", Security: openapi.ClientBasic,
 		Body: form, BodyType: "application/x-www-form-urlencoded", Response: tokenResponse{}})
-	openapi.Describe("oauth2.userinfo", openapi.Op{Summary: "The token's user", Security: openapi.BearerOnly, Response: userInfo{}})
-	openapi.Describe("oauth2.userinfo.post", openapi.Op{Summary: "The token's user", Security: openapi.BearerOnly, Read: true, Response: userInfo{}})
+	docs.Describe("oauth2.userinfo", openapi.Op{Summary: "The token's user", Security: openapi.BearerOnly, Response: userInfo{}})
+	docs.Describe("oauth2.userinfo.post", openapi.Op{Summary: "The token's user", Security: openapi.BearerOnly, Read: true, Response: userInfo{}})
 }
 
 // baseURL is how the caller reached the sandbox.

@@ -11,16 +11,19 @@ import (
 )
 
 // routesOpenAPI serves the sandbox's own OpenAPI document, built from the
-// router the first time it is asked for (every route is registered by then).
-func (a *API) routesOpenAPI(r *mux.Router) {
+// router and docs the first time it is asked for (every route is
+// registered and described by then).
+func (a *API) routesOpenAPI(r *mux.Router, docs *openapi.Registry) {
 	var once sync.Once
 	var doc []byte
 	web.Route(r, web.Gen1, http.MethodGet, "/openapi.json", "openapi.document", func(*http.Request) (any, error) {
 		once.Do(func() {
-			doc, _ = web.Encode(openapi.Build(r, openapi.Info{Title: "slash-sandbox", Version: a.Version}))
+			doc, _ = web.Encode(openapi.Build(r, docs, openapi.Info{Title: "slash-sandbox", Version: a.Version}))
 		})
 		return &web.Response{Status: http.StatusOK, Raw: doc, ContentType: "application/json"}, nil
 	})
+	docs.Describe("openapi.document", openapi.Op{Summary: "This OpenAPI document", Security: openapi.Public,
+		Extension: true, Response: openapi.Schema{"type": "object", "required": []string{"openapi", "paths"}}})
 }
 
 // cursorParam is the list cursor query parameter.
@@ -89,46 +92,15 @@ var upload = openapi.Schema{"type": "object", "required": []string{"file"},
 // multipartBody is the media type of uploads.
 const multipartBody = "multipart/form-data"
 
-func init() {
-	openapi.Component("Error", web.Gen1Error{})
-	openapi.Component("ErrorV2", web.Gen2Error{})
-	openapi.Component("PaginationResponse", metadata{})
-	openapi.Component("Money", money{})
-	openapi.Component("LegalEntity", legalEntity{})
-	openapi.Component("Account", account{})
-	openapi.Component("Balance", balance{})
-	openapi.Component("Transaction", transaction{})
-	openapi.Component("TransactionMerchant", sandbox.MerchantData{})
-	openapi.Component("TransactionMerchantLocation", sandbox.MerchantLocation{})
-	openapi.Component("AgentRequest", agentRequest{})
-	openapi.Component("DeferredAction", deferredAction{})
-	openapi.Component("V2Contact", v2Contact{})
-	openapi.Component("Address", sandbox.Address{})
-	describeCore()
-}
-
-func describeCore() {
-	openapi.Describe("openapi.document", openapi.Op{Summary: "This OpenAPI document", Security: openapi.Public,
-		Extension: true, Response: openapi.Schema{"type": "object", "required": []string{"openapi", "paths"}}})
-	openapi.Describe("tokens.prices", openapi.Op{Summary: "Real-time token prices", Security: openapi.Public,
-		Response: openapi.Schema{"type": "object", "required": []string{"items"}, "additionalProperties": false,
-			"properties": openapi.Schema{"items": openapi.Schema{"type": "array", "items": openapi.Schema{"$go": tokenPrice{}}}}}})
-	openapi.Describe("legal_entity.list", openapi.Op{Summary: "List legal entities available to the caller", Response: listOf(legalEntity{})})
-	openapi.Describe("account.list", openapi.Op{Summary: "List accounts", Query: []openapi.Param{legalEntityFilter}, Response: listOf(account{})})
-	openapi.Describe("account.get", openapi.Op{Summary: "Get an account", Response: account{}})
-	openapi.Describe("account.balance", openapi.Op{Summary: "Get an account's balances",
-		Response: openapi.Schema{"type": "object", "required": []string{"balances"}, "additionalProperties": false,
-			"properties": openapi.Schema{"balances": openapi.Schema{"type": "array", "items": openapi.Ref("Balance")}}}})
-	openapi.Describe("transaction.list", openapi.Op{Summary: "List transactions", Query: transactionQuery(), Response: listOf(transaction{})})
-	openapi.Describe("transaction.get", openapi.Op{Summary: "Get a transaction", Response: transaction{}})
-	openapi.Describe("transaction.note.update", openapi.Op{Summary: "Add a note to a transaction", Description: "An empty note clears it.",
-		Body: object(openapi.Schema{"note": openapi.Schema{"type": "string", "maxLength": 2000}}, "note"), Response: success{}})
-	openapi.Describe("v2.contact.list", openapi.Op{Summary: "List contacts (second generation)", Query: []openapi.Param{cursorParam},
-		Response: listOf(v2Contact{})})
-	openapi.Describe("agent_request.list", openapi.Op{Summary: "List the calling key's agent requests", Security: openapi.APIKeyOnly,
-		Query:    []openapi.Param{cursorParam, {Name: "filter:status", Schema: openapi.Schema{"type": "string", "enum": sandbox.AgentStatuses}}},
-		Response: listOf(agentRequest{})})
-	openapi.Describe("agent_request.get", openapi.Op{Summary: "Get an agent request", Security: openapi.APIKeyOnly, Response: agentRequest{}})
+// describeShared adds the components that the schemas of many resources
+// name to docs.
+func describeShared(docs *openapi.Registry) {
+	docs.Component("Error", web.Gen1Error{})
+	docs.Component("ErrorV2", web.Gen2Error{})
+	docs.Component("PaginationResponse", metadata{})
+	docs.Component("Money", money{})
+	docs.Component("DeferredAction", deferredAction{})
+	docs.Component("Address", sandbox.Address{})
 }
 
 // success is the {success: true} acknowledgement.

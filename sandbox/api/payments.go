@@ -13,19 +13,22 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesPayments(r *mux.Router) {
+func (a *API) routesPayments(r *mux.Router, docs *openapi.Registry) {
+	describePayments(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/handle", "handle.list", a.listHandles)
 	web.Route(r, web.Gen1, http.MethodGet, "/slash-handle", "slash_handle.list", a.listHandles)
 	web.Route(r, web.Gen1, http.MethodGet, "/pay", "pay.get", a.getPayHandle)
 	web.Route(r, web.Gen1, http.MethodPost, "/pay", "payment.create", a.pay)
 }
 
-func init() {
-	openapi.Component("Handle", handle{})
-	openapi.Describe("handle.list", openapi.Op{Summary: "List the legal entity's payment handles (usually one)", Response: listOf(handle{})})
-	openapi.Describe("slash_handle.list", openapi.Op{Summary: "List payment handles (the older path of GET /handle)", Response: listOf(handle{})})
-	openapi.Describe("pay.get", openapi.Op{Summary: "The legal entity's payment handle (superseded by GET /handle)", Response: handle{}})
-	openapi.Describe("payment.create", openapi.Op{Summary: "Pay a Slash handle",
+// describePayments adds the descriptions of these routes, and the components
+// they name, to docs.
+func describePayments(docs *openapi.Registry) {
+	docs.Component("Handle", handle{})
+	docs.Describe("handle.list", openapi.Op{Summary: "List the legal entity's payment handles (usually one)", Response: listOf(handle{})})
+	docs.Describe("slash_handle.list", openapi.Op{Summary: "List payment handles (the older path of GET /handle)", Response: listOf(handle{})})
+	docs.Describe("pay.get", openapi.Op{Summary: "The legal entity's payment handle (superseded by GET /handle)", Response: handle{}})
+	docs.Describe("payment.create", openapi.Op{Summary: "Pay a Slash handle",
 		Description: "A user-scoped key names the paying side with sourceHandleId or legalEntityId; a legal-entity key pays from its own handle. " +
 			"A request that is well-formed and authorized answers 200: {success: true} when the money moved, {success: false, error} when the payment " +
 			"itself was refused (unknown handle, the payer's own handle, an amount that is not a positive whole number of cents within the limit, " +

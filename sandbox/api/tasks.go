@@ -13,16 +13,19 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesTasks(r *mux.Router) {
+func (a *API) routesTasks(r *mux.Router, docs *openapi.Registry) {
+	describeTasks(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/task/schema", "task.schema", a.taskSchema)
 	web.Route(r, web.Gen1, http.MethodGet, "/task", "task.list", a.listTasks)
 	web.Route(r, web.Gen1, http.MethodGet, "/task/{taskId}", "task.get", a.getTask)
 	web.Route(r, web.Gen1, http.MethodPost, "/task/{taskId}/act", "task.act", a.actOnTask)
 }
 
-func init() {
-	openapi.Component("Task", taskView{})
-	openapi.Describe("task.list", openapi.Op{Summary: "List tasks", Response: listOf(taskView{}),
+// describeTasks adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeTasks(docs *openapi.Registry) {
+	docs.Component("Task", taskView{})
+	docs.Describe("task.list", openapi.Op{Summary: "List tasks", Response: listOf(taskView{}),
 		Description: "A user-scoped caller sees the tasks assigned to it; a legal-entity key sees every task of the legal entity.",
 		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:type", Description: "A type from GET /task/schema."},
 			{Name: "filter:status", Schema: oneOfStrings(sandbox.TaskStatuses...)},
@@ -30,10 +33,10 @@ func init() {
 				Description: "deepObject: filter:attr[field]=value, or filter:attr[field][op]=value with op gte, lte, gt, lt, in (comma-separated) or contains; field is a task attribute."},
 			{Name: "sort", Description: "timestamp by default.", Schema: oneOfStrings("timestamp", "status", "type")},
 			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
-	openapi.Describe("task.schema", openapi.Op{Summary: "The task types, their attributes and actions",
+	docs.Describe("task.schema", openapi.Op{Summary: "The task types, their attributes and actions",
 		Query: []openapi.Param{legalEntityFilter, {Name: "filter:type"}}, Response: taskSchemas{}})
-	openapi.Describe("task.get", openapi.Op{Summary: "Get a task", Query: []openapi.Param{legalEntityFilter}, Response: taskBody{}})
-	openapi.Describe("task.act", keyed(openapi.Op{Summary: "Take an action on a task", Response: success{},
+	docs.Describe("task.get", openapi.Op{Summary: "Get a task", Query: []openapi.Param{legalEntityFilter}, Response: taskBody{}})
+	docs.Describe("task.act", keyed(openapi.Op{Summary: "Take an action on a task", Response: success{},
 		Description: "A disabled action, or one the task's type does not have, is refused with 400.",
 		Body: object(openapi.Schema{"action": described(openapi.Schema{"type": "string", "minLength": 1}, "An action key from GET /task/schema."),
 			"payload": openapi.Schema{"type": "object"}}, "action")}))

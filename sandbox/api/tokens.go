@@ -6,11 +6,20 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesTokens(r *mux.Router) {
+func (a *API) routesTokens(r *mux.Router, docs *openapi.Registry) {
+	describeTokens(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/tokens/prices", "tokens.prices", a.tokenPrices)
+}
+
+// describeTokens adds the descriptions of these routes to docs.
+func describeTokens(docs *openapi.Registry) {
+	docs.Describe("tokens.prices", openapi.Op{Summary: "Real-time token prices", Security: openapi.Public,
+		Response: openapi.Schema{"type": "object", "required": []string{"items"}, "additionalProperties": false,
+			"properties": openapi.Schema{"items": openapi.Schema{"type": "array", "items": openapi.Schema{"$go": tokenPrice{}}}}}})
 }
 
 type tokenPrice struct {

@@ -12,7 +12,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesTransactions(r *mux.Router) {
+func (a *API) routesTransactions(r *mux.Router, docs *openapi.Registry) {
+	describeTransactions(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction", "transaction.list", a.listTransactions)
 	// The aggregation is registered before /transaction/{transactionId},
 	// which would otherwise take "aggregation" for an id.
@@ -23,12 +24,21 @@ func (a *API) routesTransactions(r *mux.Router) {
 	a.shows("transaction.note.update", currentTransaction)
 }
 
-func init() {
-	openapi.Component("FeeTransaction", feeTransaction{})
-	openapi.Describe("transaction.aggregation", openapi.Op{Summary: "Count and sums of the transactions a list would return",
+// describeTransactions adds the descriptions of these routes, and
+// the components they name, to docs.
+func describeTransactions(docs *openapi.Registry) {
+	docs.Component("Transaction", transaction{})
+	docs.Component("TransactionMerchant", sandbox.MerchantData{})
+	docs.Component("TransactionMerchantLocation", sandbox.MerchantLocation{})
+	docs.Component("FeeTransaction", feeTransaction{})
+	docs.Describe("transaction.list", openapi.Op{Summary: "List transactions", Query: transactionQuery(), Response: listOf(transaction{})})
+	docs.Describe("transaction.get", openapi.Op{Summary: "Get a transaction", Response: transaction{}})
+	docs.Describe("transaction.note.update", openapi.Op{Summary: "Add a note to a transaction", Description: "An empty note clears it.",
+		Body: object(openapi.Schema{"note": openapi.Schema{"type": "string", "maxLength": 2000}}, "note"), Response: success{}})
+	docs.Describe("transaction.aggregation", openapi.Op{Summary: "Count and sums of the transactions a list would return",
 		Description: "The list's filters; failed transactions are left out. Amounts are cents: totalOut is negative and netChange is totalIn + totalOut.",
 		Query:       transactionQuery()[1:], Response: aggregation{}})
-	openapi.Describe("transaction.fee_details", openapi.Op{Summary: "The fees charged for a transaction",
+	docs.Describe("transaction.fee_details", openapi.Op{Summary: "The fees charged for a transaction",
 		Description: "For a fee transaction, the fee itself.", Response: feeDetails{}})
 }
 

@@ -15,7 +15,8 @@ import (
 // share their idempotency keys.
 const virtualAccountTransferOp = "virtual_account.transfer"
 
-func (a *API) routesTransfers(r *mux.Router) {
+func (a *API) routesTransfers(r *mux.Router, docs *openapi.Registry) {
+	describeTransfers(docs)
 	web.Route(r, web.Gen1, http.MethodPost, "/transfer/virtual-account", "transfer.virtual_account.create", a.transferVirtualAccount)
 	web.Route(r, web.Gen1, http.MethodPost, "/virtual-account/transfer", "virtual_account.transfer.create", a.transferVirtualAccount)
 	web.Route(r, web.Gen1, http.MethodPost, "/transfers/book-transfer", "book_transfer.create", a.bookTransfer)
@@ -34,16 +35,17 @@ var (
 	requiredIDSchema = openapi.Schema{"type": "string", "minLength": 1}
 )
 
-func init() {
+// describeTransfers adds the descriptions of these routes to docs.
+func describeTransfers(docs *openapi.Registry) {
 	vaTransfer := openapi.Op{Summary: "Move money between virtual accounts", Headers: []openapi.Param{idempotencyKey},
 		Description: "source may be the virtual account standing for the primary account.",
 		Body: object(openapi.Schema{"source": requiredIDSchema, "destination": requiredIDSchema, "amountCents": transferAmount,
 			"memo": transferMemo}, "source", "destination", "amountCents"),
 		Response: transferResult{}}
-	openapi.Describe("transfer.virtual_account.create", vaTransfer)
+	docs.Describe("transfer.virtual_account.create", vaTransfer)
 	vaTransfer.Description += " The same operation as POST /transfer/virtual-account: they share idempotency keys."
-	openapi.Describe("virtual_account.transfer.create", vaTransfer)
-	openapi.Describe("book_transfer.create", openapi.Op{Summary: "Book transfer between accounts the caller can reach",
+	docs.Describe("virtual_account.transfer.create", vaTransfer)
+	docs.Describe("book_transfer.create", openapi.Op{Summary: "Book transfer between accounts the caller can reach",
 		Description: "Settles at once on the ledger. from and to are accounts (sa_group_…) or virtual accounts.",
 		Headers:     []openapi.Param{idempotencyKey},
 		Body: object(openapi.Schema{"from": requiredIDSchema, "to": requiredIDSchema, "amountCents": transferAmount, "memo": transferMemo},
@@ -56,7 +58,7 @@ func init() {
 	source := openapi.Schema{"oneOf": []any{openapi.Schema{"required": []string{"accountId"}}, openapi.Schema{"required": []string{"virtualAccountId"}}}}
 	wire := object(rail, "destinationId", "amountCents")
 	wire["allOf"] = []any{source}
-	openapi.Describe("wire_transfer.create", openapi.Op{Summary: "Send a wire to a contact destination", Extension: true,
+	docs.Describe("wire_transfer.create", openapi.Op{Summary: "Send a wire to a contact destination", Extension: true,
 		Headers: []openapi.Param{idempotencyKey}, Body: wire, Response: railTransferResult{}})
 	ach := openapi.Schema{"informationRequestId": described(requiredIDSchema,
 		"Queue the ACH on an information request still collecting the contact's bank account, instead of destinationId.")}
@@ -66,7 +68,7 @@ func init() {
 	achBody := object(ach, "amountCents")
 	achBody["allOf"] = []any{source, openapi.Schema{"oneOf": []any{openapi.Schema{"required": []string{"destinationId"}},
 		openapi.Schema{"required": []string{"informationRequestId"}}}}}
-	openapi.Describe("ach_transfer.create", openapi.Op{Summary: "Send an ACH to a contact destination", Extension: true,
+	docs.Describe("ach_transfer.create", openapi.Op{Summary: "Send an ACH to a contact destination", Extension: true,
 		Description: "Give destinationId, or informationRequestId to queue the ACH until the contact submits bank details.",
 		Headers:     []openapi.Param{idempotencyKey}, Body: achBody, Response: railTransferResult{}})
 }

@@ -5,11 +5,21 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesV2Contacts(r *mux.Router) {
+func (a *API) routesV2Contacts(r *mux.Router, docs *openapi.Registry) {
+	describeV2Contacts(docs)
 	web.Route(r, web.Gen2, http.MethodGet, "/v2/contacts", "v2.contact.list", a.listV2Contacts)
+}
+
+// describeV2Contacts adds the descriptions of these routes, and the
+// components they name, to docs.
+func describeV2Contacts(docs *openapi.Registry) {
+	docs.Component("V2Contact", v2Contact{})
+	docs.Describe("v2.contact.list", openapi.Op{Summary: "List contacts (second generation)", Query: []openapi.Param{cursorParam},
+		Response: listOf(v2Contact{})})
 }
 
 type v2Contact struct {

@@ -16,20 +16,23 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesInformationRequests(r *mux.Router) {
+func (a *API) routesInformationRequests(r *mux.Router, docs *openapi.Registry) {
+	describeInformationRequests(docs)
 	web.Route(r, web.Gen2, http.MethodPost, "/v2/information-requests", "v2.information_request.create", a.createInformationRequest)
 }
 
-func init() {
+// describeInformationRequests adds the descriptions of these routes, and
+// the components they name, to docs.
+func describeInformationRequests(docs *openapi.Registry) {
 	only := openapi.Schema{"type": "boolean", "enum": []any{true}, "description": "Only true; leave it out otherwise."}
 	requested := object(openapi.Schema{"destinationTypes": openapi.Schema{"type": "array", "minItems": 1, "uniqueItems": true,
 		"items": oneOfStrings(sandbox.DestinationACH, sandbox.DestinationInternationalWire, sandbox.DestinationCrypto)},
 		"address": only, "tax": only})
 	requested["minProperties"] = 1
-	openapi.Component("RequestedInformation", requested)
-	openapi.Component("InformationRequest", informationRequest{})
+	docs.Component("RequestedInformation", requested)
+	docs.Component("InformationRequest", informationRequest{})
 	emails := openapi.Schema{"type": "array", "uniqueItems": true, "items": openapi.Schema{"type": "string", "format": "email"}}
-	openapi.Describe("v2.information_request.create", openapi.Op{Summary: "Email a contact a secure form for payment details",
+	docs.Describe("v2.information_request.create", openapi.Op{Summary: "Email a contact a secure form for payment details",
 		Description: "A contact has at most one pending request. A request that asks for bank_account can have ACH transfers queued on it until the contact answers.",
 		Headers: []openapi.Param{{Name: "X-Idempotency-Key", Required: true, Schema: openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255},
 			Description: "Consumed once a valid request reaches the operation, whatever the outcome: any reuse is 409 and nothing is replayed."}},

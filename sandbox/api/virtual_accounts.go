@@ -10,7 +10,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesVirtualAccounts(r *mux.Router) {
+func (a *API) routesVirtualAccounts(r *mux.Router, docs *openapi.Registry) {
+	describeVirtualAccounts(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/virtual-account", "virtual_account.list", a.listVirtualAccounts)
 	web.Route(r, web.Gen1, http.MethodPost, "/virtual-account", "virtual_account.create", a.createVirtualAccount)
 	web.Route(r, web.Gen1, http.MethodGet, "/virtual-account/{virtualAccountId}", "virtual_account.get", a.getVirtualAccount)
@@ -18,11 +19,13 @@ func (a *API) routesVirtualAccounts(r *mux.Router) {
 	a.shows("virtual_account.update", listed(currentVirtualAccount))
 }
 
-func init() {
-	openapi.Component("VirtualAccount", virtualAccountView{})
-	openapi.Component("VirtualAccountModel", virtualAccountModel{})
-	openapi.Component("VirtualAccountCommissionRule", sandbox.CommissionRule{})
-	openapi.Component("VirtualAccountCommissionDetails", openapi.Schema{"oneOf": []any{
+// describeVirtualAccounts adds the descriptions of these routes, and
+// the components they name, to docs.
+func describeVirtualAccounts(docs *openapi.Registry) {
+	docs.Component("VirtualAccount", virtualAccountView{})
+	docs.Component("VirtualAccountModel", virtualAccountModel{})
+	docs.Component("VirtualAccountCommissionRule", sandbox.CommissionRule{})
+	docs.Component("VirtualAccountCommissionDetails", openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"type": oneOfStrings("flatFee"), "amount": openapi.Ref("Money"), "frequency": oneOfStrings("monthly", "yearly"),
 			"startDate": dateTime}, "type", "amount", "frequency"),
 		object(openapi.Schema{"type": oneOfStrings("takeRate"),
@@ -30,16 +33,16 @@ func init() {
 	}})
 	name := openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}
 	commission := openapi.Ref("VirtualAccountCommissionDetails")
-	openapi.Describe("virtual_account.list", openapi.Op{Summary: "List virtual accounts",
+	docs.Describe("virtual_account.list", openapi.Op{Summary: "List virtual accounts",
 		Description: "The primary account appears as a virtual account with accountType primary.",
 		Query: []openapi.Param{cursorParam, {Name: "filter:accountId"}, {Name: "filter:includeClosedAccounts",
 			Description: "Closed virtual accounts are left out unless true.", Schema: openapi.Schema{"type": "string", "enum": []string{"true", "false"}}}},
 		Response: listOf(virtualAccountView{})})
-	openapi.Describe("virtual_account.create", keyed(openapi.Op{Summary: "Open a virtual account", Status: http.StatusCreated,
+	docs.Describe("virtual_account.create", keyed(openapi.Op{Summary: "Open a virtual account", Status: http.StatusCreated,
 		Body:     object(openapi.Schema{"accountId": openapi.Schema{"type": "string", "minLength": 1}, "name": name, "commissionDetails": commission}, "accountId", "name"),
 		Response: virtualAccountWrite{}}))
-	openapi.Describe("virtual_account.get", openapi.Op{Summary: "Get a virtual account with its balance and spend", Response: virtualAccountView{}})
-	openapi.Describe("virtual_account.update", openapi.Op{Summary: "Rename, change the commission of, or close a virtual account",
+	docs.Describe("virtual_account.get", openapi.Op{Summary: "Get a virtual account with its balance and spend", Response: virtualAccountView{}})
+	docs.Describe("virtual_account.update", openapi.Op{Summary: "Rename, change the commission of, or close a virtual account",
 		Description: "action update changes what the body gives (commissionDetails null removes the commission); action close closes the account.",
 		Body: openapi.Schema{"oneOf": []any{
 			object(openapi.Schema{"action": oneOfStrings("update"), "name": name, "commissionDetails": openapi.Nullable(commission)}, "action"),

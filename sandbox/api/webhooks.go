@@ -10,7 +10,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
-func (a *API) routesWebhooks(r *mux.Router) {
+func (a *API) routesWebhooks(r *mux.Router, docs *openapi.Registry) {
+	describeWebhooks(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/webhook", "webhook.list", a.listWebhooks)
 	web.Route(r, web.Gen1, http.MethodPost, "/webhook", "webhook.create", a.createWebhook)
 	web.Route(r, web.Gen1, http.MethodGet, "/webhook/{webhookId}", "webhook.get", a.getWebhook)
@@ -19,23 +20,25 @@ func (a *API) routesWebhooks(r *mux.Router) {
 	web.Route(r, web.Gen1, http.MethodGet, "/webhook/{webhookId}/notification", "webhook.notification.list", a.listNotifications)
 }
 
-func init() {
-	openapi.Component("Webhook", webhook{})
-	openapi.Describe("webhook.list", openapi.Op{Summary: "List webhook endpoints", Query: []openapi.Param{cursorParam, legalEntityFilter},
+// describeWebhooks adds the descriptions of these routes, and the components
+// they name, to docs.
+func describeWebhooks(docs *openapi.Registry) {
+	docs.Component("Webhook", webhook{})
+	docs.Describe("webhook.list", openapi.Op{Summary: "List webhook endpoints", Query: []openapi.Param{cursorParam, legalEntityFilter},
 		Response: listOf(webhook{})})
-	openapi.Describe("webhook.create", keyed(openapi.Op{Summary: "Register a webhook endpoint", Status: http.StatusCreated, Response: webhook{},
+	docs.Describe("webhook.create", keyed(openapi.Op{Summary: "Register a webhook endpoint", Status: http.StatusCreated, Response: webhook{},
 		Description: "The endpoint receives every event type.",
 		Body: object(openapi.Schema{"legalEntityId": described(openapi.Schema{"type": "string", "minLength": 1},
 			"Required with a user-scoped key; with a legal-entity key it defaults to the key's own. It must be the legal entity the request acts for."),
 			"url":  openapi.Schema{"type": "string", "format": "uri", "maxLength": 2048, "description": "An absolute http or https URL without credentials."},
 			"name": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}, "url", "name")}))
-	openapi.Describe("webhook.get", openapi.Op{Summary: "Get a webhook endpoint", Response: webhook{}})
-	openapi.Describe("webhook.update", openapi.Op{Summary: "Resume, pause or archive a webhook endpoint", Response: webhook{},
+	docs.Describe("webhook.get", openapi.Op{Summary: "Get a webhook endpoint", Response: webhook{}})
+	docs.Describe("webhook.update", openapi.Op{Summary: "Resume, pause or archive a webhook endpoint", Response: webhook{},
 		Description: "active resumes (also from backing-off or disabled) and sends what was queued; paused queues events; archived soft-deletes. backing-off and disabled are the system's to set.",
 		Body: object(openapi.Schema{"status": oneOfStrings(sandbox.WebhookActive, sandbox.WebhookPaused, sandbox.WebhookArchived),
 			"reason": openapi.Schema{"type": "string", "maxLength": 500, "description": "For the audit trail."}}, "status")})
-	openapi.Component("WebhookNotification", notification{})
-	openapi.Describe("webhook.notification.list", openapi.Op{Summary: "An endpoint's notification history",
+	docs.Component("WebhookNotification", notification{})
+	docs.Describe("webhook.notification.list", openapi.Op{Summary: "An endpoint's notification history",
 		Description: "Every notification sent, or to be sent, to the endpoint, newest first, with its delivery status and attempts. " +
 			"The path is the one the help center names; the real service documents no shape for it, so the items are the sandbox's.",
 		Query: []openapi.Param{cursorParam}, Response: listOf(notification{})})

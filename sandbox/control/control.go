@@ -8,6 +8,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/traffic"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
@@ -28,11 +29,15 @@ type Control struct {
 	// Scenarios are the scenarios a new world may name: the embedded ones
 	// and those of the directory given at start (nil: embedded only).
 	Scenarios *scenario.Library
+	// InfoView renders an information request in the public API's shape.
+	InfoView func(*sandbox.InformationRequest) any
 }
 
-// Register adds every control route to r, under /_sandbox, and returns
-// the subrouter that holds them.
-func (c *Control) Register(r *mux.Router) *mux.Router {
+// Register adds every control route to r, under /_sandbox, and their
+// descriptions, with the components they name, to docs. It returns the
+// subrouter that holds the routes.
+func (c *Control) Register(r *mux.Router, docs *openapi.Registry) *mux.Router {
+	describe(docs)
 	s := r.PathPrefix("/_sandbox").Subrouter()
 	s.Use(c.requireToken)
 	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }

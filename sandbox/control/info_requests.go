@@ -17,9 +17,6 @@ var formFS embed.FS
 
 var formTemplate = template.Must(template.ParseFS(formFS, "templates/form.html"))
 
-// InfoView renders an information request in the public API's shape.
-var InfoView func(*sandbox.InformationRequest) any
-
 func (c *Control) routesInfoRequests(s *mux.Router) {
 	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }
 	route(http.MethodGet, "/information-requests", "sandbox.information_requests.list", c.listInfoRequests)
@@ -38,8 +35,8 @@ type infoControlView struct {
 	MessageID     string `json:"messageId,omitempty"`
 }
 
-func infoControl(w *sandbox.World, ir *sandbox.InformationRequest) infoControlView {
-	return infoControlView{Request: InfoView(ir), LegalEntityID: ir.LegalEntityID, FormURL: sandbox.FormPath(w.ID, ir.FormToken), MessageID: ir.MessageID}
+func (c *Control) infoControl(w *sandbox.World, ir *sandbox.InformationRequest) infoControlView {
+	return infoControlView{Request: c.InfoView(ir), LegalEntityID: ir.LegalEntityID, FormURL: sandbox.FormPath(w.ID, ir.FormToken), MessageID: ir.MessageID}
 }
 
 func (c *Control) listInfoRequests(r *http.Request) (any, error) {
@@ -54,7 +51,7 @@ func (c *Control) listInfoRequests(r *http.Request) (any, error) {
 	})
 	items := make([]infoControlView, len(page.Items))
 	for i := range page.Items {
-		items[i] = infoControl(w, &page.Items[i])
+		items[i] = c.infoControl(w, &page.Items[i])
 	}
 	return itemList[infoControlView]{Items: items}, err
 }
@@ -76,7 +73,7 @@ func (c *Control) getInfoRequest(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return infoControl(w, ir), nil
+	return c.infoControl(w, ir), nil
 }
 
 func (c *Control) cancelInfoRequest(r *http.Request) (any, error) {
@@ -92,7 +89,7 @@ func (c *Control) cancelInfoRequest(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return infoControl(w, ir), nil
+	return c.infoControl(w, ir), nil
 }
 
 type simulateSubmissionRequest struct {
@@ -122,7 +119,7 @@ func (c *Control) simulateSubmission(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return infoControl(w, ir), nil
+	return c.infoControl(w, ir), nil
 }
 
 // formPage is what the form template shows.

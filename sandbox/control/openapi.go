@@ -28,14 +28,16 @@ var deleted = openapi.Schema{"type": "object", "required": []string{"id", "delet
 var limitBody = openapi.Schema{"type": "object", "required": []string{"limit"}, "additionalProperties": false,
 	"properties": openapi.Schema{"limit": openapi.Nullable(openapi.Schema{"$go": traffic.RateLimit{}})}}
 
-func init() {
-	openapi.Component("SandboxClock", clockView{})
-	openapi.Component("SandboxWorld", worldView{})
-	openapi.Component("SandboxSnapshot", snapshotView{})
-	openapi.Component("SandboxEvent", eventView{})
+// describe adds the descriptions of the control routes, and the
+// components they name, to docs.
+func describe(docs *openapi.Registry) {
+	docs.Component("SandboxClock", clockView{})
+	docs.Component("SandboxWorld", worldView{})
+	docs.Component("SandboxSnapshot", snapshotView{})
+	docs.Component("SandboxEvent", eventView{})
 	var d describer = func(name, summary string, op openapi.Op) {
 		op.Summary = summary
-		openapi.Describe(name, op)
+		docs.Describe(name, op)
 	}
 	d("sandbox.health", "Health, version and the world's clock", openapi.Op{Response: health{}})
 	d("sandbox.reset", "Reset the world to its scenario", openapi.Op{Response: health{}})
@@ -94,8 +96,8 @@ func init() {
 		Query: []openapi.Param{{Name: "format"}}, Content: openapi.Content{
 			"application/json":       openapi.Schema{"type": "object", "required": []string{"header", "algorithm", "pem", "jwk"}},
 			"application/x-pem-file": openapi.Schema{"type": "string"}}})
-	describeSimulations(d)
-	describeDeliveries(d)
+	describeSimulations(docs, d)
+	describeDeliveries(docs, d)
 	d("sandbox.world_scoped", "Any control call, for the world named in the path", openapi.Op{
 		Description: "/_sandbox/worlds/{world}/<call> is <call> with X-Sandbox-World: {world}.", Response: openapi.Schema{}})
 }
@@ -128,10 +130,10 @@ func oneOfStrings(values ...string) openapi.Schema {
 
 // describeSimulations documents the simulations and the information
 // request and outbox routes they feed.
-func describeSimulations(d describer) {
-	openapi.Component("SandboxTransactionRecord", sandbox.Transaction{})
-	openapi.Component("SandboxInformationRequest", infoControlView{})
-	openapi.Component("SandboxMessage", messageView{})
+func describeSimulations(docs *openapi.Registry, d describer) {
+	docs.Component("SandboxTransactionRecord", sandbox.Transaction{})
+	docs.Component("SandboxInformationRequest", infoControlView{})
+	docs.Component("SandboxMessage", messageView{})
 	simulated := openapi.Schema{"type": "integer", "minimum": 1, "maximum": maxSimulatedCents}
 	merchant := object(openapi.Schema{"name": idType, "mcc": openapi.Schema{"type": "string", "pattern": "^[0-9]{4}$"},
 		"categoryId": openapi.Schema{"type": "string", "description": "A merchant category; by default the MCC's."},
@@ -184,9 +186,9 @@ func describeSimulations(d describer) {
 }
 
 // describeDeliveries documents the webhook delivery routes.
-func describeDeliveries(d describer) {
-	openapi.Component("SandboxWebhookDelivery", deliveryView{})
-	openapi.Component("WebhookEvent", object(openapi.Schema{"entityId": stringType, "event": oneOfStrings(sandbox.WebhookEventTypes...),
+func describeDeliveries(docs *openapi.Registry, d describer) {
+	docs.Component("SandboxWebhookDelivery", deliveryView{})
+	docs.Component("WebhookEvent", object(openapi.Schema{"entityId": stringType, "event": oneOfStrings(sandbox.WebhookEventTypes...),
 		"eventId": stringType}, "entityId", "event", "eventId"))
 	d("sandbox.webhook_deliveries.list", "Webhook deliveries with every attempt", openapi.Op{Response: deliveryPage{},
 		Query: []openapi.Param{{Name: "limit", Description: "1 to 500; 100 by default.", Schema: openapi.Schema{"type": "integer", "minimum": 1, "maximum": 500}},

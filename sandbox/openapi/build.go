@@ -21,9 +21,10 @@ var pathVar = regexp.MustCompile(`\{([^}:]+)(:[^}]*)?\}`)
 // "/x/{id:[0-9]+}" becomes "/x/{id}".
 func TemplatePath(tpl string) string { return pathVar.ReplaceAllString(tpl, "{$1}") }
 
-// Build makes the OpenAPI document of every named route of r.
-func Build(r *mux.Router, info Info) map[string]any {
-	g := newGenerator()
+// Build makes the OpenAPI document of every named route of r, as reg
+// describes them.
+func Build(r *mux.Router, reg *Registry, info Info) map[string]any {
+	g := newGenerator(reg)
 	paths := map[string]map[string]any{}
 	tags := map[string]bool{}
 	_ = r.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
@@ -105,7 +106,7 @@ func kindOf(path string) kind {
 
 // operation is the document's entry for one route and method.
 func (g *generator) operation(name, method, tpl string) Schema {
-	d, ok := described(name)
+	d, ok := g.reg.ops[name]
 	if !ok {
 		d = Op{Summary: summary(name), Response: Schema{}}
 	}

@@ -29,12 +29,16 @@ var (
 	rawType  = reflect.TypeOf(json.RawMessage{})
 )
 
-// generator turns Go types into schemas, collecting named components.
+// generator turns Go types into schemas, collecting the named components
+// of its registry that they use.
 type generator struct {
+	reg        *Registry
 	components map[string]Schema
 }
 
-func newGenerator() *generator { return &generator{components: map[string]Schema{}} }
+func newGenerator(reg *Registry) *generator {
+	return &generator{reg: reg, components: map[string]Schema{}}
+}
 
 // schemaOf returns the schema of a Go value (or the value itself when it is
 // already a Schema; nil gives nil).
@@ -96,9 +100,7 @@ func (g *generator) component(name string) {
 	if _, done := g.components[name]; done {
 		return
 	}
-	registry.Lock()
-	v, ok := registry.named[name]
-	registry.Unlock()
+	v, ok := g.reg.named[name]
 	if !ok {
 		return
 	}
@@ -111,9 +113,7 @@ func (g *generator) component(name string) {
 }
 
 func (g *generator) typeSchema(t reflect.Type) Schema {
-	registry.Lock()
-	name, named := registry.components[t]
-	registry.Unlock()
+	name, named := g.reg.components[t]
 	if named {
 		g.component(name)
 		return Ref(name)

@@ -3,11 +3,8 @@ package openapi
 import (
 	"encoding/json"
 	"reflect"
-	"sync"
 	"testing"
 )
-
-var refComponents sync.Once
 
 type refTagged struct {
 	One    json.RawMessage `json:"one" ref:"RefA"`
@@ -17,11 +14,10 @@ type refTagged struct {
 }
 
 func TestRefTag(t *testing.T) {
-	refComponents.Do(func() {
-		Component("RefA", Schema{"type": "string"})
-		Component("RefB", Schema{"type": "integer"})
-	})
-	g := newGenerator()
+	reg := NewRegistry()
+	reg.Component("RefA", Schema{"type": "string"})
+	reg.Component("RefB", Schema{"type": "integer"})
+	g := newGenerator(reg)
 	props := g.structural(reflect.TypeOf(refTagged{}))["properties"].(Schema)
 	cases := []struct {
 		field string

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"sync"
 )
 
 // Schema is a JSON Schema object as it appears in the document.
@@ -73,55 +72,50 @@ type Op struct {
 	Read bool
 }
 
-var registry = struct {
-	sync.Mutex
+// Registry holds what the document says of a router: the description of
+// each named route and the named schemas they refer to. The code that
+// assembles the router owns one; each package that registers routes adds
+// their descriptions to it beside them, and Build reads it once the router
+// is complete. It is not safe to add to while a document is built.
+type Registry struct {
 	ops        map[string]Op
 	components map[reflect.Type]string
 	named      map[string]any
-}{ops: map[string]Op{}, components: map[reflect.Type]string{}, named: map[string]any{}}
+}
 
-// Describe documents the route with this name. Call it from an init
-// function next to the route's registration.
-func Describe(route string, op Op) {
-	registry.Lock()
-	defer registry.Unlock()
-	if _, dup := registry.ops[route]; dup {
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{ops: map[string]Op{}, components: map[reflect.Type]string{}, named: map[string]any{}}
+}
+
+// Describe documents the route with this name. Call it beside the route's
+// registration.
+func (reg *Registry) Describe(route string, op Op) {
+	if _, dup := reg.ops[route]; dup {
 		panic(fmt.Sprintf("openapi: route %q described twice", route))
 	}
-	registry.ops[route] = op
+	reg.ops[route] = op
 }
 
 // Component names the schema of v's type: wherever the type appears it is
 // a $ref to components/schemas/name. v may also be a hand-written Schema.
-func Component(name string, v any) {
-	registry.Lock()
-	defer registry.Unlock()
-	if _, dup := registry.named[name]; dup {
+func (reg *Registry) Component(name string, v any) {
+	if _, dup := reg.named[name]; dup {
 		panic(fmt.Sprintf("openapi: component %q declared twice", name))
 	}
-	registry.named[name] = v
+	reg.named[name] = v
 	if _, ok := v.(Schema); !ok {
-		registry.components[reflect.TypeOf(v)] = name
+		reg.components[reflect.TypeOf(v)] = name
 	}
 }
 
 // Ref is a reference to a named component.
 func Ref(name string) Schema { return Schema{"$ref": "#/components/schemas/" + name} }
 
-// described returns the description of a route, if any.
-func described(route string) (Op, bool) {
-	registry.Lock()
-	defer registry.Unlock()
-	op, ok := registry.ops[route]
-	return op, ok
-}
-
 // DescribedRoutes lists the names of every route described, sorted.
-func DescribedRoutes() []string {
-	registry.Lock()
-	defer registry.Unlock()
-	out := make([]string, 0, len(registry.ops))
-	for name := range registry.ops {
+func (reg *Registry) DescribedRoutes() []string {
+	out := make([]string, 0, len(reg.ops))
+	for name := range reg.ops {
 		out = append(out, name)
 	}
 	sort.Strings(out)

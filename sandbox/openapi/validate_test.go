@@ -84,7 +84,7 @@ type sample struct {
 }
 
 func TestGeneratedSchemas(t *testing.T) {
-	g := newGenerator()
+	g := newGenerator(NewRegistry())
 	s := g.schemaOf(sample{})
 	if got := s["required"]; len(got.([]string)) != 3 {
 		t.Fatalf("required = %v, want id, status, when", got)

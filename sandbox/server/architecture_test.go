@@ -1,7 +1,11 @@
 package server_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +26,7 @@ var layers = map[string][]string{
 	"sandbox/sandboxtest": {"sandbox/client", "sandbox/server"},
 	"sandbox/client":      {},
 
-	"sandbox/server": {"sandbox", "sandbox/api", "sandbox/clock", "sandbox/control", "sandbox/scenario",
+	"sandbox/server": {"sandbox", "sandbox/api", "sandbox/clock", "sandbox/control", "sandbox/openapi", "sandbox/scenario",
 		"sandbox/store", "sandbox/traffic", "sandbox/ui", "sandbox/web", "sandbox/webhooks"},
 	// control configures what api, traffic and webhooks serve; api,
 	// traffic and ui never reach into control.
@@ -84,5 +88,40 @@ func TestImportsFlowOneWay(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatalf("go list named none of %s's packages", module)
+	}
+}
+
+// explicitlyWired are the packages above the engine that the server
+// assembles. Their wiring is explicit in the server: none fills a
+// package-level registry from an init function.
+var explicitlyWired = []string{"sandbox/server", "sandbox/control", "sandbox/api", "sandbox/ui", "sandbox/openapi",
+	"sandbox/traffic", "sandbox/web", "sandbox/webhooks"}
+
+// TestNoInitFunctions fails when a non-test file of an explicitly wired
+// package declares func init.
+func TestNoInitFunctions(t *testing.T) {
+	args := []string{"list", "-f", "{{.Dir}} {{join .GoFiles \" \"}}"}
+	for _, pkg := range explicitlyWired {
+		args = append(args, module+"/"+pkg)
+	}
+	out, err := exec.Command("go", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	fset := token.NewFileSet()
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		for _, name := range fields[1:] {
+			path := filepath.Join(fields[0], name)
+			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, decl := range f.Decls {
+				if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == "init" {
+					t.Errorf("%s declares func init: wire it where the server assembles the router", fset.Position(fn.Pos()))
+				}
+			}
+		}
 	}
 }

@@ -34,8 +34,8 @@ var documents = sync.OnceValues(func() (*conformance, error) {
 	if err != nil {
 		return nil, err
 	}
-	router := server.Router(eng, server.Config{Log: zerolog.Nop()})
-	raw, err := json.Marshal(openapi.Build(router, openapi.Info{Title: "slash-sandbox", Version: "test"}))
+	router, docs := server.Router(eng, server.Config{Log: zerolog.Nop()})
+	raw, err := json.Marshal(openapi.Build(router, docs, openapi.Info{Title: "slash-sandbox", Version: "test"}))
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ var documents = sync.OnceValues(func() (*conformance, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &conformance{router: router, own: openapi.NewValidator(own), ownDoc: own}
+	c := &conformance{router: router, docs: docs, own: openapi.NewValidator(own), ownDoc: own}
 	if c.sdk, err = loadSDKShapes(); err != nil {
 		return nil, err
 	}
@@ -59,6 +59,7 @@ var documents = sync.OnceValues(func() (*conformance, error) {
 
 type conformance struct {
 	router   *mux.Router
+	docs     *openapi.Registry
 	own      *openapi.Validator
 	upstream *openapi.Validator
 	ownDoc   map[string]any

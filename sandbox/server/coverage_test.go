@@ -18,7 +18,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/coverage.md from the router")
+var update = flag.Bool("update", false, "rewrite docs/coverage.md and fixtures/golden/openapi.json from the router")
 
 // coveragePath is the generated route coverage page.
 var coveragePath = filepath.Join("..", "..", "docs", "coverage.md")
@@ -47,8 +47,8 @@ func coverageRoutes(t *testing.T) []coverageRoute {
 	if err != nil {
 		t.Fatal(err)
 	}
-	router := server.Router(eng, server.Config{Log: zerolog.Nop()})
-	paths := openapi.Build(router, openapi.Info{Title: "slash-sandbox", Version: "coverage"})["paths"].(map[string]map[string]any)
+	router, docs := server.Router(eng, server.Config{Log: zerolog.Nop()})
+	paths := openapi.Build(router, docs, openapi.Info{Title: "slash-sandbox", Version: "coverage"})["paths"].(map[string]map[string]any)
 	var out []coverageRoute
 	err = router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		name := route.GetName()

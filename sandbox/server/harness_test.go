@@ -81,7 +81,7 @@ func unexercisedRoutes() []string {
 	if err != nil {
 		return []string{err.Error()}
 	}
-	h := server.Router(eng, server.Config{Log: zerolog.Nop()})
+	h, _ := server.Router(eng, server.Config{Log: zerolog.Nop()})
 	var missing []string
 	h.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		if name := route.GetName(); name != "" && !routesHit.names[name] {

@@ -1,13 +1,22 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gorilla/mux"
+	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 
 func TestOpenAPIDocument(t *testing.T) {
@@ -33,20 +42,20 @@ func TestOpenAPIDocument(t *testing.T) {
 				}
 			}
 		}
-		routes := routesOf(t)
+		routes, docs := routesOf(t)
 		for name := range routes {
 			if !ops[name] {
 				t.Errorf("route %s is not in the document", name)
 			}
 		}
-		for _, name := range openapi.DescribedRoutes() {
+		for _, name := range docs.DescribedRoutes() {
 			if !routes[name] {
 				t.Errorf("%s is described but no route has that name", name)
 			}
 		}
 		sort.Strings(undescribed)
 		if len(undescribed) > 0 {
-			t.Errorf("operations without a description (describe them with openapi.Describe next to their route): %s",
+			t.Errorf("operations without a description (describe them with Registry.Describe next to their route): %s",
 				strings.Join(undescribed, ", "))
 		}
 	})
@@ -98,8 +107,9 @@ func TestOpenAPIDocument(t *testing.T) {
 	})
 }
 
-// routesOf lists the names of every routed operation.
-func routesOf(t *testing.T) map[string]bool {
+// routesOf lists the names of every routed operation, with the registry
+// that describes them.
+func routesOf(t *testing.T) (map[string]bool, *openapi.Registry) {
 	c, err := documents()
 	if err != nil {
 		t.Fatal(err)
@@ -111,5 +121,65 @@ func routesOf(t *testing.T) map[string]bool {
 		}
 		return nil
 	})
-	return names
+	return names, c.docs
+}
+
+// goldenDocumentPath is the OpenAPI document GET /openapi.json serves,
+// indented; go test -update rewrites it.
+var goldenDocumentPath = filepath.Join("..", "..", "fixtures", "golden", "openapi.json")
+
+// TestOpenAPIGolden fails when the served document changes by a byte:
+// the descriptions and components it is built from must not drift.
+func TestOpenAPIGolden(t *testing.T) {
+	eng, err := sandbox.NewEngine(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	rec := httptest.NewRecorder()
+	server.Handler(eng, server.Config{Log: zerolog.Nop()}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
+	if got, want := rec.Code, http.StatusOK; got != want {
+		t.Fatalf("GET /openapi.json = %d, want %d: %s", got, want, rec.Body)
+	}
+	var got bytes.Buffer
+	if err := json.Indent(&got, rec.Body.Bytes(), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	got.WriteByte('\n')
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(goldenDocumentPath), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(goldenDocumentPath, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(goldenDocumentPath)
+	if err != nil {
+		t.Fatalf("%v (go test -run OpenAPIGolden -update writes it)", err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("GET /openapi.json differs from %s (go test -run OpenAPIGolden -update rewrites it):\n%s",
+			goldenDocumentPath, firstDifference(got.Bytes(), want))
+	}
+}
+
+// firstDifference shows the lines around the first line where got and want
+// differ.
+func firstDifference(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		if i < len(g) && i < len(w) && g[i] == w[i] {
+			continue
+		}
+		line := func(lines []string) string {
+			if i < len(lines) {
+				return lines[i]
+			}
+			return "(end of document)"
+		}
+		return fmt.Sprintf("line %d:\n got: %s\nwant: %s", i+1, line(g), line(w))
+	}
+	return ""
 }

@@ -81,7 +81,8 @@ func routedOperations(t *testing.T) map[string]bool {
 		t.Fatal(err)
 	}
 	routed := map[string]bool{}
-	server.Router(eng, server.Config{Log: zerolog.Nop()}).Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+	router, _ := server.Router(eng, server.Config{Log: zerolog.Nop()})
+	router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		tpl, err := r.GetPathTemplate()
 		methods, merr := r.GetMethods()
 		if err != nil || merr != nil || r.GetName() == "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/api"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/control"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/traffic"
@@ -90,8 +91,7 @@ func New(cfg Config) (*Server, error) {
 
 // Handler builds the whole HTTP handler over an engine.
 func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
-	pub := &api.API{Engine: eng}
-	r := router(eng, cfg, pub)
+	r, _ := Router(eng, cfg)
 	mw := &web.Middleware{Log: cfg.Log, Origins: &web.Origins{Addr: cfg.Addr, Hosts: cfg.AllowedHosts, Origins: cfg.AllowedOrigins}}
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
@@ -99,23 +99,25 @@ func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
 	return mw.Wrap(newStaticRoutes(r))
 }
 
-func init() { control.InfoView = api.InformationRequestView }
-
-func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
+// Router is every route of the sandbox, without the outer middleware, and
+// the descriptions the OpenAPI document is built from: tests walk the
+// router to enumerate the operations.
+func Router(eng *sandbox.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	// SkipClean: a path with "..", "." or "//" is answered as sent (404 in
 	// its generation's envelope), not redirected to a cleaned path.
 	r := mux.NewRouter().SkipClean(true)
-	pub.Version = Version
+	docs := openapi.NewRegistry()
+	pub := &api.API{Engine: eng, Version: Version}
 	shaping := traffic.New(eng)
 	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Traffic: shaping,
-		Webhooks: webhooks.Attach(eng, cfg.Webhooks), Scenarios: cfg.Scenarios}
+		Webhooks: webhooks.Attach(eng, cfg.Webhooks), Scenarios: cfg.Scenarios, InfoView: api.InformationRequestView}
 	reads := &readCache{engine: eng}
 	// Every routed request is journaled; public ones meet the world's rate
 	// limit and injected faults before the read cache and the handler.
 	r.Use(web.NameRoutes, shaping.Middleware, reads.middleware)
-	pub.Register(r)
-	ui.Register(r) // ahead of the control API, whose admin token it does not need
-	controls := ctl.Register(r)
+	pub.Register(r, docs)
+	ui.Register(r, docs) // ahead of the control API, whose admin token it does not need
+	controls := ctl.Register(r, docs)
 	notAllowed := func(w http.ResponseWriter, req *http.Request, allow []string) {
 		info := web.InfoOf(req)
 		info.Route, info.Allow = "method_not_allowed", allow
@@ -136,7 +138,7 @@ func router(eng *sandbox.Engine, cfg Config, pub *api.API) *mux.Router {
 		web.WriteError(w, req, web.GenOf(req.URL.Path), sandbox.Errorf(sandbox.CodeNotFound, "no route for %s %s", req.Method, req.URL.Path))
 	})
 	r.NotFoundHandler, controls.NotFoundHandler = unmatched, unmatched
-	return r
+	return r, docs
 }
 
 // allowed lists the methods the router accepts for a request's path.

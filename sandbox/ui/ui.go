@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
@@ -59,11 +60,12 @@ var files = func() map[string]file {
 const policy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
 	"connect-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'"
 
-// Register adds the dashboard's routes to r: the page at /_sandbox/ui and
-// its files at /_sandbox/ui/{file}. Register them ahead of the control
-// API: they need no admin token (the page asks for it and sends it on
-// every call it makes).
-func Register(r *mux.Router) {
+// Register adds the dashboard's routes to r, and their descriptions to
+// docs: the page at /_sandbox/ui and its files at /_sandbox/ui/{file}.
+// Register them ahead of the control API: they need no admin token (the
+// page asks for it and sends it on every call it makes).
+func Register(r *mux.Router, docs *openapi.Registry) {
+	describe(docs)
 	web.Route(r, web.Gen2, http.MethodGet, "/_sandbox/ui", "sandbox.ui", page)
 	web.Route(r, web.Gen2, http.MethodGet, "/_sandbox/ui/{file}", "sandbox.ui.file", serveFile)
 }
