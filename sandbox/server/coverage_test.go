@@ -18,7 +18,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/coverage.md from the router")
+var update = flag.Bool("update", false, "rewrite docs/coverage.md from the router and the golden files of fixtures/golden from the responses")
 
 // coveragePath is the generated route coverage page.
 var coveragePath = filepath.Join("..", "..", "docs", "coverage.md")
