@@ -5,6 +5,9 @@ import (
 	"testing"
 )
 
+// agentView is an agent request as the tests read it; the golden files
+// agent_request.get (pending), agent_request.executed and
+// agent_request.failed pin its shape.
 type agentView struct {
 	ID      string `json:"id"`
 	Status  string `json:"status"`
@@ -16,9 +19,7 @@ type agentView struct {
 			Value any    `json:"value"`
 		} `json:"sections"`
 	} `json:"display"`
-	Result        map[string]any `json:"result"`
-	FailureStatus int            `json:"failureStatus"`
-	CreatedAt     string         `json:"createdAt"`
+	Result map[string]any `json:"result"`
 }
 
 // firstTransaction returns the id and note of acme's newest transaction.
@@ -125,7 +126,9 @@ func TestApproveRunsTheWriteAsADirectCallWould(t *testing.T) {
 		t.Fatalf("note after approval = %q", n)
 	}
 	var view agentView
-	e.get("/agent-request/"+ar.ID, "sk_sandbox_carol_readonly", "le_acme").status(t, 200).decode(t, &view)
+	executed := e.get("/agent-request/"+ar.ID, "sk_sandbox_carol_readonly", "le_acme").status(t, 200)
+	golden(t, "agent_request.executed", executed.body)
+	executed.decode(t, &view)
 	if view.Status != "executed" || view.Result["success"] != true {
 		t.Fatalf("executed request = %+v", view)
 	}
@@ -146,7 +149,9 @@ func TestApprovalFailsWhenTheWorldSaysNo(t *testing.T) {
 		t.Fatalf("failure = %v", failure)
 	}
 	var view agentView
-	e.get("/agent-request/"+ar.ID, "sk_sandbox_carol_readonly", "le_acme").status(t, 200).decode(t, &view)
+	failed := e.get("/agent-request/"+ar.ID, "sk_sandbox_carol_readonly", "le_acme").status(t, 200)
+	golden(t, "agent_request.failed", failed.body)
+	failed.decode(t, &view)
 	if view.Status != "failed" || view.Result != nil {
 		t.Fatalf("failed request = %+v", view)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/coverage.md and fixtures/golden/openapi.json from the router")
+var update = flag.Bool("update", false, "rewrite docs/coverage.md, fixtures/golden/openapi.json and the other golden files of fixtures/golden from the router and the responses")
 
 // coveragePath is the generated route coverage page.
 var coveragePath = filepath.Join("..", "..", "docs", "coverage.md")

@@ -61,6 +61,10 @@ func TestMain(m *testing.M) {
 			os.Stderr.WriteString("FAIL: routes without a behaviour test: " + strings.Join(missing, ", ") + "\n")
 			code = 1
 		}
+		if unused := unusedGoldens(); len(unused) > 0 {
+			os.Stderr.WriteString("FAIL: golden files no test compares with (delete them from fixtures/golden): " + strings.Join(unused, ", ") + "\n")
+			code = 1
+		}
 	}
 	os.Exit(code)
 }

@@ -146,6 +146,7 @@ func TestOpenAPIGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got.WriteByte('\n')
+	goldenCompared("openapi")
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(goldenDocumentPath), 0o755); err != nil {
 			t.Fatal(err)
