@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,6 +20,8 @@ type cli struct {
 	json   bool
 	args   []string
 	stdout io.Writer
+	// last is the body of the last response, which --json prints.
+	last []byte
 }
 
 // controlCommands are the subcommands that drive a running sandbox.
@@ -50,6 +51,7 @@ func (p *Program) control(ctx context.Context, name string, args []string) int {
 	c := client.New(*server)
 	c.World, c.AdminToken = *world, *token
 	cl := &cli{p: p, c: c, json: *asJSON, args: fs.Args(), stdout: p.Stdout}
+	c.Received = func(_, _ string, _ int, body []byte) { cl.last = body }
 	if err := controlCommands[name](cl, ctx); err != nil {
 		fmt.Fprintf(p.Stderr, "slash-sandbox %s: %v\n", name, err)
 		if _, ok := err.(usageError); ok {
@@ -92,11 +94,11 @@ type usageError string
 
 func (u usageError) Error() string { return string(u) }
 
-// show prints JSON as it came, or a table.
-func (cl *cli) show(raw []byte, table func(w *tabwriter.Writer)) error {
+// show prints the last response's JSON as it came, or a table.
+func (cl *cli) show(table func(w *tabwriter.Writer)) error {
 	if cl.json {
 		var v any
-		if err := json.Unmarshal(raw, &v); err != nil {
+		if err := json.Unmarshal(cl.last, &v); err != nil {
 			return err
 		}
 		enc := json.NewEncoder(cl.stdout)
@@ -108,17 +110,12 @@ func (cl *cli) show(raw []byte, table func(w *tabwriter.Writer)) error {
 	return tw.Flush()
 }
 
-func (cl *cli) get(ctx context.Context, path string, out any) ([]byte, error) {
-	return cl.c.Do(ctx, http.MethodGet, path, nil, out)
-}
-
 func (cl *cli) health(ctx context.Context) error {
-	var h client.Health
-	raw, err := cl.get(ctx, "/_sandbox/health", &h)
+	h, err := cl.c.Health(ctx)
 	if err != nil {
 		return err
 	}
-	return cl.show(raw, func(w *tabwriter.Writer) {
+	return cl.show(func(w *tabwriter.Writer) {
 		fmt.Fprintf(w, "status\t%s\nworld\t%s\nscenario\t%s\nseed\t%d\nclock\t%s (%s)\n", h.Status, h.World, h.Scenario, h.Seed, h.Clock.Now.Format(time.RFC3339), h.Clock.Mode)
 	})
 }
@@ -126,28 +123,26 @@ func (cl *cli) health(ctx context.Context) error {
 func (cl *cli) clock(ctx context.Context) error {
 	switch {
 	case len(cl.args) == 0 || cl.args[0] == "show":
-		var c client.Clock
-		raw, err := cl.get(ctx, "/_sandbox/clock", &c)
+		c, err := cl.c.Clock(ctx)
 		if err != nil {
 			return err
 		}
-		return cl.show(raw, func(w *tabwriter.Writer) {
+		return cl.show(func(w *tabwriter.Writer) {
 			fmt.Fprintf(w, "now\t%s\nmode\t%s\nstart\t%s\n", c.Now.Format(time.RFC3339), c.Mode, c.Start.Format(time.RFC3339))
 			if c.NextEventAt != nil {
 				fmt.Fprintf(w, "next event\t%s\n", c.NextEventAt.Format(time.RFC3339))
 			}
 		})
 	case cl.args[0] == "advance" && len(cl.args) == 2:
-		body := map[string]string{"by": cl.args[1]}
+		advance := cl.c.Advance
 		if cl.args[1] == "next" || strings.Contains(cl.args[1], "T") {
-			body = map[string]string{"to": cl.args[1]}
+			advance = cl.c.AdvanceTo
 		}
-		var a client.Advanced
-		raw, err := cl.c.Do(ctx, http.MethodPost, "/_sandbox/clock/advance", body, &a)
+		a, err := advance(ctx, cl.args[1])
 		if err != nil {
 			return err
 		}
-		return cl.show(raw, func(w *tabwriter.Writer) {
+		return cl.show(func(w *tabwriter.Writer) {
 			fmt.Fprintf(w, "clock\t%s → %s\t%d events ran\n", a.From.Format(time.RFC3339), a.Clock.Now.Format(time.RFC3339), len(a.Events))
 			for _, e := range a.Events {
 				fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", e.At.Format(time.RFC3339), e.Kind, e.Status, firstOf(e.Summary, e.Error))
@@ -165,22 +160,20 @@ func firstOf(a, b string) string {
 }
 
 func (cl *cli) reset(ctx context.Context) error {
-	raw, err := cl.c.Do(ctx, http.MethodPost, "/_sandbox/reset", nil, nil)
-	if err != nil {
+	if err := cl.c.Reset(ctx); err != nil {
 		return err
 	}
-	return cl.show(raw, func(w *tabwriter.Writer) { fmt.Fprintln(w, "reset to the scenario's start") })
+	return cl.show(func(w *tabwriter.Writer) { fmt.Fprintln(w, "reset to the scenario's start") })
 }
 
 func (cl *cli) keys(ctx context.Context) error {
-	var v struct{ Items []client.Key }
-	raw, err := cl.get(ctx, "/_sandbox/keys", &v)
+	keys, err := cl.c.Keys(ctx)
 	if err != nil {
 		return err
 	}
-	return cl.show(raw, func(w *tabwriter.Writer) {
+	return cl.show(func(w *tabwriter.Writer) {
 		fmt.Fprintln(w, "KEY\tKIND\tREAD-ONLY\tLEGAL ENTITIES\tNAME")
-		for _, k := range v.Items {
+		for _, k := range keys {
 			fmt.Fprintf(w, "%s\t%s\t%v\t%s\t%s\n", k.Key, k.Kind, k.ReadOnly, strings.Join(k.LegalEntityIDs, ","), k.Name)
 		}
 	})
@@ -191,14 +184,13 @@ func (cl *cli) events(ctx context.Context) error {
 	if len(cl.args) > 0 {
 		status = cl.args[0]
 	}
-	var v struct{ Items []client.Event }
-	raw, err := cl.get(ctx, "/_sandbox/events?status="+status, &v)
+	events, err := cl.c.Events(ctx, status)
 	if err != nil {
 		return err
 	}
-	return cl.show(raw, func(w *tabwriter.Writer) {
+	return cl.show(func(w *tabwriter.Writer) {
 		fmt.Fprintln(w, "AT\tKIND\tSTATUS\tSUMMARY")
-		for _, e := range v.Items {
+		for _, e := range events {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", e.At.Format(time.RFC3339), e.Kind, e.Status, firstOf(e.Summary, e.Error))
 		}
 	})

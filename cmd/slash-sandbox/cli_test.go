@@ -63,6 +63,30 @@ func TestControlCommands(t *testing.T) {
 			t.Fatalf("keys = %q", r.stdout)
 		}
 	})
+	t.Run("snapshots, outbox and deliveries", func(t *testing.T) {
+		r := runProgram(t, nil, "snapshots", "create", "before", "lunch", server)
+		if r.code != 0 || !strings.Contains(r.stdout, "label     before lunch") {
+			t.Fatalf("snapshots create = %d %q %q", r.code, r.stdout, r.stderr)
+		}
+		id := strings.Fields(r.stdout)[1]
+		if r := runProgram(t, nil, "snapshots", server); r.code != 0 || !strings.Contains(r.stdout, id) || !strings.Contains(r.stdout, "before lunch") {
+			t.Fatalf("snapshots = %d %q", r.code, r.stdout)
+		}
+		if r := runProgram(t, nil, "snapshots", "restore", id, server); r.code != 0 || r.stdout != "restored "+id+"\n" {
+			t.Fatalf("snapshots restore = %d %q %q", r.code, r.stdout, r.stderr)
+		}
+		if r := runProgram(t, nil, "outbox", server); r.code != 0 || !strings.HasPrefix(r.stdout, "ID") {
+			t.Fatalf("outbox = %d %q %q", r.code, r.stdout, r.stderr)
+		}
+		if r := runProgram(t, nil, "outbox", "msg_missing", server); r.code != 1 || !strings.Contains(r.stderr, "not_found") {
+			t.Fatalf("outbox of a missing message = %d %q", r.code, r.stderr)
+		}
+		r = runProgram(t, nil, "deliveries", server, "--json")
+		var v map[string]any
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &v) != nil || v["items"] == nil {
+			t.Fatalf("deliveries --json = %d %q %q", r.code, r.stdout, r.stderr)
+		}
+	})
 	t.Run("errors", func(t *testing.T) {
 		if r := runProgram(t, nil, "clock", "advance", "soon", server); r.code != 1 || !strings.Contains(r.stderr, "invalid_request") {
 			t.Fatalf("bad duration = %d %q", r.code, r.stderr)

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,14 +18,13 @@ func (cl *cli) worlds(ctx context.Context) error {
 	args := cl.args
 	switch {
 	case len(args) == 0 || args[0] == "list":
-		var v struct{ Items []client.World }
-		raw, err := cl.get(ctx, "/_sandbox/worlds", &v)
+		worlds, err := cl.c.Worlds(ctx)
 		if err != nil {
 			return err
 		}
-		return cl.show(raw, func(w *tabwriter.Writer) {
+		return cl.show(func(w *tabwriter.Writer) {
 			fmt.Fprintln(w, "ID\tSCENARIO\tSEED\tCLOCK\tKEYS")
-			for _, wd := range v.Items {
+			for _, wd := range worlds {
 				fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%d\n", wd.ID, wd.Scenario, wd.Seed, wd.Clock.Now.Format(time.RFC3339), len(wd.Keys))
 			}
 		})
@@ -47,23 +46,21 @@ func (cl *cli) worlds(ctx context.Context) error {
 				return usageError("worlds create SCENARIO [id=ID] [ttl=DURATION] [clockStart=RFC3339]")
 			}
 		}
-		var wd client.World
-		raw, err := cl.c.Do(ctx, http.MethodPost, "/_sandbox/worlds", nw, &wd)
+		wd, err := cl.c.CreateWorld(ctx, nw)
 		if err != nil {
 			return err
 		}
-		return cl.show(raw, func(w *tabwriter.Writer) {
+		return cl.show(func(w *tabwriter.Writer) {
 			fmt.Fprintf(w, "world\t%s\nscenario\t%s\nclock\t%s\n", wd.ID, wd.Scenario, wd.Clock.Now.Format(time.RFC3339))
 			for _, k := range wd.Keys {
 				fmt.Fprintf(w, "key\t%s\t%s\t%s\n", k.Key, k.Kind, strings.Join(k.LegalEntityIDs, ","))
 			}
 		})
 	case args[0] == "delete" && len(args) == 2:
-		raw, err := cl.c.Do(ctx, http.MethodDelete, "/_sandbox/worlds/"+args[1], nil, nil)
-		if err != nil {
+		if err := cl.c.DeleteWorld(ctx, args[1]); err != nil {
 			return err
 		}
-		return cl.show(raw, func(w *tabwriter.Writer) { fmt.Fprintf(w, "deleted world %s\n", args[1]) })
+		return cl.show(func(w *tabwriter.Writer) { fmt.Fprintf(w, "deleted world %s\n", args[1]) })
 	}
 	return usageError("usage: slash-sandbox worlds [list | create SCENARIO [id=ID] [ttl=DURATION] | delete ID]")
 }
@@ -72,90 +69,75 @@ func (cl *cli) snapshots(ctx context.Context) error {
 	args := cl.args
 	switch {
 	case len(args) == 0 || args[0] == "list":
-		return cl.table(ctx, "/_sandbox/snapshots", []string{"id", "world", "scenario", "clock", "label", "size"})
+		snaps, err := cl.c.Snapshots(ctx)
+		if err != nil {
+			return err
+		}
+		return cl.show(func(w *tabwriter.Writer) {
+			fmt.Fprintln(w, "ID\tWORLD\tSCENARIO\tCLOCK\tLABEL\tSIZE")
+			for _, s := range snaps {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\n", s.ID, s.World, s.Scenario, s.Clock.Format(time.RFC3339), s.Label, s.Size)
+			}
+		})
 	case args[0] == "create":
-		label := strings.Join(args[1:], " ")
-		raw, err := cl.c.Do(ctx, http.MethodPost, "/_sandbox/snapshots", map[string]string{"label": label}, nil)
+		s, err := cl.c.CreateSnapshot(ctx, strings.Join(args[1:], " "))
 		if err != nil {
 			return err
 		}
-		return cl.showObject(raw)
+		return cl.show(func(w *tabwriter.Writer) {
+			fmt.Fprintf(w, "id\t%s\nworld\t%s\nscenario\t%s\nseed\t%d\nclock\t%s\nlabel\t%s\nsize\t%d\n",
+				s.ID, s.World, s.Scenario, s.Seed, s.Clock.Format(time.RFC3339), s.Label, s.Size)
+		})
 	case args[0] == "restore" && len(args) == 2:
-		raw, err := cl.c.Do(ctx, http.MethodPost, "/_sandbox/snapshots/"+args[1]+"/restore", nil, nil)
-		if err != nil {
+		if err := cl.c.Restore(ctx, args[1]); err != nil {
 			return err
 		}
-		return cl.show(raw, func(w *tabwriter.Writer) { fmt.Fprintf(w, "restored %s\n", args[1]) })
+		return cl.show(func(w *tabwriter.Writer) { fmt.Fprintf(w, "restored %s\n", args[1]) })
 	}
 	return usageError("usage: slash-sandbox snapshots [list | create [LABEL] | restore ID]")
 }
 
 func (cl *cli) outbox(ctx context.Context) error {
 	if len(cl.args) == 1 {
-		raw, err := cl.get(ctx, "/_sandbox/outbox/"+cl.args[0], nil)
+		m, err := cl.c.Message(ctx, cl.args[0])
 		if err != nil {
 			return err
 		}
-		return cl.showObject(raw)
+		return cl.show(func(w *tabwriter.Writer) {
+			fmt.Fprintf(w, "id\t%s\nkind\t%s\ncreatedAt\t%s\nto\t%s\ncc\t%s\nsubject\t%s\n",
+				m.ID, m.Kind, m.CreatedAt.Format(time.RFC3339), strings.Join(m.To, ","), strings.Join(m.CC, ","), m.Subject)
+			if m.RelatedID != "" {
+				fmt.Fprintf(w, "relatedId\t%s\n", m.RelatedID)
+			}
+			for _, name := range slices.Sorted(maps.Keys(m.Links)) {
+				fmt.Fprintf(w, "link %s\t%s\n", name, m.Links[name])
+			}
+			fmt.Fprintf(w, "\n%s\n", m.Text)
+		})
 	}
-	return cl.table(ctx, "/_sandbox/outbox", []string{"id", "createdAt", "to", "subject"})
-}
-
-func (cl *cli) deliveries(ctx context.Context) error {
-	return cl.table(ctx, "/_sandbox/webhook-deliveries", []string{"id", "webhookId", "event", "status", "attemptCount"})
-}
-
-// table prints chosen columns of a control collection.
-func (cl *cli) table(ctx context.Context, path string, cols []string) error {
-	var v struct {
-		Items []map[string]any `json:"items"`
-	}
-	raw, err := cl.get(ctx, path, &v)
+	messages, err := cl.c.Outbox(ctx)
 	if err != nil {
 		return err
 	}
-	return cl.show(raw, func(w *tabwriter.Writer) {
-		fmt.Fprintln(w, strings.ToUpper(strings.Join(cols, "\t")))
-		for _, it := range v.Items {
-			cells := make([]string, len(cols))
-			for i, c := range cols {
-				cells[i] = cell(it[c])
-			}
-			fmt.Fprintln(w, strings.Join(cells, "\t"))
+	return cl.show(func(w *tabwriter.Writer) {
+		fmt.Fprintln(w, "ID\tCREATEDAT\tTO\tSUBJECT")
+		for _, m := range messages {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", m.ID, m.CreatedAt.Format(time.RFC3339), strings.Join(m.To, ","), m.Subject)
 		}
 	})
 }
 
-// showObject prints an object's top-level properties, one a line.
-func (cl *cli) showObject(raw []byte) error {
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
+func (cl *cli) deliveries(ctx context.Context) error {
+	deliveries, err := cl.c.Deliveries(ctx)
+	if err != nil {
 		return err
 	}
-	return cl.show(raw, func(w *tabwriter.Writer) {
-		for k, v := range m {
-			fmt.Fprintf(w, "%s\t%s\n", k, cell(v))
+	return cl.show(func(w *tabwriter.Writer) {
+		fmt.Fprintln(w, "ID\tWEBHOOKID\tEVENT\tSTATUS\tATTEMPTCOUNT")
+		for _, d := range deliveries {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\n", d.ID, d.WebhookID, d.Event, d.Status, d.AttemptCount)
 		}
 	})
-}
-
-func cell(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case []any:
-		parts := make([]string, len(t))
-		for i, p := range t {
-			parts[i] = cell(p)
-		}
-		return strings.Join(parts, ",")
-	case float64:
-		return fmt.Sprint(t)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 // newWorldOf asks for a world of a scenario: an embedded name (or one of

@@ -23,6 +23,10 @@ type Client struct {
 	// AdminToken is sent when the sandbox requires one.
 	AdminToken string
 	HTTP       *http.Client
+	// Received, when set, is given the body of every response the client
+	// reads, before it is decoded: the control API's own JSON, to log or
+	// print as it came.
+	Received func(method, path string, status int, body []byte)
 }
 
 // New makes a client for a base URL.
@@ -80,6 +84,9 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) ([]
 	if err != nil {
 		return nil, err
 	}
+	if c.Received != nil {
+		c.Received(method, path, res.StatusCode, raw)
+	}
 	if res.StatusCode >= 300 {
 		e := &Error{Status: res.StatusCode}
 		if json.Unmarshal(raw, e) != nil || e.Code == "" {
@@ -132,6 +139,8 @@ type Health struct {
 	Seed       int64  `json:"seed"`
 	Persistent bool   `json:"persistent"`
 	Clock      Clock  `json:"clock"`
+	// Worlds is how many worlds the sandbox holds.
+	Worlds int `json:"worlds"`
 }
 
 // Key is an API key and what it may do.
@@ -164,6 +173,69 @@ type NewWorld struct {
 	Seed       *int64 `json:"seed,omitempty"`
 	ClockStart string `json:"clockStart,omitempty"`
 	TTL        string `json:"ttl,omitempty"`
+}
+
+// Snapshot is a saved state of a world.
+type Snapshot struct {
+	ID       string    `json:"id"`
+	World    string    `json:"world,omitempty"`
+	Scenario string    `json:"scenario"`
+	Seed     int64     `json:"seed"`
+	Clock    time.Time `json:"clock"`
+	Label    string    `json:"label,omitempty"`
+	// Size is the snapshot's size in bytes.
+	Size int `json:"size"`
+}
+
+// Message is an email the sandbox would have sent, kept in its outbox.
+type Message struct {
+	ID            string            `json:"id"`
+	Kind          string            `json:"kind"`
+	To            []string          `json:"to"`
+	CC            []string          `json:"cc"`
+	Subject       string            `json:"subject"`
+	Text          string            `json:"text"`
+	HTML          string            `json:"html"`
+	Links         map[string]string `json:"links"`
+	RelatedID     string            `json:"relatedId,omitempty"`
+	LegalEntityID string            `json:"legalEntityId,omitempty"`
+	CreatedAt     time.Time         `json:"createdAt"`
+}
+
+// Delivery is a webhook event on its way to one webhook, with its
+// attempts.
+type Delivery struct {
+	ID            string          `json:"id"`
+	WebhookID     string          `json:"webhookId"`
+	LegalEntityID string          `json:"legalEntityId"`
+	Event         string          `json:"event"`
+	EventID       string          `json:"eventId"`
+	EntityID      string          `json:"entityId"`
+	Payload       json.RawMessage `json:"payload"`
+	// Status is queued, pending, retrying, succeeded, failed or canceled.
+	Status string `json:"status"`
+	// Source is event, trigger, redeliver or duplicate.
+	Source        string            `json:"source"`
+	RelatedID     string            `json:"relatedId,omitempty"`
+	AttemptCount  int               `json:"attemptCount"`
+	Attempts      []DeliveryAttempt `json:"attempts"`
+	NextAttemptAt *time.Time        `json:"nextAttemptAt,omitempty"`
+	CreatedAt     time.Time         `json:"createdAt"`
+	CompletedAt   *time.Time        `json:"completedAt,omitempty"`
+}
+
+// DeliveryAttempt is one POST of a delivery to its webhook.
+type DeliveryAttempt struct {
+	Number int       `json:"number"`
+	At     time.Time `json:"at"`
+	URL    string    `json:"url"`
+	// Request and Response are what was sent and what came back (null
+	// when nothing did).
+	Request   json.RawMessage `json:"request"`
+	Response  json.RawMessage `json:"response"`
+	LatencyMs int64           `json:"latencyMs"`
+	Error     string          `json:"error,omitempty"`
+	Succeeded bool            `json:"succeeded"`
 }
 
 type items[T any] struct {
@@ -240,17 +312,50 @@ func (c *Client) DeleteWorld(ctx context.Context, id string) error {
 
 // Snapshot saves the world's state and returns the snapshot id.
 func (c *Client) Snapshot(ctx context.Context, label string) (string, error) {
-	var v struct {
-		ID string `json:"id"`
-	}
-	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/snapshots", map[string]string{"label": label}, &v)
-	return v.ID, err
+	s, err := c.CreateSnapshot(ctx, label)
+	return s.ID, err
+}
+
+// CreateSnapshot saves the world's state under a label ("" for none).
+func (c *Client) CreateSnapshot(ctx context.Context, label string) (Snapshot, error) {
+	var s Snapshot
+	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/snapshots", map[string]string{"label": label}, &s)
+	return s, err
+}
+
+// Snapshots lists the snapshots of every world.
+func (c *Client) Snapshots(ctx context.Context) ([]Snapshot, error) {
+	var v items[Snapshot]
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/snapshots", nil, &v)
+	return v.Items, err
 }
 
 // Restore puts the world into a snapshot's state.
 func (c *Client) Restore(ctx context.Context, id string) error {
 	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/snapshots/"+url.PathEscape(id)+"/restore", nil, nil)
 	return err
+}
+
+// Outbox lists the world's outbox, newest first.
+func (c *Client) Outbox(ctx context.Context) ([]Message, error) {
+	var v items[Message]
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/outbox", nil, &v)
+	return v.Items, err
+}
+
+// Message reads one message of the outbox.
+func (c *Client) Message(ctx context.Context, id string) (Message, error) {
+	var m Message
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/outbox/"+url.PathEscape(id), nil, &m)
+	return m, err
+}
+
+// Deliveries lists the world's webhook deliveries: the first page, of
+// 100.
+func (c *Client) Deliveries(ctx context.Context) ([]Delivery, error) {
+	var v items[Delivery]
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/webhook-deliveries", nil, &v)
+	return v.Items, err
 }
 
 // List reads any control collection ({"items": […]}) as raw objects.

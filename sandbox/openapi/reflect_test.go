@@ -41,3 +41,31 @@ func TestRefTag(t *testing.T) {
 		}
 	}
 }
+
+type sample struct {
+	ID     string            `json:"id"`
+	Status string            `json:"status" enum:"open,closed"`
+	Tags   []string          `json:"tags,omitempty" enum:"x,y"`
+	When   *string           `json:"when"`
+	Extra  map[string]string `json:"extra,omitempty"`
+	//lint:ignore U1000 the test checks that an unexported field does not become a property
+	internal int
+}
+
+func TestGeneratedSchemas(t *testing.T) {
+	g := newGenerator(NewRegistry())
+	s := g.schemaOf(sample{})
+	if got := s["required"]; len(got.([]string)) != 3 {
+		t.Fatalf("required = %v, want id, status, when", got)
+	}
+	props := s["properties"].(Schema)
+	if _, ok := props["internal"]; ok {
+		t.Fatal("an unexported field became a property")
+	}
+	if got := props["tags"].(Schema)["items"].(Schema)["enum"]; len(got.([]any)) != 2 {
+		t.Fatalf("tags items enum = %v", got)
+	}
+	if got := props["when"].(Schema)["type"]; len(got.([]any)) != 2 {
+		t.Fatalf("a pointer without omitempty must be nullable: %v", got)
+	}
+}

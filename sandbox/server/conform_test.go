@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi/validate"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
@@ -27,8 +29,10 @@ var sdkShapesPath = filepath.Join("..", "..", "fixtures", "sdk", "response-shape
 
 // documents are what every response the harness receives is checked
 // against: the sandbox's own OpenAPI document (strictly: every operation,
-// status and media type must be declared) and, when it is present, the
-// upstream document (for the operations and statuses it declares).
+// status and media type must be declared), the official SDKs' response
+// types and, when it is present, the upstream document (for the operations
+// and statuses it declares). Each is loaded once; a schema is compiled the
+// first time a response needs it, and kept.
 var documents = sync.OnceValues(func() (*conformance, error) {
 	eng, err := sandbox.NewEngine(nil)
 	if err != nil {
@@ -39,20 +43,24 @@ var documents = sync.OnceValues(func() (*conformance, error) {
 	if err != nil {
 		return nil, err
 	}
-	own, err := decodeDocument(raw)
+	c := &conformance{router: router, docs: docs}
+	if c.ownDoc, err = decodeDocument(raw); err != nil {
+		return nil, err
+	}
+	if c.own, err = validate.Load(raw); err != nil {
+		return nil, err
+	}
+	shapes, err := os.ReadFile(sdkShapesPath)
 	if err != nil {
 		return nil, err
 	}
-	c := &conformance{router: router, docs: docs, own: openapi.NewValidator(own), ownDoc: own}
-	if c.sdk, err = loadSDKShapes(); err != nil {
-		return nil, err
+	if c.sdk, err = validate.LoadShapes(shapes); err != nil {
+		return nil, fmt.Errorf("%s: %w", sdkShapesPath, err)
 	}
 	if raw, err := os.ReadFile(upstreamPath); err == nil {
-		up, err := decodeDocument(raw)
-		if err != nil {
-			return nil, err
+		if c.upstream, err = validate.Load(raw); err != nil {
+			return nil, fmt.Errorf("%s: %w", upstreamPath, err)
 		}
-		c.upstream = openapi.NewValidator(up)
 	}
 	return c, nil
 })
@@ -60,40 +68,19 @@ var documents = sync.OnceValues(func() (*conformance, error) {
 type conformance struct {
 	router   *mux.Router
 	docs     *openapi.Registry
-	own      *openapi.Validator
-	upstream *openapi.Validator
-	ownDoc   map[string]any
-	sdk      *sdkShapes
-}
-
-// sdkShapes are the official SDKs' response types: a schema per
-// "METHOD /path/{param}" they call.
-type sdkShapes struct {
-	validator  *openapi.Validator
-	operations map[string]any
-}
-
-func loadSDKShapes() (*sdkShapes, error) {
-	raw, err := os.ReadFile(sdkShapesPath)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := decodeDocument(raw)
-	if err != nil {
-		return nil, err
-	}
-	ops, _ := doc["operations"].(map[string]any)
-	if len(ops) == 0 {
-		return nil, fmt.Errorf("%s declares no operations", sdkShapesPath)
-	}
-	return &sdkShapes{validator: openapi.NewValidator(doc), operations: ops}, nil
+	own      *validate.Document
+	upstream *validate.Document
+	// sdk holds the official SDKs' response types: a 2XX JSON response per
+	// "METHOD /path/{param}" they call.
+	sdk    *validate.Document
+	ownDoc map[string]any
 }
 
 // sdkProblems checks a successful response of an operation the official
 // SDKs call against the type they parse it into: a field they require
 // missing, a JSON type or an enum value they do not know breaks every SDK
 // user, whatever the OpenAPI documents say.
-func (c *conformance) sdkProblems(req *http.Request, status int, body []byte) []string {
+func (c *conformance) sdkProblems(req *http.Request, status int, ct string, body []byte) []string {
 	if status < 200 || status > 299 || strings.HasPrefix(req.URL.Path, "/_sandbox/") {
 		return nil
 	}
@@ -105,29 +92,17 @@ func (c *conformance) sdkProblems(req *http.Request, status int, body []byte) []
 	if err != nil {
 		return nil
 	}
-	op := req.Method + " " + openapi.TemplatePath(tpl)
-	schema, ok := c.sdk.operations[op]
-	if !ok {
-		return nil
-	}
-	value, err := openapi.Decode(body)
-	if err != nil {
-		return []string{op + ": " + err.Error()}
-	}
-	problems := c.sdk.validator.Validate(schema, value)
-	for i, p := range problems {
-		problems[i] = op + " " + p
-	}
-	return problems
+	return c.sdk.CheckOperation(req.Method, openapi.TemplatePath(tpl), status, ct, body, false)
 }
 
+// decodeDocument decodes a document for the tests that walk it, numbers
+// kept exact.
 func decodeDocument(raw []byte) (map[string]any, error) {
-	v, err := openapi.Decode(raw)
-	if err != nil {
-		return nil, err
-	}
-	doc, _ := v.(map[string]any)
-	return doc, nil
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc map[string]any
+	err := dec.Decode(&doc)
+	return doc, err
 }
 
 var upstreamNotice sync.Once
@@ -147,7 +122,7 @@ func conform(t *testing.T, r *resp) {
 	for _, p := range c.ownProblems(req, r.StatusCode, ct, r.body) {
 		t.Errorf("response does not match the sandbox's OpenAPI document: %s", p)
 	}
-	for _, p := range c.sdkProblems(req, r.StatusCode, r.body) {
+	for _, p := range c.sdkProblems(req, r.StatusCode, ct, r.body) {
 		t.Errorf("response does not match the official SDKs' types: %s", p)
 	}
 	if c.upstream == nil {
@@ -173,7 +148,7 @@ func (c *conformance) sameOperation(req *http.Request) bool {
 		return true
 	}
 	ours, err := match.Route.GetPathTemplate()
-	theirs, _, ok := c.upstream.Operation(req.Method, req.URL.Path)
+	theirs, ok := c.upstream.Operation(req.Method, req.URL.Path)
 	return err != nil || !ok || ours == theirs
 }
 
@@ -185,9 +160,9 @@ func (c *conformance) sameOperation(req *http.Request) bool {
 func specOverrides(req *http.Request, problem string) bool {
 	switch {
 	case strings.HasPrefix(req.URL.Path, "/card-group"):
-		return strings.Contains(problem, "virtualAccountId: is null, want string")
+		return strings.Contains(problem, "/virtualAccountId = null: got null, want string")
 	case strings.HasPrefix(req.URL.Path, "/fdx/") && strings.HasSuffix(req.URL.Path, "/statements"):
-		return strings.Contains(problem, `/status: "available" is not one of`)
+		return strings.Contains(problem, `/status = "available": value must be one of`)
 	}
 	return false
 }
@@ -203,12 +178,11 @@ func (c *conformance) ownProblems(req *http.Request, status int, ct string, body
 			inner.URL.Path = "/_sandbox/" + match.Vars["rest"]
 			return c.ownProblems(inner, status, ct, body)
 		}
-		op, ok := c.own.OperationByID(match.Route.GetName())
+		method, tpl, ok := c.own.OperationByID(match.Route.GetName())
 		if !ok {
 			return []string{"route " + match.Route.GetName() + " is not in the document"}
 		}
-		tpl, _ := match.Route.GetPathTemplate()
-		return c.own.CheckOperation(op, req.Method+" "+openapi.TemplatePath(tpl), status, ct, body, true)
+		return c.own.CheckOperation(method, tpl, status, ct, body, true)
 	}
 	if status == http.StatusTooManyRequests {
 		return nil
@@ -217,11 +191,10 @@ func (c *conformance) ownProblems(req *http.Request, status int, ct string, body
 	if web.GenOf(req.URL.Path) == web.Gen2 {
 		name = "ErrorV2"
 	}
-	value, err := openapi.Decode(body)
-	if err != nil || status < 400 {
+	if !json.Valid(body) || status < 400 {
 		return []string{req.Method + " " + req.URL.Path + ": unrouted request answered " + http.StatusText(status) + " " + string(body)}
 	}
-	return c.own.Validate(openapi.Ref(name), value)
+	return c.own.CheckSchema(name, body)
 }
 
 // knownDeviation reports a response where the sandbox knowingly departs

@@ -3,14 +3,17 @@ package web
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 )
@@ -58,23 +61,25 @@ func Decode(r *http.Request, v any, strict bool) error {
 	return DecodeBytes(body, v, strict)
 }
 
-// DecodeBytes decodes JSON, naming the problem in a 400 when it fails. The
-// body must be the JSON type v takes, and null is refused wherever v's type
-// does not take it (see jsonshape): encoding/json alone would read it as an
-// absent property.
+// DecodeBytes decodes JSON, naming the problem in a 400 when it fails:
+// malformed JSON as the body's, a value of the wrong type or an unknown
+// property by the JSON pointer the decoder reports. The body must be the
+// JSON type v takes, and null is refused wherever v's type does not take it
+// (see jsonshape): a v1 decoder reads it as an absent property.
 func DecodeBytes(body []byte, v any, strict bool) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if strict {
-		dec.DisallowUnknownFields()
+	opts := decodeOptions(strict)
+	dec := jsontext.NewDecoder(bytes.NewReader(body), opts)
+	if _, err := dec.ReadValue(); err != nil {
+		return jsonProblem(err)
 	}
-	if err := dec.Decode(v); err != nil {
-		if p := jsonshape.CheckKind(body, v); p != nil && json.Valid(body) {
-			return sandbox.InvalidField("body", p.Message)
-		}
-		return jsonProblem(body, err)
-	}
-	if dec.More() {
+	if _, err := dec.ReadValue(); err != io.EOF {
 		return sandbox.InvalidField("body", "unexpected data after the JSON value")
+	}
+	if p := jsonshape.CheckKind(body, v); p != nil {
+		return sandbox.InvalidField("body", p.Message)
+	}
+	if err := json.Unmarshal(body, v, opts); err != nil {
+		return jsonProblem(err)
 	}
 	if p := jsonshape.Check(body, v); p != nil {
 		return sandbox.InvalidField(cmp.Or(p.Pointer, "body"), p.Message)
@@ -82,20 +87,39 @@ func DecodeBytes(body []byte, v any, strict bool) error {
 	return nil
 }
 
-func jsonProblem(body []byte, err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
+// decodeOptions read JSON as encoding/json does (names matched ignoring
+// case, duplicate names and invalid UTF-8 taken) but report errors the v2
+// way, each with the JSON pointer of the value that failed; when strict, a
+// property the Go type does not have is refused.
+func decodeOptions(strict bool) json.Options {
+	return json.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false),
+		json.RejectUnknownMembers(strict))
+}
+
+// jsonProblem names a decoding error: malformed JSON in the body as a
+// whole, a value that does not fit at its JSON pointer.
+func jsonProblem(err error) error {
+	var syn *jsontext.SyntacticError
+	var sem *json.SemanticError
 	switch {
-	case errors.As(err, &syn):
-		return sandbox.InvalidField("body", fmt.Sprintf("malformed JSON at byte %d: %v", syn.Offset, syn))
-	case errors.As(err, &typ):
-		field := "/" + strings.ReplaceAll(typ.Field, ".", "/")
-		return sandbox.InvalidField(field, fmt.Sprintf("must be %s, not %s", typ.Type.Kind(), typ.Value))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return sandbox.InvalidField("body", "malformed JSON: unexpected end of input")
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return sandbox.InvalidField("/"+name, "is not a known property")
+	case errors.As(err, &syn):
+		return sandbox.InvalidField("body", fmt.Sprintf("malformed JSON at byte %d: %v", syn.ByteOffset, syn.Err))
+	case errors.As(err, &sem) && sem.JSONPointer != "":
+		at := string(sem.JSONPointer)
+		switch {
+		case errors.Is(sem.Err, json.ErrUnknownName):
+			return sandbox.InvalidField(at, "is not a known property")
+		case sem.GoType != nil && sem.JSONKind != 0 && (sem.Err == nil || errors.Is(sem.Err, strconv.ErrSyntax) || errors.Is(sem.Err, strconv.ErrRange)):
+			got := jsonshape.KindName(byte(sem.JSONKind))
+			if sem.JSONKind == '0' {
+				got += " " + string(sem.JSONValue)
+			}
+			return sandbox.InvalidField(at, fmt.Sprintf("must be %s, not %s", sem.GoType.Kind(), strings.TrimSpace(got)))
+		case sem.Err != nil:
+			return sandbox.InvalidField(at, "is not valid: "+sem.Err.Error())
+		}
 	}
 	return sandbox.InvalidField("body", "malformed JSON: "+err.Error())
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
@@ -140,5 +141,32 @@ func TestDecodeKeepsValues(t *testing.T) {
 	}
 	if v.Name != "a" || v.Maybe != nil || len(v.Items) != 1 || *v.Items[0].Note != "x" || v.Labels["k"] != "v" || v.Inner != "i" {
 		t.Fatalf("decoded %+v", v)
+	}
+}
+
+func TestDecodeNamesTheExactPointer(t *testing.T) {
+	cases := []struct {
+		name, body, want, message string
+	}{
+		{"wrong type", `{"name":1}`, "/name", "must be string, not number"},
+		{"wrong type inside a slice", `{"items":[{"n":1},{"n":"x"}]}`, "/items/1/n", "must be int, not string"},
+		{"wrong type under a map key with a slash", `{"labels":{"a/b":1}}`, "/labels/a~1b", "must be string, not number"},
+		{"number out of range", `{"count":1e400}`, "/count", "must be int, not number 1e400"},
+		{"unknown property", `{"unknown":1}`, "/unknown", "is not a known property"},
+		{"unknown property of a nested object", `{"nested":{"zzz":1}}`, "/nested/zzz", "is not a known property"},
+		{"unknown property inside a slice", `{"items":[{"n":1,"x":2}]}`, "/items/0/x", "is not a known property"},
+		{"malformed JSON", `{"name":"a",}`, "body", "malformed JSON at byte"},
+		{"unexpected end", `{"items":[{"n":`, "body", "malformed JSON: unexpected end of input"},
+		{"malformed JSON after a wrong type", `{"name":1,`, "body", "malformed JSON"},
+		{"trailing data", `{"name":"a"} {}`, "body", "unexpected data after the JSON value"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var v shaped
+			got, msg := decodeProblem(t, c.body, &v, true)
+			if got != c.want || !strings.Contains(msg, c.message) {
+				t.Fatalf("DecodeBytes(%s) names %q (%s), want %q (%s)", c.body, got, msg, c.want, c.message)
+			}
+		})
 	}
 }

@@ -69,7 +69,7 @@ func CheckKind(body []byte, v any) *Problem {
 		return nil
 	}
 	want := jsonKind(deref(t.Elem()))
-	if got := kindOf(trimmed[0]); want != "" && got != want {
+	if got := KindName(trimmed[0]); want != "" && got != want {
 		return &Problem{Message: "must be a JSON " + want + ", not " + got}
 	}
 	return nil
@@ -103,8 +103,8 @@ func jsonKind(t reflect.Type) string {
 	return ""
 }
 
-// kindOf names the JSON type of a value starting with c.
-func kindOf(c byte) string {
+// KindName names the JSON type of a value starting with c.
+func KindName(c byte) string {
 	switch c {
 	case '{':
 		return "object"
