@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"testing"
 	"time"
 )
@@ -14,11 +15,11 @@ func BenchmarkSpawnWorld(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer eng.Close()
-	if _, err := eng.CreateWorld(WorldSpec{Scenario: sc}); err != nil {
+	if _, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		w, err := eng.SpawnWorld(WorldSpec{Scenario: sc})
+		w, err := eng.SpawnWorld(kernel.WorldSpec{Scenario: sc})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -39,7 +40,7 @@ func benchmarkLoad(b *testing.B, scenario string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := eng.CreateWorld(WorldSpec{Scenario: sc}); err != nil {
+		if _, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc}); err != nil {
 			b.Fatal(err)
 		}
 		eng.Close()
@@ -55,7 +56,7 @@ func BenchmarkAdvanceYear(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer eng.Close()
-	w, err := eng.CreateWorld(WorldSpec{Scenario: sc})
+	w, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
@@ -25,13 +26,13 @@ generate:
 	}
 	for _, sc := range []*scenario.Scenario{mustScenario(t, "demo"), mustScenario(t, "empty"), generated} {
 		t.Run(sc.Name, func(t *testing.T) {
-			bulk, err := mustWorld(t, sc).db.Items()
+			bulk, err := mustWorld(t, sc).Db.Items()
 			if err != nil {
 				t.Fatal(err)
 			}
-			bulkLoading = false
-			through, err := mustWorld(t, sc).db.Items()
-			bulkLoading = true
+			kernel.BulkLoading = false
+			through, err := mustWorld(t, sc).Db.Items()
+			kernel.BulkLoading = true
 			if err != nil {
 				t.Fatal(err)
 			}

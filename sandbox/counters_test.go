@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
@@ -12,13 +13,13 @@ import (
 // around the cache.
 func TestCountersFollowTheStore(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
-	want := func(n int64) string { return deriveID(w.Seed, "test_", n) }
+	want := func(n int64) string { return kernel.DeriveID(w.Seed, "test_", n) }
 	next := func() string {
 		t.Helper()
 		var id string
-		err := w.Update(func(op *Op) error {
+		err := w.Update(func(op *kernel.Op) error {
 			var err error
-			id, err = op.newID("test_")
+			id, err = op.NewID("test_")
 			return err
 		})
 		if err != nil {
@@ -34,9 +35,9 @@ func TestCountersFollowTheStore(t *testing.T) {
 	}
 	check("first", next(), 1)
 	failed := errors.New("refused")
-	err := w.Update(func(op *Op) error {
+	err := w.Update(func(op *kernel.Op) error {
 		for range 3 {
-			if _, err := op.newID("test_"); err != nil {
+			if _, err := op.NewID("test_"); err != nil {
 				return err
 			}
 		}
@@ -59,16 +60,16 @@ func TestCountersFollowTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after the reset", next(), 1)
-	err = w.db.Update(func(tx *store.Tx) error { return tx.PutRaw(seqKey("test_"), "41") })
+	err = w.Db.Update(func(tx *store.Tx) error { return tx.PutRaw(kernel.SeqKey("test_"), "41") })
 	if err != nil {
 		t.Fatal(err)
 	}
 	check("after a write around the cache", next(), 42)
-	err = w.View(func(op *Op) error {
-		if _, err := op.newID("test_"); !errors.Is(err, errReadOnlyCounter) {
+	err = w.View(func(op *kernel.Op) error {
+		if _, err := op.NewID("test_"); !errors.Is(err, kernel.ErrReadOnlyCounter) {
 			t.Errorf("a counter moved in a read-only operation: %v", err)
 		}
-		if raw, _, _ := op.Tx.GetRaw(seqKey("test_")); raw != "42" {
+		if raw, _, _ := op.Tx.GetRaw(kernel.SeqKey("test_")); raw != "42" {
 			t.Errorf("stored counter %q, want 42", raw)
 		}
 		return nil
@@ -89,8 +90,8 @@ func TestPanickingWriteStoresNothing(t *testing.T) {
 				t.Errorf("recovered %v, want the write's own panic", r)
 			}
 		}()
-		w.Update(func(op *Op) error {
-			if _, err := op.newID("test_"); err != nil {
+		w.Update(func(op *kernel.Op) error {
+			if _, err := op.NewID("test_"); err != nil {
 				return err
 			}
 			if err := op.Tx.PutRaw(key, "half-written"); err != nil {
@@ -100,7 +101,7 @@ func TestPanickingWriteStoresNothing(t *testing.T) {
 		})
 		t.Error("Update returned after its function panicked")
 	}()
-	err := w.View(func(op *Op) error {
+	err := w.View(func(op *kernel.Op) error {
 		if v, ok, _ := op.Tx.GetRaw(key); ok {
 			t.Errorf("the panicking write left %q", v)
 		}
@@ -110,10 +111,10 @@ func TestPanickingWriteStoresNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	var id string
-	if err := w.Update(func(op *Op) (err error) { id, err = op.newID("test_"); return }); err != nil {
+	if err := w.Update(func(op *kernel.Op) (err error) { id, err = op.NewID("test_"); return }); err != nil {
 		t.Fatal(err)
 	}
-	if want := deriveID(w.Seed, "test_", 1); id != want {
+	if want := kernel.DeriveID(w.Seed, "test_", 1); id != want {
 		t.Errorf("next id %s, want number 1 (%s): the panicking write moved the counter", id, want)
 	}
 }

@@ -1,12 +1,15 @@
 package sandbox
 
 import (
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"testing"
 	"time"
 )
 
 // actorInOp authenticates a key inside an open operation.
-func actorInOp(t *testing.T, op *Op, key string) *Actor {
+func actorInOp(t *testing.T, op *kernel.Op, key string) *kernel.Actor {
 	t.Helper()
 	p, err := op.Authenticate(key)
 	if err != nil {
@@ -20,12 +23,12 @@ func actorInOp(t *testing.T, op *Op, key string) *Actor {
 }
 
 // newEndpoint registers an active endpoint for le_acme.
-func newEndpoint(t *testing.T, w *World) *Webhook {
+func newEndpoint(t *testing.T, w *kernel.World) *deliveries.Webhook {
 	t.Helper()
-	var hook *Webhook
-	err := w.Update(func(op *Op) error {
+	var hook *deliveries.Webhook
+	err := w.Update(func(op *kernel.Op) error {
 		var err error
-		hook, err = op.CreateWebhook(actorInOp(t, op, "sk_sandbox_acme"), WebhookInput{URL: "http://127.0.0.1:9/hook", Name: "Test"})
+		hook, err = deliveries.CreateWebhook(op, actorInOp(t, op, "sk_sandbox_acme"), deliveries.WebhookInput{URL: "http://127.0.0.1:9/hook", Name: "Test"})
 		return err
 	})
 	if err != nil {
@@ -34,13 +37,13 @@ func newEndpoint(t *testing.T, w *World) *Webhook {
 	return hook
 }
 
-func mustWebhook(t *testing.T, w *World, id string) *Webhook {
+func mustWebhook(t *testing.T, w *kernel.World, id string) *deliveries.Webhook {
 	t.Helper()
-	var hook *Webhook
-	err := w.View(func(op *Op) error {
+	var hook *deliveries.Webhook
+	err := w.View(func(op *kernel.Op) error {
 		var ok bool
 		var err error
-		hook, ok, err = op.loadWebhook(id)
+		hook, ok, err = deliveries.LoadWebhook(op, id)
 		if !ok {
 			t.Fatalf("webhook %s missing", id)
 		}
@@ -53,16 +56,16 @@ func mustWebhook(t *testing.T, w *World, id string) *Webhook {
 }
 
 // attemptDue records one attempt for the single due delivery.
-func attemptDue(t *testing.T, w *World, status int) *WebhookDelivery {
+func attemptDue(t *testing.T, w *kernel.World, status int) *deliveries.WebhookDelivery {
 	t.Helper()
-	due, err := w.DueDeliveries(10)
+	due, err := deliveries.DueDeliveries(w, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(due) != 1 {
 		t.Fatalf("%d deliveries due, want 1: %+v", len(due), due)
 	}
-	d, err := w.RecordDeliveryAttempt(due[0].ID, AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status})
+	d, err := deliveries.RecordDeliveryAttempt(w, due[0].ID, deliveries.AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,11 +75,11 @@ func attemptDue(t *testing.T, w *World, status int) *WebhookDelivery {
 func TestRetryDelayIsTheDocumentedSchedule(t *testing.T) {
 	// The intervals the real service published, in seconds.
 	want := []float64{0.5, 2.5, 12.5, 62.5, 312.5, 1562.5, 7812.5, 39062.5, 195312.5, 976562.5, 4882812.5, 24414062.5}
-	if MaxDeliveryAttempts != len(want)+1 {
-		t.Fatalf("MaxDeliveryAttempts = %d, want %d (the first attempt and 12 retries)", MaxDeliveryAttempts, len(want)+1)
+	if deliveries.MaxDeliveryAttempts != len(want)+1 {
+		t.Fatalf("MaxDeliveryAttempts = %d, want %d (the first attempt and 12 retries)", deliveries.MaxDeliveryAttempts, len(want)+1)
 	}
 	for i, secs := range want {
-		if got := RetryDelay(i + 1); got != time.Duration(secs*float64(time.Second)) {
+		if got := deliveries.RetryDelay(i + 1); got != time.Duration(secs*float64(time.Second)) {
 			t.Errorf("RetryDelay(%d) = %s, want %gs", i+1, got, secs)
 		}
 	}
@@ -84,7 +87,7 @@ func TestRetryDelayIsTheDocumentedSchedule(t *testing.T) {
 
 func TestEndpointBackoffDoubles(t *testing.T) {
 	for i, want := range []time.Duration{time.Hour, 2 * time.Hour, 4 * time.Hour, 8 * time.Hour, 16 * time.Hour} {
-		if got := EndpointBackoff(i + 1); got != want {
+		if got := deliveries.EndpointBackoff(i + 1); got != want {
 			t.Errorf("EndpointBackoff(%d) = %s, want %s", i+1, got, want)
 		}
 	}
@@ -92,11 +95,11 @@ func TestEndpointBackoffDoubles(t *testing.T) {
 
 // failDelivery fails the due delivery on every attempt it has left,
 // advancing the clock to each retry, and returns it failed.
-func failDelivery(t *testing.T, w *World) *WebhookDelivery {
+func failDelivery(t *testing.T, w *kernel.World) *deliveries.WebhookDelivery {
 	t.Helper()
 	d := attemptDue(t, w, 500)
-	for len(d.Attempts) < MaxDeliveryAttempts {
-		if d.Status != DeliveryRetrying || d.NextAttemptAt == nil {
+	for len(d.Attempts) < deliveries.MaxDeliveryAttempts {
+		if d.Status != deliveries.DeliveryRetrying || d.NextAttemptAt == nil {
 			t.Fatalf("after %d attempts: %+v", len(d.Attempts), d)
 		}
 		if _, err := w.Advance(*d.NextAttemptAt); err != nil {
@@ -110,71 +113,71 @@ func failDelivery(t *testing.T, w *World) *WebhookDelivery {
 func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
 	hook := newEndpoint(t, w)
-	for i := range DisableAfterFailures + 1 {
-		if _, err := w.TriggerWebhook(hook.ID, EventCardUpdate, "card_"+string(rune('a'+i))); err != nil {
+	for i := range deliveries.DisableAfterFailures + 1 {
+		if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, "card_"+string(rune('a'+i))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	start := w.Now()
 	d := attemptDue(t, w, 500)
-	if d.Status != DeliveryRetrying || d.NextAttemptAt == nil || !d.NextAttemptAt.Equal(start.Add(500*time.Millisecond)) {
+	if d.Status != deliveries.DeliveryRetrying || d.NextAttemptAt == nil || !d.NextAttemptAt.Equal(start.Add(500*time.Millisecond)) {
 		t.Fatalf("after one failure: %+v", d)
 	}
-	if h := mustWebhook(t, w, hook.ID); h.Status != WebhookActive || h.BackingOffUntil != nil {
+	if h := mustWebhook(t, w, hook.ID); h.Status != deliveries.WebhookActive || h.BackingOffUntil != nil {
 		t.Fatalf("endpoint = %+v, want active while a notification is retried", h)
 	}
-	if due, _ := w.DueDeliveries(10); len(due) != 0 {
+	if due, _ := deliveries.DueDeliveries(w, 10); len(due) != 0 {
 		t.Fatalf("a retrying delivery is due before its time: %+v", due)
 	}
 	if _, err := w.Advance(*d.NextAttemptAt); err != nil {
 		t.Fatal(err)
 	}
-	for failed := 1; failed <= DisableAfterFailures; failed++ {
+	for failed := 1; failed <= deliveries.DisableAfterFailures; failed++ {
 		d = failDelivery(t, w)
-		if d.Status != DeliveryFailed || len(d.Attempts) != MaxDeliveryAttempts {
+		if d.Status != deliveries.DeliveryFailed || len(d.Attempts) != deliveries.MaxDeliveryAttempts {
 			t.Fatalf("delivery %d after %d attempts: %s", failed, len(d.Attempts), d.Status)
 		}
 		h := mustWebhook(t, w, hook.ID)
 		if h.ConsecutiveFailures != failed {
 			t.Fatalf("consecutive failures = %d, want %d", h.ConsecutiveFailures, failed)
 		}
-		if failed == DisableAfterFailures {
+		if failed == deliveries.DisableAfterFailures {
 			break
 		}
-		if want := w.Now().Add(EndpointBackoff(failed)); h.Status != WebhookBackingOff || h.BackingOffUntil == nil ||
+		if want := w.Now().Add(deliveries.EndpointBackoff(failed)); h.Status != deliveries.WebhookBackingOff || h.BackingOffUntil == nil ||
 			!h.BackingOffUntil.Equal(want) {
 			t.Fatalf("after permanent failure %d: %+v, want backing-off until %s", failed, h, want)
 		}
-		if due, _ := w.DueDeliveries(10); len(due) != 0 {
+		if due, _ := deliveries.DueDeliveries(w, 10); len(due) != 0 {
 			t.Fatalf("a backing-off endpoint has due deliveries: %+v", due)
 		}
 		if _, err := w.Advance(*h.BackingOffUntil); err != nil {
 			t.Fatal(err)
 		}
-		if h := mustWebhook(t, w, hook.ID); h.Status != WebhookActive || h.BackingOffUntil != nil {
+		if h := mustWebhook(t, w, hook.ID); h.Status != deliveries.WebhookActive || h.BackingOffUntil != nil {
 			t.Fatalf("after the backoff: %+v", h)
 		}
 	}
 	h := mustWebhook(t, w, hook.ID)
-	if h.Status != WebhookDisabled || h.DisabledAt == nil || h.BackingOffUntil != nil {
+	if h.Status != deliveries.WebhookDisabled || h.DisabledAt == nil || h.BackingOffUntil != nil {
 		t.Fatalf("after six permanent failures: %+v", h)
 	}
-	page, err := w.Deliveries(DeliveryFilter{WebhookID: hook.ID, Status: DeliveryQueued}, PageRequest{})
+	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID, Status: deliveries.DeliveryQueued}, kernel.PageRequest{})
 	if err != nil || len(page.Items) == 0 || page.Items[0].EntityID != "card_g" {
 		t.Fatalf("queued after disable: %d, %v; want card_g (then the settlements of the days spent retrying) first",
 			len(page.Items), err)
 	}
-	err = w.Update(func(op *Op) error {
-		_, err := op.SetWebhookStatus(actorInOp(t, op, "sk_sandbox_acme"), hook.ID, WebhookActive, "fixed")
+	err = w.Update(func(op *kernel.Op) error {
+		_, err := deliveries.SetWebhookStatus(op, actorInOp(t, op, "sk_sandbox_acme"), hook.ID, deliveries.WebhookActive, "fixed")
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := attemptDue(t, w, 204); d.EntityID != "card_g" || d.Status != DeliverySucceeded {
+	if d := attemptDue(t, w, 204); d.EntityID != "card_g" || d.Status != deliveries.DeliverySucceeded {
 		t.Fatalf("replayed delivery = %+v", d)
 	}
-	if h := mustWebhook(t, w, hook.ID); h.Status != WebhookActive || h.ConsecutiveFailures != 0 || h.DisabledAt != nil {
+	if h := mustWebhook(t, w, hook.ID); h.Status != deliveries.WebhookActive || h.ConsecutiveFailures != 0 || h.DisabledAt != nil {
 		t.Fatalf("re-enabled endpoint = %+v", h)
 	}
 }
@@ -184,70 +187,70 @@ func TestPausedEndpointQueuesAndArchiveCancels(t *testing.T) {
 	hook := newEndpoint(t, w)
 	setStatus := func(status string) {
 		t.Helper()
-		err := w.Update(func(op *Op) error {
-			_, err := op.SetWebhookStatus(actorInOp(t, op, "sk_sandbox_acme"), hook.ID, status, "")
+		err := w.Update(func(op *kernel.Op) error {
+			_, err := deliveries.SetWebhookStatus(op, actorInOp(t, op, "sk_sandbox_acme"), hook.ID, status, "")
 			return err
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	setStatus(WebhookPaused)
+	setStatus(deliveries.WebhookPaused)
 	if _, err := w.Advance(w.Now().Add(23 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	page, err := w.Deliveries(DeliveryFilter{WebhookID: hook.ID}, PageRequest{})
+	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID}, kernel.PageRequest{})
 	if err != nil || len(page.Items) == 0 {
 		t.Fatalf("settlements queued nothing: %v", err)
 	}
 	for _, d := range page.Items {
-		if d.Status != DeliveryQueued || d.Event != EventTransactionUpdate {
+		if d.Status != deliveries.DeliveryQueued || d.Event != kernel.EventTransactionUpdate {
 			t.Fatalf("delivery for a paused endpoint = %+v", d)
 		}
 	}
-	if due, _ := w.DueDeliveries(10); len(due) != 0 {
+	if due, _ := deliveries.DueDeliveries(w, 10); len(due) != 0 {
 		t.Fatalf("paused endpoint has due deliveries: %+v", due)
 	}
-	setStatus(WebhookActive)
+	setStatus(deliveries.WebhookActive)
 	if d := attemptDue(t, w, 200); d.ID != page.Items[0].ID {
 		t.Fatalf("first replayed = %s, want the oldest %s", d.ID, page.Items[0].ID)
 	}
-	setStatus(WebhookArchived)
-	if due, _ := w.DueDeliveries(10); len(due) != 0 {
+	setStatus(deliveries.WebhookArchived)
+	if due, _ := deliveries.DueDeliveries(w, 10); len(due) != 0 {
 		t.Fatalf("archived endpoint has due deliveries: %+v", due)
 	}
-	left, _ := w.Deliveries(DeliveryFilter{WebhookID: hook.ID, Status: DeliveryCanceled}, PageRequest{})
+	left, _ := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID, Status: deliveries.DeliveryCanceled}, kernel.PageRequest{})
 	if len(left.Items) != len(page.Items)-1 {
 		t.Fatalf("%d canceled, want %d", len(left.Items), len(page.Items)-1)
 	}
-	if _, err := w.TriggerWebhook(hook.ID, EventCardUpdate, "card_x"); err == nil {
+	if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, "card_x"); err == nil {
 		t.Fatal("triggering an archived endpoint succeeded")
 	}
 }
 
 func TestFallbackRules(t *testing.T) {
 	v := func(n int64) *int64 { return &n }
-	big := &AuthorizationCondition{Operator: "gt", Field: "amountCents", Value: v(10000)}
-	us := &AuthorizationCondition{Operator: "in", Field: "merchantCountry", Values: []string{"US", "CA"}}
-	saas := &AuthorizationCondition{Operator: "in", Field: "merchantCategoryCode", Values: []string{"5734"}}
-	req := AuthorizationEvent{AmountCents: -2500, MerchantCountry: "us", MerchantCategoryCode: "5734"}
+	big := &cards.AuthorizationCondition{Operator: "gt", Field: "amountCents", Value: v(10000)}
+	us := &cards.AuthorizationCondition{Operator: "in", Field: "merchantCountry", Values: []string{"US", "CA"}}
+	saas := &cards.AuthorizationCondition{Operator: "in", Field: "merchantCategoryCode", Values: []string{"5734"}}
+	req := cards.AuthorizationEvent{AmountCents: -2500, MerchantCountry: "us", MerchantCategoryCode: "5734"}
 	for _, c := range []struct {
 		name string
-		cfg  AuthorizationConfig
-		req  AuthorizationEvent
+		cfg  cards.AuthorizationConfig
+		req  cards.AuthorizationEvent
 		want bool
 	}{
-		{"reject always declines", AuthorizationConfig{FallbackBehavior: FallbackReject}, req, false},
-		{"default without when continues", AuthorizationConfig{FallbackBehavior: FallbackDefault}, req, true},
-		{"amount compares absolute cents", AuthorizationConfig{FallbackBehavior: FallbackDefault,
-			When: &AuthorizationCondition{Operator: "lte", Field: "amountCents", Value: v(2500)}}, req, true},
-		{"not matching declines", AuthorizationConfig{FallbackBehavior: FallbackDefault, When: big}, req, false},
-		{"and of two matches", AuthorizationConfig{FallbackBehavior: FallbackDefault,
-			When: &AuthorizationCondition{Operator: "and", Left: us, Right: saas}}, req, true},
-		{"or with one match", AuthorizationConfig{FallbackBehavior: FallbackDefault,
-			When: &AuthorizationCondition{Operator: "or", Left: big, Right: us}}, req, true},
-		{"missing field is false", AuthorizationConfig{FallbackBehavior: FallbackDefault, When: us},
-			AuthorizationEvent{AmountCents: 100}, false},
+		{"reject always declines", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackReject}, req, false},
+		{"default without when continues", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault}, req, true},
+		{"amount compares absolute cents", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault,
+			When: &cards.AuthorizationCondition{Operator: "lte", Field: "amountCents", Value: v(2500)}}, req, true},
+		{"not matching declines", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault, When: big}, req, false},
+		{"and of two matches", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault,
+			When: &cards.AuthorizationCondition{Operator: "and", Left: us, Right: saas}}, req, true},
+		{"or with one match", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault,
+			When: &cards.AuthorizationCondition{Operator: "or", Left: big, Right: us}}, req, true},
+		{"missing field is false", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault, When: us},
+			cards.AuthorizationEvent{AmountCents: 100}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.cfg.FallbackApproves(c.req); got != c.want {
@@ -261,18 +264,18 @@ func TestAuthorizationConfigProblems(t *testing.T) {
 	v := int64(5)
 	for _, c := range []struct {
 		name string
-		cfg  AuthorizationConfig
+		cfg  cards.AuthorizationConfig
 		at   string
 	}{
-		{"missing behaviour", AuthorizationConfig{}, "/config/fallbackBehavior"},
-		{"when with reject", AuthorizationConfig{FallbackBehavior: FallbackReject, When: &AuthorizationCondition{}}, "/config/when"},
-		{"unknown operator", AuthorizationConfig{FallbackBehavior: FallbackDefault,
-			When: &AuthorizationCondition{Operator: "ne", Field: "amountCents", Value: &v}}, "/config/when/operator"},
-		{"and without right", AuthorizationConfig{FallbackBehavior: FallbackDefault,
-			When: &AuthorizationCondition{Operator: "and", Left: &AuthorizationCondition{Operator: "eq", Field: "amountCents", Value: &v}}},
+		{"missing behaviour", cards.AuthorizationConfig{}, "/config/fallbackBehavior"},
+		{"when with reject", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackReject, When: &cards.AuthorizationCondition{}}, "/config/when"},
+		{"unknown operator", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault,
+			When: &cards.AuthorizationCondition{Operator: "ne", Field: "amountCents", Value: &v}}, "/config/when/operator"},
+		{"and without right", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault,
+			When: &cards.AuthorizationCondition{Operator: "and", Left: &cards.AuthorizationCondition{Operator: "eq", Field: "amountCents", Value: &v}}},
 			"/config/when/right"},
-		{"in on amount", AuthorizationConfig{FallbackBehavior: FallbackDefault,
-			When: &AuthorizationCondition{Operator: "in", Field: "amountCents", Values: []string{"1"}}}, "/config/when/field"},
+		{"in on amount", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault,
+			When: &cards.AuthorizationCondition{Operator: "in", Field: "amountCents", Values: []string{"1"}}}, "/config/when/field"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := map[string]string{}
@@ -288,35 +291,35 @@ func TestSuccessResetsTheBackoffCycle(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
 	hook := newEndpoint(t, w)
 	for _, card := range []string{"card_a", "card_b"} {
-		if _, err := w.TriggerWebhook(hook.ID, EventCardUpdate, card); err != nil {
+		if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, card); err != nil {
 			t.Fatal(err)
 		}
 	}
 	failDelivery(t, w)
 	h := mustWebhook(t, w, hook.ID)
-	if h.ConsecutiveFailures != 1 || h.Status != WebhookBackingOff {
+	if h.ConsecutiveFailures != 1 || h.Status != deliveries.WebhookBackingOff {
 		t.Fatalf("after a permanent failure: %+v", h)
 	}
 	if _, err := w.Advance(*h.BackingOffUntil); err != nil {
 		t.Fatal(err)
 	}
-	if d := attemptDue(t, w, 204); d.EntityID != "card_b" || d.Status != DeliverySucceeded {
+	if d := attemptDue(t, w, 204); d.EntityID != "card_b" || d.Status != deliveries.DeliverySucceeded {
 		t.Fatalf("delivery after the backoff = %+v", d)
 	}
-	if h := mustWebhook(t, w, hook.ID); h.ConsecutiveFailures != 0 || h.Status != WebhookActive || h.ResumeEventID != "" {
+	if h := mustWebhook(t, w, hook.ID); h.ConsecutiveFailures != 0 || h.Status != deliveries.WebhookActive || h.ResumeEventID != "" {
 		t.Fatalf("after a success: %+v", h)
 	}
 }
 
 func TestSigningSecretsCarryABase64Key(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
-	err := w.Update(func(op *Op) error {
+	err := w.Update(func(op *kernel.Op) error {
 		for range 3 {
-			secret, err := op.signingSecret()
+			secret, err := cards.SigningSecret(op)
 			if err != nil {
 				return err
 			}
-			if key, err := AuthorizationSigningKey(secret); err != nil || len(key) != 24 {
+			if key, err := cards.AuthorizationSigningKey(secret); err != nil || len(key) != 24 {
 				t.Errorf("secret %q: key of %d bytes, %v", secret, len(key), err)
 			}
 		}
@@ -326,7 +329,7 @@ func TestSigningSecretsCarryABase64Key(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{"", "whsec_", "whsec_not base64!", "c2VjcmV0", "whsec_c2VjcmV0===="} {
-		if _, err := AuthorizationSigningKey(bad); err == nil {
+		if _, err := cards.AuthorizationSigningKey(bad); err == nil {
 			t.Errorf("AuthorizationSigningKey(%q) has a key", bad)
 		}
 	}

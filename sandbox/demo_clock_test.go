@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
@@ -13,14 +15,14 @@ import (
 var demoClockStarts = []string{"2024-02-29T15:04:05Z", "2024-03-02T15:04:05Z", "2025-03-02T15:04:05Z",
 	"2026-03-02T15:04:05Z", "2027-03-02T15:04:05Z", "2026-06-15T14:00:00Z"}
 
-func demoAt(t *testing.T, sc *scenario.Scenario, start time.Time) (*World, []byte) {
+func demoAt(t *testing.T, sc *scenario.Scenario, start time.Time) (*kernel.World, []byte) {
 	t.Helper()
 	eng, err := NewEngine(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	w, err := eng.CreateWorld(WorldSpec{Scenario: sc, ClockStart: &start})
+	w, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc, ClockStart: &start})
 	if err != nil {
 		t.Fatalf("the demo does not load at %s: %v", start.Format(time.RFC3339), err)
 	}
@@ -50,10 +52,10 @@ func TestDemoLoadsAtAnyClockStart(t *testing.T) {
 				"card_group_acmesaas": {165, "America/Los_Angeles"},
 				"card_group_acmeads":  {14, "Europe/London"},
 			}
-			err = w.View(func(op *Op) error {
+			err = w.View(func(op *kernel.Op) error {
 				for id, wl := range want {
-					var g CardGroup
-					if ok, err := op.get(kindCardGroup, id, &g); err != nil || !ok {
+					var g cards.CardGroup
+					if ok, err := op.Get(kernel.KindCardGroup, id, &g); err != nil || !ok {
 						t.Fatalf("card group %s: %v %v", id, ok, err)
 					}
 					r := g.SpendingConstraint.SpendingRule
@@ -66,7 +68,7 @@ func TestDemoLoadsAtAnyClockStart(t *testing.T) {
 						t.Fatalf("%s starts %s, want %s", id, l.StartDate, day)
 					}
 				}
-				_, err := op.GroupUtilization(&Actor{LegalEntity: LegalEntity{ID: "le_acme"}}, "card_group_acmesaas")
+				_, err := cards.GroupUtilization(op, &kernel.Actor{LegalEntity: kernel.LegalEntity{ID: "le_acme"}}, "card_group_acmesaas")
 				return err
 			})
 			if err != nil {

@@ -7,29 +7,33 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // derivedIndexNames are the index names each derived kind writes.
 var derivedIndexNames = map[string][]string{
-	kindTransaction: {indexTxnLE, indexTxnAccount, indexTxnVA, indexTxnCard, indexTxnGroup, indexTxnFee},
-	kindCard:        {indexCardLE, indexCardName, indexCardAccount, indexCardGroup},
-	kindCardGroup:   {indexGroupLE},
-	kindDelivery:    {indexDeliveryAll, indexDeliveryWebhook, indexDeliveryQueue, indexDeliveryDue},
-	kindEvent:       {indexEventDue, indexEventDone},
+	kernel.KindTransaction:  {ledger.IndexTxnLE, ledger.IndexTxnAccount, ledger.IndexTxnVA, ledger.IndexTxnCard, ledger.IndexTxnGroup, ledger.IndexTxnFee},
+	kernel.KindCard:         {cards.IndexCardLE, cards.IndexCardName, cards.IndexCardAccount, cards.IndexCardGroup},
+	kernel.KindCardGroup:    {cards.IndexGroupLE},
+	deliveries.KindDelivery: {deliveries.IndexDeliveryAll, deliveries.IndexDeliveryWebhook, deliveries.IndexDeliveryQueue, deliveries.IndexDeliveryDue},
+	kernel.KindEvent:        {kernel.IndexEventDue, kernel.IndexEventDone},
 }
 
 // checkDerivedIndexes fails unless, for every kind whose index keys derive
 // from its records, the entries of its indexes are exactly the keys its
 // stored records derive, each naming its record, and no record of the kind
 // has a sidecar.
-func checkDerivedIndexes(t *testing.T, w *World) {
+func checkDerivedIndexes(t *testing.T, w *kernel.World) {
 	t.Helper()
-	if got, want := slices.Sorted(maps.Keys(derivedIndexes)), slices.Sorted(maps.Keys(derivedIndexNames)); !slices.Equal(got, want) {
+	if got, want := slices.Sorted(maps.Keys(wiring().Derived)), slices.Sorted(maps.Keys(derivedIndexNames)); !slices.Equal(got, want) {
 		t.Fatalf("derived kinds %v, the check knows %v", got, want)
 	}
-	err := w.View(func(op *Op) error {
-		for kind, derive := range derivedIndexes {
+	err := w.View(func(op *kernel.Op) error {
+		for kind, derive := range wiring().Derived {
 			want := map[string]string{}
 			err := op.Tx.Scan(store.Prefix("r", kind), "", false, func(k, raw string) bool {
 				keys, err := derive(op, k, raw)
@@ -46,8 +50,8 @@ func checkDerivedIndexes(t *testing.T, w *World) {
 			}
 			got := map[string]string{}
 			for _, name := range derivedIndexNames[kind] {
-				err := op.Tx.Scan(IndexPrefix(name), "", false, func(k, val string) bool {
-					got[k], _ = splitIndexValue(val)
+				err := op.Tx.Scan(kernel.IndexPrefix(name), "", false, func(k, val string) bool {
+					got[k], _ = kernel.SplitIndexValue(val)
 					return true
 				})
 				if err != nil {
@@ -87,30 +91,30 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 	checkDerivedIndexes(t, w)
 	hook := newEndpoint(t, w)
 	var renamed string
-	err := w.Update(func(op *Op) error {
+	err := w.Update(func(op *kernel.Op) error {
 		a := actorInOp(t, op, "sk_sandbox_acme")
-		g1, err := op.CreateCardGroup(a, NewCardGroup{Name: "First"})
+		g1, err := cards.CreateCardGroup(op, a, cards.NewCardGroup{Name: "First"})
 		if err != nil {
 			return err
 		}
-		g2, err := op.CreateCardGroup(a, NewCardGroup{Name: "Second"})
+		g2, err := cards.CreateCardGroup(op, a, cards.NewCardGroup{Name: "Second"})
 		if err != nil {
 			return err
 		}
-		c, err := op.CreateCard(a, NewCard{Name: "Alpha", CardGroupID: g1.ID})
+		c, err := cards.CreateCard(op, a, cards.NewCard{Name: "Alpha", CardGroupID: g1.ID})
 		if err != nil {
 			return err
 		}
 		renamed = c.ID
-		if _, err := op.UpdateCard(a, c.ID, CardUpdate{Name: Patch[string]{Set: true, Value: "Zulu"},
-			CardGroupID: Patch[string]{Set: true, Value: g2.ID}}); err != nil {
+		if _, err := cards.UpdateCard(op, a, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true, Value: "Zulu"},
+			CardGroupID: cards.Patch[string]{Set: true, Value: g2.ID}}); err != nil {
 			return err
 		}
-		c2, err := op.CreateCard(a, NewCard{Name: "Bravo", CardGroupID: g1.ID})
+		c2, err := cards.CreateCard(op, a, cards.NewCard{Name: "Bravo", CardGroupID: g1.ID})
 		if err != nil {
 			return err
 		}
-		_, err = op.UpdateCard(a, c2.ID, CardUpdate{CardGroupID: Patch[string]{Set: true, Null: true}})
+		_, err = cards.UpdateCard(op, a, c2.ID, cards.CardUpdate{CardGroupID: cards.Patch[string]{Set: true, Null: true}})
 		return err
 	})
 	if err != nil {
@@ -120,7 +124,7 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 	// succeeds.
 	var succeeded int
 	for round := 0; round < 50; round++ {
-		due, err := w.DueDeliveries(10)
+		due, err := deliveries.DueDeliveries(w, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +132,7 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 			if _, err := w.Advance(w.Now().Add(time.Hour)); err != nil {
 				t.Fatal(err)
 			}
-			if due, err = w.DueDeliveries(10); err != nil || len(due) == 0 {
+			if due, err = deliveries.DueDeliveries(w, 10); err != nil || len(due) == 0 {
 				break
 			}
 		}
@@ -136,11 +140,11 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 		if due[0].Attempt > 1 {
 			status = 200
 		}
-		d, err := w.RecordDeliveryAttempt(due[0].ID, AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status})
+		d, err := deliveries.RecordDeliveryAttempt(w, due[0].ID, deliveries.AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Status == DeliverySucceeded {
+		if d.Status == deliveries.DeliverySucceeded {
 			succeeded++
 		}
 	}
@@ -150,13 +154,13 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 	if _, err := w.Advance(w.Now().Add(30 * 24 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	err = w.View(func(op *Op) error {
-		var c Card
-		if ok, err := op.get(kindCard, renamed, &c); err != nil || !ok || c.Name != "Zulu" {
+	err = w.View(func(op *kernel.Op) error {
+		var c cards.Card
+		if ok, err := op.Get(kernel.KindCard, renamed, &c); err != nil || !ok || c.Name != "Zulu" {
 			t.Errorf("card %s after the update: %+v (found %v, %v)", renamed, c, ok, err)
 		}
 		var done int
-		op.Tx.Scan(IndexPrefix(indexEventDone), "", false, func(string, string) bool { done++; return true })
+		op.Tx.Scan(kernel.IndexPrefix(kernel.IndexEventDone), "", false, func(string, string) bool { done++; return true })
 		if done == 0 {
 			t.Error("no event has run")
 		}
@@ -173,33 +177,33 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 func TestLegacySidecarIsUsedOnceAndDropped(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
 	var id string
-	stray := IndexKey(indexCardLE, "le_gone", "0", "0", "x")
-	err := w.Update(func(op *Op) error {
-		cards, err := all[Card](op, kindCard, IndexPrefix(indexCardLE, "le_acme"))
+	stray := kernel.IndexKey(cards.IndexCardLE, "le_gone", "0", "0", "x")
+	err := w.Update(func(op *kernel.Op) error {
+		list, err := kernel.All[cards.Card](op, kernel.KindCard, kernel.IndexPrefix(cards.IndexCardLE, "le_acme"))
 		if err != nil {
 			return err
 		}
-		id = cards[0].ID
+		id = list[0].ID
 		if err := op.Tx.PutRaw(stray, id); err != nil {
 			return err
 		}
-		return op.Tx.PutRaw(indexSidecar(kindCard, id), strings.Join(append(cardIndexes(&cards[0]), stray), "\n"))
+		return op.Tx.PutRaw(kernel.IndexSidecar(kernel.KindCard, id), strings.Join(append(cards.CardIndexes(&list[0]), stray), "\n"))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = w.Update(func(op *Op) error {
-		var c Card
-		if _, err := op.get(kindCard, id, &c); err != nil {
+	err = w.Update(func(op *kernel.Op) error {
+		var c cards.Card
+		if _, err := op.Get(kernel.KindCard, id, &c); err != nil {
 			return err
 		}
 		c.Name = "Saved again"
-		return op.save(kindCard, c.ID, &c, cardIndexes(&c)...)
+		return op.Save(kernel.KindCard, c.ID, &c, cards.CardIndexes(&c)...)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.View(func(op *Op) error {
+	w.View(func(op *kernel.Op) error {
 		if _, ok, _ := op.Tx.GetRaw(stray); ok {
 			t.Error("the entry only the old sidecar listed is still there")
 		}
@@ -213,11 +217,11 @@ func TestLegacySidecarIsUsedOnceAndDropped(t *testing.T) {
 func TestRecordWithoutIndexKeysHasNoSidecar(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
 	var key string
-	stray := IndexKey("totals.old", "x")
-	err := w.Update(func(op *Op) error {
+	stray := kernel.IndexKey("totals.old", "x")
+	err := w.Update(func(op *kernel.Op) error {
 		var totals int
-		err := op.Tx.Scan(store.Prefix("r", kindTotals), "", false, func(k, _ string) bool {
-			key = strings.TrimPrefix(k, store.Prefix("r", kindTotals))
+		err := op.Tx.Scan(store.Prefix("r", kernel.KindTotals), "", false, func(k, _ string) bool {
+			key = strings.TrimPrefix(k, store.Prefix("r", kernel.KindTotals))
 			totals++
 			return true
 		})
@@ -227,30 +231,30 @@ func TestRecordWithoutIndexKeysHasNoSidecar(t *testing.T) {
 		if totals == 0 {
 			t.Fatal("the demo world has no totals")
 		}
-		op.Tx.Scan(store.Prefix("x", kindTotals), "", false, func(k, _ string) bool {
+		op.Tx.Scan(store.Prefix("x", kernel.KindTotals), "", false, func(k, _ string) bool {
 			t.Errorf("%q: a sidecar for a record with no index keys", k)
 			return true
 		})
 		if err := op.Tx.PutRaw(stray, key); err != nil {
 			return err
 		}
-		return op.Tx.PutRaw(indexSidecar(kindTotals, key), stray)
+		return op.Tx.PutRaw(kernel.IndexSidecar(kernel.KindTotals, key), stray)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = w.Update(func(op *Op) error {
-		var tot Totals
-		if ok, err := op.get(kindTotals, key, &tot); err != nil || !ok {
+	err = w.Update(func(op *kernel.Op) error {
+		var tot kernel.Totals
+		if ok, err := op.Get(kernel.KindTotals, key, &tot); err != nil || !ok {
 			t.Fatalf("totals %s: %v %v", key, ok, err)
 		}
-		return op.save(kindTotals, key, &tot)
+		return op.Save(kernel.KindTotals, key, &tot)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.View(func(op *Op) error {
-		for _, k := range []string{stray, indexSidecar(kindTotals, key)} {
+	w.View(func(op *kernel.Op) error {
+		for _, k := range []string{stray, kernel.IndexSidecar(kernel.KindTotals, key)} {
 			if _, ok, _ := op.Tx.GetRaw(k); ok {
 				t.Errorf("%q is still there", k)
 			}

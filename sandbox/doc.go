@@ -1,5 +1,6 @@
-// Package sandbox is the engine: worlds (one legal-entity universe each, with
-// its own store, virtual clock, seeded IDs and scheduled-event queue), the
-// domain records and the operations on them. It knows nothing of HTTP; the
-// web, api and control packages translate requests into these operations.
+// Package sandbox assembles the engine: NewEngine wires every domain of
+// sandbox/internal into the kernel (scheduled events, derived indexes,
+// reactions to emitted events, scenario seeding) in one place. The engine
+// knows nothing of HTTP; the web, api and control packages translate
+// requests into the domains' operations.
 package sandbox

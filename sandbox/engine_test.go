@@ -9,6 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
@@ -21,13 +25,13 @@ func mustScenario(t testing.TB, name string) *scenario.Scenario {
 	return sc
 }
 
-func mustWorld(t testing.TB, sc *scenario.Scenario) *World {
+func mustWorld(t testing.TB, sc *scenario.Scenario) *kernel.World {
 	t.Helper()
 	eng, err := NewEngine(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := eng.CreateWorld(WorldSpec{Scenario: sc})
+	w, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +39,7 @@ func mustWorld(t testing.TB, sc *scenario.Scenario) *World {
 	return w
 }
 
-func mustSnapshot(t *testing.T, w *World) []byte {
+func mustSnapshot(t *testing.T, w *kernel.World) []byte {
 	t.Helper()
 	b, err := w.Snapshot()
 	if err != nil {
@@ -53,7 +57,7 @@ func TestSameScenarioAndSeedGiveIdenticalWorlds(t *testing.T) {
 	seed := int64(7)
 	eng, _ := NewEngine(nil)
 	defer eng.Close()
-	c, err := eng.CreateWorld(WorldSpec{Scenario: sc, Seed: &seed})
+	c, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc, Seed: &seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,23 +67,23 @@ func TestSameScenarioAndSeedGiveIdenticalWorlds(t *testing.T) {
 }
 
 // ledgerSums recomputes every bucket's totals from the transactions.
-func ledgerSums(t *testing.T, w *World) (stored, summed map[string]Totals) {
+func ledgerSums(t *testing.T, w *kernel.World) (stored, summed map[string]kernel.Totals) {
 	t.Helper()
-	stored, summed = map[string]Totals{}, map[string]Totals{}
-	err := w.View(func(op *Op) error {
-		txns, err := all[Transaction](op, kindTransaction, IndexPrefix(indexTxnLE))
+	stored, summed = map[string]kernel.Totals{}, map[string]kernel.Totals{}
+	err := w.View(func(op *kernel.Op) error {
+		txns, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
 		if err != nil {
 			return err
 		}
 		for i := range txns {
 			tx := &txns[i]
-			e := effect(tx, tx.DetailedStatus)
+			e := ledger.Effect(tx, tx.DetailedStatus)
 			for _, k := range []string{tx.AccountID + "/" + tx.AccountSubtype, tx.VirtualAccountID + "/virtual"} {
 				s := summed[k]
 				s.Posted, s.PendingDebits, s.PendingCredits, s.Spend = s.Posted+e.Posted, s.PendingDebits+e.PendingDebits, s.PendingCredits+e.PendingCredits, s.Spend+e.Spend
 				summed[k] = s
 				owner, bucket, _ := strings.Cut(k, "/")
-				if stored[k], err = op.totals(owner, bucket); err != nil {
+				if stored[k], err = ledger.Totals(op, owner, bucket); err != nil {
 					return err
 				}
 			}
@@ -114,9 +118,9 @@ func TestLedgerTotalsEqualTheirEntries(t *testing.T) {
 
 func TestDemoDeclaredBalances(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
-	err := w.View(func(op *Op) error {
+	err := w.View(func(op *kernel.Op) error {
 		for id, want := range map[string]int64{"subaccount_acmeengineering": 25000000, "subaccount_acmepayroll": 60000000} {
-			got, err := op.VirtualAccountTotals(id)
+			got, err := ledger.VirtualAccountTotals(op, id)
 			if err != nil {
 				return err
 			}
@@ -124,7 +128,7 @@ func TestDemoDeclaredBalances(t *testing.T) {
 				t.Errorf("%s posted = %d, want %d", id, got.Posted, want)
 			}
 		}
-		cash, err := op.AccountTotals("sa_group_acmecharge", "cash")
+		cash, err := ledger.AccountTotals(op, "sa_group_acmecharge", "cash")
 		if cash.Posted != 50000000 {
 			t.Errorf("charge card cash = %d, want 50000000", cash.Posted)
 		}
@@ -138,8 +142,8 @@ func TestDemoDeclaredBalances(t *testing.T) {
 func TestDemoCoversEveryDetailedStatus(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
 	seen := map[string]int{}
-	err := w.View(func(op *Op) error {
-		txns, err := all[Transaction](op, kindTransaction, IndexPrefix(indexTxnLE))
+	err := w.View(func(op *kernel.Op) error {
+		txns, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
 		for _, tx := range txns {
 			seen[tx.DetailedStatus]++
 		}
@@ -151,7 +155,7 @@ func TestDemoCoversEveryDetailedStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range DetailedStatuses {
+	for _, s := range ledger.DetailedStatuses {
 		if seen[s] == 0 {
 			t.Errorf("no %s transaction in the demo", s)
 		}
@@ -165,7 +169,7 @@ func TestAdvanceRunsEventsInOrderAtTheirInstant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var settled []Event
+	var settled []kernel.Event
 	for i, ev := range ran {
 		if i > 0 && ev.At.Before(ran[i-1].At) {
 			t.Fatalf("event %d at %v ran after %v", i, ev.At, ran[i-1].At)
@@ -193,14 +197,14 @@ func TestAdvanceRunsAtMostItsEventsAndStopsWhole(t *testing.T) {
 	start := w.Now()
 	target := start.Add(48 * time.Hour)
 	ran, err := w.AdvanceContext(context.Background(), target, 5)
-	e, ok := AsError(err)
-	if !ok || e.Code != CodeInvalidRequest || len(ran) != 5 || e.Details["eventsRun"] != "5" {
+	e, ok := kernel.AsError(err)
+	if !ok || e.Code != kernel.CodeInvalidRequest || len(ran) != 5 || e.Details["eventsRun"] != "5" {
 		t.Fatalf("capped advance = %d events, %v", len(ran), err)
 	}
 	if got := w.Now(); !got.Equal(ran[4].At) || e.Details["clock"] != got.Format(time.RFC3339Nano) {
 		t.Fatalf("clock stands at %v (error says %s), want the fifth event's instant %v", got, e.Details["clock"], ran[4].At)
 	}
-	rest, err := w.AdvanceContext(context.Background(), target, MaxAdvanceEvents)
+	rest, err := w.AdvanceContext(context.Background(), target, kernel.MaxAdvanceEvents)
 	if err != nil || len(rest) == 0 || !w.Now().Equal(target) {
 		t.Fatalf("advancing on ran %d events to %v: %v", len(rest), w.Now(), err)
 	}
@@ -222,8 +226,8 @@ func TestAdvanceRunsAtMostItsEventsAndStopsWhole(t *testing.T) {
 		w := mustWorld(t, mustScenario(t, "demo"))
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		ran, err := w.AdvanceContext(ctx, target, MaxAdvanceEvents)
-		if e, ok := AsError(err); !ok || e.Code != CodeUnavailable || len(ran) != 0 || !w.Now().Equal(start) {
+		ran, err := w.AdvanceContext(ctx, target, kernel.MaxAdvanceEvents)
+		if e, ok := kernel.AsError(err); !ok || e.Code != kernel.CodeUnavailable || len(ran) != 0 || !w.Now().Equal(start) {
 			t.Fatalf("cancelled advance = %d events, clock %v, %v", len(ran), w.Now(), err)
 		}
 	})
@@ -281,7 +285,7 @@ func TestScenarioEventOfUnknownKind(t *testing.T) {
 	}
 	eng, _ := NewEngine(nil)
 	defer eng.Close()
-	_, err = eng.CreateWorld(WorldSpec{Scenario: sc})
+	_, err = eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
 	if err == nil || !strings.Contains(err.Error(), "e.yaml:5:") || !strings.Contains(err.Error(), "unknown event kind") {
 		t.Fatalf("err = %v, want e.yaml:5: unknown event kind", err)
 	}
@@ -290,13 +294,13 @@ func TestScenarioEventOfUnknownKind(t *testing.T) {
 func TestTokenPricesWalkDeterministically(t *testing.T) {
 	sc := mustScenario(t, "demo")
 	a, b := mustWorld(t, sc), mustWorld(t, sc)
-	for _, w := range []*World{a, b} {
+	for _, w := range []*kernel.World{a, b} {
 		if _, err := w.Advance(w.Now().Add(5 * time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	pa, _ := a.TokenPrices()
-	pb, _ := b.TokenPrices()
+	pa, _ := ledger.TokenPrices(a)
+	pb, _ := ledger.TokenPrices(b)
 	moved := false
 	for i := range pa {
 		if pa[i] != pb[i] {
@@ -315,23 +319,23 @@ func TestTokenPricesWalkDeterministically(t *testing.T) {
 }
 
 func TestLuhnAndRouting(t *testing.T) {
-	if !LuhnValid("4111111111111111") || LuhnValid("4111111111111112") {
+	if !kernel.LuhnValid("4111111111111111") || kernel.LuhnValid("4111111111111112") {
 		t.Fatal("Luhn check wrong on known numbers")
 	}
-	if !RoutingNumberValid("021000021") || RoutingNumberValid("021000022") {
+	if !kernel.RoutingNumberValid("021000021") || kernel.RoutingNumberValid("021000022") {
 		t.Fatal("ABA check wrong on known numbers")
 	}
 	w := mustWorld(t, mustScenario(t, "demo"))
-	err := w.View(func(op *Op) error {
-		cards, err := all[Card](op, kindCard, IndexPrefix(indexCardLE))
-		for _, c := range cards {
-			if !LuhnValid(c.PAN) || len(c.PAN) != 16 {
+	err := w.View(func(op *kernel.Op) error {
+		list, err := kernel.All[cards.Card](op, kernel.KindCard, kernel.IndexPrefix(cards.IndexCardLE))
+		for _, c := range list {
+			if !kernel.LuhnValid(c.PAN) || len(c.PAN) != 16 {
 				t.Errorf("card %s PAN %s is not a valid 16-digit number", c.ID, c.PAN)
 			}
 		}
-		accs, _ := all[Account](op, kindAccount, IndexPrefix(indexAccount))
+		accs, _ := kernel.All[kernel.Account](op, kernel.KindAccount, kernel.IndexPrefix(ledger.IndexAccount))
 		for _, a := range accs {
-			if !RoutingNumberValid(a.RoutingNumber) {
+			if !kernel.RoutingNumberValid(a.RoutingNumber) {
 				t.Errorf("account %s routing %s fails its checksum", a.ID, a.RoutingNumber)
 			}
 		}
@@ -344,7 +348,7 @@ func TestLuhnAndRouting(t *testing.T) {
 
 func TestFormatCents(t *testing.T) {
 	for c, want := range map[int64]string{0: "$0.00", 5: "$0.05", 123456: "$1,234.56", -100000000: "-$1,000,000.00"} {
-		if got := FormatCents(c); got != want {
+		if got := kernel.FormatCents(c); got != want {
 			t.Errorf("FormatCents(%d) = %q, want %q", c, got, want)
 		}
 	}
@@ -352,9 +356,9 @@ func TestFormatCents(t *testing.T) {
 
 func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
-	count := func() []Emitted {
-		var out []Emitted
-		w.View(func(op *Op) error {
+	count := func() []kernel.Emitted {
+		var out []kernel.Emitted
+		w.View(func(op *kernel.Op) error {
 			var err error
 			out, err = op.EmittedEvents("le_acme")
 			return err
@@ -372,7 +376,7 @@ func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
 		t.Fatal("settlements emitted nothing")
 	}
 	for _, e := range evs {
-		if e.Event != EventTransactionUpdate || e.EntityID == "" || e.EventID == "" {
+		if e.Event != kernel.EventTransactionUpdate || e.EntityID == "" || e.EventID == "" {
 			t.Fatalf("emitted %+v", e)
 		}
 	}
@@ -380,7 +384,7 @@ func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
 
 func TestBase36IDsMatchBigInt(t *testing.T) {
 	for n := int64(0); n < 2000; n++ {
-		sum := digest(42, "txn_", n)
+		sum := kernel.Digest(42, "txn_", n)
 		b := sum[:10]
 		if n == 1 {
 			b = make([]byte, 10) // zero
@@ -395,7 +399,7 @@ func TestBase36IDsMatchBigInt(t *testing.T) {
 		for len(s) < 15 {
 			s = "0" + s
 		}
-		if got := base36of80(b); got != s[:15] {
+		if got := kernel.Base36of80(b); got != s[:15] {
 			t.Fatalf("base36of80(%x) = %q, want %q", b, got, s[:15])
 		}
 	}
@@ -406,14 +410,14 @@ func TestBase36IDsMatchBigInt(t *testing.T) {
 func TestOrderedIDsSortInCreationOrder(t *testing.T) {
 	prev := ""
 	for _, n := range []int64{1, 2, 9, 10, 35, 36, 1295, 1296, 46655, 1 << 30, 1 << 40} {
-		id := orderedID(42, PrefixDelivery, n)
-		if len(id) != len(deriveID(42, PrefixDelivery, n)) {
+		id := kernel.OrderedID(42, deliveries.PrefixDelivery, n)
+		if len(id) != len(kernel.DeriveID(42, deliveries.PrefixDelivery, n)) {
 			t.Errorf("%d: %q is not as long as a derived id", n, id)
 		}
 		if id <= prev {
 			t.Errorf("%d: %q does not sort after %q", n, id, prev)
 		}
-		if other := orderedID(43, PrefixDelivery, n); other == id {
+		if other := kernel.OrderedID(43, deliveries.PrefixDelivery, n); other == id {
 			t.Errorf("%d: seeds 42 and 43 both give %q", n, id)
 		}
 		prev = id
@@ -421,9 +425,9 @@ func TestOrderedIDsSortInCreationOrder(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
 	hook := newEndpoint(t, w)
 	var ids []string
-	err := w.Update(func(op *Op) error {
+	err := w.Update(func(op *kernel.Op) error {
 		for range 3 {
-			d, err := op.queueDelivery(hook, "evt_x", EventCardUpdate, "card_x", SourceEvent, "")
+			d, err := deliveries.QueueDelivery(op, hook, "evt_x", kernel.EventCardUpdate, "card_x", deliveries.SourceEvent, "")
 			if err != nil {
 				return err
 			}
@@ -446,32 +450,32 @@ func TestWorldsAndSnapshotsAreCapped(t *testing.T) {
 	}
 	defer eng.Close()
 	sc := mustScenario(t, "empty")
-	first, err := eng.CreateWorld(WorldSpec{Scenario: sc})
+	first, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for len(eng.Worlds()) < MaxWorlds {
-		if _, err := eng.SpawnWorld(WorldSpec{Scenario: sc}); err != nil {
+	for len(eng.Worlds()) < kernel.MaxWorlds {
+		if _, err := eng.SpawnWorld(kernel.WorldSpec{Scenario: sc}); err != nil {
 			t.Fatalf("world %d: %v", len(eng.Worlds())+1, err)
 		}
 	}
-	_, err = eng.SpawnWorld(WorldSpec{Scenario: sc})
-	if e, ok := AsError(err); !ok || e.Code != CodeConflict || len(eng.Worlds()) != MaxWorlds {
+	_, err = eng.SpawnWorld(kernel.WorldSpec{Scenario: sc})
+	if e, ok := kernel.AsError(err); !ok || e.Code != kernel.CodeConflict || len(eng.Worlds()) != kernel.MaxWorlds {
 		t.Fatalf("world past the cap = %v; %d worlds", err, len(eng.Worlds()))
 	}
 	if err := eng.DeleteWorld("w1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.SpawnWorld(WorldSpec{Scenario: sc}); err != nil {
+	if _, err := eng.SpawnWorld(kernel.WorldSpec{Scenario: sc}); err != nil {
 		t.Fatalf("a freed place was not taken: %v", err)
 	}
-	for range MaxSnapshots {
+	for range kernel.MaxSnapshots {
 		if _, err := eng.TakeSnapshot(first, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
 	_, err = eng.TakeSnapshot(first, "")
-	if e, ok := AsError(err); !ok || e.Code != CodeConflict || len(eng.Snapshots()) != MaxSnapshots {
+	if e, ok := kernel.AsError(err); !ok || e.Code != kernel.CodeConflict || len(eng.Snapshots()) != kernel.MaxSnapshots {
 		t.Fatalf("snapshot past the cap = %v; %d snapshots", err, len(eng.Snapshots()))
 	}
 }

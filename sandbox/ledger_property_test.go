@@ -1,6 +1,9 @@
 package sandbox
 
 import (
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -12,13 +15,13 @@ import (
 // entity through its own key, and Alice (a user key on both) for book
 // transfers between them.
 type moneyActors struct {
-	acme, globex, aliceAcme, aliceGlobex *Actor
+	acme, globex, aliceAcme, aliceGlobex *kernel.Actor
 }
 
-func mustActor(t *testing.T, w *World, key, le string) *Actor {
+func mustActor(t *testing.T, w *kernel.World, key, le string) *kernel.Actor {
 	t.Helper()
-	var a *Actor
-	err := w.View(func(op *Op) error {
+	var a *kernel.Actor
+	err := w.View(func(op *kernel.Op) error {
 		p, err := op.Authenticate(key)
 		if err != nil {
 			return err
@@ -32,14 +35,14 @@ func mustActor(t *testing.T, w *World, key, le string) *Actor {
 	return a
 }
 
-func demoActors(t *testing.T, w *World) moneyActors {
+func demoActors(t *testing.T, w *kernel.World) moneyActors {
 	return moneyActors{acme: mustActor(t, w, "sk_sandbox_acme", ""), globex: mustActor(t, w, "sk_sandbox_globex", ""),
 		aliceAcme: mustActor(t, w, "sk_sandbox_alice", "le_acme"), aliceGlobex: mustActor(t, w, "sk_sandbox_alice", "le_globex")}
 }
 
 // worldMoney sums the posted and pending amounts of every account bucket,
 // checking on the way that every bucket's totals equal its entries.
-func worldMoney(t *testing.T, w *World) (posted, pending int64) {
+func worldMoney(t *testing.T, w *kernel.World) (posted, pending int64) {
 	t.Helper()
 	stored, summed := ledgerSums(t, w)
 	for k, want := range summed {
@@ -68,7 +71,7 @@ type outcome struct {
 }
 
 // randomMovement makes one random movement inside op.
-func randomMovement(op *Op, rng *rand.Rand, as moneyActors, dests map[string][]string) outcome {
+func randomMovement(op *kernel.Op, rng *rand.Rand, as moneyActors, dests map[string][]string) outcome {
 	amount := rng.Int64N(500_000) + 1
 	if rng.IntN(50) == 0 {
 		amount = 90_000_000_000
@@ -81,14 +84,14 @@ func randomMovement(op *Op, rng *rand.Rand, as moneyActors, dests map[string][]s
 	}
 	switch kind := rng.IntN(6); kind {
 	case 0:
-		_, err := op.TransferBetweenVirtualAccounts(actor, TransferRequest{From: pick(own), To: pick(own), AmountCents: amount})
+		_, err := ledger.TransferBetweenVirtualAccounts(op, actor, ledger.TransferRequest{From: pick(own), To: pick(own), AmountCents: amount})
 		return outcome{kind: "virtual", err: err}
 	case 1:
-		_, err := op.BookTransfer(otherAlice, TransferRequest{From: pick(own), To: pick(other), AmountCents: amount, Memo: "rebalance"})
+		_, err := ledger.BookTransfer(op, otherAlice, ledger.TransferRequest{From: pick(own), To: pick(other), AmountCents: amount, Memo: "rebalance"})
 		return outcome{kind: "book", err: err}
 	case 2:
 		d := pick(dests[actor.LegalEntityID()])
-		_, err := op.SendACH(actor, RailTransferRequest{SourceID: pick(own), Field: "accountId", DestinationID: d, AmountCents: amount})
+		_, err := ledger.SendACH(op, actor, ledger.RailTransferRequest{SourceID: pick(own), Field: "accountId", DestinationID: d, AmountCents: amount})
 		ext := -amount
 		if strings.HasPrefix(d, "test_return") {
 			ext = 0
@@ -96,19 +99,19 @@ func randomMovement(op *Op, rng *rand.Rand, as moneyActors, dests map[string][]s
 		return outcome{kind: "ach", err: err, external: ext}
 	case 3:
 		d := pick([]string{"le_c_dest_bluefiniban", "le_c_dest_northwindach"})
-		_, err := op.SendWire(as.acme, RailTransferRequest{SourceID: pick(acmeEndpoints), Field: "accountId", DestinationID: d, AmountCents: amount})
+		_, err := ledger.SendWire(op, as.acme, ledger.RailTransferRequest{SourceID: pick(acmeEndpoints), Field: "accountId", DestinationID: d, AmountCents: amount})
 		ext := -amount
 		if d == "le_c_dest_bluefiniban" {
-			ext -= InternationalWireFeeCents
+			ext -= ledger.InternationalWireFeeCents
 		}
 		return outcome{kind: "wire", err: err, external: ext}
 	case 4:
-		_, err := op.SimulateIncoming(IncomingTransfer{TargetID: pick(append(own, other...)), Field: "accountId",
-			Rail: IncomingRails[rng.IntN(len(IncomingRails))], AmountCents: amount})
+		_, err := ledger.SimulateIncoming(op, ledger.IncomingTransfer{TargetID: pick(append(own, other...)), Field: "accountId",
+			Rail: ledger.IncomingRails[rng.IntN(len(ledger.IncomingRails))], AmountCents: amount})
 		return outcome{kind: "incoming", err: err, external: amount}
 	default:
 		to := map[bool]string{true: "globex-logistics", false: "@Acme-Robotics"}[acmeSide]
-		_, err := op.Pay(actor, PayRequest{SlashHandle: to, AmountCents: amount})
+		_, err := ledger.Pay(op, actor, ledger.PayRequest{SlashHandle: to, AmountCents: amount})
 		return outcome{kind: "pay", err: err}
 	}
 }
@@ -116,22 +119,22 @@ func randomMovement(op *Op, rng *rand.Rand, as moneyActors, dests map[string][]s
 // expectedRefusal reports whether a movement was refused for a reason the
 // random walk provokes on purpose.
 func expectedRefusal(err error) bool {
-	e, ok := AsError(err)
-	return ok && (e.Code == CodeInsufficientFunds || e.Code == CodeInvalidRequest)
+	e, ok := kernel.AsError(err)
+	return ok && (e.Code == kernel.CodeInsufficientFunds || e.Code == kernel.CodeInvalidRequest)
 }
 
 // returningDestinations adds two destinations whose ACH transfers come
 // back: one by a magic account number, one by its return code.
-func returningDestinations(t *testing.T, w *World) map[string][]string {
+func returningDestinations(t *testing.T, w *kernel.World) map[string][]string {
 	t.Helper()
 	dests := map[string][]string{"le_acme": {"le_c_dest_northwindach", "le_c_dest_danaach"}, "le_globex": {"le_c_dest_tankerach"}}
-	err := w.Update(func(op *Op) error {
-		for _, d := range []*Destination{
-			{ID: "test_return_r01", ContactID: "le_c_northwindsupply", LegalEntityID: "le_acme", Type: DestinationACH, AccountNumber: "99990001", RoutingNumber: "021000021"},
-			{ID: "test_return_r10", ContactID: "le_c_tankerfuel", LegalEntityID: "le_globex", Type: DestinationACH, AccountNumber: "1234", RoutingNumber: "121000248", ReturnCode: "R10"},
+	err := w.Update(func(op *kernel.Op) error {
+		for _, d := range []*parties.Destination{
+			{ID: "test_return_r01", ContactID: "le_c_northwindsupply", LegalEntityID: "le_acme", Type: parties.DestinationACH, AccountNumber: "99990001", RoutingNumber: "021000021"},
+			{ID: "test_return_r10", ContactID: "le_c_tankerfuel", LegalEntityID: "le_globex", Type: parties.DestinationACH, AccountNumber: "1234", RoutingNumber: "121000248", ReturnCode: "R10"},
 		} {
 			dests[d.LegalEntityID] = append(dests[d.LegalEntityID], d.ID)
-			if err := op.SaveDestination(d); err != nil {
+			if err := parties.SaveDestination(op, d); err != nil {
 				return err
 			}
 		}
@@ -146,7 +149,7 @@ func returningDestinations(t *testing.T, w *World) map[string][]string {
 // moveConcurrently runs random movements from several goroutines while
 // the clock advances: every advanceEvery movements a worker asks for an
 // advance, which runs while the other workers keep moving money.
-func moveConcurrently(t *testing.T, w *World, as moneyActors, dests map[string][]string) (outcomes []outcome, advances int) {
+func moveConcurrently(t *testing.T, w *kernel.World, as moneyActors, dests map[string][]string) (outcomes []outcome, advances int) {
 	const workers, perWorker, advanceEvery = 6, 400, 50
 	results := make([][]outcome, workers)
 	ticks := make(chan struct{}, workers*perWorker/advanceEvery)
@@ -161,7 +164,7 @@ func moveConcurrently(t *testing.T, w *World, as moneyActors, dests map[string][
 					ticks <- struct{}{}
 				}
 				var o outcome
-				err := w.Update(func(op *Op) error {
+				err := w.Update(func(op *kernel.Op) error {
 					o = randomMovement(op, rng, as, dests)
 					return o.err
 				})
@@ -199,9 +202,9 @@ func TestLedgerStaysConsistentUnderConcurrentMovements(t *testing.T) {
 	}
 
 	var external int64
-	ok, refused := map[string]int{}, map[Code]int{}
+	ok, refused := map[string]int{}, map[kernel.Code]int{}
 	for _, o := range outcomes {
-		if e, failed := AsError(o.err); failed {
+		if e, failed := kernel.AsError(o.err); failed {
 			refused[e.Code]++
 			continue
 		}
@@ -213,15 +216,15 @@ func TestLedgerStaysConsistentUnderConcurrentMovements(t *testing.T) {
 			t.Errorf("no %s movement succeeded: %v", kind, ok)
 		}
 	}
-	if refused[CodeInsufficientFunds] == 0 || refused[CodeInvalidRequest] == 0 {
+	if refused[kernel.CodeInsufficientFunds] == 0 || refused[kernel.CodeInvalidRequest] == 0 {
 		t.Errorf("refusals %v: want some insufficient funds and some invalid requests", refused)
 	}
 	posted1, pending1 := worldMoney(t, w)
 	if got, want := posted1-posted0, external; got != want {
-		t.Errorf("world posted money changed by %s, external inflows less outflows are %s", FormatCents(got), FormatCents(want))
+		t.Errorf("world posted money changed by %s, external inflows less outflows are %s", kernel.FormatCents(got), kernel.FormatCents(want))
 	}
 	if pending1 != pending0 {
-		t.Errorf("pending money %s after everything settled, %s before", FormatCents(pending1), FormatCents(pending0))
+		t.Errorf("pending money %s after everything settled, %s before", kernel.FormatCents(pending1), kernel.FormatCents(pending0))
 	}
 	checkTransfersBalance(t, w)
 	t.Logf("%d advances; succeeded %v; refused %v", advances, ok, refused)
@@ -229,11 +232,11 @@ func TestLedgerStaysConsistentUnderConcurrentMovements(t *testing.T) {
 
 // checkTransfersBalance checks that every internal transfer is a debit and
 // a credit that cancel out.
-func checkTransfersBalance(t *testing.T, w *World) {
+func checkTransfersBalance(t *testing.T, w *kernel.World) {
 	t.Helper()
 	sums, legs := map[string]int64{}, map[string]int{}
-	err := w.View(func(op *Op) error {
-		txns, err := all[Transaction](op, kindTransaction, IndexPrefix(indexTxnLE))
+	err := w.View(func(op *kernel.Op) error {
+		txns, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
 		for _, tx := range txns {
 			if tx.Category == "internal" && tx.TransferID != "" {
 				sums[tx.TransferID] += tx.AmountCents
@@ -259,10 +262,10 @@ func TestConcurrentTransfersNeverOverdraw(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
 	as := demoActors(t, w)
 	var avail int64
-	err := w.View(func(op *Op) error {
-		e, _, err := op.endpoint("subaccount_globexfleet")
+	err := w.View(func(op *kernel.Op) error {
+		e, _, err := ledger.Endpoint(op, "subaccount_globexfleet")
 		if err == nil {
-			avail, err = op.available(e)
+			avail, err = ledger.Available(op, e)
 		}
 		return err
 	})
@@ -278,14 +281,14 @@ func TestConcurrentTransfersNeverOverdraw(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 20 {
-				err := w.Update(func(op *Op) error {
-					_, err := op.TransferBetweenVirtualAccounts(as.globex, TransferRequest{From: "subaccount_globexfleet", To: "sa_group_globexmain", AmountCents: each})
+				err := w.Update(func(op *kernel.Op) error {
+					_, err := ledger.TransferBetweenVirtualAccounts(op, as.globex, ledger.TransferRequest{From: "subaccount_globexfleet", To: "sa_group_globexmain", AmountCents: each})
 					return err
 				})
 				mu.Lock()
 				if err == nil {
 					succeeded++
-				} else if e, ok := AsError(err); !ok || e.Code != CodeInsufficientFunds {
+				} else if e, ok := kernel.AsError(err); !ok || e.Code != kernel.CodeInsufficientFunds {
 					t.Errorf("unexpected error %v", err)
 				}
 				mu.Unlock()
@@ -294,7 +297,7 @@ func TestConcurrentTransfersNeverOverdraw(t *testing.T) {
 	}
 	wg.Wait()
 	if got, want := int64(succeeded), avail/each; got != want {
-		t.Fatalf("%d transfers of %s succeeded from %s available, want %d", got, FormatCents(each), FormatCents(avail), want)
+		t.Fatalf("%d transfers of %s succeeded from %s available, want %d", got, kernel.FormatCents(each), kernel.FormatCents(avail), want)
 	}
 }
 
@@ -314,7 +317,7 @@ func TestAddBusinessDays(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := AddBusinessDays(tc.from, tc.n); !got.Equal(tc.want) {
+			if got := ledger.AddBusinessDays(tc.from, tc.n); !got.Equal(tc.want) {
 				t.Fatalf("AddBusinessDays(%s, %d) = %s, want %s", tc.from.Weekday(), tc.n, got.Weekday(), tc.want.Weekday())
 			}
 		})
@@ -324,7 +327,7 @@ func TestAddBusinessDays(t *testing.T) {
 func TestHandleName(t *testing.T) {
 	for in, want := range map[string]string{"Acme Robotics Inc.": "acme-robotics", "Globex Logistics LLC": "globex-logistics",
 		"  Ünïcode & Co ": "ünïcode", "LLC": "llc", "!!!": "slash-user"} {
-		if got := HandleName(in); got != want {
+		if got := ledger.HandleName(in); got != want {
 			t.Errorf("HandleName(%q) = %q, want %q", in, got, want)
 		}
 	}

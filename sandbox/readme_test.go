@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
@@ -31,12 +33,12 @@ func TestReadmeScenarioExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ev := range ran {
-		if ev.Status != EventDone {
+		if ev.Status != kernel.EventDone {
 			t.Fatalf("event %s %s: %s", ev.Kind, ev.Status, ev.Error)
 		}
 	}
-	err = w.View(func(op *Op) error {
-		tx, ok, err := op.Transaction("txn_achout")
+	err = w.View(func(op *kernel.Op) error {
+		tx, ok, err := ledger.FindTransaction(op, "txn_achout")
 		if !ok || tx.DetailedStatus != "canceled" {
 			t.Fatalf("txn_achout = %+v, %v", tx, ok)
 		}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
@@ -15,29 +17,29 @@ func TestAggregationFromIndexFactsEqualsRecords(t *testing.T) {
 	w := mustWorld(t, mustScenario(t, "demo"))
 	start := w.Now()
 	ms := func(d time.Duration) *time.Time { at := start.Add(d); return &at }
-	filters := []TransactionFilter{
+	filters := []ledger.TransactionFilter{
 		{}, {AccountID: "sa_group_acmeoperating"}, {VirtualAccountID: "subaccount_acmeengineering"},
-		{CardID: "card_acmeaws"}, {CardGroupID: "card_group_acmetravel"}, {Status: StatusPending},
+		{CardID: "card_acmeaws"}, {CardGroupID: "card_group_acmetravel"}, {Status: ledger.StatusPending},
 		{DetailedStatus: "settled", Category: "card"}, {Category: "wire"},
 		{FromDate: ms(-30 * 24 * time.Hour), ToDate: ms(-5 * 24 * time.Hour)},
 		{FromAuthorized: ms(-10 * 24 * time.Hour)}, {ToAuthorized: ms(-20 * 24 * time.Hour)},
 		{FromDate: ms(-1000000 * time.Hour), ToDate: ms(1000000 * time.Hour)},
 	}
 	var auth string
-	w.View(func(op *Op) error {
-		return op.Tx.Scan(IndexPrefix(indexTxnLE, "le_acme"), "", false, func(_, val string) bool {
-			id, _ := splitIndexValue(val)
-			t, _, _ := op.Transaction(id)
+	w.View(func(op *kernel.Op) error {
+		return op.Tx.Scan(kernel.IndexPrefix(ledger.IndexTxnLE, "le_acme"), "", false, func(_, val string) bool {
+			id, _ := kernel.SplitIndexValue(val)
+			t, _, _ := ledger.FindTransaction(op, id)
 			auth = t.ProviderAuthorizationID
 			return auth == ""
 		})
 	})
-	filters = append(filters, TransactionFilter{ProviderAuthorizationID: auth})
+	filters = append(filters, ledger.TransactionFilter{ProviderAuthorizationID: auth})
 
-	aggregate := func() []Aggregation {
+	aggregate := func() []ledger.Aggregation {
 		t.Helper()
-		var out []Aggregation
-		err := w.View(func(op *Op) error {
+		var out []ledger.Aggregation
+		err := w.View(func(op *kernel.Op) error {
 			p, err := op.Authenticate("sk_sandbox_acme")
 			if err != nil {
 				return err
@@ -47,18 +49,18 @@ func TestAggregationFromIndexFactsEqualsRecords(t *testing.T) {
 				return err
 			}
 			for _, f := range filters {
-				g, err := op.AggregateTransactions(a, f)
+				g, err := ledger.AggregateTransactions(op, a, f)
 				if err != nil {
 					return err
 				}
-				var brute Aggregation
-				all, err := all[Transaction](op, kindTransaction, IndexPrefix(indexTxnLE, "le_acme"))
+				var brute ledger.Aggregation
+				all, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE, "le_acme"))
 				if err != nil {
 					return err
 				}
 				for i := range all {
-					if all[i].Status != StatusFailed && f.match("le_acme", &all[i]) {
-						brute.add(all[i].AmountCents)
+					if all[i].Status != ledger.StatusFailed && f.Match("le_acme", &all[i]) {
+						brute.Add(all[i].AmountCents)
 					}
 				}
 				if g != brute {
@@ -78,10 +80,10 @@ func TestAggregationFromIndexFactsEqualsRecords(t *testing.T) {
 		t.Fatalf("aggregations %+v: the demo's transactions are not all counted", withFacts)
 	}
 	// Strip the facts, as in a file written before they existed.
-	err := w.Update(func(op *Op) error {
+	err := w.Update(func(op *kernel.Op) error {
 		var kvs []store.KV
-		op.Tx.Scan(IndexPrefix(indexTxnLE, "le_acme"), "", false, func(k, val string) bool {
-			id, facts := splitIndexValue(val)
+		op.Tx.Scan(kernel.IndexPrefix(ledger.IndexTxnLE, "le_acme"), "", false, func(k, val string) bool {
+			id, facts := kernel.SplitIndexValue(val)
 			if facts == "" {
 				t.Errorf("entry %q keeps no facts", k)
 			}
@@ -108,20 +110,20 @@ func TestAggregationFromIndexFactsEqualsRecords(t *testing.T) {
 
 func TestTxnFactsRoundTrip(t *testing.T) {
 	at := time.Date(2026, 6, 15, 14, 0, 0, 123456789, time.UTC)
-	tx := &Transaction{AccountID: "sa_1", VirtualAccountID: "subaccount_1", CardID: "card_1", Status: "posted",
+	tx := &ledger.Transaction{AccountID: "sa_1", VirtualAccountID: "subaccount_1", CardID: "card_1", Status: "posted",
 		DetailedStatus: "settled", Category: "card", Date: at, AmountCents: -4200, AuthorizedAt: &at}
-	_, enc := tx.covering()
-	f, ok := parseTxnFacts(enc)
-	if !ok || f.account != "sa_1" || f.card != "card_1" || f.cardGroup != "" || f.amount != -4200 || !f.authorized ||
-		f.date != at.UnixNano() || f.detailedStatus != "settled" {
+	_, enc := tx.Covering()
+	f, ok := ledger.ParseTxnFacts(enc)
+	if !ok || f.Account != "sa_1" || f.Card != "card_1" || f.CardGroup != "" || f.Amount != -4200 || !f.Authorized ||
+		f.Date != at.UnixNano() || f.DetailedStatus != "settled" {
 		t.Fatalf("round trip of %q = %+v, %v", enc, f, ok)
 	}
 	tx.Memo, tx.ProviderAuthorizationID = "x", "has\x1fseparator"
-	if _, enc := tx.covering(); enc != "" {
+	if _, enc := tx.Covering(); enc != "" {
 		t.Fatalf("a field with a separator was encoded: %q", enc)
 	}
 	for _, bad := range []string{"", "a\x1fb", "1\x1f2\x1f3\x1f4\x1f5\x1f6\x1f7\x1f8\x1fx\x1f\x1f9"} {
-		if _, ok := parseTxnFacts(bad); ok {
+		if _, ok := ledger.ParseTxnFacts(bad); ok {
 			t.Errorf("parsed %q", bad)
 		}
 	}

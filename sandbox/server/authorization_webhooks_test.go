@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 const authPath = "/account/sa_group_acmeoperating/authorization-webhook"
@@ -114,9 +115,9 @@ func TestAuthorizationWebhookIsCalledThroughTheServer(t *testing.T) {
 		t.Helper()
 		var approved, fallback bool
 		var reason string
-		err := e.eng.Default().View(func(op *sandbox.Op) error {
+		err := e.eng.Default().View(func(op *kernel.Op) error {
 			var err error
-			approved, reason, fallback, err = op.DecideAuthorization("sa_group_acmeoperating", sandbox.AuthorizationEvent{
+			approved, reason, fallback, err = cards.DecideAuthorization(op, "sa_group_acmeoperating", cards.AuthorizationEvent{
 				TransactionID: "auth_" + string(rune('a'+cents%26)), CardID: "card_acmeaws", MerchantName: "AWS",
 				MerchantCategoryCode: "7372", MerchantCountry: "US", AmountCents: cents})
 			return err

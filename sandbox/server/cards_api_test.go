@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // cardJSON is the API's Card as the tests read it; the golden file
@@ -59,10 +59,10 @@ func readCard(t *testing.T, e *env, id, query string) cardJSON {
 }
 
 // emitted lists the webhook events a legal entity has raised.
-func cardEmitted(t *testing.T, e *env, le string) []sandbox.Emitted {
+func cardEmitted(t *testing.T, e *env, le string) []kernel.Emitted {
 	t.Helper()
-	var out []sandbox.Emitted
-	err := e.eng.Default().View(func(op *sandbox.Op) error {
+	var out []kernel.Emitted
+	err := e.eng.Default().View(func(op *kernel.Op) error {
 		var err error
 		out, err = op.EmittedEvents(le)
 		return err
@@ -101,7 +101,7 @@ func TestCardCreateAndGet(t *testing.T) {
 	if c.PAN != nil || c.CVV != nil || len(c.Last4) != 4 || c.IsPhysical == nil || *c.IsPhysical || c.UserData["costCenter"] != "OPS-7" {
 		t.Fatalf("card = %+v", c)
 	}
-	if got := cardEmittedFor(t, e, "le_acme", c.ID); !slices.Equal(got, []string{sandbox.EventCardCreation}) {
+	if got := cardEmittedFor(t, e, "le_acme", c.ID); !slices.Equal(got, []string{kernel.EventCardCreation}) {
 		t.Fatalf("events = %v, want card_creation.event", got)
 	}
 	t.Run("pan and cvv only when asked", func(t *testing.T) {
@@ -114,7 +114,7 @@ func TestCardCreateAndGet(t *testing.T) {
 			t.Fatalf("include_pan: pan %v cvv %v", withPAN.PAN, withPAN.CVV)
 		}
 		pan := *withPAN.PAN
-		if !sandbox.LuhnValid(pan) || len(pan) != 16 || !strings.HasPrefix(pan, "555555") || !strings.HasSuffix(pan, c.Last4) {
+		if !kernel.LuhnValid(pan) || len(pan) != 16 || !strings.HasPrefix(pan, "555555") || !strings.HasSuffix(pan, c.Last4) {
 			t.Fatalf("pan %s is not a Luhn-valid number of the product ending in %s", pan, c.Last4)
 		}
 		withCVV := readCard(t, e, c.ID, "?include_cvv=true")
@@ -131,7 +131,7 @@ func TestCardCreateAndGet(t *testing.T) {
 			}
 			var got cardJSON
 			e.get("/card/"+id+"?include_pan=true", key, "").status(t, 200).decode(t, &got)
-			if got.PAN == nil || !sandbox.LuhnValid(*got.PAN) {
+			if got.PAN == nil || !kernel.LuhnValid(*got.PAN) {
 				t.Fatalf("%s pan = %v", id, got.PAN)
 			}
 		}
@@ -314,8 +314,8 @@ func TestCardUpdate(t *testing.T) {
 	if got.Status != "active" {
 		t.Fatalf("status = %s; any status may be set", got.Status)
 	}
-	want := []string{sandbox.EventCardCreation, sandbox.EventCardUpdate, sandbox.EventCardUpdate, sandbox.EventCardUpdate,
-		sandbox.EventCardUpdate, sandbox.EventCardDelete, sandbox.EventCardUpdate}
+	want := []string{kernel.EventCardCreation, kernel.EventCardUpdate, kernel.EventCardUpdate, kernel.EventCardUpdate,
+		kernel.EventCardUpdate, kernel.EventCardDelete, kernel.EventCardUpdate}
 	if events := cardEmittedFor(t, e, "le_acme", c.ID); !slices.Equal(events, want) {
 		t.Fatalf("events = %v, want %v", events, want)
 	}

@@ -5,7 +5,8 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
 // constraintOf decodes a SpendingConstraint body into a generic tree.
@@ -321,8 +322,8 @@ func cardJSONNull(t *testing.T, raw []byte, key string) bool {
 func cardPrimaryVA(t *testing.T, e *env, account string) string {
 	t.Helper()
 	var id string
-	err := e.eng.Default().View(func(op *sandbox.Op) error {
-		acc, err := op.Account(&sandbox.Actor{LegalEntity: sandbox.LegalEntity{ID: "le_globex"}}, account, "")
+	err := e.eng.Default().View(func(op *kernel.Op) error {
+		acc, err := ledger.Account(op, &kernel.Actor{LegalEntity: kernel.LegalEntity{ID: "le_globex"}}, account, "")
 		if err == nil {
 			id = acc.PrimaryVirtualAccountID
 		}

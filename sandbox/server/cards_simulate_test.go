@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // simJSON is the simulation's answer.
@@ -286,7 +286,7 @@ func TestSingleUseCardClosesAfterItsFirstAttempt(t *testing.T) {
 	if s.Card.Status != "closed" || readCard(t, e, "card_acmeoneoff", "").Status != "closed" {
 		t.Fatalf("single-use card still %s after a declined attempt", s.Card.Status)
 	}
-	if got := cardEmittedFor(t, e, "le_acme", "card_acmeoneoff"); !slices.Equal(got, []string{sandbox.EventCardUpdate, sandbox.EventCardDelete}) {
+	if got := cardEmittedFor(t, e, "le_acme", "card_acmeoneoff"); !slices.Equal(got, []string{kernel.EventCardUpdate, kernel.EventCardDelete}) {
 		t.Fatalf("events = %v", got)
 	}
 	wantDecision(t, authorize(t, e, "card_acmeoneoff", 1000, "merchant_v2_aws"), false, "card.status", "card_closed")

@@ -14,10 +14,10 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi/validate"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi/validate"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
 )
 
 // upstreamPath is the real service's OpenAPI document, beside the repository.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 func expenseBody(user, destination string, amount int) map[string]any {
@@ -45,7 +45,7 @@ func expenseCall(t *testing.T, e *env, method, path string, body any) expenseSta
 func emitted(t *testing.T, e *env, entity string) []string {
 	t.Helper()
 	var out []string
-	e.eng.Default().View(func(op *sandbox.Op) error {
+	e.eng.Default().View(func(op *kernel.Op) error {
 		evs, err := op.EmittedEvents("le_acme")
 		for _, ev := range evs {
 			if ev.EntityID == entity {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
@@ -23,7 +24,7 @@ func demoHandler(f *testing.F) http.Handler {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if _, err := eng.CreateWorld(sandbox.WorldSpec{Scenario: sc}); err != nil {
+	if _, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc}); err != nil {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { eng.Close() })

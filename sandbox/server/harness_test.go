@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
@@ -100,7 +101,7 @@ func unexercisedRoutes() []string {
 // env is one sandbox under test.
 type env struct {
 	t   *testing.T
-	eng *sandbox.Engine
+	eng *kernel.Engine
 	srv *httptest.Server
 	log *routeRecorder
 }
@@ -128,7 +129,7 @@ func newEnv(t *testing.T, o options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.CreateWorld(sandbox.WorldSpec{Scenario: sc}); err != nil {
+	if _, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc}); err != nil {
 		t.Fatal(err)
 	}
 	lib, err := scenario.OpenLibrary(o.scenariosDir)

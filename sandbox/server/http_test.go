@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
 func TestUnknownRoutesAndMethods(t *testing.T) {
@@ -115,7 +115,7 @@ func TestCORS(t *testing.T) {
 func TestRateLimitBodyIsPlainText(t *testing.T) {
 	rec := httptest.NewRecorder()
 	r := httptest.NewRequest(http.MethodGet, "/v2/contacts", nil)
-	web.WriteError(rec, r, web.Gen2, sandbox.Errorf(sandbox.CodeRateLimited, "slow down"))
+	web.WriteError(rec, r, web.Gen2, kernel.Errorf(kernel.CodeRateLimited, "slow down"))
 	if rec.Code != 429 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain") {
 		t.Fatalf("429 = %d %q", rec.Code, rec.Header().Get("Content-Type"))
 	}

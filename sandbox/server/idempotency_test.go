@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
 // keyedCreate is a first-generation write that takes an optional

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/inforequests"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
 const validIR = `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account"]},"requesterName":"Alice Chen"}`
@@ -165,9 +167,9 @@ func quote(s string) string {
 var formLink = regexp.MustCompile(`/_sandbox/(worlds/[a-z0-9_-]+/)?forms/information-requests/[a-z0-9_]+`)
 
 // outboxLink finds the secure-form link of the latest email to an address.
-func outboxLink(t *testing.T, e *env, to string) (string, sandbox.Message) {
+func outboxLink(t *testing.T, e *env, to string) (string, kernel.Message) {
 	t.Helper()
-	page, err := e.eng.Default().Outbox(sandbox.OutboxFilter{}, sandbox.PageRequest{Size: 100})
+	page, err := e.eng.Default().Outbox(kernel.OutboxFilter{}, kernel.PageRequest{Size: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +183,7 @@ func outboxLink(t *testing.T, e *env, to string) (string, sandbox.Message) {
 		}
 	}
 	t.Fatalf("no email to %s in the outbox", to)
-	return "", sandbox.Message{}
+	return "", kernel.Message{}
 }
 
 func postForm(e *env, path string, v url.Values) *resp {
@@ -227,10 +229,10 @@ func TestSecureFormFlow(t *testing.T) {
 	if view["status"] != "submitted" || view["firstSubmittedAt"] == nil || view["lastSubmittedAt"] == nil {
 		t.Fatalf("after submission = %v", view)
 	}
-	var dests []sandbox.Destination
-	e.eng.Default().View(func(op *sandbox.Op) error {
+	var dests []parties.Destination
+	e.eng.Default().View(func(op *kernel.Op) error {
 		var err error
-		dests, err = op.DestinationsOf("le_c_pixelforge")
+		dests, err = inforequests.DestinationsOf(op, "le_c_pixelforge")
 		return err
 	})
 	if len(dests) != 2 || dests[0].RoutingNumber != "021000021" || dests[1].IBAN != "DE89370400440532013000" {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 func TestVirtualAccountTransferBothSpellings(t *testing.T) {
@@ -234,8 +234,8 @@ func TestInsufficientFundsMovesNothing(t *testing.T) {
 			"destination": "subaccount_acmepayroll", "amountCents": eng0 + 1}).gen1(t, 400, "insufficient_funds"))
 		// The engineering cards' pending purchases hold part of the posted
 		// balance, so less than it is available.
-		if d["requested"] != sandbox.FormatCents(eng0+1) || d["available"] == sandbox.FormatCents(eng0) {
-			t.Fatalf("details %v, want %s requested and less than %s available", d, sandbox.FormatCents(eng0+1), sandbox.FormatCents(eng0))
+		if d["requested"] != kernel.FormatCents(eng0+1) || d["available"] == kernel.FormatCents(eng0) {
+			t.Fatalf("details %v, want %s requested and less than %s available", d, kernel.FormatCents(eng0+1), kernel.FormatCents(eng0))
 		}
 	})
 }

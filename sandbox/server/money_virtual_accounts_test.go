@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 func vaIDs(items []map[string]any) []string {
@@ -69,7 +69,7 @@ func TestVirtualAccountList(t *testing.T) {
 		e.get("/virtual-account?filter:includeClosedAccounts=yes", "sk_sandbox_acme", "").gen1(t, 400, "invalid_request")
 	})
 	t.Run("pages follow the cursor", func(t *testing.T) {
-		for i := range sandbox.PageSize {
+		for i := range kernel.PageSize {
 			e.post("/virtual-account", "sk_sandbox_acme", "", "", map[string]any{"accountId": "sa_group_acmeoperating",
 				"name": fmt.Sprintf("Project %02d", i)}).status(t, 201)
 		}
@@ -85,7 +85,7 @@ func TestVirtualAccountList(t *testing.T) {
 			}
 			seen[id] = true
 		}
-		if first.Metadata.NextCursor == "" || len(ids) != 5+sandbox.PageSize {
+		if first.Metadata.NextCursor == "" || len(ids) != 5+kernel.PageSize {
 			t.Fatalf("walked %d virtual accounts (first page cursor %q)", len(ids), first.Metadata.NextCursor)
 		}
 	})

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
 type page struct {
@@ -47,7 +48,7 @@ func walk(t *testing.T, e *env, path string, between func()) []string {
 		if pg.Metadata.NextCursor == "" {
 			return ids
 		}
-		if len(pg.Items) != sandbox.PageSize {
+		if len(pg.Items) != kernel.PageSize {
 			t.Fatalf("a page that is not the last holds %d items", len(pg.Items))
 		}
 		cursor = pg.Metadata.NextCursor
@@ -60,7 +61,7 @@ func walk(t *testing.T, e *env, path string, between func()) []string {
 func TestPaginationWalksEverythingOnce(t *testing.T) {
 	e := newEnv(t, options{})
 	ids := walk(t, e, "/transaction", nil)
-	if len(ids) < 3*sandbox.PageSize {
+	if len(ids) < 3*kernel.PageSize {
 		t.Fatalf("only %d transactions", len(ids))
 	}
 	seen := map[string]bool{}
@@ -72,10 +73,10 @@ func TestPaginationWalksEverythingOnce(t *testing.T) {
 	}
 	t.Run("filters hold on every page", func(t *testing.T) {
 		settled := walk(t, e, "/transaction?filter:detailed_status=settled", nil)
-		if len(settled) <= sandbox.PageSize || len(settled) >= len(ids) {
+		if len(settled) <= kernel.PageSize || len(settled) >= len(ids) {
 			t.Fatalf("settled = %d of %d", len(settled), len(ids))
 		}
-		for _, id := range settled[sandbox.PageSize:] {
+		for _, id := range settled[kernel.PageSize:] {
 			var tx struct{ DetailedStatus string }
 			e.get("/transaction/"+id, "sk_sandbox_acme", "").status(t, 200).decode(t, &tx)
 			if tx.DetailedStatus != "settled" {
@@ -91,9 +92,9 @@ func TestPaginationIsStableUnderInserts(t *testing.T) {
 	w := e.eng.Default()
 	n := 0
 	during := walk(t, e, "/transaction", func() {
-		err := w.Update(func(op *sandbox.Op) error {
+		err := w.Update(func(op *kernel.Op) error {
 			n++
-			return op.PostTransaction(&sandbox.Transaction{LegalEntityID: "le_acme", AccountID: "sa_group_acmeoperating",
+			return ledger.PostTransaction(op, &ledger.Transaction{LegalEntityID: "le_acme", AccountID: "sa_group_acmeoperating",
 				VirtualAccountID: "subaccount_acmeengineering", Category: "internal", AmountCents: int64(n), DetailedStatus: "settled",
 				Description: "inserted while paging"})
 		})

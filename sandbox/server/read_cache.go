@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
 // readCache keeps the 200 answers of the public API's GET routes, per
@@ -25,7 +25,7 @@ import (
 // after the handler ran (so a GET that writes is never kept), and a request
 // sending Cache-Control: no-cache is always answered afresh.
 type readCache struct {
-	engine *sandbox.Engine
+	engine *kernel.Engine
 }
 
 // verifyReads makes every cache hit also run the handler and panic when
@@ -85,7 +85,7 @@ func (c *readCache) middleware(next http.Handler) http.Handler {
 
 // cacheable picks the world of a GET on the public API made with an API key
 // and says what identifies its answer.
-func (c *readCache) cacheable(r *http.Request) (*sandbox.World, string, bool) {
+func (c *readCache) cacheable(r *http.Request) (*kernel.World, string, bool) {
 	if r.Method != http.MethodGet || strings.HasPrefix(r.URL.Path, "/_sandbox/") || r.Header.Get("Authorization") != "" ||
 		strings.HasPrefix(web.InfoOf(r).Route, "oauth2.") {
 		return nil, "", false
@@ -133,7 +133,7 @@ func (wr *worldReads) put(key string, version uint64, a *cachedAnswer) {
 
 // verify runs the handler again and panics when its answer, on an unchanged
 // world, differs from the kept one.
-func verify(next http.Handler, r *http.Request, world *sandbox.World, version uint64, a *cachedAnswer) {
+func verify(next http.Handler, r *http.Request, world *kernel.World, version uint64, a *cachedAnswer) {
 	fresh := &captureWriter{ResponseWriter: discard{http.Header{}}, before: http.Header{}}
 	next.ServeHTTP(fresh, r)
 	if world.Version() != version {

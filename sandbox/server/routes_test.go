@@ -12,7 +12,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
@@ -216,7 +217,7 @@ func TestClockAdvanceStopsWhenTheClientGoesAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	w, err := eng.CreateWorld(sandbox.WorldSpec{Scenario: sc})
+	w, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
 	if err != nil {
 		t.Fatal(err)
 	}

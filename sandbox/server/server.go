@@ -11,16 +11,17 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/api"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/control"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/api"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/control"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/traffic"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ui"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/traffic"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/ui"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
 )
 
 // Version is the sandbox's version, set at link time.
@@ -55,7 +56,7 @@ type Config struct {
 
 // Server is a running sandbox.
 type Server struct {
-	Engine    *sandbox.Engine
+	Engine    *kernel.Engine
 	Handler   http.Handler
 	log       zerolog.Logger
 	srv       *http.Server
@@ -73,7 +74,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = eng.CreateWorld(sandbox.WorldSpec{ID: "default", Scenario: sc, Seed: cfg.Seed, ClockStart: cfg.ClockStart,
+	_, err = eng.CreateWorld(kernel.WorldSpec{ID: "default", Scenario: sc, Seed: cfg.Seed, ClockStart: cfg.ClockStart,
 		ClockMode: cfg.ClockMode, ClockScale: cfg.ClockScale, DataPath: cfg.DataPath, Durability: cfg.Durability})
 	if err != nil {
 		return nil, err
@@ -90,7 +91,7 @@ func New(cfg Config) (*Server, error) {
 }
 
 // Handler builds the whole HTTP handler over an engine.
-func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
+func Handler(eng *kernel.Engine, cfg Config) http.Handler {
 	r, _ := Router(eng, cfg)
 	mw := &web.Middleware{Log: cfg.Log, Origins: &web.Origins{Addr: cfg.Addr, Hosts: cfg.AllowedHosts, Origins: cfg.AllowedOrigins}}
 	if w := eng.Default(); w != nil {
@@ -102,7 +103,7 @@ func Handler(eng *sandbox.Engine, cfg Config) http.Handler {
 // Router is every route of the sandbox, without the outer middleware, and
 // the descriptions the OpenAPI document is built from: tests walk the
 // router to enumerate the operations.
-func Router(eng *sandbox.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
+func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	// SkipClean: a path with "..", "." or "//" is answered as sent (404 in
 	// its generation's envelope), not redirected to a cleaned path.
 	r := mux.NewRouter().SkipClean(true)
@@ -121,7 +122,7 @@ func Router(eng *sandbox.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	notAllowed := func(w http.ResponseWriter, req *http.Request, allow []string) {
 		info := web.InfoOf(req)
 		info.Route, info.Allow = "method_not_allowed", allow
-		web.WriteError(w, req, web.GenOf(req.URL.Path), sandbox.Errorf(sandbox.CodeMethodNotAllowed, "%s is not allowed on %s", req.Method, req.URL.Path))
+		web.WriteError(w, req, web.GenOf(req.URL.Path), kernel.Errorf(kernel.CodeMethodNotAllowed, "%s is not allowed on %s", req.Method, req.URL.Path))
 	}
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		notAllowed(w, req, allowed(r, req))
@@ -135,7 +136,7 @@ func Router(eng *sandbox.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 			return
 		}
 		web.InfoOf(req).Route = "not_found"
-		web.WriteError(w, req, web.GenOf(req.URL.Path), sandbox.Errorf(sandbox.CodeNotFound, "no route for %s %s", req.Method, req.URL.Path))
+		web.WriteError(w, req, web.GenOf(req.URL.Path), kernel.Errorf(kernel.CodeNotFound, "no route for %s %s", req.Method, req.URL.Path))
 	})
 	r.NotFoundHandler, controls.NotFoundHandler = unmatched, unmatched
 	return r, docs

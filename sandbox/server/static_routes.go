@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/gorilla/mux"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
 // staticRoutes dispatches requests for routes without path variables

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
 
 // documentedRetries are the intervals, in seconds, the real service

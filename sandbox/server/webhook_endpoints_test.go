@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
 
 func TestWebhookEndpointsManagement(t *testing.T) {

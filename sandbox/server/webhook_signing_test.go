@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
 
 // docsVerify validates an authorization webhook request the way the

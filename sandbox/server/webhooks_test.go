@@ -15,9 +15,10 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/webhooks"
 )
 
 // newHookEnv is the demo sandbox with a webhook sender tuned for tests.
@@ -38,7 +39,7 @@ func newHookEnvAt(t *testing.T, o webhooks.Options, clockStart *time.Time) *env 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.CreateWorld(sandbox.WorldSpec{Scenario: sc, ClockStart: clockStart}); err != nil {
+	if _, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc, ClockStart: clockStart}); err != nil {
 		t.Fatal(err)
 	}
 	rec := &routeRecorder{}

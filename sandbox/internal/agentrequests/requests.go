@@ -1,0 +1,193 @@
+package agentrequests
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Agent request statuses.
+const (
+	AgentPending  = "pending"
+	AgentApproved = "approved"
+	AgentRejected = "rejected"
+	AgentExpired  = "expired"
+	AgentExecuted = "executed"
+	AgentFailed   = "failed"
+	AgentRunning  = "running"
+)
+
+// AgentStatuses lists every agent request status.
+var AgentStatuses = []string{AgentPending, AgentApproved, AgentRejected, AgentExpired, AgentExecuted, AgentFailed, AgentRunning}
+
+// DefaultAgentExpiry is how long a pending agent request waits for a human.
+const DefaultAgentExpiry = 72 * time.Hour
+
+// AgentRequest is a write a read-only key asked for, held for a human.
+type AgentRequest struct {
+	ID            string `json:"id"`
+	LegalEntityID string `json:"legalEntityId"`
+	APIKey        string `json:"apiKey"`
+	Status        string `json:"status"`
+	Route         string `json:"route"`
+	Method        string `json:"method"`
+	Path          string `json:"path"`
+	// Vars are the route's path variables, for running the write later.
+	Vars    map[string]string `json:"vars,omitempty"`
+	Query   string            `json:"query,omitempty"`
+	Header  map[string]string `json:"header"`
+	Body    []byte            `json:"body,omitempty"`
+	Display Display           `json:"display"`
+	Result  json.RawMessage   `json:"result,omitempty"`
+	// Failure is the status and body the write met when it failed.
+	FailureStatus int             `json:"failureStatus,omitempty"`
+	Failure       json.RawMessage `json:"failure,omitempty"`
+	CreatedAt     time.Time       `json:"createdAt"`
+	UpdatedAt     time.Time       `json:"updatedAt"`
+	ExpiresAt     time.Time       `json:"expiresAt"`
+	ExpiryEvent   string          `json:"expiryEvent,omitempty"`
+	Seq           int64           `json:"seq"`
+}
+
+// Display is what a human sees of an agent request.
+type Display struct {
+	Title       string    `json:"title"`
+	Description string    `json:"description,omitempty"`
+	Sections    []Section `json:"sections"`
+}
+
+// Section is one labelled value: a plain string, or the change an update
+// makes (Change).
+type Section struct {
+	Label string `json:"label"`
+	Value any    `json:"value"`
+}
+
+// Change is an updated value.
+type Change struct {
+	OldValue *string `json:"oldValue,omitempty"`
+	NewValue string  `json:"newValue"`
+}
+
+const (
+	kindAgentRequest = "agent_request"
+	indexAgentKey    = "agent.key"
+	indexAgentLE     = "agent.le"
+	AgentExpireKind  = "agent_request.expire"
+	agentExpiryKey   = "agent-expiry"
+)
+
+func agentIndexes(ar *AgentRequest) []string {
+	at, seq := store.Millis(ar.CreatedAt), store.Seq(ar.Seq)
+	return []string{
+		kernel.IndexKey(indexAgentKey, ar.APIKey, at, seq, ar.ID),
+		kernel.IndexKey(indexAgentLE, ar.LegalEntityID, at, seq, ar.ID),
+	}
+}
+
+// AgentExpiry is how long pending requests of this world wait.
+func AgentExpiry(op *kernel.Op) time.Duration {
+	raw, ok, _ := op.Tx.GetRaw(store.Key("m", agentExpiryKey))
+	if d, err := time.ParseDuration(raw); ok && err == nil && d > 0 {
+		return d
+	}
+	return DefaultAgentExpiry
+}
+
+// SetAgentExpiry changes how long new pending requests wait.
+func SetAgentExpiry(op *kernel.Op, d time.Duration) error {
+	return op.Tx.PutRaw(store.Key("m", agentExpiryKey), d.String())
+}
+
+// CreateAgentRequest stores a deferred write in pending and schedules its
+// expiry.
+func CreateAgentRequest(op *kernel.Op, ar *AgentRequest) error {
+	id, err := op.NewID(kernel.PrefixAgentRequest)
+	if err != nil {
+		return err
+	}
+	seq, err := op.NextSeq()
+	if err != nil {
+		return err
+	}
+	ar.ID, ar.Seq, ar.Status = id, seq, AgentPending
+	ar.CreatedAt, ar.UpdatedAt = op.Now, op.Now
+	ar.ExpiresAt = op.Now.Add(AgentExpiry(op))
+	ev, err := op.Schedule(AgentExpireKind, ar.ExpiresAt, map[string]string{"agentRequestId": id})
+	if err != nil {
+		return err
+	}
+	ar.ExpiryEvent = ev.ID
+	return op.Save(kindAgentRequest, id, ar, agentIndexes(ar)...)
+}
+
+// SaveAgentRequest stores a changed agent request.
+func SaveAgentRequest(op *kernel.Op, ar *AgentRequest) error {
+	ar.UpdatedAt = op.Now
+	return op.Save(kindAgentRequest, ar.ID, ar, agentIndexes(ar)...)
+}
+
+// AgentRequest loads an agent request by id.
+func FindAgentRequest(op *kernel.Op, id string) (*AgentRequest, bool, error) {
+	var ar AgentRequest
+	ok, err := op.Get(kindAgentRequest, id, &ar)
+	return &ar, ok, err
+}
+
+// AgentRequestsOfKey lists the requests a key created, newest first.
+func AgentRequestsOfKey(op *kernel.Op, key, status string, req kernel.PageRequest) (kernel.Page[AgentRequest], error) {
+	req.Desc = true
+	return kernel.List(op, kindAgentRequest, kernel.IndexPrefix(indexAgentKey, key), req, func(ar *AgentRequest) bool {
+		return status == "" || ar.Status == status
+	})
+}
+
+// AgentRequests lists every agent request of the world, newest first.
+func AgentRequests(op *kernel.Op, status string, req kernel.PageRequest) (kernel.Page[AgentRequest], error) {
+	req.Desc = true
+	return kernel.List(op, kindAgentRequest, kernel.IndexPrefix(indexAgentLE), req, func(ar *AgentRequest) bool {
+		return status == "" || ar.Status == status
+	})
+}
+
+func RunAgentExpiry(op *kernel.Op, ev *kernel.Event) (string, error) {
+	var p struct {
+		AgentRequestID string `json:"agentRequestId"`
+	}
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+		return "", err
+	}
+	ar, ok, err := FindAgentRequest(op, p.AgentRequestID)
+	if err != nil || !ok {
+		return "", fmt.Errorf("agent request %s: not found (%v)", p.AgentRequestID, err)
+	}
+	if ar.Status != AgentPending {
+		return fmt.Sprintf("agent request %s already %s", ar.ID, ar.Status), nil
+	}
+	ar.Status = AgentExpired
+	return fmt.Sprintf("agent request %s expired", ar.ID), SaveAgentRequest(op, ar)
+}
+
+// RateLimitKey stores the scenario's rate limit for the control API.
+var RateLimitKey = store.Key("m", "rate-limit")
+
+// ScenarioRateLimit is the rate limit the world's scenario set, if any.
+type ScenarioRateLimit struct {
+	Requests int           `json:"requests"`
+	Window   time.Duration `json:"window"`
+}
+
+// RateLimit returns the scenario's rate limit.
+func RateLimit(w *kernel.World) (ScenarioRateLimit, bool) {
+	var l ScenarioRateLimit
+	var ok bool
+	w.View(func(op *kernel.Op) error {
+		var err error
+		ok, err = op.Tx.Get(RateLimitKey, &l)
+		return err
+	})
+	return l, ok && l.Requests > 0
+}

@@ -1,0 +1,483 @@
+package cards
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/slash-sandbox/slash-sandbox/fixtures"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Card statuses.
+const (
+	CardActive   = "active"
+	CardPaused   = "paused"
+	CardInactive = "inactive"
+	CardClosed   = "closed"
+)
+
+// CardStatuses lists every card status.
+var CardStatuses = []string{CardActive, CardPaused, CardInactive, CardClosed}
+
+// ModifierRecurringOnly is the one card modifier of the real service.
+const ModifierRecurringOnly = "only_allow_recurring_payments"
+
+// ModifierNames lists the card modifiers.
+var ModifierNames = []string{ModifierRecurringOnly}
+
+// MaxUserData is the largest userData object, in bytes of compact JSON.
+const MaxUserData = 4096
+
+// Patch is one property of a partial update: absent, null, or a value.
+type Patch[T any] struct {
+	Set   bool
+	Null  bool
+	Value T
+}
+
+// CheckName checks a card or card group name found at pointer.
+func CheckName(pointer, name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return kernel.InvalidField(pointer, "must not be empty")
+	case len(name) > 255:
+		return kernel.InvalidField(pointer, "must be at most 255 characters")
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return kernel.InvalidField(pointer, "must not contain control characters")
+	}
+	return nil
+}
+
+// CheckUserData checks userData: a JSON object of at most 4 KB. It returns
+// the object compacted.
+func CheckUserData(pointer string, raw json.RawMessage) (json.RawMessage, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, kernel.InvalidField(pointer, "must be a JSON object")
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, kernel.InvalidField(pointer, "must be a JSON object")
+	}
+	if buf.Len() > MaxUserData {
+		return nil, kernel.InvalidField(pointer, fmt.Sprintf("must be at most %d bytes of JSON, got %d", MaxUserData, buf.Len()))
+	}
+	return buf.Bytes(), nil
+}
+
+// CardFilter holds the card list's filters and order; zero values mean
+// "any" and creation order, oldest first.
+type CardFilter struct {
+	AccountID        string
+	VirtualAccountID string
+	CardGroupID      string
+	CardGroupName    string
+	Status           string
+	// Modifier is "name:true" or "name:false".
+	Modifier string
+	// Sort is createdAt (the default) or name.
+	Sort string
+	Desc bool
+}
+
+// Validate checks the filter's values.
+func (f *CardFilter) Validate() error {
+	d := map[string]string{}
+	if f.CardGroupID != "" && f.CardGroupName != "" {
+		d["filter:cardGroupName"] = "filter:cardGroupId and filter:cardGroupName are mutually exclusive"
+	}
+	if f.Status != "" && !slices.Contains(CardStatuses, f.Status) {
+		d["filter:status"] = "must be one of active, paused, inactive, closed"
+	}
+	if f.Modifier != "" {
+		name, value, ok := strings.Cut(f.Modifier, ":")
+		if !ok || !slices.Contains(ModifierNames, name) || (value != "true" && value != "false") {
+			d["filter:modifier"] = `must be "only_allow_recurring_payments:true" or "only_allow_recurring_payments:false"`
+		}
+	}
+	if f.Sort != "" && f.Sort != "createdAt" && f.Sort != "name" {
+		d["sort"] = "must be createdAt or name"
+	}
+	if len(d) > 0 {
+		return kernel.Invalid(d)
+	}
+	return nil
+}
+
+func (f *CardFilter) match(c *Card, groups map[string]bool) bool {
+	eq := func(want, got string) bool { return want == "" || want == got }
+	if !eq(f.AccountID, c.AccountID) || !eq(f.VirtualAccountID, c.VirtualAccountID) ||
+		!eq(f.CardGroupID, c.CardGroupID) || !eq(f.Status, c.Status) {
+		return false
+	}
+	if groups != nil && !groups[c.CardGroupID] {
+		return false
+	}
+	if f.Modifier != "" {
+		name, value, _ := strings.Cut(f.Modifier, ":")
+		return c.Modifier(name) == (value == "true")
+	}
+	return true
+}
+
+// sortName orders card names without regard to case.
+func sortName(name string) string { return strings.ToLower(name) }
+
+// Modifier reports a card modifier's value (false when it is not set).
+func (c *Card) Modifier(name string) bool {
+	for _, m := range c.Modifiers {
+		if m.Name == name {
+			return m.Value
+		}
+	}
+	return false
+}
+
+// Cards lists the actor's cards by creation date or by name.
+func Cards(op *kernel.Op, a *kernel.Actor, f CardFilter, req kernel.PageRequest) (kernel.Page[Card], error) {
+	if err := f.Validate(); err != nil {
+		return kernel.Page[Card]{}, err
+	}
+	le := a.LegalEntityID()
+	prefix := kernel.IndexPrefix(IndexCardLE, le)
+	if f.Sort == "name" {
+		prefix = kernel.IndexPrefix(IndexCardName, le)
+	}
+	var groups map[string]bool
+	if f.CardGroupName != "" {
+		gs, err := kernel.All[CardGroup](op, kernel.KindCardGroup, kernel.IndexPrefix(IndexGroupLE, le))
+		if err != nil {
+			return kernel.Page[Card]{}, err
+		}
+		groups = map[string]bool{}
+		for _, g := range gs {
+			if g.Name == f.CardGroupName {
+				groups[g.ID] = true
+			}
+		}
+	}
+	req.Desc = f.Desc
+	return kernel.List(op, kernel.KindCard, prefix, req, func(c *Card) bool { return f.match(c, groups) })
+}
+
+// CardByID loads a card whatever its legal entity.
+func CardByID(op *kernel.Op, id string) (*Card, bool, error) {
+	var c Card
+	ok, err := op.Get(kernel.KindCard, id, &c)
+	return &c, ok, err
+}
+
+// CardOf loads one of the actor's cards; field names the request field the
+// id came from ("" for the path).
+func CardOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Card, error) {
+	c, ok, err := CardByID(op, id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || c.LegalEntityID != a.LegalEntityID() {
+		return nil, kernel.NotFound("card", field, id)
+	}
+	return c, nil
+}
+
+// storeCard saves a changed card and tells webhook receivers: card.update
+// for every change, card.delete as well when it has just been closed.
+func storeCard(op *kernel.Op, c *Card, statusBefore string) error {
+	if err := op.Save(kernel.KindCard, c.ID, c, CardIndexes(c)...); err != nil {
+		return err
+	}
+	if err := op.Emit(c.LegalEntityID, kernel.EventCardUpdate, c.ID); err != nil {
+		return err
+	}
+	if c.Status == CardClosed && statusBefore != CardClosed {
+		return op.Emit(c.LegalEntityID, kernel.EventCardDelete, c.ID)
+	}
+	return nil
+}
+
+// NewCard is what creating a card takes.
+type NewCard struct {
+	AccountID        string
+	VirtualAccountID string
+	CardGroupID      string
+	CardProductID    string
+	Name             string
+	IsSingleUse      bool
+	UserData         json.RawMessage
+	Constraint       *SpendingConstraint
+}
+
+// CreateCard issues a virtual card. A legal-entity key may omit the
+// account: the entity's first open commercial account is used.
+func CreateCard(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
+	if n.AccountID == "" && a.Key.Kind == kernel.KeyUser {
+		return nil, kernel.InvalidField("/accountId", "required with a user-scoped API key")
+	}
+	acc, err := cardAccount(op, a, n.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	card := &Card{AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, Name: n.Name, Status: CardActive,
+		IsSingleUse: n.IsSingleUse, UserData: n.UserData, SpendingConstraint: n.Constraint}
+	if n.VirtualAccountID != "" {
+		va, err := cardVirtualAccount(op, a, n.VirtualAccountID, "virtualAccountId")
+		if err != nil {
+			return nil, err
+		}
+		if va.AccountID != acc.ID {
+			return nil, kernel.InvalidField("/virtualAccountId", fmt.Sprintf("belongs to account %s, not %s", va.AccountID, acc.ID))
+		}
+		card.VirtualAccountID = va.ID
+	}
+	if n.CardGroupID != "" {
+		g, err := CardGroupOf(op, a, n.CardGroupID, "cardGroupId")
+		if err != nil {
+			return nil, err
+		}
+		card.CardGroupID = g.ID
+	}
+	if n.CardProductID != "" {
+		p, ok := op.W.Catalog.CardProduct(n.CardProductID)
+		if !ok {
+			return nil, kernel.NotFound("card product", "cardProductId", n.CardProductID)
+		}
+		if p.Status != "active" {
+			return nil, kernel.InvalidField("/cardProductId", "card product "+p.ID+" is inactive")
+		}
+		card.CardProductID = p.ID
+	}
+	if err := IssueCard(op, card, ""); err != nil {
+		return nil, err
+	}
+	return card, op.Emit(card.LegalEntityID, kernel.EventCardCreation, card.ID)
+}
+
+// cardAccount is the account a new card draws on: the named one, else the
+// first open commercial account of the legal entity.
+func cardAccount(op *kernel.Op, a *kernel.Actor, id string) (*kernel.Account, error) {
+	if id != "" {
+		acc, err := ledger.Account(op, a, id, "accountId")
+		if err == nil && acc.Status != "open" {
+			err = kernel.InvalidField("/accountId", "account "+id+" is "+acc.Status)
+		}
+		return acc, err
+	}
+	accs, err := ledger.Accounts(op, a)
+	if err != nil {
+		return nil, err
+	}
+	for i := range accs {
+		if accs[i].Commercial && accs[i].Status == "open" {
+			return &accs[i], nil
+		}
+	}
+	return nil, kernel.InvalidField("/accountId", "the legal entity has no open commercial account; name one")
+}
+
+// cardVirtualAccount loads one of the actor's open virtual accounts named
+// by a request field.
+func cardVirtualAccount(op *kernel.Op, a *kernel.Actor, id, field string) (*ledger.VirtualAccount, error) {
+	var va ledger.VirtualAccount
+	ok, err := op.Get(kernel.KindVirtualAccount, id, &va)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || va.LegalEntityID != a.LegalEntityID() {
+		return nil, kernel.NotFound("virtual account", field, id)
+	}
+	if va.ClosedAt != nil {
+		return nil, kernel.InvalidField("/"+field, "virtual account "+id+" is closed")
+	}
+	return &va, nil
+}
+
+// CardUpdate is a partial update of a card.
+type CardUpdate struct {
+	Name        Patch[string]
+	Status      Patch[string]
+	CardGroupID Patch[string]
+	UserData    Patch[json.RawMessage]
+	Constraint  Patch[*SpendingConstraint]
+}
+
+// UpdateCard changes what the update names; null removes the card from its
+// group, its userData or its whole spending constraint.
+func UpdateCard(op *kernel.Op, a *kernel.Actor, id string, u CardUpdate) (*Card, error) {
+	card, err := CardOf(op, a, id, "")
+	if err != nil {
+		return nil, err
+	}
+	before := card.Status
+	if u.Name.Set {
+		card.Name = u.Name.Value
+	}
+	if u.Status.Set {
+		card.Status = u.Status.Value
+	}
+	if u.CardGroupID.Set {
+		card.CardGroupID = ""
+		if !u.CardGroupID.Null {
+			g, err := CardGroupOf(op, a, u.CardGroupID.Value, "cardGroupId")
+			if err != nil {
+				return nil, err
+			}
+			card.CardGroupID = g.ID
+		}
+	}
+	if u.UserData.Set {
+		card.UserData = u.UserData.Value
+	}
+	if u.Constraint.Set {
+		card.SpendingConstraint = u.Constraint.Value
+	}
+	return card, storeCard(op, card, before)
+}
+
+// ReplaceCardConstraint replaces a card's whole spending constraint.
+func ReplaceCardConstraint(op *kernel.Op, a *kernel.Actor, id string, c *SpendingConstraint) (*SpendingConstraint, error) {
+	card, err := CardOf(op, a, id, "")
+	if err != nil {
+		return nil, err
+	}
+	card.SpendingConstraint = c
+	return c, storeCard(op, card, card.Status)
+}
+
+// PatchCardConstraint merges a partial constraint into a card's.
+func PatchCardConstraint(op *kernel.Op, a *kernel.Actor, id string, patch []byte) (*SpendingConstraint, error) {
+	card, err := CardOf(op, a, id, "")
+	if err != nil {
+		return nil, err
+	}
+	c, err := MergeConstraint(card.SpendingConstraint, patch, "", op.Now, op.W.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	card.SpendingConstraint = c
+	return c, storeCard(op, card, card.Status)
+}
+
+// RequireEnterprise refuses an enterprise feature to other legal entities.
+func RequireEnterprise(a *kernel.Actor, feature string) error {
+	if a.LegalEntity.Enterprise {
+		return nil
+	}
+	return kernel.Errorf(kernel.CodeForbidden, "%s are an enterprise feature; legal entity %s is not on an enterprise plan",
+		feature, a.LegalEntityID())
+}
+
+// CardModifiers returns a card's modifiers (enterprise only).
+func CardModifiers(op *kernel.Op, a *kernel.Actor, id string) ([]CardModifier, error) {
+	if err := RequireEnterprise(a, "card modifiers"); err != nil {
+		return nil, err
+	}
+	card, err := CardOf(op, a, id, "")
+	if err != nil {
+		return nil, err
+	}
+	return card.Modifiers, nil
+}
+
+// SetCardModifier sets one modifier of a card by name (enterprise only).
+func SetCardModifier(op *kernel.Op, a *kernel.Actor, id string, m CardModifier) error {
+	if err := RequireEnterprise(a, "card modifiers"); err != nil {
+		return err
+	}
+	card, err := CardOf(op, a, id, "")
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(card.Modifiers, func(x CardModifier) bool { return x.Name == m.Name })
+	if i < 0 {
+		card.Modifiers = append(card.Modifiers, m)
+	} else {
+		card.Modifiers[i] = m
+	}
+	return storeCard(op, card, card.Status)
+}
+
+// CardProducts pages through the fixtures' card products.
+func CardProducts(op *kernel.Op, req kernel.PageRequest) (kernel.Page[fixtures.CardProduct], error) {
+	prefix := kernel.IndexPrefix("card_product")
+	if !kernel.ValidCursorKey(req.After, prefix) {
+		return kernel.Page[fixtures.CardProduct]{}, kernel.InvalidField("cursor", "does not belong to this list")
+	}
+	size := req.Size
+	if size <= 0 {
+		size = kernel.PageSize
+	}
+	page := kernel.Page[fixtures.CardProduct]{Items: []fixtures.CardProduct{}}
+	products := slices.Clone(op.W.Catalog.CardProducts)
+	slices.SortFunc(products, func(x, y fixtures.CardProduct) int { return strings.Compare(x.ID, y.ID) })
+	for _, p := range products {
+		key := kernel.IndexKey("card_product", p.ID)
+		if req.After != "" && key <= req.After {
+			continue
+		}
+		if len(page.Items) == size {
+			page.Next = kernel.IndexKey("card_product", page.Items[size-1].ID)
+			break
+		}
+		page.Items = append(page.Items, p)
+	}
+	return page, nil
+}
+
+func CardIndexes(c *Card) []string {
+	at, seq := store.Millis(c.CreatedAt), store.Seq(c.Seq)
+	keys := []string{
+		kernel.IndexKey(IndexCardLE, c.LegalEntityID, at, seq, c.ID),
+		kernel.IndexKey(IndexCardName, c.LegalEntityID, sortName(c.Name), c.Name, seq, c.ID),
+		kernel.IndexKey(IndexCardAccount, c.AccountID, at, seq, c.ID),
+	}
+	if c.CardGroupID != "" {
+		keys = append(keys, kernel.IndexKey(IndexCardGroup, c.CardGroupID, at, seq, c.ID))
+	}
+	return keys
+}
+
+const IndexCardGroup = "card.group"
+
+const IndexCardAccount = "card.account"
+
+const IndexCardName = "card.name"
+
+const IndexCardLE = "card.le"
+
+// IssueCard fills a new card's id, number, expiry and product and stores it.
+func IssueCard(op *kernel.Op, card *Card, declaredID string) error {
+	id := declaredID
+	if id == "" {
+		var err error
+		if id, err = op.NewID(kernel.PrefixCard); err != nil {
+			return err
+		}
+	}
+	seq, err := op.NextSeq()
+	if err != nil {
+		return err
+	}
+	card.ID, card.Seq = id, seq
+	if card.CreatedAt.IsZero() {
+		card.CreatedAt = op.Now
+	}
+	if card.CardProductID == "" {
+		products := op.W.Catalog.CardProducts
+		card.CardProductID = products[kernel.Derive(op.W.Seed, "product:"+id, 0)%2].ID
+	}
+	product, _ := op.W.Catalog.CardProduct(card.CardProductID)
+	f := op.W.Faker("card:"+id, seq)
+	card.PAN = kernel.LuhnComplete(product.Prefix + f.DigitN(uint(15-len(product.Prefix))))
+	card.CVV = f.DigitN(3)
+	exp := card.CreatedAt.AddDate(3, 0, 0)
+	card.ExpiryMonth = fmt.Sprintf("%02d", int(exp.Month()))
+	card.ExpiryYear = strconv.Itoa(exp.Year())
+	return op.Save(kernel.KindCard, card.ID, card, CardIndexes(card)...)
+}

@@ -1,0 +1,110 @@
+package cards
+
+import (
+	"encoding/json"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"time"
+)
+
+// Card is a virtual card.
+type Card struct {
+	ID                 string              `json:"id"`
+	LegalEntityID      string              `json:"legalEntityId"`
+	AccountID          string              `json:"accountId"`
+	VirtualAccountID   string              `json:"virtualAccountId,omitempty"`
+	CardGroupID        string              `json:"cardGroupId,omitempty"`
+	CardProductID      string              `json:"cardProductId,omitempty"`
+	Name               string              `json:"name"`
+	Status             string              `json:"status"`
+	PAN                string              `json:"pan"`
+	CVV                string              `json:"cvv"`
+	ExpiryMonth        string              `json:"expiryMonth"`
+	ExpiryYear         string              `json:"expiryYear"`
+	IsPhysical         bool                `json:"isPhysical"`
+	IsSingleUse        bool                `json:"isSingleUse"`
+	SpendingConstraint *SpendingConstraint `json:"spendingConstraint,omitempty"`
+	UserData           json.RawMessage     `json:"userData,omitempty"`
+	Modifiers          []CardModifier      `json:"modifiers,omitempty"`
+	CreatedAt          time.Time           `json:"createdAt"`
+	Seq                int64               `json:"seq"`
+}
+
+// Last4 is the last four digits of the PAN.
+func (c *Card) Last4() string {
+	if len(c.PAN) < 4 {
+		return c.PAN
+	}
+	return c.PAN[len(c.PAN)-4:]
+}
+
+// CardModifier is an enterprise card setting.
+type CardModifier struct {
+	Name  string `json:"name" yaml:"name" enum:"only_allow_recurring_payments"`
+	Value bool   `json:"value" yaml:"value"`
+}
+
+// CardGroup groups cards under one spending constraint.
+type CardGroup struct {
+	ID                 string              `json:"id"`
+	LegalEntityID      string              `json:"legalEntityId"`
+	Name               string              `json:"name"`
+	VirtualAccountID   string              `json:"virtualAccountId,omitempty"`
+	Status             string              `json:"status"`
+	SpendingConstraint *SpendingConstraint `json:"spendingConstraint,omitempty"`
+	CreatedAt          time.Time           `json:"createdAt"`
+	Seq                int64               `json:"seq"`
+}
+
+// SpendingConstraint is the API's constraint object: five optional rules.
+type SpendingConstraint struct {
+	MerchantCategoryRule     *MerchantCategoryRule     `json:"merchantCategoryRule,omitempty" yaml:"merchantCategoryRule"`
+	MerchantRule             *MerchantRule             `json:"merchantRule,omitempty" yaml:"merchantRule"`
+	SpendingRule             *SpendingRule             `json:"spendingRule,omitempty" yaml:"spendingRule"`
+	CountryRule              *CountryRule              `json:"countryRule,omitempty" yaml:"countryRule"`
+	MerchantCategoryCodeRule *MerchantCategoryCodeRule `json:"merchantCategoryCodeRule,omitempty" yaml:"merchantCategoryCodeRule"`
+}
+
+// MerchantCategoryRule allows or blocks merchant categories.
+type MerchantCategoryRule struct {
+	MerchantCategories []string `json:"merchantCategories" yaml:"merchantCategories"`
+	Restriction        string   `json:"restriction" yaml:"restriction" enum:"allowlist,blacklist"`
+}
+
+// MerchantRule allows or blocks merchants.
+type MerchantRule struct {
+	Merchants   []string `json:"merchants" yaml:"merchants"`
+	Restriction string   `json:"restriction" yaml:"restriction" enum:"allowlist,blacklist"`
+}
+
+// CountryRule allows or blocks merchant countries.
+type CountryRule struct {
+	Countries   []string `json:"countries" yaml:"countries"`
+	Restriction string   `json:"restriction" yaml:"restriction" enum:"allowlist,blacklist"`
+}
+
+// MerchantCategoryCodeRule allows or blocks MCCs.
+type MerchantCategoryCodeRule struct {
+	MerchantCategoryCodes []string `json:"merchantCategoryCodes" yaml:"merchantCategoryCodes"`
+	Restriction           string   `json:"restriction" yaml:"restriction" enum:"allowlist,blacklist"`
+}
+
+// SpendingRule limits amounts.
+type SpendingRule struct {
+	UtilizationLimit     *UtilizationLimit     `json:"utilizationLimit,omitempty" yaml:"utilizationLimit"`
+	UtilizationLimitV2   []UtilizationLimit    `json:"utilizationLimitV2,omitempty" yaml:"utilizationLimitV2"`
+	TransactionSizeLimit *TransactionSizeLimit `json:"transactionSizeLimit,omitempty" yaml:"transactionSizeLimit"`
+}
+
+// UtilizationLimit caps spend inside a resetting window.
+type UtilizationLimit struct {
+	LimitAmount kernel.Money `json:"limitAmount" yaml:"limitAmount"`
+	Preset      string       `json:"preset" yaml:"preset" enum:"daily,weekly,monthly,yearly,collective"`
+	Timezone    string       `json:"timezone,omitempty" yaml:"timezone"`
+	StartDate   string       `json:"startDate,omitempty" yaml:"startDate" format:"date"`
+}
+
+// TransactionSizeLimit bounds a single purchase.
+type TransactionSizeLimit struct {
+	Minimum *kernel.Money `json:"minimum,omitempty" yaml:"minimum"`
+	Maximum *kernel.Money `json:"maximum,omitempty" yaml:"maximum"`
+}

@@ -1,0 +1,153 @@
+package control
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+type advanceRequest struct {
+	By string `json:"by"`
+	To string `json:"to"`
+	// SettleWebhooks (default true) waits, at every instant, for the
+	// webhook deliveries due then: see advanceSettling.
+	SettleWebhooks *bool `json:"settleWebhooks"`
+}
+
+type eventView struct {
+	ID      string  `json:"id"`
+	Kind    string  `json:"kind"`
+	At      string  `json:"at"`
+	Status  string  `json:"status"`
+	Summary string  `json:"summary,omitempty"`
+	Error   string  `json:"error,omitempty"`
+	RanAt   *string `json:"ranAt,omitempty"`
+	Payload any     `json:"payload,omitempty"`
+}
+
+func eventOf(e kernel.Event) eventView {
+	v := eventView{ID: e.ID, Kind: e.Kind, At: ts(e.At), Status: e.Status, Summary: e.Summary, Error: e.Error}
+	if e.RanAt != nil {
+		s := ts(*e.RanAt)
+		v.RanAt = &s
+	}
+	if len(e.Payload) > 0 && string(e.Payload) != "null" && string(e.Payload) != "{}" {
+		v.Payload = e.Payload
+	}
+	return v
+}
+
+// maxAdvanceSpan is the furthest one advance moves the clock: a year,
+// leap day included. Further is a 400; advance again to go on.
+const maxAdvanceSpan = 366 * 24 * time.Hour
+
+// target resolves an advance request: by a duration, to an instant, or to
+// the next scheduled event.
+func target(w *kernel.World, req advanceRequest) (time.Time, error) {
+	now := w.Now()
+	var to time.Time
+	field := "/to"
+	switch {
+	case req.By != "" && req.To != "":
+		return time.Time{}, kernel.InvalidField("/by", "give either by or to, not both")
+	case req.By != "":
+		field = "/by"
+		d, err := scenario.ParseDuration(req.By)
+		if err != nil || d < 0 {
+			return time.Time{}, kernel.InvalidField("/by", "must be a non-negative duration such as 36h, 2d or 1w")
+		}
+		to = now.Add(d)
+	case req.To == "next":
+		next, ok, err := w.NextEventAt()
+		if err != nil || !ok {
+			return now, err
+		}
+		to = next
+	case req.To != "":
+		t, err := time.Parse(time.RFC3339Nano, req.To)
+		if err != nil {
+			return time.Time{}, kernel.InvalidField("/to", `must be an RFC 3339 instant or "next"`)
+		}
+		if t.Before(now) {
+			return time.Time{}, kernel.InvalidField("/to", "the clock never moves backwards; restore a snapshot instead")
+		}
+		to = t
+	default:
+		return time.Time{}, kernel.InvalidField("body", `give "by" (e.g. "36h") or "to" (an RFC 3339 instant or "next")`)
+	}
+	if to.Sub(now) > maxAdvanceSpan {
+		return time.Time{}, kernel.InvalidField(field, "one advance moves the clock at most 366 days; advance again to go further")
+	}
+	if err := clock.InRange(to); err != nil {
+		return time.Time{}, kernel.InvalidField(field, "the clock "+err.Error())
+	}
+	return to, nil
+}
+
+// advance moves the world's clock, bounded by maxAdvanceSpan and
+// sandbox.MaxAdvanceEvents, and stops between two events when the client
+// goes away or the server stops.
+func (c *Control) advance(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	var req advanceRequest
+	if err := web.Decode(r, &req, true); err != nil {
+		return nil, err
+	}
+	req.By, req.To = strings.TrimSpace(req.By), strings.TrimSpace(req.To)
+	from := w.Now()
+	to, err := target(w, req)
+	if err != nil {
+		return nil, err
+	}
+	var ran []kernel.Event
+	hooks := map[string]any{"settled": false, "delivered": []any{}}
+	if c.Webhooks != nil && (req.SettleWebhooks == nil || *req.SettleWebhooks) {
+		var sent []webhooks.Sent
+		var settled bool
+		ran, sent, settled, err = c.advanceSettling(r.Context(), w, to)
+		hooks = map[string]any{"settled": settled, "delivered": sent}
+	} else {
+		ran, err = w.AdvanceContext(r.Context(), to, kernel.MaxAdvanceEvents)
+	}
+	if err != nil {
+		return nil, err
+	}
+	events := make([]eventView, len(ran))
+	for i, e := range ran {
+		events[i] = eventOf(e)
+	}
+	cv, err := clockOf(w)
+	return map[string]any{"from": ts(from), "to": ts(to), "clock": cv, "events": events, "webhooks": hooks}, err
+}
+
+func (c *Control) events(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	status := r.URL.Query().Get("status")
+	if status == "" {
+		status = kernel.EventScheduled
+	}
+	if status != kernel.EventScheduled && status != "done" {
+		return nil, kernel.InvalidField("status", "must be scheduled or done")
+	}
+	page, err := w.Events(status, kernel.PageRequest{Size: 500})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]eventView, len(page.Items))
+	for i, e := range page.Items {
+		items[i] = eventOf(e)
+	}
+	return map[string]any{"items": items, "metadata": map[string]int{"count": len(items)}}, nil
+}

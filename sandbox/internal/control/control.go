@@ -1,0 +1,217 @@
+package control
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/inforequests"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/traffic"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+// Control is the control API over an engine.
+type Control struct {
+	Engine     *kernel.Engine
+	AdminToken string
+	Version    string
+	Agents     Agents
+	// Traffic is the faults, rate limit and journal the control API sets
+	// and reads.
+	Traffic *traffic.Traffic
+	// Webhooks sends webhook deliveries; settling waits for it.
+	Webhooks *webhooks.Sender
+	// Scenarios are the scenarios a new world may name: the embedded ones
+	// and those of the directory given at start (nil: embedded only).
+	Scenarios *scenario.Library
+	// InfoView renders an information request in the public API's shape.
+	InfoView func(*inforequests.InformationRequest) any
+}
+
+// Register adds every control route to r, under /_sandbox, and their
+// descriptions, with the components they name, to docs. It returns the
+// subrouter that holds the routes.
+func (c *Control) Register(r *mux.Router, docs *openapi.Registry) *mux.Router {
+	describe(docs)
+	s := r.PathPrefix("/_sandbox").Subrouter()
+	s.Use(c.requireToken)
+	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }
+	route(http.MethodGet, "/health", "sandbox.health", c.health)
+	route(http.MethodPost, "/reset", "sandbox.reset", c.reset)
+	route(http.MethodGet, "/keys", "sandbox.keys", c.keys)
+	route(http.MethodGet, "/clock", "sandbox.clock", c.clock)
+	route(http.MethodPost, "/clock/advance", "sandbox.clock.advance", c.advance)
+	route(http.MethodGet, "/events", "sandbox.events", c.events)
+	c.routesAgents(s)
+	c.routesSimulateCards(s)
+	c.routesSimulateMoney(s)
+	c.routesSimulateInvoices(s)
+	c.routesOutbox(s)
+	c.routesWorlds(s)
+	c.routesFaults(s)
+	c.routesRateLimit(s)
+	c.routesJournal(s)
+	c.routesInfoRequests(s)
+	c.routesWebhooks(s)
+	s.Handle("/worlds/{world}/{rest:.+}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		c.forward(r, w, req)
+	})).Name("sandbox.world_scoped")
+	return s
+}
+
+// requireToken enforces the admin token when one is configured.
+func (c *Control) requireToken(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The secure form is opened from an emailed link by a contact who
+		// has no admin token; its unguessable token protects it.
+		if c.AdminToken != "" && !strings.Contains(r.URL.Path, "/forms/") {
+			got := r.Header.Get("X-Admin-Token")
+			if b, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && got == "" {
+				got = b
+			}
+			if subtle.ConstantTimeCompare([]byte(got), []byte(c.AdminToken)) != 1 {
+				web.WriteError(w, r, web.Gen2, kernel.Errorf(kernel.CodeUnauthorized,
+					"the control API needs the admin token (X-Admin-Token or Authorization: Bearer)"))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// world is the world a control call acts on: X-Sandbox-World, else the
+// default one.
+func (c *Control) world(r *http.Request) (*kernel.World, error) {
+	id := r.Header.Get("X-Sandbox-World")
+	w, ok := c.Engine.World(id)
+	if !ok {
+		return nil, kernel.NotFound("world", "X-Sandbox-World", id).With("field", "X-Sandbox-World")
+	}
+	info := web.InfoOf(r)
+	info.World, info.Reference = w.ID, w.ReferenceID
+	return w, nil
+}
+
+type clockView struct {
+	Now         string  `json:"now"`
+	Mode        string  `json:"mode"`
+	Scale       float64 `json:"scale,omitempty"`
+	Start       string  `json:"start"`
+	NextEventAt *string `json:"nextEventAt"`
+}
+
+func clockOf(w *kernel.World) (clockView, error) {
+	st := w.Clock()
+	v := clockView{Now: ts(st.Now), Mode: string(st.Mode), Scale: st.Scale, Start: ts(w.Meta().Start)}
+	next, ok, err := w.NextEventAt()
+	if ok {
+		s := ts(next)
+		v.NextEventAt = &s
+	}
+	return v, err
+}
+
+func ts(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+type health struct {
+	Status     string    `json:"status"`
+	Version    string    `json:"version"`
+	World      string    `json:"world"`
+	Scenario   string    `json:"scenario"`
+	Seed       int64     `json:"seed"`
+	Persistent bool      `json:"persistent"`
+	Clock      clockView `json:"clock"`
+	Worlds     int       `json:"worlds"`
+}
+
+func (c *Control) health(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	cv, err := clockOf(w)
+	m := w.Meta()
+	return health{Status: "ok", Version: c.Version, World: w.ID, Scenario: m.Scenario, Seed: m.Seed,
+		Persistent: w.Persistent(), Clock: cv, Worlds: len(c.Engine.Worlds())}, err
+}
+
+func (c *Control) reset(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Reset(); err != nil {
+		return nil, err
+	}
+	c.Traffic.ClearJournal(w)
+	return c.health(r)
+}
+
+type keyView struct {
+	Key            string   `json:"key"`
+	Name           string   `json:"name,omitempty"`
+	Kind           string   `json:"kind"`
+	ReadOnly       bool     `json:"readOnly"`
+	LegalEntityIDs []string `json:"legalEntityIds"`
+	UserID         string   `json:"userId,omitempty"`
+}
+
+func keyViews(w *kernel.World) ([]keyView, error) {
+	keys, err := w.Keys()
+	if err != nil {
+		return nil, err
+	}
+	items := make([]keyView, len(keys))
+	for i, k := range keys {
+		items[i] = keyView{Key: k.Key.Key, Name: k.Key.Name, Kind: k.Key.Kind, ReadOnly: k.Key.ReadOnly,
+			LegalEntityIDs: k.LegalEntityIDs, UserID: k.Key.UserID}
+	}
+	return items, nil
+}
+
+func (c *Control) keys(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	items, err := keyViews(w)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"items": items}, nil
+}
+
+func (c *Control) clock(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	return clockOf(w)
+}
+
+// forward serves /_sandbox/worlds/{world}/… as the same control call with
+// X-Sandbox-World set: the path form of choosing a world. World paths do
+// not nest: /_sandbox/worlds/a/worlds/b/… is refused, so no request is
+// forwarded more than once.
+func (c *Control) forward(root http.Handler, w http.ResponseWriter, r *http.Request) {
+	v := mux.Vars(r)
+	if rest := v["rest"]; strings.HasPrefix(rest, "worlds/") && strings.Contains(strings.TrimPrefix(rest, "worlds/"), "/") {
+		web.WriteError(w, r, web.Gen2, kernel.InvalidField("path", "world paths do not nest: name one world, as /_sandbox/worlds/{id}/…"))
+		return
+	}
+	if _, ok := c.Engine.World(v["world"]); !ok {
+		web.WriteError(w, r, web.Gen2, kernel.NotFound("world", "world", v["world"]))
+		return
+	}
+	fwd := r.Clone(r.Context())
+	fwd.URL.Path = "/_sandbox/" + v["rest"]
+	fwd.URL.RawPath = ""
+	fwd.Header.Set("X-Sandbox-World", v["world"])
+	root.ServeHTTP(w, fwd)
+}

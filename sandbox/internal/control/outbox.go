@@ -1,0 +1,120 @@
+package control
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+)
+
+func (c *Control) routesOutbox(s *mux.Router) {
+	web.Route(s, web.Gen2, http.MethodGet, "/outbox", "sandbox.outbox.list", c.outbox)
+	web.Route(s, web.Gen2, http.MethodGet, "/outbox/{id}", "sandbox.outbox.get", c.outboxMessage)
+	web.Route(s, web.Gen2, http.MethodGet, "/documents/{documentId}", "sandbox.document.get", c.document)
+}
+
+// messageView is an outbox message; relative links are made absolute on
+// the host the request came to.
+type messageView struct {
+	ID            string            `json:"id"`
+	Kind          string            `json:"kind"`
+	To            []string          `json:"to"`
+	CC            []string          `json:"cc"`
+	Subject       string            `json:"subject"`
+	Text          string            `json:"text"`
+	HTML          string            `json:"html"`
+	Links         map[string]string `json:"links"`
+	RelatedID     string            `json:"relatedId,omitempty"`
+	LegalEntityID string            `json:"legalEntityId,omitempty"`
+	CreatedAt     string            `json:"createdAt" format:"date-time"`
+}
+
+// outboxPage is the body of GET /_sandbox/outbox.
+type outboxPage struct {
+	Items    []messageView `json:"items"`
+	Metadata pageCount     `json:"metadata"`
+}
+
+// pageCount is a page's metadata: how many items it has and, when more
+// follow, the cursor of the next page.
+type pageCount struct {
+	Count      int    `json:"count"`
+	NextCursor string `json:"nextCursor,omitempty"`
+}
+
+func messageOf(r *http.Request, m *kernel.Message) messageView {
+	base := "http://" + r.Host
+	links := make(map[string]string, len(m.Links))
+	for k, v := range m.Links {
+		if strings.HasPrefix(v, "/") {
+			v = base + v
+		}
+		links[k] = v
+	}
+	abs := func(s string) string { return strings.ReplaceAll(s, `"/_sandbox/`, `"`+base+`/_sandbox/`) }
+	text := strings.ReplaceAll(m.Text, " /_sandbox/", " "+base+"/_sandbox/")
+	return messageView{ID: m.ID, Kind: m.Kind, To: m.To, CC: m.CC, Subject: m.Subject, Text: text, HTML: abs(m.HTML),
+		Links: links, RelatedID: m.RelatedID, LegalEntityID: m.LegalEntityID, CreatedAt: ts(m.CreatedAt)}
+}
+
+// outbox lists the emails the sandbox sent, newest first; to, kind and
+// relatedId narrow it.
+func (c *Control) outbox(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	q := r.URL.Query()
+	page, err := w.Outbox(kernel.OutboxFilter{To: q.Get("to"), Kind: q.Get("kind"), RelatedID: q.Get("relatedId")},
+		kernel.PageRequest{Size: 500})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]messageView, len(page.Items))
+	for i := range page.Items {
+		items[i] = messageOf(r, &page.Items[i])
+	}
+	return outboxPage{Items: items, Metadata: pageCount{Count: len(items)}}, nil
+}
+
+func (c *Control) outboxMessage(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	m, err := w.OutboxMessage(mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	return messageOf(r, m), nil
+}
+
+// document serves a stored document's bytes (an uploaded logo or receipt)
+// or renders a generated one (an invoice) with its content type, under a
+// policy that lets nothing in it run.
+func (c *Control) document(r *http.Request) (any, error) {
+	w, err := c.world(r)
+	if err != nil {
+		return nil, err
+	}
+	doc, body, err := invoices.DocumentContent(w, mux.Vars(r)["documentId"])
+	if err != nil {
+		return nil, err
+	}
+	resp := &web.Response{Status: http.StatusOK, Raw: body, ContentType: doc.ContentType,
+		Header: http.Header{"X-Content-Type-Options": {"nosniff"}}}
+	if doc.ContentType != "application/pdf" {
+		resp.Header.Set("Content-Security-Policy", documentPolicy)
+	}
+	return resp, nil
+}
+
+// documentPolicy is the Content-Security-Policy of a served document: it
+// is served from the dashboard's own origin, so nothing in it may run or
+// load (an uploaded SVG with a script, an invoice's HTML). PDFs go without
+// it, since browsers will not show a PDF in a sandboxed document; their
+// type is checked by content, and nosniff keeps it at that.
+const documentPolicy = "default-src 'none'; sandbox"

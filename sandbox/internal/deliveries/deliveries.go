@@ -1,0 +1,411 @@
+package deliveries
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Delivery rules, the real service's: an attempt succeeds on a 2xx answer;
+// anything else (or no answer) is retried on the virtual clock after
+// RetryDelay, up to MaxDeliveryAttempts attempts (the first and 12
+// retries). A delivery whose last attempt fails has failed permanently: its
+// endpoint backs off for EndpointBackoff, longer after each consecutive
+// permanent failure, and DisableAfterFailures of them in a row disable it.
+const (
+	MaxDeliveryAttempts  = 13
+	DisableAfterFailures = 6
+	firstRetryDelay      = 500 * time.Millisecond
+	retryGrowth          = 5
+	firstEndpointBackoff = time.Hour
+)
+
+// Scheduled events of the delivery rules: a failed delivery's next
+// attempt, and the end of an endpoint's backoff.
+const (
+	EventWebhookRetry  = "webhook.retry"
+	EventWebhookResume = "webhook.resume"
+)
+
+// RetryDelay is the wait after the n-th failed attempt: 0.5 s multiplied
+// by 5 each time (0.5 s, 2.5 s, 12.5 s, 62.5 s, … 24 414 062.5 s after the
+// 12th), the intervals the real service published.
+func RetryDelay(n int) time.Duration {
+	d := firstRetryDelay
+	for i := 1; i < n; i++ {
+		d *= retryGrowth
+	}
+	return d
+}
+
+// EndpointBackoff is how long an endpoint backs off after its n-th
+// consecutive permanent failure: one hour, doubled each time (1 h, 2 h,
+// 4 h, 8 h, 16 h; the 6th disables it instead).
+func EndpointBackoff(n int) time.Duration {
+	d := firstEndpointBackoff
+	for i := 1; i < n; i++ {
+		d *= 2
+	}
+	return d
+}
+
+// webhookEvent is the body every delivery posts: upstream's WebhookEvent.
+type webhookEvent struct {
+	EntityID string `json:"entityId"`
+	Event    string `json:"event"`
+	EventID  string `json:"eventId"`
+}
+
+// FanOut gives every endpoint of the event's legal entity that wants it a
+// delivery.
+func FanOut(op *kernel.Op, e *kernel.Emitted) error {
+	hooks, err := kernel.All[Webhook](op, kernel.KindWebhook, kernel.IndexPrefix(IndexWebhookLE, e.LegalEntityID))
+	if err != nil {
+		return err
+	}
+	for i := range hooks {
+		w := &hooks[i]
+		if w.ArchivedAt != nil || !w.wants(e.Event) {
+			continue
+		}
+		if _, err := QueueDelivery(op, w, e.EventID, e.Event, e.EntityID, SourceEvent, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// enqueueDelivery adds a delivery at the end of an endpoint's queue (and,
+// with the duplicate chaos setting, sometimes a second one for the same
+// event), then sends the head of the queue when the endpoint is sending.
+// It returns the delivery as stored after that.
+func enqueueDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, related string) (*WebhookDelivery, error) {
+	d, err := QueueDelivery(op, w, eventID, event, entityID, source, related)
+	if err != nil {
+		return nil, err
+	}
+	return delivery(op, d.ID)
+}
+
+// QueueDelivery is enqueueDelivery for callers that need only the new
+// delivery's id (the delivery it returns may have been sent since).
+func QueueDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, related string) (*WebhookDelivery, error) {
+	chaos, err := webhookChaos(op)
+	if err != nil {
+		return nil, err
+	}
+	d, err := newDelivery(op, w, eventID, event, entityID, source, related, chaos)
+	if err != nil {
+		return nil, err
+	}
+	if source != SourceDuplicate && chaos.Duplicate > 0 && chaosDraw(op, "webhook.duplicate", d.Seq) < chaos.Duplicate {
+		if _, err := newDelivery(op, w, eventID, event, entityID, SourceDuplicate, d.ID, chaos); err != nil {
+			return nil, err
+		}
+	}
+	if err := pumpDeliveries(op, w); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func newDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, related string, chaos WebhookChaos) (*WebhookDelivery, error) {
+	n, err := op.Counter(PrefixDelivery)
+	if err != nil {
+		return nil, err
+	}
+	id := kernel.OrderedID(op.W.Seed, PrefixDelivery, n)
+	seq, err := op.NextSeq()
+	if err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(webhookEvent{EntityID: entityID, Event: event, EventID: eventID})
+	if err != nil {
+		return nil, err
+	}
+	d := &WebhookDelivery{ID: id, WebhookID: w.ID, LegalEntityID: w.LegalEntityID, EventID: eventID, Event: event,
+		EntityID: entityID, Body: string(body), Status: DeliveryQueued, Source: source, RelatedID: related,
+		Attempts: []DeliveryAttempt{}, CreatedAt: op.Now, Seq: seq, Order: store.Seq(seq)}
+	if chaos.Shuffle {
+		d.Order = fmt.Sprintf("%016x", kernel.Derive(op.W.Seed, "webhook.shuffle", seq))
+	}
+	return d, saveDelivery(op, d)
+}
+
+// chaosDraw is a seeded number in [0, 1).
+func chaosDraw(op *kernel.Op, label string, n int64) float64 {
+	return float64(kernel.Derive(op.W.Seed, label, n)>>11) / (1 << 53)
+}
+
+func saveDelivery(op *kernel.Op, d *WebhookDelivery) error {
+	return op.Save(KindDelivery, d.ID, d, DeliveryIndexes(d)...)
+}
+
+func delivery(op *kernel.Op, id string) (*WebhookDelivery, error) {
+	var d WebhookDelivery
+	ok, err := op.Get(KindDelivery, id, &d)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, kernel.NotFound("webhook delivery", "id", id)
+	}
+	return &d, nil
+}
+
+// unfinished lists an endpoint's queued, pending and retrying deliveries in
+// event order.
+func unfinished(op *kernel.Op, webhookID string) ([]WebhookDelivery, error) {
+	return kernel.All[WebhookDelivery](op, KindDelivery, kernel.IndexPrefix(IndexDeliveryQueue, webhookID))
+}
+
+// pumpDeliveries makes the head of a sending endpoint's queue due.
+// Deliveries go out one at a time, in event order; while deliveries are
+// shuffled every queued one is due at once.
+func pumpDeliveries(op *kernel.Op, w *Webhook) error {
+	if !w.sending() {
+		return nil
+	}
+	chaos, err := webhookChaos(op)
+	if err != nil {
+		return err
+	}
+	req := kernel.PageRequest{Size: 1}
+	if chaos.Shuffle {
+		req.Size = 1000
+	}
+	page, err := kernel.List[WebhookDelivery](op, KindDelivery, kernel.IndexPrefix(IndexDeliveryQueue, w.ID), req, nil)
+	if err != nil {
+		return err
+	}
+	for i := range page.Items {
+		if d := &page.Items[i]; d.Status == DeliveryQueued {
+			if err := makeDue(op, d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// makeDue puts a delivery in the sender's queue now, canceling a retry it
+// was waiting for.
+func makeDue(op *kernel.Op, d *WebhookDelivery) error {
+	if d.RetryEventID != "" {
+		if err := op.CancelEvent(d.RetryEventID); err != nil {
+			return err
+		}
+	}
+	d.Status, d.NextAttemptAt, d.RetryEventID = DeliveryPending, nil, ""
+	op.NotifyDue()
+	return saveDelivery(op, d)
+}
+
+// holdDeliveries stops an endpoint's unfinished deliveries: queued (kept
+// for later) or canceled (never sent).
+func holdDeliveries(op *kernel.Op, webhookID, status string) error {
+	queue, err := unfinished(op, webhookID)
+	if err != nil {
+		return err
+	}
+	for i := range queue {
+		d := &queue[i]
+		if d.RetryEventID != "" {
+			if err := op.CancelEvent(d.RetryEventID); err != nil {
+				return err
+			}
+		}
+		d.Status, d.NextAttemptAt, d.RetryEventID = status, nil, ""
+		if status == DeliveryCanceled {
+			now := op.Now
+			d.CompletedAt = &now
+		}
+		if err := saveDelivery(op, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func RunWebhookRetry(op *kernel.Op, ev *kernel.Event) (string, error) {
+	var p struct {
+		DeliveryID string `json:"deliveryId"`
+	}
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+		return "", err
+	}
+	d, err := delivery(op, p.DeliveryID)
+	if err != nil {
+		return "", err
+	}
+	if d.Status != DeliveryRetrying || d.RetryEventID != ev.ID {
+		return fmt.Sprintf("delivery %s is %s; nothing to retry", d.ID, d.Status), nil
+	}
+	d.RetryEventID = ""
+	if err := makeDue(op, d); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("delivery %s: attempt %d due", d.ID, len(d.Attempts)+1), nil
+}
+
+// RecordDeliveryAttempt stores the outcome of a request the sender made and
+// applies the delivery rules: success finishes the delivery and resets the
+// endpoint's backoff cycle; a failure schedules the next attempt on the
+// virtual clock or, after the last attempt, fails the delivery for good and
+// backs the endpoint off (or disables it). The next queued delivery is
+// then made due when the endpoint is still sending.
+func RecordDeliveryAttempt(w *kernel.World, id string, r AttemptResult) (*WebhookDelivery, error) {
+	var d *WebhookDelivery
+	err := w.Update(func(op *kernel.Op) error {
+		var err error
+		d, err = recordAttempt(op, id, r)
+		return err
+	})
+	return d, err
+}
+
+func recordAttempt(op *kernel.Op, id string, r AttemptResult) (*WebhookDelivery, error) {
+	d, err := delivery(op, id)
+	if err != nil {
+		return nil, err
+	}
+	hook, ok, err := LoadWebhook(op, d.WebhookID)
+	if err != nil || !ok {
+		return nil, fmt.Errorf("delivery %s names missing webhook %s: %v", d.ID, d.WebhookID, err)
+	}
+	at := r.SentAt.UTC()
+	if at.IsZero() || at.After(op.Now) {
+		at = op.Now
+	}
+	ok = r.Error == "" && r.ResponseStatus >= 200 && r.ResponseStatus < 300
+	held := false
+	d.Attempts = append(d.Attempts, DeliveryAttempt{Number: len(d.Attempts) + 1, At: at, URL: r.URL,
+		RequestHeaders: r.RequestHeaders, RequestBody: r.RequestBody, ResponseStatus: r.ResponseStatus,
+		ResponseBody: capBytes(r.ResponseBody, MaxResponseBody), LatencyMs: r.LatencyMs, Error: r.Error, Succeeded: ok})
+	switch {
+	case d.Status != DeliveryPending:
+		// Paused or archived while the request was in flight: keep the
+		// attempt; only a success changes the outcome.
+		if ok && d.Status != DeliverySucceeded {
+			finishDelivery(op, d, DeliverySucceeded)
+		}
+	case ok:
+		finishDelivery(op, d, DeliverySucceeded)
+		hook.ConsecutiveFailures = 0
+	case len(d.Attempts) >= MaxDeliveryAttempts:
+		finishDelivery(op, d, DeliveryFailed)
+		if held, err = failPermanently(op, hook); err != nil {
+			return nil, err
+		}
+	default:
+		if err := scheduleRetry(op, d, at.Add(RetryDelay(len(d.Attempts)))); err != nil {
+			return nil, err
+		}
+	}
+	if err := saveDelivery(op, d); err != nil {
+		return nil, err
+	}
+	if held {
+		// Shuffled deliveries may be due side by side: hold them all.
+		if err := holdDeliveries(op, hook.ID, DeliveryQueued); err != nil {
+			return nil, err
+		}
+	}
+	if err := saveWebhook(op, hook); err != nil {
+		return nil, err
+	}
+	return d, pumpDeliveries(op, hook)
+}
+
+func finishDelivery(op *kernel.Op, d *WebhookDelivery, status string) {
+	now := op.Now
+	d.Status, d.CompletedAt, d.NextAttemptAt, d.RetryEventID = status, &now, nil, ""
+}
+
+// failPermanently counts a permanent failure against an endpoint: at the
+// limit it is disabled; before it, an active endpoint backs off until a
+// scheduled webhook.resume makes it active again. It reports whether the
+// endpoint stopped sending.
+func failPermanently(op *kernel.Op, hook *Webhook) (bool, error) {
+	hook.ConsecutiveFailures++
+	if hook.Status != WebhookActive && hook.Status != WebhookBackingOff {
+		return false, nil
+	}
+	if err := cancelResume(op, hook); err != nil {
+		return false, err
+	}
+	if hook.ConsecutiveFailures >= DisableAfterFailures {
+		hook.SetStatus(WebhookDisabled, op.Now, nil)
+		return true, nil
+	}
+	ev, err := op.Schedule(EventWebhookResume, op.Now.Add(EndpointBackoff(hook.ConsecutiveFailures)),
+		map[string]string{"webhookId": hook.ID})
+	if err != nil {
+		return false, err
+	}
+	hook.SetStatus(WebhookBackingOff, op.Now, &ev.At)
+	hook.ResumeEventID = ev.ID
+	return true, nil
+}
+
+// cancelResume cancels the end of backoff an endpoint was waiting for.
+func cancelResume(op *kernel.Op, hook *Webhook) error {
+	if hook.ResumeEventID == "" {
+		return nil
+	}
+	id := hook.ResumeEventID
+	hook.ResumeEventID = ""
+	return op.CancelEvent(id)
+}
+
+// RunWebhookResume ends an endpoint's backoff: it is active again and
+// sends what it queued meanwhile.
+func RunWebhookResume(op *kernel.Op, ev *kernel.Event) (string, error) {
+	var p struct {
+		WebhookID string `json:"webhookId"`
+	}
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+		return "", err
+	}
+	hook, ok, err := LoadWebhook(op, p.WebhookID)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", kernel.NotFound("webhook", "id", p.WebhookID)
+	}
+	if hook.Status != WebhookBackingOff || hook.ResumeEventID != ev.ID || hook.ArchivedAt != nil {
+		return fmt.Sprintf("webhook %s is %s; nothing to resume", hook.ID, hook.Status), nil
+	}
+	hook.ResumeEventID = ""
+	hook.SetStatus(WebhookActive, op.Now, nil)
+	if err := saveWebhook(op, hook); err != nil {
+		return "", err
+	}
+	if err := pumpDeliveries(op, hook); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("webhook %s: backoff over, active again", hook.ID), nil
+}
+
+// scheduleRetry makes a delivery wait for its next attempt at a virtual
+// instant.
+func scheduleRetry(op *kernel.Op, d *WebhookDelivery, at time.Time) error {
+	ev, err := op.Schedule(EventWebhookRetry, at, map[string]string{"deliveryId": d.ID})
+	if err != nil {
+		return err
+	}
+	d.Status, d.NextAttemptAt, d.RetryEventID = DeliveryRetrying, &ev.At, ev.ID
+	return nil
+}
+
+// capBytes cuts s to at most n bytes.
+func capBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

@@ -1,0 +1,170 @@
+package deliveries
+
+import (
+	"fmt"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"slices"
+)
+
+// DueDelivery is a delivery the sender should post now.
+type DueDelivery struct {
+	ID        string
+	WebhookID string
+	URL       string
+	EventID   string
+	Event     string
+	Body      []byte
+	// Attempt is the number of the attempt about to be made.
+	Attempt int
+}
+
+// DueDeliveries lists up to limit deliveries to post now, in the order to
+// post them.
+func DueDeliveries(w *kernel.World, limit int) ([]DueDelivery, error) {
+	var out []DueDelivery
+	err := w.View(func(op *kernel.Op) error {
+		page, err := kernel.List[WebhookDelivery](op, KindDelivery, kernel.IndexPrefix(IndexDeliveryDue), kernel.PageRequest{Size: limit}, nil)
+		if err != nil {
+			return err
+		}
+		for _, d := range page.Items {
+			hook, ok, err := LoadWebhook(op, d.WebhookID)
+			if err != nil || !ok {
+				return fmt.Errorf("delivery %s names missing webhook %s: %v", d.ID, d.WebhookID, err)
+			}
+			out = append(out, DueDelivery{ID: d.ID, WebhookID: d.WebhookID, URL: hook.URL, EventID: d.EventID,
+				Event: d.Event, Body: []byte(d.Body), Attempt: len(d.Attempts) + 1})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// DeliveryFilter narrows the delivery list; empty fields match everything.
+type DeliveryFilter struct {
+	WebhookID string
+	Event     string
+	Status    string
+}
+
+// Check validates a filter, keyed by query parameter.
+func (f DeliveryFilter) Check() error {
+	d := map[string]string{}
+	if f.Event != "" && !slices.Contains(kernel.WebhookEventTypes, f.Event) {
+		d["event"] = "must be one of the webhook event types"
+	}
+	if f.Status != "" && !slices.Contains(DeliveryStatuses, f.Status) {
+		d["status"] = "must be one of queued, pending, retrying, succeeded, failed, canceled"
+	}
+	if len(d) > 0 {
+		return kernel.Invalid(d)
+	}
+	return nil
+}
+
+// Deliveries lists the world's deliveries in creation order.
+func Deliveries(w *kernel.World, f DeliveryFilter, req kernel.PageRequest) (kernel.Page[WebhookDelivery], error) {
+	if err := f.Check(); err != nil {
+		return kernel.Page[WebhookDelivery]{}, err
+	}
+	prefix := kernel.IndexPrefix(IndexDeliveryAll)
+	if f.WebhookID != "" {
+		prefix = kernel.IndexPrefix(IndexDeliveryWebhook, f.WebhookID)
+	}
+	var page kernel.Page[WebhookDelivery]
+	err := w.View(func(op *kernel.Op) error {
+		var err error
+		page, err = kernel.List(op, KindDelivery, prefix, req, func(d *WebhookDelivery) bool {
+			return (f.Event == "" || d.Event == f.Event) && (f.Status == "" || d.Status == f.Status)
+		})
+		return err
+	})
+	return page, err
+}
+
+// Delivery loads one delivery.
+func Delivery(w *kernel.World, id string) (*WebhookDelivery, error) {
+	var d *WebhookDelivery
+	err := w.View(func(op *kernel.Op) error {
+		var err error
+		d, err = delivery(op, id)
+		return err
+	})
+	return d, err
+}
+
+// Redeliver sends a delivery's event again, as a new delivery with the same
+// event id, at the end of its endpoint's queue.
+func Redeliver(w *kernel.World, id string) (*WebhookDelivery, error) {
+	var d *WebhookDelivery
+	err := w.Update(func(op *kernel.Op) error {
+		old, err := delivery(op, id)
+		if err != nil {
+			return err
+		}
+		hook, err := liveWebhook(op, old.WebhookID)
+		if err != nil {
+			return err
+		}
+		d, err = enqueueDelivery(op, hook, old.EventID, old.Event, old.EntityID, SourceRedeliver, old.ID)
+		return err
+	})
+	return d, err
+}
+
+// TriggerWebhook sends an endpoint an event of a chosen type for a chosen
+// entity, with a new event id. The entity is not looked up: receivers can
+// test ids they do not know.
+func TriggerWebhook(w *kernel.World, webhookID, event, entityID string) (*WebhookDelivery, error) {
+	d := map[string]string{}
+	if !slices.Contains(kernel.WebhookEventTypes, event) {
+		d["/event"] = "must be one of card.update, card.delete, card_creation.event, aggregated_transaction.create, " +
+			"aggregated_transaction.update, expense_report.create, expense_report.update"
+	}
+	if entityID == "" || len(entityID) > 255 {
+		d["/entityId"] = "required, at most 255 characters"
+	}
+	if len(d) > 0 {
+		return nil, kernel.Invalid(d)
+	}
+	var out *WebhookDelivery
+	err := w.Update(func(op *kernel.Op) error {
+		hook, err := liveWebhook(op, webhookID)
+		if err != nil {
+			return err
+		}
+		eventID, err := op.NewID("evt_")
+		if err != nil {
+			return err
+		}
+		out, err = enqueueDelivery(op, hook, eventID, event, entityID, SourceTrigger, "")
+		return err
+	})
+	return out, err
+}
+
+// liveWebhook loads an endpoint that is not archived.
+func liveWebhook(op *kernel.Op, id string) (*Webhook, error) {
+	hook, ok, err := LoadWebhook(op, id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, kernel.NotFound("webhook", "id", id)
+	}
+	if hook.ArchivedAt != nil {
+		return nil, kernel.Errorf(kernel.CodeConflict, "webhook %s is archived; it receives nothing", id)
+	}
+	return hook, nil
+}
+
+// WebhookNotifications lists the deliveries of one of the actor's
+// endpoints, newest first: its notification history. Another legal
+// entity's endpoint is not found; an archived one keeps its history.
+func WebhookNotifications(op *kernel.Op, a *kernel.Actor, webhookID string, req kernel.PageRequest) (kernel.Page[WebhookDelivery], error) {
+	if _, err := WebhookOf(op, a, webhookID); err != nil {
+		return kernel.Page[WebhookDelivery]{}, err
+	}
+	req.Desc = true
+	return kernel.List[WebhookDelivery](op, KindDelivery, kernel.IndexPrefix(IndexDeliveryWebhook, webhookID), req, nil)
+}

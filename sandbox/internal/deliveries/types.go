@@ -1,0 +1,123 @@
+package deliveries
+
+import (
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// PrefixDelivery starts every webhook delivery id.
+const PrefixDelivery = "whdel_"
+
+// Delivery statuses.
+const (
+	// DeliveryQueued waits: its endpoint is paused or disabled, or an
+	// earlier delivery to the same endpoint is not finished yet.
+	DeliveryQueued = "queued"
+	// DeliveryPending is due now: the sender posts it next.
+	DeliveryPending = "pending"
+	// DeliveryRetrying failed and waits for its next attempt (nextAttemptAt).
+	DeliveryRetrying = "retrying"
+	// DeliverySucceeded got a 2xx answer.
+	DeliverySucceeded = "succeeded"
+	// DeliveryFailed failed on its last attempt: a permanent failure.
+	DeliveryFailed = "failed"
+	// DeliveryCanceled will never be sent: its endpoint was archived.
+	DeliveryCanceled = "canceled"
+)
+
+// DeliveryStatuses lists every delivery status.
+var DeliveryStatuses = []string{DeliveryQueued, DeliveryPending, DeliveryRetrying, DeliverySucceeded,
+	DeliveryFailed, DeliveryCanceled}
+
+// Why a delivery exists.
+const (
+	SourceEvent     = "event"
+	SourceTrigger   = "trigger"
+	SourceRedeliver = "redeliver"
+	SourceDuplicate = "duplicate"
+)
+
+// WebhookDelivery is one event sent, or to be sent, to one endpoint, with
+// every attempt made.
+type WebhookDelivery struct {
+	ID            string `json:"id"`
+	WebhookID     string `json:"webhookId"`
+	LegalEntityID string `json:"legalEntityId"`
+	EventID       string `json:"eventId"`
+	Event         string `json:"event"`
+	EntityID      string `json:"entityId"`
+	// Body is the exact JSON posted: the WebhookEvent.
+	Body   string `json:"body"`
+	Status string `json:"status"`
+	// Source says why the delivery exists; RelatedID names the delivery it
+	// redelivers or duplicates.
+	Source        string            `json:"source"`
+	RelatedID     string            `json:"relatedId,omitempty"`
+	Attempts      []DeliveryAttempt `json:"attempts"`
+	NextAttemptAt *time.Time        `json:"nextAttemptAt,omitempty"`
+	RetryEventID  string            `json:"retryEventId,omitempty"`
+	CreatedAt     time.Time         `json:"createdAt"`
+	CompletedAt   *time.Time        `json:"completedAt,omitempty"`
+	Seq           int64             `json:"seq"`
+	// Order places the delivery in the sender's queue: the sequence, or a
+	// seeded random key while deliveries are shuffled.
+	Order string `json:"order"`
+}
+
+// DeliveryAttempt is one HTTP request made for a delivery.
+type DeliveryAttempt struct {
+	Number int `json:"number"`
+	// At is the virtual time the request was sent.
+	At             time.Time         `json:"at"`
+	URL            string            `json:"url"`
+	RequestHeaders map[string]string `json:"requestHeaders"`
+	RequestBody    string            `json:"requestBody"`
+	// ResponseStatus is 0 when no answer came (error or timeout).
+	ResponseStatus int    `json:"responseStatus,omitempty"`
+	ResponseBody   string `json:"responseBody,omitempty"`
+	// LatencyMs is the real time the request took.
+	LatencyMs int64  `json:"latencyMs"`
+	Error     string `json:"error,omitempty"`
+	Succeeded bool   `json:"succeeded"`
+}
+
+// AttemptResult is what the sender reports about one request it made.
+type AttemptResult struct {
+	// SentAt is the virtual time read when the request was sent.
+	SentAt         time.Time
+	URL            string
+	RequestHeaders map[string]string
+	RequestBody    string
+	ResponseStatus int
+	ResponseBody   string
+	LatencyMs      int64
+	Error          string
+}
+
+// MaxResponseBody is how much of a receiver's answer an attempt keeps.
+const MaxResponseBody = 4 << 10
+
+const (
+	KindDelivery         = "webhook_delivery"
+	IndexDeliveryAll     = "delivery.all"
+	IndexDeliveryWebhook = "delivery.webhook"
+	// IndexDeliveryQueue holds each endpoint's unfinished deliveries in
+	// event order.
+	IndexDeliveryQueue = "delivery.queue"
+	// IndexDeliveryDue holds the deliveries the sender should post now.
+	IndexDeliveryDue = "delivery.due"
+)
+
+func DeliveryIndexes(d *WebhookDelivery) []string {
+	seq := store.Seq(d.Seq)
+	keys := []string{kernel.IndexKey(IndexDeliveryAll, seq, d.ID), kernel.IndexKey(IndexDeliveryWebhook, d.WebhookID, seq, d.ID)}
+	switch d.Status {
+	case DeliveryQueued, DeliveryRetrying:
+		keys = append(keys, kernel.IndexKey(IndexDeliveryQueue, d.WebhookID, seq, d.ID))
+	case DeliveryPending:
+		keys = append(keys, kernel.IndexKey(IndexDeliveryQueue, d.WebhookID, seq, d.ID), kernel.IndexKey(IndexDeliveryDue, d.Order, d.ID))
+	}
+	return keys
+}

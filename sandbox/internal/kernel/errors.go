@@ -1,0 +1,89 @@
+package kernel
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a machine-readable error reason. The HTTP layer maps each code to a
+// status in one table.
+type Code string
+
+// The error codes the engine produces.
+const (
+	CodeInvalidRequest       Code = "invalid_request"
+	CodeUnauthorized         Code = "unauthorized"
+	CodeForbidden            Code = "forbidden"
+	CodeUserAPIKeyRequired   Code = "user_api_key_required"
+	CodeNotFound             Code = "not_found"
+	CodeConflict             Code = "conflict"
+	CodeInsufficientFunds    Code = "insufficient_funds"
+	CodeRateLimited          Code = "rate_limited"
+	CodeInternal             Code = "internal"
+	CodeMethodNotAllowed     Code = "method_not_allowed"
+	CodePayloadTooLarge      Code = "payload_too_large"
+	CodeUnsupportedMediaType Code = "unsupported_media_type"
+	// CodeUnavailable: the work was stopped before it finished (the
+	// server is shutting down); trying again later may succeed.
+	CodeUnavailable Code = "unavailable"
+)
+
+// Error is a domain error: a code, a human message and the variable data
+// behind it.
+type Error struct {
+	Code    Code
+	Message string
+	Details map[string]string
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// Errorf builds an Error with no details.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Details: map[string]string{}}
+}
+
+// With returns a copy of e with one more detail.
+func (e *Error) With(key, value string) *Error {
+	d := make(map[string]string, len(e.Details)+1)
+	for k, v := range e.Details {
+		d[k] = v
+	}
+	d[key] = value
+	return &Error{Code: e.Code, Message: e.Message, Details: d}
+}
+
+// NotFound is the error for an unknown, foreign or invisible resource. When
+// field is not empty the identifier came from that request field.
+func NotFound(kind, field, id string) *Error {
+	e := Errorf(CodeNotFound, "%s %s not found", kind, id)
+	if field != "" {
+		e = e.With("field", field).With("id", id)
+	}
+	return e
+}
+
+// Invalid is a validation error with one detail per failing location.
+func Invalid(details map[string]string) *Error {
+	msg := "the request is invalid"
+	if len(details) == 1 {
+		for k, v := range details {
+			msg = fmt.Sprintf("%s: %s", k, v)
+		}
+	}
+	return &Error{Code: CodeInvalidRequest, Message: msg, Details: details}
+}
+
+// InvalidField is a validation error for one location.
+func InvalidField(location, problem string) *Error {
+	return Invalid(map[string]string{location: problem})
+}
+
+// AsError extracts a domain error; ok is false for any other error.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	return nil, false
+}

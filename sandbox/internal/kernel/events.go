@@ -1,0 +1,268 @@
+package kernel
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Event statuses.
+const (
+	EventScheduled = "scheduled"
+	EventDone      = "done"
+	EventFailed    = "failed"
+	EventCanceled  = "canceled"
+)
+
+// Event is a future effect: it runs, in time order, when the world's clock
+// reaches At.
+type Event struct {
+	ID      string          `json:"id"`
+	Kind    string          `json:"kind"`
+	At      time.Time       `json:"at"`
+	Status  string          `json:"status"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+	Summary string          `json:"summary,omitempty"`
+	Error   string          `json:"error,omitempty"`
+	RanAt   *time.Time      `json:"ranAt,omitempty"`
+	Seq     int64           `json:"seq"`
+}
+
+// EventHandler runs an event inside the operation that fires it; it returns
+// a one-line summary of what happened.
+type EventHandler func(op *Op, ev *Event) (string, error)
+
+// EventKinds lists the kinds of scheduled event the world runs, sorted.
+func (op *Op) EventKinds() []string {
+	kinds := make([]string, 0, len(op.W.wiring.Events))
+	for k := range op.W.wiring.Events {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	return kinds
+}
+
+// HandlesEvent reports whether the world runs scheduled events of kind.
+func (op *Op) HandlesEvent(kind string) bool { return op.W.wiring.Events[kind] != nil }
+
+const (
+	IndexEventDue  = "event.due"
+	IndexEventDone = "event.done"
+)
+
+// EventIndexes are the index keys of a scheduled event.
+func EventIndexes(ev *Event) []string { return []string{eventIndex(ev)} }
+
+func eventIndex(ev *Event) string {
+	if ev.Status == EventScheduled {
+		return IndexKey(IndexEventDue, store.Millis(ev.At), store.Seq(ev.Seq), ev.ID)
+	}
+	return IndexKey(IndexEventDone, store.Seq(ev.Seq), ev.ID)
+}
+
+// Schedule adds an event of kind at the given time with a JSON payload.
+func (op *Op) Schedule(kind string, at time.Time, payload any) (*Event, error) {
+	if !op.HandlesEvent(kind) {
+		return nil, fmt.Errorf("unknown event kind %q", kind)
+	}
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	id, err := op.NewID(PrefixEvent)
+	if err != nil {
+		return nil, err
+	}
+	seq, err := op.NextSeq()
+	if err != nil {
+		return nil, err
+	}
+	if at.Before(op.Now) {
+		at = op.Now
+	}
+	ev := &Event{ID: id, Kind: kind, At: at.UTC(), Status: EventScheduled, Payload: raw, Seq: seq}
+	return ev, op.Save(KindEvent, id, ev, eventIndex(ev))
+}
+
+// CancelEvent marks a scheduled event canceled so it never runs.
+func (op *Op) CancelEvent(id string) error {
+	var ev Event
+	ok, err := op.Get(KindEvent, id, &ev)
+	if err != nil || !ok || ev.Status != EventScheduled {
+		return err
+	}
+	ev.Status = EventCanceled
+	now := op.Now
+	ev.RanAt = &now
+	return op.Save(KindEvent, id, &ev, eventIndex(&ev))
+}
+
+// nextDue returns the earliest scheduled event at or before limit.
+func (op *Op) nextDue(limit time.Time) (*Event, error) {
+	p, err := List[Event](op, KindEvent, IndexPrefix(IndexEventDue), PageRequest{Size: 1}, nil)
+	if err != nil || len(p.Items) == 0 {
+		return nil, err
+	}
+	ev := p.Items[0]
+	if ev.At.After(limit) {
+		return nil, nil
+	}
+	return &ev, nil
+}
+
+// Events lists scheduled events (in due order) or finished ones (most recent
+// first).
+func (w *World) Events(status string, req PageRequest) (Page[Event], error) {
+	var page Page[Event]
+	err := w.View(func(op *Op) error {
+		var err error
+		if status == EventScheduled {
+			page, err = List[Event](op, KindEvent, IndexPrefix(IndexEventDue), req, nil)
+		} else {
+			req.Desc = true
+			page, err = List[Event](op, KindEvent, IndexPrefix(IndexEventDone), req, nil)
+		}
+		return err
+	})
+	return page, err
+}
+
+// NextEventAt returns when the next scheduled event is due.
+func (w *World) NextEventAt() (time.Time, bool, error) {
+	var at time.Time
+	var found bool
+	err := w.View(func(op *Op) error {
+		ev, err := op.nextDue(time.Unix(1<<40, 0))
+		if ev != nil {
+			at, found = ev.At, true
+		}
+		return err
+	})
+	return at, found, err
+}
+
+// MaxAdvanceEvents is the most events one advance runs: a year of the
+// demo's hourly price ticks with its business besides.
+const MaxAdvanceEvents = 20_000
+
+// Advance moves the clock to target, running every event due on the way in
+// time order, each at its own virtual instant, at most MaxAdvanceEvents of
+// them. It returns the events that ran.
+func (w *World) Advance(target time.Time) ([]Event, error) {
+	return w.AdvanceContext(context.Background(), target, MaxAdvanceEvents)
+}
+
+// AdvanceContext is Advance that runs at most max events and stops between
+// two events when ctx ends. Either way the world stays whole: every event
+// that ran is committed, the clock stands at the last one's instant, and
+// the error says so.
+func (w *World) AdvanceContext(ctx context.Context, target time.Time, max int) ([]Event, error) {
+	w.advancing.Lock()
+	defer w.advancing.Unlock()
+	if err := clock.InRange(target); err != nil {
+		return nil, InvalidField("/to", err.Error())
+	}
+	if target.Before(w.Now()) {
+		return nil, Errorf(CodeInvalidRequest, "the clock never moves backwards: %s is before %s",
+			target.UTC().Format(time.RFC3339), w.Now().Format(time.RFC3339)).With("to", target.UTC().Format(time.RFC3339))
+	}
+	var ran []Event
+	for {
+		if ctx.Err() != nil {
+			return ran, w.stopped(CodeUnavailable, "the advance was interrupted (the client went away or the server is stopping)", len(ran))
+		}
+		if len(ran) >= max {
+			next, ok, err := w.NextEventAt()
+			if err != nil {
+				return ran, err
+			}
+			if ok && !next.After(target) {
+				return ran, w.stopped(CodeInvalidRequest, fmt.Sprintf("advancing to %s runs more than %d events: advance by less",
+					target.UTC().Format(time.RFC3339), max), len(ran))
+			}
+		}
+		ev, err := w.runNext(target)
+		if err != nil {
+			return ran, err
+		}
+		if ev == nil {
+			break
+		}
+		ran = append(ran, *ev)
+	}
+	return ran, w.Update(func(op *Op) error {
+		if target.After(op.Now) {
+			return op.setClock(target)
+		}
+		return nil
+	})
+}
+
+// stopped is the error of an advance that ended early: what stopped it,
+// how many events ran and where the clock stands.
+func (w *World) stopped(code Code, why string, ran int) *Error {
+	now := w.Now().UTC().Format(time.RFC3339Nano)
+	return Errorf(code, "%s; %d events ran and the clock stands at %s", why, ran, now).
+		With("eventsRun", fmt.Sprint(ran)).With("clock", now)
+}
+
+// runNext runs the earliest event due by target, at its own instant. A
+// handler that fails rolls back everything it wrote; the event is then
+// recorded as failed in a transaction of its own.
+func (w *World) runNext(target time.Time) (*Event, error) {
+	var ev *Event
+	var handlerErr error
+	err := w.Update(func(op *Op) error {
+		var err error
+		if ev, err = op.nextDue(target); err != nil || ev == nil {
+			return err
+		}
+		if err := op.catchUp(ev.At); err != nil {
+			return err
+		}
+		h := op.W.wiring.Events[ev.Kind]
+		summary, err := op.runHandler(h, ev)
+		if err != nil {
+			handlerErr = err
+			return err
+		}
+		return op.finishEvent(ev, EventDone, summary, "")
+	})
+	if handlerErr != nil {
+		err = w.Update(func(op *Op) error {
+			if err := op.catchUp(ev.At); err != nil {
+				return err
+			}
+			return op.finishEvent(ev, EventFailed, "", handlerErr.Error())
+		})
+	}
+	return ev, err
+}
+
+// catchUp moves the clock to an event's instant. An event scheduled by a
+// request that raced with an advance can be due before the clock; it then
+// runs now instead of moving the clock backwards.
+func (op *Op) catchUp(at time.Time) error {
+	if at.After(op.Now) {
+		return op.setClock(at)
+	}
+	return nil
+}
+
+func (op *Op) finishEvent(ev *Event, status, summary, errText string) error {
+	at := op.Now
+	ev.RanAt, ev.Status, ev.Summary, ev.Error = &at, status, summary, errText
+	return op.Save(KindEvent, ev.ID, ev, eventIndex(ev))
+}
+
+func (op *Op) runHandler(h EventHandler, ev *Event) (summary string, err error) {
+	if h == nil {
+		return "", fmt.Errorf("no handler for event kind %q", ev.Kind)
+	}
+	return h(op, ev)
+}

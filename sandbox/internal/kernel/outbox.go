@@ -1,0 +1,131 @@
+package kernel
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Email kinds the sandbox sends.
+const (
+	EmailInvoice         = "invoice"
+	EmailInvoiceReminder = "invoice_reminder"
+)
+
+// Message is an email the sandbox would have sent. Nothing leaves the
+// machine: every message lands in the world's outbox, where the control API
+// shows it.
+type Message struct {
+	ID            string            `json:"id"`
+	Kind          string            `json:"kind"`
+	To            []string          `json:"to"`
+	CC            []string          `json:"cc"`
+	Subject       string            `json:"subject"`
+	Text          string            `json:"text"`
+	HTML          string            `json:"html"`
+	Links         map[string]string `json:"links"`
+	RelatedID     string            `json:"relatedId,omitempty"`
+	LegalEntityID string            `json:"legalEntityId,omitempty"`
+	CreatedAt     time.Time         `json:"createdAt"`
+	Seq           int64             `json:"seq"`
+}
+
+const (
+	kindMessage       = "message"
+	indexOutbox       = "outbox.all"
+	indexOutboxRelate = "outbox.related"
+	// PrefixMessage starts every outbox message id.
+	PrefixMessage = "msg_"
+)
+
+func messageIndexes(m *Message) []string {
+	at, seq := store.Millis(m.CreatedAt), store.Seq(m.Seq)
+	keys := []string{IndexKey(indexOutbox, at, seq, m.ID)}
+	if m.RelatedID != "" {
+		keys = append(keys, IndexKey(indexOutboxRelate, m.RelatedID, at, seq, m.ID))
+	}
+	return keys
+}
+
+// SendEmail puts a message in the outbox, filling its id, time and sequence.
+// A world being loaded from its scenario sends nothing.
+func (op *Op) SendEmail(m *Message) error {
+	if op.Loading {
+		return nil
+	}
+	id, err := op.NewID(PrefixMessage)
+	if err != nil {
+		return err
+	}
+	seq, err := op.NextSeq()
+	if err != nil {
+		return err
+	}
+	m.ID, m.Seq, m.CreatedAt = id, seq, op.Now
+	if m.To == nil {
+		m.To = []string{}
+	}
+	if m.CC == nil {
+		m.CC = []string{}
+	}
+	if m.Links == nil {
+		m.Links = map[string]string{}
+	}
+	return op.Save(kindMessage, id, m, messageIndexes(m)...)
+}
+
+// OutboxFilter narrows the outbox; empty fields match everything.
+type OutboxFilter struct {
+	// To matches a recipient, To or CC, case-insensitively.
+	To        string
+	Kind      string
+	RelatedID string
+}
+
+func (f OutboxFilter) match(m *Message) bool {
+	if f.Kind != "" && m.Kind != f.Kind {
+		return false
+	}
+	if f.RelatedID != "" && m.RelatedID != f.RelatedID {
+		return false
+	}
+	if f.To == "" {
+		return true
+	}
+	same := func(s string) bool { return strings.EqualFold(s, f.To) }
+	return slices.ContainsFunc(m.To, same) || slices.ContainsFunc(m.CC, same)
+}
+
+// Outbox lists the world's messages, newest first.
+func (w *World) Outbox(f OutboxFilter, req PageRequest) (Page[Message], error) {
+	var page Page[Message]
+	err := w.View(func(op *Op) error {
+		prefix := IndexPrefix(indexOutbox)
+		if f.RelatedID != "" {
+			prefix = IndexPrefix(indexOutboxRelate, f.RelatedID)
+		}
+		req.Desc = true
+		var err error
+		page, err = List(op, kindMessage, prefix, req, f.match)
+		return err
+	})
+	return page, err
+}
+
+// OutboxMessage loads one message of the outbox.
+func (w *World) OutboxMessage(id string) (*Message, error) {
+	var m Message
+	err := w.View(func(op *Op) error {
+		ok, err := op.Get(kindMessage, id, &m)
+		if err == nil && !ok {
+			err = NotFound("message", "id", id)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &m, nil
+}

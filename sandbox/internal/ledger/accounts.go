@@ -1,0 +1,108 @@
+package ledger
+
+import (
+	"sort"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+const (
+	IndexLE      = "le.all"
+	IndexAccount = "account.le"
+	indexVA      = "va.account"
+)
+
+func AccountIndex(a *kernel.Account) string {
+	return kernel.IndexKey(IndexAccount, a.LegalEntityID, store.Millis(a.CreatedAt), store.Seq(a.Seq), a.ID)
+}
+
+func VaIndex(v *VirtualAccount) string {
+	return kernel.IndexKey(indexVA, v.AccountID, store.Millis(v.CreatedAt), store.Seq(v.Seq), v.ID)
+}
+
+// LegalEntities lists the entities a principal may act on, in scenario order.
+func LegalEntities(op *kernel.Op, p *kernel.Principal) ([]kernel.LegalEntity, error) {
+	all, err := kernel.All[kernel.LegalEntity](op, kernel.KindLegalEntity, kernel.IndexPrefix(IndexLE))
+	if err != nil {
+		return nil, err
+	}
+	out := []kernel.LegalEntity{}
+	for _, le := range all {
+		if p.MayActOn(le.ID) {
+			out = append(out, le)
+		}
+	}
+	return out, nil
+}
+
+// Accounts lists the actor's accounts in creation order.
+func Accounts(op *kernel.Op, a *kernel.Actor) ([]kernel.Account, error) {
+	return kernel.All[kernel.Account](op, kernel.KindAccount, kernel.IndexPrefix(IndexAccount, a.LegalEntityID()))
+}
+
+// Account loads one of the actor's accounts; another entity's is not found.
+func Account(op *kernel.Op, a *kernel.Actor, id, field string) (*kernel.Account, error) {
+	var acc kernel.Account
+	ok, err := op.Get(kernel.KindAccount, id, &acc)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || acc.LegalEntityID != a.LegalEntityID() {
+		return nil, kernel.NotFound("account", field, id)
+	}
+	return &acc, nil
+}
+
+// Balance is one balance of an account.
+type Balance struct {
+	AccountID string
+	Type      string
+	Totals    kernel.Totals
+}
+
+// BalanceTypes lists the balance types of an account type.
+func BalanceTypes(accountType string) []string {
+	if accountType == "charge_card" {
+		return []string{"cash", "credit"}
+	}
+	return []string{"debit"}
+}
+
+// subtypeOf maps a balance type to the ledger bucket it reads.
+func subtypeOf(balanceType string) string {
+	if balanceType == "credit" {
+		return "credit"
+	}
+	return "cash"
+}
+
+// Balances returns an account's balances.
+func Balances(op *kernel.Op, acc *kernel.Account) ([]Balance, error) {
+	var out []Balance
+	for _, bt := range BalanceTypes(acc.Type) {
+		t, err := Totals(op, acc.ID, subtypeOf(bt))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Balance{AccountID: acc.ID, Type: bt, Totals: t})
+	}
+	return out, nil
+}
+
+// VirtualAccounts lists an account's virtual accounts, primary first.
+func VirtualAccounts(op *kernel.Op, accountID string) ([]VirtualAccount, error) {
+	vas, err := kernel.All[VirtualAccount](op, kernel.KindVirtualAccount, kernel.IndexPrefix(indexVA, accountID))
+	sort.SliceStable(vas, func(i, j int) bool { return vas[i].Primary && !vas[j].Primary })
+	return vas, err
+}
+
+// VirtualAccountTotals returns a virtual account's running totals.
+func VirtualAccountTotals(op *kernel.Op, id string) (kernel.Totals, error) {
+	return Totals(op, id, "virtual")
+}
+
+// AccountTotals returns the running totals of an account subtype.
+func AccountTotals(op *kernel.Op, id, subtype string) (kernel.Totals, error) {
+	return Totals(op, id, subtype)
+}

@@ -1,0 +1,3 @@
+// Package parties holds contacts (payees) with their payment destinations, and
+// customers (whom a legal entity invoices).
+package parties

@@ -1,0 +1,128 @@
+package seed
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+func (l *loader) createdAt(spec string, fallback time.Time) time.Time {
+	if spec == "" {
+		return fallback
+	}
+	return l.time(spec)
+}
+
+func (l *loader) accounts() error {
+	for i, s := range l.sc.Accounts {
+		id, err := l.id(s.ID, kernel.PrefixAccount)
+		if err != nil {
+			return err
+		}
+		f := l.op.W.Faker("account", int64(i))
+		acc := &kernel.Account{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Type: s.Type, Status: s.Status,
+			Commercial: s.Commercial == nil || *s.Commercial, AccountNumber: f.DigitN(12), RoutingNumber: kernel.RoutingNumber(f),
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(-1, 0, 0)), Seq: l.seq()}
+		if acc.Type == "" {
+			acc.Type = "debit"
+		}
+		if acc.Type == "charge_card" {
+			acc.CreditLimitCents = cards.DefaultCreditLimitCents
+			if s.CreditLimitCents != nil {
+				acc.CreditLimitCents = *s.CreditLimitCents
+			}
+		}
+		if acc.Status == "" {
+			acc.Status = "open"
+		}
+		primary, err := l.virtualAccount(acc, scenario.VirtualAccount{Name: "Primary account", CreatedAt: s.CreatedAt}, true, i*100)
+		if err != nil {
+			return err
+		}
+		acc.PrimaryVirtualAccountID = primary.ID
+		l.accs[acc.ID] = acc
+		if err := l.op.Save(kernel.KindAccount, acc.ID, acc, ledger.AccountIndex(acc)); err != nil {
+			return err
+		}
+		rest := s.BalanceCents
+		for j, vs := range s.VirtualAccounts {
+			va, err := l.virtualAccount(acc, vs, false, i*100+j+1)
+			if err != nil {
+				return err
+			}
+			l.balances[va.ID] = vs.BalanceCents
+			rest -= vs.BalanceCents
+		}
+		l.balances[primary.ID] = rest
+	}
+	return nil
+}
+
+func (l *loader) virtualAccount(acc *kernel.Account, s scenario.VirtualAccount, primary bool, n int) (*ledger.VirtualAccount, error) {
+	id, err := l.id(s.ID, kernel.PrefixVirtualAccount)
+	if err != nil {
+		return nil, err
+	}
+	f := l.op.W.Faker("virtual_account", int64(n))
+	va := &ledger.VirtualAccount{ID: id, AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, Name: s.Name, Primary: primary,
+		AccountNumber: f.DigitN(12), RoutingNumber: acc.RoutingNumber,
+		CreatedAt: l.createdAt(s.CreatedAt, acc.CreatedAt), Seq: l.seq()}
+	if primary {
+		va.AccountNumber = acc.AccountNumber
+	}
+	if s.Closed {
+		closed := l.op.Now
+		va.ClosedAt = &closed
+	}
+	l.vas[va.ID] = va
+	return va, l.op.Save(kernel.KindVirtualAccount, va.ID, va, ledger.VaIndex(va))
+}
+
+func (l *loader) cardGroups() error {
+	for i, s := range l.sc.CardGroups {
+		id, err := l.id(s.ID, kernel.PrefixCardGroup)
+		if err != nil {
+			return err
+		}
+		c, err := l.constraint(fmt.Sprintf("cardGroups[%d].spendingConstraint", i), s.SpendingConstraint)
+		if err != nil {
+			return err
+		}
+		g := &cards.CardGroup{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, VirtualAccountID: s.VirtualAccountID,
+			Status: "active", SpendingConstraint: c, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)), Seq: l.seq()}
+		l.groups[g.ID] = g
+		if err := l.op.Save(kernel.KindCardGroup, g.ID, g, cards.GroupIndexes(g)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) cards_() error {
+	for i, s := range l.sc.Cards {
+		c, err := l.constraint(fmt.Sprintf("cards[%d].spendingConstraint", i), s.SpendingConstraint)
+		if err != nil {
+			return err
+		}
+		acc := l.accs[s.AccountID]
+		card := &cards.Card{AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, VirtualAccountID: s.VirtualAccountID,
+			CardGroupID: s.CardGroupID, CardProductID: s.CardProductID, Name: s.Name, Status: s.Status,
+			IsSingleUse: s.IsSingleUse, SpendingConstraint: c, UserData: l.rawJSON(s.UserData),
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -3, 0))}
+		for _, m := range s.Modifiers {
+			card.Modifiers = append(card.Modifiers, cards.CardModifier{Name: m.Name, Value: m.Value})
+		}
+		if card.Status == "" {
+			card.Status = "active"
+		}
+		if err := cards.IssueCard(l.op, card, s.ID); err != nil {
+			return err
+		}
+		l.cards = append(l.cards, card)
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package seed
+
+import (
+	"strings"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/expenses"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+// expenseReports loads declared reports in their statuses: reviewed ones
+// carry their review, paid ones their reimbursement on the ledger, and a
+// report still in payment_processing was approved as the world starts and
+// finishes ExpensePayoutDelay later.
+func (l *loader) expenseReports() error {
+	for _, s := range l.sc.ExpenseReports {
+		if err := l.expenseReport(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) expenseReport(s scenario.ExpenseReport) error {
+	tx := l.createdAt(s.TransactionDate, l.op.Now.AddDate(0, 0, -3))
+	sub := l.createdAt(s.SubmittedAt, tx.Add(24*time.Hour))
+	if sub.After(l.op.Now) {
+		sub = l.op.Now
+	}
+	r := &expenses.ExpenseReport{LegalEntityID: s.LegalEntityID, SubmittedByUserID: s.SubmittedByUserID, AmountCents: s.AmountCents,
+		Currency: s.Currency, TransactionDate: tx, SubmittedAt: sub, DestinationID: s.DestinationID, Status: s.Status,
+		NoReceiptReason: s.NoReceiptReason}
+	if r.Currency == "" {
+		r.Currency = "USD"
+	}
+	if r.NoReceiptReason == "" {
+		r.NoReceiptReason = "Receipt lost"
+	}
+	if s.Memo != "" {
+		r.Memo = &s.Memo
+	}
+	if s.FxRateToUsd != "" {
+		r.FxRateToUsd = &s.FxRateToUsd
+	}
+	if strings.HasPrefix(s.MerchantID, expenses.PrefixCustomMerchant) {
+		r.CustomMerchantID = s.MerchantID
+	} else {
+		r.MerchantV2ID = s.MerchantID
+	}
+	if r.DestinationID == "" {
+		sources, err := kernel.All[expenses.UserBankAccount](l.op, expenses.KindUserBankAccount, kernel.IndexPrefix(expenses.IndexUserBank, r.SubmittedByUserID))
+		if err != nil || len(sources) == 0 {
+			return l.problem("expenseReports", "user %s has no bank account (%v)", r.SubmittedByUserID, err)
+		}
+		r.DestinationID = sources[0].ID
+	}
+	id, err := l.id(s.ID, expenses.PrefixExpenseReport)
+	if err != nil {
+		return err
+	}
+	r.ID = id
+	if err := l.reviewed(r, s); err != nil {
+		return err
+	}
+	return expenses.SubmitExpense(l.op, r, r.ID)
+}
+
+// reviewed gives a reviewed report its review and, once approved, its
+// reimbursement.
+func (l *loader) reviewed(r *expenses.ExpenseReport, s scenario.ExpenseReport) error {
+	if r.Status == "" || r.Status == expenses.ExpensePending || r.Status == expenses.ExpenseCancelled {
+		return nil
+	}
+	at := r.SubmittedAt.Add(24 * time.Hour)
+	if r.Status == expenses.ExpenseProcessing || at.After(l.op.Now) {
+		at = l.op.Now
+	}
+	if err := expenses.Review(l.op, r, s.ReviewedByUserID, "approved", nil); err != nil {
+		return err
+	}
+	r.Review.ReviewedAt = at
+	if r.Status == expenses.ExpenseRejected {
+		reason := s.RejectionReason
+		r.Review.Decision, r.Review.RejectionReason = "rejected", &reason
+		return nil
+	}
+	acc, va, err := expenses.PayoutSource(l.op, r.LegalEntityID)
+	if err != nil {
+		return err
+	}
+	detailed, made := map[string]string{expenses.ExpenseProcessing: "pending", expenses.ExpenseCompleted: "settled", expenses.ExpenseFailed: "failed"}[r.Status], at
+	if r.Status != expenses.ExpenseProcessing {
+		made = at.Add(expenses.ExpensePayoutDelay)
+		if made.After(l.op.Now) {
+			made = l.op.Now
+		}
+	}
+	t, err := expenses.PayoutTransaction(l.op, r, acc, va, expenses.UsdCents(r), detailed, made)
+	if err != nil {
+		return err
+	}
+	r.TransactionID = t.ID
+	if r.Status == expenses.ExpenseProcessing {
+		_, err = l.op.Schedule(expenses.EventExpensePayout, at.Add(expenses.ExpensePayoutDelay), map[string]string{"expenseReportId": r.ID})
+	}
+	return err
+}

@@ -1,0 +1,194 @@
+package seed
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/expenses"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+// receivables loads invoice settings and series, user bank accounts,
+// custom merchants, expense reports and tasks.
+func (l *loader) receivables() error {
+	steps := []func() error{l.invoiceSettings, l.userBankAccounts, l.customMerchants, l.invoiceSeries, l.expenseReports, l.tasks}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) invoiceSettings() error {
+	for _, s := range l.sc.InvoiceSettings {
+		st := &invoices.InvoiceSettings{ID: "invoice_settings_" + strings.TrimPrefix(s.LegalEntityID, kernel.PrefixLegalEntity), LegalEntityID: s.LegalEntityID,
+			CompanyName: s.CompanyName, Email: s.Email, Address: *address(s.Address), DefaultMemo: s.DefaultMemo,
+			InvoiceTerms: s.InvoiceTerms, DefaultPaymentTermsDays: s.DefaultPaymentTermsDays, Timestamp: l.op.Now}
+		if err := l.op.Save(invoices.KindInvoiceSettings, st.LegalEntityID, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var banks = []string{"Chase", "Bank of America", "Wells Fargo", "Citibank", "Capital One", "US Bank"}
+
+// userBankAccounts loads the declared accounts and gives every user
+// without one an active checking account.
+func (l *loader) userBankAccounts() error {
+	has := map[string]bool{}
+	for _, s := range l.sc.UserBankAccounts {
+		b := &expenses.UserBankAccount{ID: s.ID, UserID: s.UserID, Status: s.Status, AccountName: s.AccountName, Subtype: s.Subtype,
+			Mask: s.Mask, InstitutionName: s.InstitutionName}
+		if err := l.bankAccount(b); err != nil {
+			return err
+		}
+		has[s.UserID] = true
+	}
+	for i, u := range l.sc.Users {
+		if has[u.ID] {
+			continue
+		}
+		f := l.op.W.Faker("user-bank-account", int64(i))
+		b := &expenses.UserBankAccount{UserID: u.ID, InstitutionName: banks[f.IntN(len(banks))], Mask: f.DigitN(4)}
+		if err := l.bankAccount(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) bankAccount(b *expenses.UserBankAccount) error {
+	var u kernel.User
+	if _, err := l.op.Get(kernel.KindUser, b.UserID, &u); err != nil {
+		return err
+	}
+	if b.Status == "" {
+		b.Status = "active"
+	}
+	if b.Subtype == "" {
+		b.Subtype = "checking"
+	}
+	if b.InstitutionName == "" {
+		b.InstitutionName = banks[0]
+	}
+	if b.AccountName == "" {
+		b.AccountName = "Personal " + strings.ToUpper(b.Subtype[:1]) + b.Subtype[1:]
+	}
+	if b.Mask == "" {
+		b.Mask = "0000"
+	}
+	b.Type, b.AccountOwnerName, b.CreatedAt = "depository", u.Name, l.op.Now.AddDate(0, -6, 0)
+	b.InstitutionID = "ins_" + strings.ReplaceAll(strings.ToLower(b.InstitutionName), " ", "_")
+	b.BalanceCents = int64(kernel.Derive(l.op.W.Seed, "user-bank-balance:"+b.UserID+":"+b.Mask, 0)%500000) + 50000
+	return expenses.SaveUserBankAccount(l.op, b)
+}
+
+func (l *loader) customMerchants() error {
+	for _, s := range l.sc.CustomMerchants {
+		m := &expenses.CustomMerchant{ID: s.ID, LegalEntityID: s.LegalEntityID, AddedByUserID: s.AddedByUserID, MerchantName: s.MerchantName,
+			CreatedAt: l.op.Now.AddDate(0, -1, 0)}
+		if err := l.op.Save(expenses.KindCustomMerchant, m.ID, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// invoiceSeries starts each declared series through the engine, so a
+// series started in the past has issued its past invoices already.
+func (l *loader) invoiceSeries() error {
+	for i, s := range l.sc.InvoiceSeries {
+		tz := s.Timezone
+		if tz == "" {
+			tz = "America/New_York"
+		}
+		loc, _ := time.LoadLocation(tz)
+		terms := s.PaymentTermsDays
+		nth, _ := json.Marshal(s.Recurrence.Nth)
+		start := kernel.CalDateOf(l.time(s.StartDate), loc)
+		if day, ok := kernel.ParseCalDate(s.StartDate); ok {
+			start = day
+		}
+		in := &invoices.SeriesInput{AccountID: s.AccountID, PaymentTermsDays: &terms, InvoiceTz: tz, StartDate: start.String(),
+			RecurrenceRule: &invoices.RecurrenceInput{Type: s.Recurrence.Type, DayOfWeek: s.Recurrence.DayOfWeek, DayOfMonth: s.Recurrence.DayOfMonth},
+			EndCondition:   &invoices.EndInput{Type: kernel.EndNever},
+			Template:       &invoices.TemplateInput{LineItemsAndTotals: &invoices.LineItemsInput{}}}
+		if s.Recurrence.Nth != nil {
+			in.RecurrenceRule.Nth = nth
+		}
+		if s.CustomerID != "" {
+			in.LegalEntityCustomerID = &s.CustomerID
+		}
+		if s.ContactID != "" {
+			in.LegalEntityContactID = &s.ContactID
+		}
+		l.seriesEnd(in, s.End)
+		for _, li := range s.LineItems {
+			in.Template.LineItemsAndTotals.LineItems = append(in.Template.LineItemsAndTotals.LineItems,
+				invoices.LineItemInput{Name: li.Name, Quantity: li.Quantity, PriceCents: &li.PriceCents})
+		}
+		if s.Memo != "" {
+			in.Template.Memo = &s.Memo
+		}
+		if _, _, err := invoices.CreateSeriesFor(l.op, l.accs[s.AccountID].LegalEntityID, in, s.ID, true); err != nil {
+			return l.problem(fmt.Sprintf("invoiceSeries[%d]", i), "%v", err)
+		}
+	}
+	return nil
+}
+
+func (l *loader) seriesEnd(in *invoices.SeriesInput, e *scenario.SeriesEnd) {
+	if e == nil {
+		return
+	}
+	in.EndCondition = &invoices.EndInput{Type: e.Type}
+	if e.Type == kernel.EndAfterCount {
+		in.EndCondition.Count = &e.Count
+	}
+	if e.Type == kernel.EndOnDate {
+		in.EndCondition.Date = &e.Date
+	}
+}
+
+// tasks loads declared tasks; a payment_approval task takes its data from
+// its transaction.
+func (l *loader) tasks() error {
+	for _, s := range l.sc.Tasks {
+		t := &expenses.Task{ID: s.ID, LegalEntityID: s.LegalEntityID, Type: s.Type, Status: s.Status, Data: map[string]any{},
+			AssigneeUserIDs: s.Assignees, OriginatorUserID: s.OriginatorUserID,
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, 0, -1))}
+		for k, v := range s.Data {
+			t.Data[k] = v
+		}
+		if t.Status == "" {
+			t.Status = expenses.TaskActionRequired
+		}
+		if s.TransactionID != "" {
+			txn, _, err := ledger.FindTransaction(l.op, s.TransactionID)
+			if err != nil {
+				return err
+			}
+			t.RelatedID = txn.ID
+			t.Data["transactionId"], t.Data["accountId"], t.Data["amountCents"] = txn.ID, txn.AccountID, txn.AmountCents
+			t.Data["description"], t.Data["status"] = txn.Description, txn.DetailedStatus
+		}
+		if len(t.AssigneeUserIDs) == 0 {
+			admins, err := expenses.ExpenseReviewers(l.op, t.LegalEntityID, t.OriginatorUserID)
+			if err != nil {
+				return err
+			}
+			t.AssigneeUserIDs = admins
+		}
+		if err := expenses.SaveTask(l.op, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,176 @@
+package traffic
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+)
+
+// Fault is an injected failure: for a route name (or "*", every public
+// route), the next Count calls, or each call with a seeded Probability.
+type Fault struct {
+	ID          string  `json:"id"`
+	Route       string  `json:"route"`
+	Status      int     `json:"status,omitempty"`
+	LatencyMs   int     `json:"latencyMs,omitempty"`
+	Drop        bool    `json:"drop,omitempty"`
+	Count       int     `json:"count,omitempty"`
+	Probability float64 `json:"probability,omitempty"`
+	Remaining   int     `json:"remaining,omitempty"`
+	Hits        int     `json:"hits"`
+}
+
+// faultCodes are the statuses a fault may answer with, each in its proper
+// envelope.
+var faultCodes = map[int]kernel.Code{
+	400: kernel.CodeInvalidRequest, 401: kernel.CodeUnauthorized, 403: kernel.CodeForbidden,
+	404: kernel.CodeNotFound, 409: kernel.CodeConflict, 429: kernel.CodeRateLimited, 500: kernel.CodeInternal,
+}
+
+func checkFault(f *Fault) error {
+	d := map[string]string{}
+	if f.Route == "" {
+		d["/route"] = `required: a route name such as "card.create", or "*" for every public route`
+	}
+	if _, ok := faultCodes[f.Status]; f.Status != 0 && !ok {
+		d["/status"] = "must be one of 400, 401, 403, 404, 409, 429, 500"
+	}
+	if f.Status == 0 && f.LatencyMs == 0 && !f.Drop {
+		d["/status"] = "give a status, a latencyMs or drop"
+	}
+	if f.Drop && f.Status != 0 {
+		d["/drop"] = "a dropped connection has no status"
+	}
+	if f.LatencyMs < 0 || f.LatencyMs > 60000 {
+		d["/latencyMs"] = "must be between 0 and 60000"
+	}
+	if f.Count < 0 || f.Probability < 0 || f.Probability > 1 {
+		d["/count"] = "count must be positive, probability between 0 and 1"
+	}
+	if f.Count > 0 && f.Probability > 0 {
+		d["/count"] = "give count or probability, not both"
+	}
+	if len(d) > 0 {
+		return kernel.Invalid(d)
+	}
+	return nil
+}
+
+// AddFault checks a fault and injects it into a world's public routes: it
+// meets the next Count calls, else each call with its Probability (1 when
+// neither is given).
+func (t *Traffic) AddFault(w *kernel.World, f Fault) (Fault, error) {
+	f.Hits, f.Remaining = 0, f.Count
+	if f.Count == 0 && f.Probability == 0 {
+		f.Probability = 1
+	}
+	if err := checkFault(&f); err != nil {
+		return Fault{}, err
+	}
+	rt := t.of(w)
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.faultSeq++
+	f.ID = "fault_" + strconv.FormatInt(rt.faultSeq, 10)
+	rt.faults = append(rt.faults, &f)
+	return f, nil
+}
+
+// Faults lists a world's faults, in the order they were added.
+func (t *Traffic) Faults(w *kernel.World) []Fault {
+	rt := t.of(w)
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	items := make([]Fault, len(rt.faults))
+	for i, f := range rt.faults {
+		items[i] = *f
+	}
+	return items
+}
+
+// ClearFaults removes every fault of a world and says how many there were.
+func (t *Traffic) ClearFaults(w *kernel.World) int {
+	rt := t.of(w)
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	n := len(rt.faults)
+	rt.faults = nil
+	return n
+}
+
+// DeleteFault removes one fault of a world.
+func (t *Traffic) DeleteFault(w *kernel.World, id string) error {
+	rt := t.of(w)
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for i, f := range rt.faults {
+		if f.ID == id {
+			rt.faults = append(rt.faults[:i], rt.faults[i+1:]...)
+			return nil
+		}
+	}
+	return kernel.NotFound("fault", "id", id)
+}
+
+// pickFault decides whether a call to route meets a fault, consuming a
+// count or drawing from the world's seeded sequence.
+func (rt *worldRuntime) pickFault(w *kernel.World, route string) *Fault {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for i, f := range rt.faults {
+		if f.Route != route && f.Route != "*" {
+			continue
+		}
+		if f.Count > 0 {
+			f.Remaining--
+			f.Hits++
+			if f.Remaining == 0 {
+				rt.faults = append(rt.faults[:i], rt.faults[i+1:]...)
+			}
+			cp := *f
+			return &cp
+		}
+		rt.draws++
+		if w.Draw("fault", rt.draws) < f.Probability {
+			f.Hits++
+			cp := *f
+			return &cp
+		}
+	}
+	return nil
+}
+
+// injectFault applies a fault to a call; it reports whether the call was
+// answered (or dropped) by the fault.
+func (rt *worldRuntime) injectFault(w *recorder, r *http.Request, world *kernel.World, route string) bool {
+	f := rt.pickFault(world, route)
+	if f == nil {
+		return false
+	}
+	if f.LatencyMs > 0 {
+		select {
+		case <-time.After(time.Duration(f.LatencyMs) * time.Millisecond):
+		case <-r.Context().Done():
+		}
+	}
+	switch {
+	case f.Drop:
+		if hj, ok := w.ResponseWriter.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				w.hijacked = true
+				conn.Close()
+				return true
+			}
+		}
+		panic(http.ErrAbortHandler)
+	case f.Status != 0:
+		info := web.InfoOf(r)
+		info.Reference = world.ReferenceID
+		web.WriteError(w, r, web.GenOf(r.URL.Path), kernel.Errorf(faultCodes[f.Status], "injected fault %s", f.ID))
+		return true
+	}
+	return false
+}

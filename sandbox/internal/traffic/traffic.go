@@ -1,0 +1,169 @@
+package traffic
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/agentrequests"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+)
+
+// Traffic holds how requests are served, per world: injected faults, the
+// rate limit and the request journal. It lives in memory; a reset clears
+// the journal and a deleted world's share is dropped.
+type Traffic struct {
+	engine *kernel.Engine
+	mu     sync.Mutex
+	worlds map[string]*worldRuntime
+}
+
+type worldRuntime struct {
+	mu       sync.Mutex
+	faults   []*Fault
+	faultSeq int64
+	draws    int64
+	limit    *RateLimit
+	windows  map[string]*window
+	// journal is a ring of the last journalCap requests; journalHead is
+	// where the next one goes once it is full.
+	journal     []journalRecord
+	journalHead int
+	entrySeq    int64
+	// bodyBytes are the journal's body bytes; bodiless is the seq of the
+	// newest entry whose bodies were dropped to stay within budget.
+	bodyBytes int
+	bodiless  int64
+}
+
+type window struct {
+	start time.Time
+	count int
+}
+
+// New makes an empty Traffic over an engine; it forgets the worlds the
+// engine deletes.
+func New(eng *kernel.Engine) *Traffic {
+	t := &Traffic{engine: eng, worlds: map[string]*worldRuntime{}}
+	eng.OnWorldDeleted(t.forget)
+	return t
+}
+
+// of returns a world's share, made on first use with the rate limit the
+// world's scenario sets.
+func (t *Traffic) of(world *kernel.World) *worldRuntime {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w, ok := t.worlds[world.ID]
+	if !ok {
+		w = &worldRuntime{windows: map[string]*window{}}
+		if l, ok := agentrequests.RateLimit(world); ok {
+			w.limit = &RateLimit{Requests: l.Requests, Window: l.Window.String(), window: l.Window}
+		}
+		t.worlds[world.ID] = w
+	}
+	return w
+}
+
+// forget drops a deleted world's journal, faults and rate-limit windows.
+func (t *Traffic) forget(id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.worlds, id)
+}
+
+// worldOf finds the world a request acts on: its API key's, else the one
+// X-Sandbox-World names, else the default.
+func (t *Traffic) worldOf(r *http.Request) (*kernel.World, bool) {
+	if w, ok := t.engine.WorldForKey(r.Header.Get("X-API-Key")); ok {
+		return w, true
+	}
+	return t.engine.World(r.Header.Get("X-Sandbox-World"))
+}
+
+// Middleware applies the world's traffic rules to every routed request:
+// the journal records it, and public API routes meet the rate limit and
+// injected faults.
+func (t *Traffic) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		world, ok := t.worldOf(r)
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rt := t.of(world)
+		info := web.InfoOf(r)
+		start := time.Now()
+		body := peekBody(r)
+		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		public := !strings.HasPrefix(r.URL.Path, "/_sandbox/")
+		if public && !rt.limited(rec, r, world) && !rt.injectFault(rec, r, world, info.Route) {
+			next.ServeHTTP(rec, r)
+		} else if !public {
+			next.ServeHTTP(rec, r)
+		}
+		if rec.hijacked {
+			return
+		}
+		rt.record(r, info, body, rec, start, world.Now())
+	})
+}
+
+// peekBody reads the request body for the journal and puts it back.
+func peekBody(r *http.Request) []byte {
+	if r.Body == nil || r.Body == http.NoBody || (r.ContentLength == 0 && len(r.TransferEncoding) == 0) {
+		return nil
+	}
+	b, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), errReader{err}))
+	return b
+}
+
+// errReader replays a read error (such as the body limit) after the bytes.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	return 0, io.EOF
+}
+
+// recorder keeps the status and the start of the body a handler wrote; the
+// journal takes the kept bytes as they are.
+type recorder struct {
+	http.ResponseWriter
+	status   int
+	body     []byte
+	hijacked bool
+}
+
+const journalBodyCap = 16 << 10
+
+func (r *recorder) WriteHeader(code int) { r.status = code; r.ResponseWriter.WriteHeader(code) }
+
+// WriteShared keeps the start of p for the journal without copying it
+// (see web.SharedWriter) when it is the answer's first write.
+func (r *recorder) WriteShared(p []byte) (int, error) {
+	if r.body != nil {
+		return r.Write(p)
+	}
+	r.body = p[:min(len(p), journalBodyCap):min(len(p), journalBodyCap)]
+	return r.ResponseWriter.Write(p)
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if room := journalBodyCap - len(r.body); room > 0 {
+		if r.body == nil {
+			// Most answers are written at once: one allocation of the
+			// size kept.
+			r.body = make([]byte, 0, min(len(p), journalBodyCap))
+		}
+		r.body = append(r.body, p[:min(len(p), room)]...)
+	}
+	return r.ResponseWriter.Write(p)
+}
