@@ -16,12 +16,12 @@ import (
 
 // NewEngine makes an engine with every domain wired in. wall is the wall
 // clock used by real and scaled clock modes (nil for the machine's).
-func NewEngine(wall clock.Wall) (*kernel.Engine, error) { return kernel.NewEngine(wall, wiring()) }
+func NewEngine(wall clock.Wall) (*kernel.Engine, error) { return kernel.NewEngine(wall, Wiring()) }
 
-// wiring connects the domains to the engine: every scheduled event kind,
+// Wiring connects the domains to the engine: every scheduled event kind,
 // every derived index, every reaction to an emitted event, and the scenario
 // loader. Nothing registers itself anywhere else.
-func wiring() kernel.Wiring {
+func Wiring() kernel.Wiring {
 	return kernel.Wiring{
 		Events: map[string]kernel.EventHandler{
 			"transaction.settle":           ledger.RunSettle,

@@ -1,16 +1,19 @@
-package sandbox
+package sandbox_test
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"testing"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // BenchmarkSpawnWorld measures making an isolated world from a scenario
 // another world already loaded (a copy of its loaded state) and deleting it.
 func BenchmarkSpawnWorld(b *testing.B) {
-	sc := mustScenario(b, "demo")
-	eng, err := NewEngine(nil)
+	sc := enginetest.MustScenario(b, "demo")
+	eng, err := sandbox.NewEngine(nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,9 +37,9 @@ func BenchmarkLoadDemo(b *testing.B) { benchmarkLoad(b, "demo") }
 
 // benchmarkLoad loads a scenario from scratch in a new engine each time.
 func benchmarkLoad(b *testing.B, scenario string) {
-	sc := mustScenario(b, scenario)
+	sc := enginetest.MustScenario(b, scenario)
 	for b.Loop() {
-		eng, err := NewEngine(nil)
+		eng, err := sandbox.NewEngine(nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -50,8 +53,8 @@ func benchmarkLoad(b *testing.B, scenario string) {
 // BenchmarkAdvanceYear measures advancing the demo world by a year: hourly
 // token ticks and every settlement due on the way (thousands of events).
 func BenchmarkAdvanceYear(b *testing.B) {
-	sc := mustScenario(b, "demo")
-	eng, err := NewEngine(nil)
+	sc := enginetest.MustScenario(b, "demo")
+	eng, err := sandbox.NewEngine(nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,11 +1,13 @@
-package sandbox
+package sandbox_test
 
 import (
 	"bytes"
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
@@ -17,7 +19,7 @@ var demoClockStarts = []string{"2024-02-29T15:04:05Z", "2024-03-02T15:04:05Z", "
 
 func demoAt(t *testing.T, sc *scenario.Scenario, start time.Time) (*kernel.World, []byte) {
 	t.Helper()
-	eng, err := NewEngine(nil)
+	eng, err := sandbox.NewEngine(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +34,7 @@ func demoAt(t *testing.T, sc *scenario.Scenario, start time.Time) (*kernel.World
 func TestDemoLoadsAtAnyClockStart(t *testing.T) {
 	// One parsed scenario serves every start: loading resolves its
 	// relative dates without writing them back.
-	sc := mustScenario(t, "demo")
+	sc := enginetest.MustScenario(t, "demo")
 	for _, s := range demoClockStarts {
 		t.Run(s, func(t *testing.T) {
 			start, err := time.Parse(time.RFC3339, s)

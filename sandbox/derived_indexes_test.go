@@ -1,4 +1,4 @@
-package sandbox
+package sandbox_test
 
 import (
 	"maps"
@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -29,11 +31,11 @@ var derivedIndexNames = map[string][]string{
 // has a sidecar.
 func checkDerivedIndexes(t *testing.T, w *kernel.World) {
 	t.Helper()
-	if got, want := slices.Sorted(maps.Keys(wiring().Derived)), slices.Sorted(maps.Keys(derivedIndexNames)); !slices.Equal(got, want) {
+	if got, want := slices.Sorted(maps.Keys(sandbox.Wiring().Derived)), slices.Sorted(maps.Keys(derivedIndexNames)); !slices.Equal(got, want) {
 		t.Fatalf("derived kinds %v, the check knows %v", got, want)
 	}
 	err := w.View(func(op *kernel.Op) error {
-		for kind, derive := range wiring().Derived {
+		for kind, derive := range sandbox.Wiring().Derived {
 			want := map[string]string{}
 			err := op.Tx.Scan(store.Prefix("r", kind), "", false, func(k, raw string) bool {
 				keys, err := derive(op, k, raw)
@@ -87,12 +89,12 @@ func checkDerivedIndexes(t *testing.T, w *kernel.World) {
 // regrouped and ungrouped, deliveries failed, retried and delivered,
 // events run, a month of transactions settled. The entries follow.
 func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	checkDerivedIndexes(t, w)
-	hook := newEndpoint(t, w)
+	hook := enginetest.NewEndpoint(t, w)
 	var renamed string
 	err := w.Update(func(op *kernel.Op) error {
-		a := actorInOp(t, op, "sk_sandbox_acme")
+		a := enginetest.ActorInOp(t, op, "sk_sandbox_acme")
 		g1, err := cards.CreateCardGroup(op, a, cards.NewCardGroup{Name: "First"})
 		if err != nil {
 			return err
@@ -175,7 +177,7 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 // A record saved by an older version has a sidecar: its next save removes
 // what the sidecar lists that the new keys do not, and drops the sidecar.
 func TestLegacySidecarIsUsedOnceAndDropped(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	var id string
 	stray := kernel.IndexKey(cards.IndexCardLE, "le_gone", "0", "0", "x")
 	err := w.Update(func(op *kernel.Op) error {
@@ -215,7 +217,7 @@ func TestLegacySidecarIsUsedOnceAndDropped(t *testing.T) {
 // A record with no index keys keeps no sidecar; one that had keys and is
 // saved with none loses the entries and the sidecar.
 func TestRecordWithoutIndexKeysHasNoSidecar(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	var key string
 	stray := kernel.IndexKey("totals.old", "x")
 	err := w.Update(func(op *kernel.Op) error {

@@ -1,4 +1,4 @@
-package sandbox
+package sandbox_test
 
 import (
 	"bytes"
@@ -9,35 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
-
-func mustScenario(t testing.TB, name string) *scenario.Scenario {
-	t.Helper()
-	sc, err := scenario.Load(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sc
-}
-
-func mustWorld(t testing.TB, sc *scenario.Scenario) *kernel.World {
-	t.Helper()
-	eng, err := NewEngine(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	return w
-}
 
 func mustSnapshot(t *testing.T, w *kernel.World) []byte {
 	t.Helper()
@@ -49,13 +28,13 @@ func mustSnapshot(t *testing.T, w *kernel.World) []byte {
 }
 
 func TestSameScenarioAndSeedGiveIdenticalWorlds(t *testing.T) {
-	sc := mustScenario(t, "demo")
-	a, b := mustWorld(t, sc), mustWorld(t, sc)
+	sc := enginetest.MustScenario(t, "demo")
+	a, b := enginetest.MustWorld(t, sc), enginetest.MustWorld(t, sc)
 	if !bytes.Equal(mustSnapshot(t, a), mustSnapshot(t, b)) {
 		t.Fatal("two worlds from the same scenario and seed differ")
 	}
 	seed := int64(7)
-	eng, _ := NewEngine(nil)
+	eng, _ := sandbox.NewEngine(nil)
 	defer eng.Close()
 	c, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc, Seed: &seed})
 	if err != nil {
@@ -66,40 +45,10 @@ func TestSameScenarioAndSeedGiveIdenticalWorlds(t *testing.T) {
 	}
 }
 
-// ledgerSums recomputes every bucket's totals from the transactions.
-func ledgerSums(t *testing.T, w *kernel.World) (stored, summed map[string]kernel.Totals) {
-	t.Helper()
-	stored, summed = map[string]kernel.Totals{}, map[string]kernel.Totals{}
-	err := w.View(func(op *kernel.Op) error {
-		txns, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
-		if err != nil {
-			return err
-		}
-		for i := range txns {
-			tx := &txns[i]
-			e := ledger.Effect(tx, tx.DetailedStatus)
-			for _, k := range []string{tx.AccountID + "/" + tx.AccountSubtype, tx.VirtualAccountID + "/virtual"} {
-				s := summed[k]
-				s.Posted, s.PendingDebits, s.PendingCredits, s.Spend = s.Posted+e.Posted, s.PendingDebits+e.PendingDebits, s.PendingCredits+e.PendingCredits, s.Spend+e.Spend
-				summed[k] = s
-				owner, bucket, _ := strings.Cut(k, "/")
-				if stored[k], err = ledger.Totals(op, owner, bucket); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return stored, summed
-}
-
 func TestLedgerTotalsEqualTheirEntries(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	check := func(when string) {
-		stored, summed := ledgerSums(t, w)
+		stored, summed := enginetest.LedgerSums(t, w)
 		if len(summed) == 0 {
 			t.Fatal("no transactions")
 		}
@@ -117,7 +66,7 @@ func TestLedgerTotalsEqualTheirEntries(t *testing.T) {
 }
 
 func TestDemoDeclaredBalances(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	err := w.View(func(op *kernel.Op) error {
 		for id, want := range map[string]int64{"subaccount_acmeengineering": 25000000, "subaccount_acmepayroll": 60000000} {
 			got, err := ledger.VirtualAccountTotals(op, id)
@@ -140,7 +89,7 @@ func TestDemoDeclaredBalances(t *testing.T) {
 }
 
 func TestDemoCoversEveryDetailedStatus(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	seen := map[string]int{}
 	err := w.View(func(op *kernel.Op) error {
 		txns, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
@@ -163,7 +112,7 @@ func TestDemoCoversEveryDetailedStatus(t *testing.T) {
 }
 
 func TestAdvanceRunsEventsInOrderAtTheirInstant(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	start := w.Now()
 	ran, err := w.Advance(start.Add(26 * time.Hour))
 	if err != nil {
@@ -193,7 +142,7 @@ func TestAdvanceRunsEventsInOrderAtTheirInstant(t *testing.T) {
 }
 
 func TestAdvanceRunsAtMostItsEventsAndStopsWhole(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	start := w.Now()
 	target := start.Add(48 * time.Hour)
 	ran, err := w.AdvanceContext(context.Background(), target, 5)
@@ -212,18 +161,18 @@ func TestAdvanceRunsAtMostItsEventsAndStopsWhole(t *testing.T) {
 		t.Fatalf("the advance that went on re-ran or skipped: %s at %v after %s at %v", rest[0].ID, rest[0].At, ran[4].ID, ran[4].At)
 	}
 	t.Run("exactly as many events as allowed is no error", func(t *testing.T) {
-		w := mustWorld(t, mustScenario(t, "demo"))
+		w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 		all, err := w.Advance(target)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w2 := mustWorld(t, mustScenario(t, "demo"))
+		w2 := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 		if same, err := w2.AdvanceContext(context.Background(), target, len(all)); err != nil || len(same) != len(all) {
 			t.Fatalf("advance capped at its own count = %d, %v", len(same), err)
 		}
 	})
 	t.Run("an ended context stops it before the next event", func(t *testing.T) {
-		w := mustWorld(t, mustScenario(t, "demo"))
+		w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		ran, err := w.AdvanceContext(ctx, target, kernel.MaxAdvanceEvents)
@@ -232,7 +181,7 @@ func TestAdvanceRunsAtMostItsEventsAndStopsWhole(t *testing.T) {
 		}
 	})
 	t.Run("beyond the clock's range", func(t *testing.T) {
-		w := mustWorld(t, mustScenario(t, "empty"))
+		w := enginetest.MustWorld(t, enginetest.MustScenario(t, "empty"))
 		if _, err := w.Advance(time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)); err == nil {
 			t.Fatal("advancing to 9999 succeeded")
 		}
@@ -240,7 +189,7 @@ func TestAdvanceRunsAtMostItsEventsAndStopsWhole(t *testing.T) {
 }
 
 func TestEventNotBeforeItsTime(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	next, ok, err := w.NextEventAt()
 	if err != nil || !ok {
 		t.Fatalf("no next event: %v", err)
@@ -258,7 +207,7 @@ func TestEventNotBeforeItsTime(t *testing.T) {
 }
 
 func TestResetRestoresTheScenarioStart(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	before := mustSnapshot(t, w)
 	if _, err := w.Advance(w.Now().Add(96 * time.Hour)); err != nil {
 		t.Fatal(err)
@@ -283,7 +232,7 @@ func TestScenarioEventOfUnknownKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, _ := NewEngine(nil)
+	eng, _ := sandbox.NewEngine(nil)
 	defer eng.Close()
 	_, err = eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
 	if err == nil || !strings.Contains(err.Error(), "e.yaml:5:") || !strings.Contains(err.Error(), "unknown event kind") {
@@ -292,8 +241,8 @@ func TestScenarioEventOfUnknownKind(t *testing.T) {
 }
 
 func TestTokenPricesWalkDeterministically(t *testing.T) {
-	sc := mustScenario(t, "demo")
-	a, b := mustWorld(t, sc), mustWorld(t, sc)
+	sc := enginetest.MustScenario(t, "demo")
+	a, b := enginetest.MustWorld(t, sc), enginetest.MustWorld(t, sc)
 	for _, w := range []*kernel.World{a, b} {
 		if _, err := w.Advance(w.Now().Add(5 * time.Hour)); err != nil {
 			t.Fatal(err)
@@ -325,7 +274,7 @@ func TestLuhnAndRouting(t *testing.T) {
 	if !kernel.RoutingNumberValid("021000021") || kernel.RoutingNumberValid("021000022") {
 		t.Fatal("ABA check wrong on known numbers")
 	}
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	err := w.View(func(op *kernel.Op) error {
 		list, err := kernel.All[cards.Card](op, kernel.KindCard, kernel.IndexPrefix(cards.IndexCardLE))
 		for _, c := range list {
@@ -355,7 +304,7 @@ func TestFormatCents(t *testing.T) {
 }
 
 func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	count := func() []kernel.Emitted {
 		var out []kernel.Emitted
 		w.View(func(op *kernel.Op) error {
@@ -422,8 +371,8 @@ func TestOrderedIDsSortInCreationOrder(t *testing.T) {
 		}
 		prev = id
 	}
-	w := mustWorld(t, mustScenario(t, "demo"))
-	hook := newEndpoint(t, w)
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
+	hook := enginetest.NewEndpoint(t, w)
 	var ids []string
 	err := w.Update(func(op *kernel.Op) error {
 		for range 3 {
@@ -444,12 +393,12 @@ func TestOrderedIDsSortInCreationOrder(t *testing.T) {
 }
 
 func TestWorldsAndSnapshotsAreCapped(t *testing.T) {
-	eng, err := NewEngine(nil)
+	eng, err := sandbox.NewEngine(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	sc := mustScenario(t, "empty")
+	sc := enginetest.MustScenario(t, "empty")
 	first, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
 	if err != nil {
 		t.Fatal(err)

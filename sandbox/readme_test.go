@@ -1,4 +1,4 @@
-package sandbox
+package sandbox_test
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
@@ -27,7 +28,7 @@ func TestReadmeScenarioExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := mustWorld(t, sc)
+	w := enginetest.MustWorld(t, sc)
 	ran, err := w.Advance(w.Now().Add(72 * time.Hour))
 	if err != nil {
 		t.Fatal(err)

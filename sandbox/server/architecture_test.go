@@ -29,8 +29,8 @@ var layers = [][]string{
 	{"sandbox/internal/seed", "sandbox/internal/analytics"},
 	// the engine: every domain wired into the kernel
 	{"sandbox"},
-	// the HTTP side
-	{"sandbox/internal/web", "sandbox/internal/openapi", "sandbox/internal/openapi/validate"},
+	// the HTTP side, and the worlds domain tests make
+	{"sandbox/internal/enginetest", "sandbox/internal/web", "sandbox/internal/openapi", "sandbox/internal/openapi/validate"},
 	{"sandbox/internal/api", "sandbox/internal/traffic", "sandbox/internal/ui", "sandbox/internal/webhooks"},
 	{"sandbox/internal/control"},
 	// the assembly, and the typed client of its control API
@@ -39,8 +39,9 @@ var layers = [][]string{
 }
 
 // engineOnly may import the engine's assembly (package sandbox): the HTTP
-// packages talk to the domains, and only the server builds an engine.
-var engineOnly = []string{"sandbox/server", "sandbox/sandboxtest", "cmd/slash-sandbox", "bench/perf"}
+// packages talk to the domains, and only the server (and enginetest, for
+// the domains' tests) builds an engine.
+var engineOnly = []string{"sandbox/internal/enginetest", "sandbox/server", "sandbox/sandboxtest", "cmd/slash-sandbox", "bench/perf"}
 
 // noHTTP are the packages that hold the engine's state and rules: they speak
 // in domain terms and never import net/http.

@@ -1,8 +1,9 @@
 package expenses
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
 func TestIBANAndTaskAttributeFilters(t *testing.T) {

@@ -1,41 +1,14 @@
-package sandbox
+package deliveries_test
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"testing"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
-
-// actorInOp authenticates a key inside an open operation.
-func actorInOp(t *testing.T, op *kernel.Op, key string) *kernel.Actor {
-	t.Helper()
-	p, err := op.Authenticate(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := op.Act(p, "", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
-
-// newEndpoint registers an active endpoint for le_acme.
-func newEndpoint(t *testing.T, w *kernel.World) *deliveries.Webhook {
-	t.Helper()
-	var hook *deliveries.Webhook
-	err := w.Update(func(op *kernel.Op) error {
-		var err error
-		hook, err = deliveries.CreateWebhook(op, actorInOp(t, op, "sk_sandbox_acme"), deliveries.WebhookInput{URL: "http://127.0.0.1:9/hook", Name: "Test"})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hook
-}
 
 func mustWebhook(t *testing.T, w *kernel.World, id string) *deliveries.Webhook {
 	t.Helper()
@@ -111,8 +84,8 @@ func failDelivery(t *testing.T, w *kernel.World) *deliveries.WebhookDelivery {
 }
 
 func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
-	hook := newEndpoint(t, w)
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
+	hook := enginetest.NewEndpoint(t, w)
 	for i := range deliveries.DisableAfterFailures + 1 {
 		if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, "card_"+string(rune('a'+i))); err != nil {
 			t.Fatal(err)
@@ -168,7 +141,7 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 			len(page.Items), err)
 	}
 	err = w.Update(func(op *kernel.Op) error {
-		_, err := deliveries.SetWebhookStatus(op, actorInOp(t, op, "sk_sandbox_acme"), hook.ID, deliveries.WebhookActive, "fixed")
+		_, err := deliveries.SetWebhookStatus(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), hook.ID, deliveries.WebhookActive, "fixed")
 		return err
 	})
 	if err != nil {
@@ -183,12 +156,12 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 }
 
 func TestPausedEndpointQueuesAndArchiveCancels(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
-	hook := newEndpoint(t, w)
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
+	hook := enginetest.NewEndpoint(t, w)
 	setStatus := func(status string) {
 		t.Helper()
 		err := w.Update(func(op *kernel.Op) error {
-			_, err := deliveries.SetWebhookStatus(op, actorInOp(t, op, "sk_sandbox_acme"), hook.ID, status, "")
+			_, err := deliveries.SetWebhookStatus(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), hook.ID, status, "")
 			return err
 		})
 		if err != nil {
@@ -288,8 +261,8 @@ func TestAuthorizationConfigProblems(t *testing.T) {
 }
 
 func TestSuccessResetsTheBackoffCycle(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
-	hook := newEndpoint(t, w)
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
+	hook := enginetest.NewEndpoint(t, w)
 	for _, card := range []string{"card_a", "card_b"} {
 		if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, card); err != nil {
 			t.Fatal(err)
@@ -312,7 +285,7 @@ func TestSuccessResetsTheBackoffCycle(t *testing.T) {
 }
 
 func TestSigningSecretsCarryABase64Key(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	err := w.Update(func(op *kernel.Op) error {
 		for range 3 {
 			secret, err := cards.SigningSecret(op)

@@ -1,10 +1,11 @@
-package sandbox
+package ledger_test
 
 import (
 	"fmt"
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -14,7 +15,7 @@ import (
 // reading every record gives, for every filter, and entries without facts
 // (written before they existed) must still count.
 func TestAggregationFromIndexFactsEqualsRecords(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	start := w.Now()
 	ms := func(d time.Duration) *time.Time { at := start.Add(d); return &at }
 	filters := []ledger.TransactionFilter{

@@ -1,9 +1,10 @@
-package sandbox
+package kernel_test
 
 import (
 	"errors"
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
@@ -12,7 +13,7 @@ import (
 // the store through failed writes, restores, resets and writes made
 // around the cache.
 func TestCountersFollowTheStore(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	want := func(n int64) string { return kernel.DeriveID(w.Seed, "test_", n) }
 	next := func() string {
 		t.Helper()
@@ -82,7 +83,7 @@ func TestCountersFollowTheStore(t *testing.T) {
 // A write whose function panics is rolled back whole, its counters
 // included, and the panic goes on to the caller.
 func TestPanickingWriteStoresNothing(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	key := store.Key("m", "panic-probe")
 	func() {
 		defer func() {

@@ -1,8 +1,9 @@
-package sandbox
+package seed_test
 
 import (
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
@@ -24,14 +25,14 @@ generate:
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sc := range []*scenario.Scenario{mustScenario(t, "demo"), mustScenario(t, "empty"), generated} {
+	for _, sc := range []*scenario.Scenario{enginetest.MustScenario(t, "demo"), enginetest.MustScenario(t, "empty"), generated} {
 		t.Run(sc.Name, func(t *testing.T) {
-			bulk, err := mustWorld(t, sc).Db.Items()
+			bulk, err := enginetest.MustWorld(t, sc).Db.Items()
 			if err != nil {
 				t.Fatal(err)
 			}
 			kernel.BulkLoading = false
-			through, err := mustWorld(t, sc).Db.Items()
+			through, err := enginetest.MustWorld(t, sc).Db.Items()
 			kernel.BulkLoading = true
 			if err != nil {
 				t.Fatal(err)

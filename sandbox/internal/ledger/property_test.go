@@ -1,14 +1,16 @@
-package sandbox
+package ledger_test
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
 // moneyActors are the actors of the demo that move money: each legal
@@ -44,7 +46,7 @@ func demoActors(t *testing.T, w *kernel.World) moneyActors {
 // checking on the way that every bucket's totals equal its entries.
 func worldMoney(t *testing.T, w *kernel.World) (posted, pending int64) {
 	t.Helper()
-	stored, summed := ledgerSums(t, w)
+	stored, summed := enginetest.LedgerSums(t, w)
 	for k, want := range summed {
 		if got := stored[k]; got != want {
 			t.Errorf("totals %s = %+v, sum of its entries %+v", k, got, want)
@@ -189,7 +191,7 @@ func moveConcurrently(t *testing.T, w *kernel.World, as moneyActors, dests map[s
 }
 
 func TestLedgerStaysConsistentUnderConcurrentMovements(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	// Let the scenario's own pending transactions settle first.
 	if _, err := w.Advance(w.Now().Add(7 * 24 * time.Hour)); err != nil {
 		t.Fatal(err)
@@ -259,7 +261,7 @@ func checkTransfersBalance(t *testing.T, w *kernel.World) {
 }
 
 func TestConcurrentTransfersNeverOverdraw(t *testing.T) {
-	w := mustWorld(t, mustScenario(t, "demo"))
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	as := demoActors(t, w)
 	var avail int64
 	err := w.View(func(op *kernel.Op) error {

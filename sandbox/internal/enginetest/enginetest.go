@@ -1,0 +1,100 @@
+// Package enginetest makes whole worlds for the tests of the engine's
+// domain packages: a domain's own tests that need a world seeded from a
+// scenario import it from their external test package.
+package enginetest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+// MustScenario loads an embedded scenario by name.
+func MustScenario(t testing.TB, name string) *scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// MustWorld makes a world from a scenario in an engine of its own, closed
+// when the test ends.
+func MustWorld(t testing.TB, sc *scenario.Scenario) *kernel.World {
+	t.Helper()
+	eng, err := sandbox.NewEngine(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	return w
+}
+
+// ledgerSums recomputes every bucket's totals from the transactions.
+func LedgerSums(t *testing.T, w *kernel.World) (stored, summed map[string]kernel.Totals) {
+	t.Helper()
+	stored, summed = map[string]kernel.Totals{}, map[string]kernel.Totals{}
+	err := w.View(func(op *kernel.Op) error {
+		txns, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
+		if err != nil {
+			return err
+		}
+		for i := range txns {
+			tx := &txns[i]
+			e := ledger.Effect(tx, tx.DetailedStatus)
+			for _, k := range []string{tx.AccountID + "/" + tx.AccountSubtype, tx.VirtualAccountID + "/virtual"} {
+				s := summed[k]
+				s.Posted, s.PendingDebits, s.PendingCredits, s.Spend = s.Posted+e.Posted, s.PendingDebits+e.PendingDebits, s.PendingCredits+e.PendingCredits, s.Spend+e.Spend
+				summed[k] = s
+				owner, bucket, _ := strings.Cut(k, "/")
+				if stored[k], err = ledger.Totals(op, owner, bucket); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stored, summed
+}
+
+// actorInOp authenticates a key inside an open operation.
+func ActorInOp(t *testing.T, op *kernel.Op, key string) *kernel.Actor {
+	t.Helper()
+	p, err := op.Authenticate(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := op.Act(p, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// newEndpoint registers an active endpoint for le_acme.
+func NewEndpoint(t *testing.T, w *kernel.World) *deliveries.Webhook {
+	t.Helper()
+	var hook *deliveries.Webhook
+	err := w.Update(func(op *kernel.Op) error {
+		var err error
+		hook, err = deliveries.CreateWebhook(op, ActorInOp(t, op, "sk_sandbox_acme"), deliveries.WebhookInput{URL: "http://127.0.0.1:9/hook", Name: "Test"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hook
+}
