@@ -332,3 +332,24 @@ func TestShutdownFinishesAnInFlightWrite(t *testing.T) {
 		t.Fatalf("after restart GET /card/%s = %v", id, got)
 	}
 }
+
+// TestHelpIsTheDocumented tests that docs/cli.md shows exactly what
+// `slash-sandbox help` prints, so the page cannot drift from the program.
+func TestHelpIsTheDocumented(t *testing.T) {
+	r := runProgram(t, nil, "help")
+	if r.code != 0 {
+		t.Fatalf("help exited %d: %s", r.code, r.stderr)
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(raw), "`slash-sandbox help` prints:\n\n```text\n")
+	shown, _, ok2 := strings.Cut(after, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/cli.md shows no `slash-sandbox help` output block")
+	}
+	if shown != r.stdout {
+		t.Errorf("docs/cli.md shows another help than the program prints:\n--- docs\n%s--- program\n%s", shown, r.stdout)
+	}
+}
