@@ -220,3 +220,24 @@ keys:
 	}
 	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"yaml":` + quote("rateLimit: {requests: 0, window: soon}\nlegalEntities: [{id: le_x, name: X}]\n") + `}`}).gen2(t, 400, "invalid_request")
 }
+
+// An update whose resource's view wraps the record ({"virtualAccount": {…},
+// "balance": …}) still shows each changed property's old value.
+func TestDeferredUpdateOfAWrappedResourceShowsOldValues(t *testing.T) {
+	e := newEnv(t, options{})
+	id := deferred(t, e.do(req{method: http.MethodPatch, path: "/virtual-account/subaccount_acmeengineering",
+		key: "sk_sandbox_acme_readonly", body: map[string]any{"action": "update", "name": "Platform"}}))
+	var ar agentView
+	e.get("/agent-request/"+id, "sk_sandbox_acme_readonly", "").status(t, http.StatusOK).decode(t, &ar)
+	for _, s := range ar.Display.Sections {
+		if s.Label != "Virtual Account Name" {
+			continue
+		}
+		ch, _ := s.Value.(map[string]any)
+		if ch["oldValue"] != "Engineering" || ch["newValue"] != "Platform" {
+			t.Fatalf("Virtual Account Name section = %v, want Engineering → Platform", s.Value)
+		}
+		return
+	}
+	t.Fatalf("sections %+v have no Virtual Account Name", ar.Display.Sections)
+}

@@ -114,7 +114,7 @@ func (a *API) display(c *call, ar *agentrequests.AgentRequest) agentrequests.Dis
 			continue
 		}
 		ch := agentrequests.Change{NewValue: newValue}
-		if old, ok := current[k]; ok {
+		if old, ok := currentValue(current, k); ok {
 			o := shown(k, old)
 			ch.OldValue = &o
 		}
@@ -158,6 +158,29 @@ func listed(fn currentFunc) currentFunc {
 		}
 		return v, err
 	}
+}
+
+// currentValue is a property's value in the current view: a property of
+// the view itself, else of the one object in it that has it, for views that
+// wrap their record ({"customer": {…}}, {"virtualAccount": {…}, "balance": …}).
+func currentValue(current map[string]json.RawMessage, k string) (json.RawMessage, bool) {
+	if v, ok := current[k]; ok {
+		return v, true
+	}
+	var found json.RawMessage
+	for _, raw := range current {
+		var inner map[string]json.RawMessage
+		if json.Unmarshal(raw, &inner) != nil {
+			continue
+		}
+		if v, ok := inner[k]; ok {
+			if found != nil {
+				return nil, false // two objects have it: no guess
+			}
+			found = v
+		}
+	}
+	return found, found != nil
 }
 
 // current reads the resource an update would change, as the caller sees
