@@ -109,6 +109,7 @@ var goldenReads = []goldenRead{
 var goldenReadsSkipped = map[string]string{
 	"oauth2.authorize":  "answers a redirect without a body; authorizeCode checks where it leads",
 	"fdx.statement.get": "answers a PDF, not JSON; TestFDXStatements reads it",
+	"mcp":               "the MCP server speaks JSON-RPC; mcp_test.go drives it with the official client",
 	"openapi.document":  "the sandbox's OpenAPI document is generated from the router and checked by TestOpenAPIDocument and TestCoverageDoc",
 }
 

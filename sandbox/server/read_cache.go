@@ -86,7 +86,7 @@ func (c *readCache) middleware(next http.Handler) http.Handler {
 // cacheable picks the world of a GET on the public API made with an API key
 // and says what identifies its answer.
 func (c *readCache) cacheable(r *http.Request) (*kernel.World, string, bool) {
-	if r.Method != http.MethodGet || strings.HasPrefix(r.URL.Path, "/_sandbox/") || r.Header.Get("Authorization") != "" ||
+	if r.Method != http.MethodGet || strings.HasPrefix(r.URL.Path, "/_sandbox/") || r.URL.Path == "/mcp" || r.Header.Get("Authorization") != "" ||
 		strings.HasPrefix(web.InfoOf(r).Route, "oauth2.") {
 		return nil, "", false
 	}

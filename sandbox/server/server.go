@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -15,6 +16,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/api"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/control"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/traffic"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ui"
@@ -93,6 +95,11 @@ func New(cfg Config) (*Server, error) {
 // Handler builds the whole HTTP handler over an engine.
 func Handler(eng *kernel.Engine, cfg Config) http.Handler {
 	r, _ := Router(eng, cfg)
+	return wrap(eng, cfg, r)
+}
+
+// wrap puts the outer middleware around the router.
+func wrap(eng *kernel.Engine, cfg Config, r *mux.Router) http.Handler {
 	mw := &web.Middleware{Log: cfg.Log, Origins: &web.Origins{Addr: cfg.Addr, Hosts: cfg.AllowedHosts, Origins: cfg.AllowedOrigins}}
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
@@ -117,6 +124,14 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	// limit and injected faults before the read cache and the handler.
 	r.Use(web.NameRoutes, shaping.Middleware, reads.middleware)
 	pub.Register(r, docs)
+	// The MCP server's tools read the finished document and serve their
+	// calls through the whole handler, both made once, on first use.
+	agents := &mcp.Server{Engine: eng, Version: Version,
+		Document: sync.OnceValue(func() map[string]any {
+			return openapi.Build(r, docs, openapi.Info{Title: "slash-sandbox", Version: Version})
+		}),
+		API: sync.OnceValue(func() http.Handler { return wrap(eng, cfg, r) })}
+	agents.Register(r, docs)
 	ui.Register(r, docs) // ahead of the control API, whose admin token it does not need
 	controls := ctl.Register(r, docs)
 	notAllowed := func(w http.ResponseWriter, req *http.Request, allow []string) {

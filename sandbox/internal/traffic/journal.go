@@ -20,6 +20,7 @@ type JournalEntry struct {
 	Path        string            `json:"path"`
 	Query       string            `json:"query,omitempty"`
 	Route       string            `json:"route"`
+	Via         string            `json:"via,omitempty"`
 	Key         string            `json:"key,omitempty"`
 	LegalEntity string            `json:"legalEntity,omitempty"`
 	Status      int               `json:"status"`
@@ -52,6 +53,7 @@ type journalRecord struct {
 	latency                   time.Duration
 	requestID, method, path   string
 	query, route, legalEntity string
+	via                       string
 	referenceID, key          string
 	status                    int
 	header                    [len(journalHeaders) + len(maskedHeaders)]string
@@ -66,7 +68,7 @@ func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec
 		return
 	}
 	e := journalRecord{requestID: info.RequestID, at: start, virtual: virtual, method: r.Method, path: r.URL.Path,
-		query: r.URL.RawQuery, route: info.Route, key: r.Header.Get("X-API-Key"), legalEntity: info.LegalEntity,
+		query: r.URL.RawQuery, route: info.Route, via: info.Via, key: r.Header.Get("X-API-Key"), legalEntity: info.LegalEntity,
 		status: rec.status, latency: time.Since(start), referenceID: info.ReferenceID,
 		request: body[:min(len(body), journalBodyCap)], response: rec.body}
 	for i, h := range journalHeaders {
@@ -132,7 +134,7 @@ func (e *journalRecord) entry() JournalEntry {
 		}
 	}
 	return JournalEntry{Seq: e.seq, RequestID: e.requestID, At: e.at.UTC().Format(time.RFC3339Nano), VirtualAt: ts(e.virtual),
-		Method: e.method, Path: e.path, Query: e.query, Route: e.route, Key: mask(e.key), LegalEntity: e.legalEntity,
+		Method: e.method, Path: e.path, Query: e.query, Route: e.route, Via: e.via, Key: mask(e.key), LegalEntity: e.legalEntity,
 		Status: e.status, LatencyMs: float64(e.latency.Microseconds()) / 1000, ReferenceID: e.referenceID,
 		Headers: headers, Request: redactJSON(e.request), Response: redactJSON(e.response)}
 }

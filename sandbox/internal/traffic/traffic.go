@@ -91,7 +91,9 @@ func (t *Traffic) worldOf(r *http.Request) (*kernel.World, bool) {
 func (t *Traffic) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		world, ok := t.worldOf(r)
-		if !ok {
+		// The MCP server's own exchanges are not journaled nor shaped:
+		// each tool call is, as the API request it makes.
+		if !ok || r.URL.Path == "/mcp" {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -18,12 +18,29 @@ type Info struct {
 	ReferenceID string
 	Err         error
 	Allow       []string
+	// Via is what carried the request when it did not come over HTTP
+	// directly ("mcp": a tool call of the MCP server).
+	Via string
 	// Reference makes failure reference ids; the world a request acts on
 	// replaces the default.
 	Reference func() string
 }
 
 type infoKey struct{}
+
+type viaKey struct{}
+
+// WithVia marks a context as carrying requests that came through another
+// protocol (the MCP server's tool calls); the middleware copies it into
+// Info.Via.
+func WithVia(ctx context.Context, via string) context.Context {
+	return context.WithValue(ctx, viaKey{}, via)
+}
+
+func viaOf(r *http.Request) string {
+	v, _ := r.Context().Value(viaKey{}).(string)
+	return v
+}
 
 var fallbackRefs atomic.Int64
 

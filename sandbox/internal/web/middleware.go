@@ -40,7 +40,7 @@ type Middleware struct {
 func (m *Middleware) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		info := &Info{RequestID: r.Header.Get("X-Request-Id"), Reference: m.Reference}
+		info := &Info{RequestID: r.Header.Get("X-Request-Id"), Reference: m.Reference, Via: viaOf(r)}
 		if info.RequestID == "" || !requestIDPattern.MatchString(info.RequestID) {
 			info.RequestID = requestID(m.seq.Add(1))
 		}

@@ -38,13 +38,17 @@ type Origins struct {
 	Origins []string
 }
 
-// guards reports whether a path is behind Origins.
-func guards(path string) bool { return strings.HasPrefix(path, "/_sandbox/") || path == "/_sandbox" }
+// guards reports whether a path is behind Origins: the control API, the
+// dashboard, and the MCP server (whose protocol requires servers to check
+// Origin, for the same reason).
+func guards(path string) bool {
+	return strings.HasPrefix(path, "/_sandbox/") || path == "/_sandbox" || path == "/mcp"
+}
 
 // check refuses a request the policy does not allow.
 func (o *Origins) check(r *http.Request) error {
 	if !o.hostAllowed(r.Host) {
-		return kernel.Errorf(kernel.CodeForbidden, "the control API and the dashboard do not answer the host %q: "+
+		return kernel.Errorf(kernel.CodeForbidden, "the control API, the dashboard and the MCP server do not answer the host %q: "+
 			"use 127.0.0.1 or localhost, or start the sandbox with --allowed-hosts %s", hostOnly(r.Host), hostOnly(r.Host))
 	}
 	origin := r.Header.Get("Origin")
@@ -65,7 +69,7 @@ func (o *Origins) check(r *http.Request) error {
 	if navigation(r) && origin != "null" {
 		return nil
 	}
-	return kernel.Errorf(kernel.CodeForbidden, "the control API does not answer pages of the origin %q: "+
+	return kernel.Errorf(kernel.CodeForbidden, "the control API and the MCP server do not answer pages of the origin %q: "+
 		"start the sandbox with --allowed-origins %s to allow it", origin, origin)
 }
 

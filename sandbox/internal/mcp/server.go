@@ -1,0 +1,97 @@
+package mcp
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/gorilla/mux"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+)
+
+// Path is where the MCP server answers.
+const Path = "/mcp"
+
+// Headers the connection's credentials travel in to the tools: the query
+// parameters are copied into them, so a tool reads one place.
+const (
+	keyHeader         = "X-API-Key"
+	legalEntityHeader = "x-legal-entity"
+	rsaHeader         = "X-RSA-Public-Key"
+	// hostHeader carries the Host the client used, so the links the API
+	// writes (the approval URL) point where the client can reach.
+	hostHeader = "X-Sandbox-Mcp-Host"
+)
+
+// Server is the MCP server over the sandbox.
+type Server struct {
+	Engine *kernel.Engine
+	// Document is the sandbox's OpenAPI document (built once the router is
+	// complete); the tools list and describe its operations.
+	Document func() map[string]any
+	// API is the assembled public handler a tool call is served through.
+	API func() http.Handler
+	// Version is the sandbox's version, reported to clients.
+	Version string
+
+	once sync.Once
+	ops  *catalog
+}
+
+// Register adds the MCP route to r and describes it in docs.
+func (s *Server) Register(r *mux.Router, docs *openapi.Registry) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "slash-sandbox", Version: s.Version}, &mcp.ServerOptions{
+		Instructions: "Tools over the Slash API as this sandbox serves it: list_endpoints, get_endpoint_schema, call_api_endpoint.",
+	})
+	s.addTools(server)
+	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	r.Handle(Path, s.authenticate(transport)).Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
+	docs.Describe("mcp", openapi.Op{Summary: "The MCP server (Streamable HTTP)", Extension: true, Security: openapi.APIKeyOnly,
+		Description: "Model Context Protocol over Streamable HTTP: JSON-RPC messages in, JSON or an event stream out. " +
+			"The API key may also be sent as ?apiKey=, a user key's legal entity as ?legalEntity=, and an RSA public key " +
+			"(base64 DER) as ?rsaPublicKey= or X-RSA-Public-Key to have PAN and CVV encrypted.",
+		Query: []openapi.Param{{Name: "apiKey"}, {Name: "legalEntity"}, {Name: "rsaPublicKey"}},
+		Body:  openapi.Schema{"type": "object"}, BodyOptional: true, Read: true,
+		Content: openapi.Content{"application/json": openapi.Schema{"type": "object"}, "text/event-stream": openapi.Schema{"type": "string"}},
+		// The refusals before the protocol starts are the control API's
+		// envelope, which the origin guard in front writes too.
+		Extra: map[int]any{http.StatusBadRequest: openapi.Ref("ErrorV2"), http.StatusUnauthorized: openapi.Ref("ErrorV2"),
+			http.StatusForbidden: openapi.Ref("ErrorV2")}})
+}
+
+// authenticate refuses a connection without a known API key or with a
+// malformed RSA key before the protocol sees it, and copies the query's
+// credentials into the headers the tools read.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		fill := func(header, param string) {
+			if v := q.Get(param); v != "" && r.Header.Get(header) == "" {
+				r.Header.Set(header, v)
+			}
+		}
+		fill(keyHeader, "apiKey")
+		fill(legalEntityHeader, "legalEntity")
+		fill(rsaHeader, "rsaPublicKey")
+		key := strings.TrimSpace(r.Header.Get(keyHeader))
+		if key == "" {
+			web.WriteError(w, r, web.Gen2, kernel.Errorf(kernel.CodeUnauthorized, "the MCP server needs an API key: ?apiKey= or X-API-Key"))
+			return
+		}
+		if _, ok := s.Engine.WorldForKey(key); !ok {
+			web.WriteError(w, r, web.Gen2, kernel.Errorf(kernel.CodeUnauthorized, "the API key is not valid"))
+			return
+		}
+		if raw := r.Header.Get(rsaHeader); raw != "" {
+			if _, err := parsePublicKey(raw); err != nil {
+				web.WriteError(w, r, web.Gen2, kernel.Errorf(kernel.CodeInvalidRequest, "rsaPublicKey: %v", err))
+				return
+			}
+		}
+		r.Header.Set(hostHeader, r.Host)
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,187 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+)
+
+// EndpointArgs names one operation.
+type EndpointArgs struct {
+	Method string `json:"method" jsonschema:"the HTTP method: GET, POST, PUT, PATCH or DELETE"`
+	Path   string `json:"path" jsonschema:"the path, as list_endpoints shows it (/card/{cardId}) or concrete (/card/card_123)"`
+}
+
+// CallArgs is one API call.
+type CallArgs struct {
+	Method string         `json:"method" jsonschema:"the HTTP method: GET, POST, PUT, PATCH or DELETE"`
+	Path   string         `json:"path" jsonschema:"the concrete path, such as /card or /card/card_123"`
+	Query  map[string]any `json:"query,omitempty" jsonschema:"query parameters; an array value repeats the parameter"`
+	Body   any            `json:"body,omitempty" jsonschema:"the JSON request body of a write"`
+}
+
+// CallResult is what call_api_endpoint returns: the API's status and body.
+type CallResult struct {
+	Status int `json:"status"`
+	// AgentRequestID is the agent request a deferred write made
+	// (x-deferred-action-id): GET /agent-request/{id} reads it.
+	AgentRequestID string `json:"agentRequestId,omitempty"`
+	Body           any    `json:"body"`
+}
+
+func (s *Server) addTools(server *mcp.Server) {
+	mcp.AddTool(server, &mcp.Tool{Name: "list_endpoints",
+		Description: "Lists all Slash API endpoints with method, path, and description."}, s.listEndpoints)
+	mcp.AddTool(server, &mcp.Tool{Name: "get_endpoint_schema",
+		Description: "Returns the full schema for a specific endpoint (parameters, request body, responses), with all $ref references resolved."},
+		s.endpointSchema)
+	mcp.AddTool(server, &mcp.Tool{Name: "call_api_endpoint",
+		Description: "Calls a Slash API endpoint with the given method, path, query parameters, and body. The result carries the HTTP status and the JSON body. " +
+			"A write with a read-only key is held for approval: the result says so and gives the approval URL; read it later with GET /agent-request/{id}."},
+		s.callEndpoint)
+}
+
+func (s *Server) listEndpoints(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+	return jsonResult(s.catalog().endpoints, false), nil, nil
+}
+
+func (s *Server) endpointSchema(_ context.Context, _ *mcp.CallToolRequest, in EndpointArgs) (*mcp.CallToolResult, any, error) {
+	c := s.catalog()
+	tpl, op, err := c.operation(in.Method, in.Path)
+	if err != nil {
+		return errorResult(err), nil, nil
+	}
+	resolved := c.resolve(op, map[string]bool{}).(map[string]any)
+	out := map[string]any{"method": strings.ToUpper(in.Method), "path": tpl}
+	for _, k := range []string{"operationId", "summary", "description", "parameters", "requestBody", "responses", "security"} {
+		if v, ok := resolved[k]; ok {
+			out[k] = v
+		}
+	}
+	return jsonResult(out, false), nil, nil
+}
+
+// callEndpoint serves the call through the assembled public handler, with
+// the connection's credentials, as if it had come over HTTP.
+func (s *Server) callEndpoint(ctx context.Context, req *mcp.CallToolRequest, in CallArgs) (*mcp.CallToolResult, any, error) {
+	httpReq, err := s.apiRequest(ctx, req, in)
+	if err != nil {
+		return errorResult(err), nil, nil
+	}
+	rec := httptest.NewRecorder()
+	s.API().ServeHTTP(rec, httpReq)
+	res := CallResult{Status: rec.Code, AgentRequestID: rec.Header().Get("X-Deferred-Action-Id")}
+	if body := rec.Body.Bytes(); len(body) > 0 {
+		if json.Unmarshal(body, &res.Body) != nil {
+			res.Body = string(body)
+		}
+	}
+	if raw := header(req, rsaHeader); raw != "" {
+		key, err := parsePublicKey(raw)
+		if err != nil {
+			return errorResult(fmt.Errorf("rsaPublicKey: %w", err)), nil, nil
+		}
+		if res.Body, err = encryptCardData(res.Body, key); err != nil {
+			return errorResult(fmt.Errorf("encrypting card data: %w", err)), nil, nil
+		}
+	}
+	return jsonResult(res, rec.Code >= 400), nil, nil
+}
+
+// apiRequest builds the HTTP request a call stands for.
+func (s *Server) apiRequest(ctx context.Context, req *mcp.CallToolRequest, in CallArgs) (*http.Request, error) {
+	method := strings.ToUpper(strings.TrimSpace(in.Method))
+	switch method {
+	case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+	default:
+		return nil, fmt.Errorf("method %q: use GET, POST, PUT, PATCH or DELETE", in.Method)
+	}
+	path, rawQuery, _ := strings.Cut(in.Path, "?")
+	if !strings.HasPrefix(path, "/") || !callable(path) {
+		return nil, fmt.Errorf("path %q: give a path of the API, such as /account (list_endpoints lists them)", in.Path)
+	}
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, fmt.Errorf("path %q: %v", in.Path, err)
+	}
+	keys := make([]string, 0, len(in.Query))
+	for k := range in.Query {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range queryValues(in.Query[k]) {
+			q.Add(k, v)
+		}
+	}
+	var body io.Reader = http.NoBody
+	if in.Body != nil {
+		raw, err := json.Marshal(in.Body)
+		if err != nil {
+			return nil, fmt.Errorf("body: %v", err)
+		}
+		body = bytes.NewReader(raw)
+	}
+	u := &url.URL{Path: path, RawQuery: q.Encode()}
+	httpReq, err := http.NewRequestWithContext(web.WithVia(ctx, "mcp"), method, u.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	httpReq.Host = header(req, hostHeader)
+	if in.Body != nil {
+		httpReq.Header.Set("Content-Type", "application/json")
+	}
+	for _, h := range []string{keyHeader, legalEntityHeader, "X-Forwarded-Proto", "X-Sandbox-World"} {
+		if v := header(req, h); v != "" {
+			httpReq.Header.Set(h, v)
+		}
+	}
+	return httpReq, nil
+}
+
+// queryValues turns a JSON query value into parameter values.
+func queryValues(v any) []string {
+	switch t := v.(type) {
+	case nil:
+		return nil
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, e := range t {
+			out = append(out, queryValues(e)...)
+		}
+		return out
+	}
+	raw, _ := json.Marshal(v)
+	return []string{string(raw)}
+}
+
+func header(req *mcp.CallToolRequest, name string) string {
+	if req == nil || req.Extra == nil || req.Extra.Header == nil {
+		return ""
+	}
+	return req.Extra.Header.Get(name)
+}
+
+func jsonResult(v any, isError bool) *mcp.CallToolResult {
+	raw, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return errorResult(err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(raw)}}, IsError: isError}
+}
+
+func errorResult(err error) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}
+}

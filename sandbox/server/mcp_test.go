@@ -1,0 +1,318 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha1"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// headerTransport sends fixed headers with every request.
+type headerTransport struct{ header map[string]string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h.header {
+		r.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// mcpSession connects the official SDK's client to the sandbox's /mcp
+// with a query string and headers.
+func mcpSession(t *testing.T, e *env, query string, header map[string]string) (*mcp.ClientSession, error) {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	transport := &mcp.StreamableClientTransport{Endpoint: e.srv.URL + "/mcp" + query,
+		HTTPClient: &http.Client{Transport: headerTransport{header}}}
+	s, err := client.Connect(context.Background(), transport, nil)
+	if err == nil {
+		t.Cleanup(func() { s.Close() })
+	}
+	return s, err
+}
+
+func mustMCP(t *testing.T, e *env, query string, header map[string]string) *mcp.ClientSession {
+	t.Helper()
+	s, err := mcpSession(t, e, query, header)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	return s
+}
+
+// callTool calls a tool and returns its text and whether it is an error.
+func callTool(t *testing.T, s *mcp.ClientSession, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d contents", name, len(res.Content))
+	}
+	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+}
+
+type mcpCall struct {
+	Status         int            `json:"status"`
+	AgentRequestID string         `json:"agentRequestId"`
+	Body           map[string]any `json:"body"`
+}
+
+func callAPI(t *testing.T, s *mcp.ClientSession, args map[string]any) (mcpCall, bool) {
+	t.Helper()
+	text, isErr := callTool(t, s, "call_api_endpoint", args)
+	var c mcpCall
+	if err := json.Unmarshal([]byte(text), &c); err != nil {
+		t.Fatalf("call_api_endpoint: %v: %s", err, text)
+	}
+	return c, isErr
+}
+
+func TestMCPToolsOverStreamableHTTP(t *testing.T) {
+	e := newEnv(t, options{})
+	s := mustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
+	tools, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	if got, want := strings.Join(names, ","), "call_api_endpoint,get_endpoint_schema,list_endpoints"; got != want {
+		t.Fatalf("tools = %s, want %s", got, want)
+	}
+
+	t.Run("list_endpoints", func(t *testing.T) {
+		text, isErr := callTool(t, s, "list_endpoints", nil)
+		var eps []struct{ Method, Path, Summary string }
+		if err := json.Unmarshal([]byte(text), &eps); err != nil || isErr {
+			t.Fatalf("list_endpoints: %v %v", err, isErr)
+		}
+		seen := map[string]bool{}
+		for _, ep := range eps {
+			seen[ep.Method+" "+ep.Path] = true
+			if strings.HasPrefix(ep.Path, "/_sandbox") || ep.Path == "/mcp" {
+				t.Errorf("list_endpoints lists %s %s", ep.Method, ep.Path)
+			}
+		}
+		for _, want := range []string{"GET /account", "POST /card", "GET /card/{cardId}", "GET /agent-request/{agentRequestId}"} {
+			if !seen[want] {
+				t.Errorf("list_endpoints lacks %s (%d endpoints)", want, len(eps))
+			}
+		}
+	})
+
+	t.Run("get_endpoint_schema resolves every ref", func(t *testing.T) {
+		for _, path := range []string{"/card/{cardId}", "/card/card_acmeaws"} {
+			text, isErr := callTool(t, s, "get_endpoint_schema", map[string]any{"method": "get", "path": path})
+			if isErr || strings.Contains(text, `"$ref"`) || !strings.Contains(text, `"/card/{cardId}"`) || !strings.Contains(text, "include_pan") {
+				t.Fatalf("get_endpoint_schema %s (error %v): %.400s", path, isErr, text)
+			}
+		}
+		if text, isErr := callTool(t, s, "get_endpoint_schema", map[string]any{"method": "GET", "path": "/nowhere"}); !isErr {
+			t.Fatalf("unknown operation: %s", text)
+		}
+	})
+
+	t.Run("call_api_endpoint", func(t *testing.T) {
+		c, isErr := callAPI(t, s, map[string]any{"method": "GET", "path": "/account", "query": map[string]any{"filter:legalEntityId": "le_acme"}})
+		if isErr || c.Status != 200 || c.Body["items"] == nil {
+			t.Fatalf("GET /account = %d %v", c.Status, c.Body)
+		}
+		c, isErr = callAPI(t, s, map[string]any{"method": "GET", "path": "/card/card_nope"})
+		if !isErr || c.Status != 404 {
+			t.Fatalf("GET /card/card_nope = %d (error %v)", c.Status, isErr)
+		}
+		c, isErr = callAPI(t, s, map[string]any{"method": "PATCH", "path": "/card/card_acmeaws", "body": map[string]any{"name": 5}})
+		if !isErr || c.Status != 400 {
+			t.Fatalf("invalid body = %d (error %v) %v", c.Status, isErr, c.Body)
+		}
+	})
+
+	t.Run("bad arguments", func(t *testing.T) {
+		for name, args := range map[string]map[string]any{
+			"control API":  {"method": "GET", "path": "/_sandbox/worlds"},
+			"itself":       {"method": "POST", "path": "/mcp"},
+			"bad method":   {"method": "TRACE", "path": "/account"},
+			"not absolute": {"method": "GET", "path": "account"},
+		} {
+			if text, isErr := callTool(t, s, "call_api_endpoint", args); !isErr {
+				t.Errorf("%s: not an error: %s", name, text)
+			}
+		}
+		res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "call_api_endpoint", Arguments: map[string]any{"method": 3}})
+		if err == nil && !res.IsError {
+			t.Errorf("a method that is not a string was accepted")
+		}
+	})
+
+	t.Run("journal marks the calls", func(t *testing.T) {
+		var journal struct {
+			Items []struct{ Path, Route, Via string }
+		}
+		e.do(req{path: "/_sandbox/requests"}).status(t, 200).decode(t, &journal)
+		var mcpCalls int
+		for _, j := range journal.Items {
+			if j.Path == "/mcp" {
+				t.Errorf("the MCP exchange itself is journaled")
+			}
+			if j.Via == "mcp" {
+				mcpCalls++
+			}
+		}
+		if mcpCalls == 0 {
+			t.Errorf("no journal entry is marked via mcp: %+v", journal.Items)
+		}
+	})
+}
+
+func TestMCPAuthentication(t *testing.T) {
+	e := newEnv(t, options{})
+	for name, c := range map[string]struct {
+		query  string
+		header map[string]string
+		status int
+	}{
+		"no key":            {status: 401},
+		"unknown key":       {query: "?apiKey=sk_nope", status: 401},
+		"malformed rsa key": {query: "?apiKey=sk_sandbox_acme&rsaPublicKey=bm90IGEga2V5", status: 400},
+		"foreign origin":    {query: "?apiKey=sk_sandbox_acme", header: map[string]string{"Origin": "https://evil.example"}, status: 403},
+		"rebinding host":    {query: "?apiKey=sk_sandbox_acme", header: map[string]string{"Host": "evil.example"}, status: 403},
+	} {
+		t.Run(name, func(t *testing.T) {
+			hdr := map[string]string{"Accept": "application/json, text/event-stream"}
+			var host string
+			for k, v := range c.header {
+				if k == "Host" {
+					host = v
+					continue
+				}
+				hdr[k] = v
+			}
+			r := e.do(req{method: http.MethodPost, path: "/mcp" + c.query, header: hdr, host: host,
+				body: `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`})
+			if r.StatusCode != c.status {
+				t.Fatalf("status %d, want %d: %s", r.StatusCode, c.status, r.body)
+			}
+		})
+	}
+	t.Run("key in a header", func(t *testing.T) {
+		s := mustMCP(t, e, "", map[string]string{"X-API-Key": "sk_sandbox_alice", "x-legal-entity": "le_acme"})
+		c, isErr := callAPI(t, s, map[string]any{"method": "GET", "path": "/legal-entity"})
+		if isErr || c.Status != 200 {
+			t.Fatalf("GET /legal-entity = %d %v", c.Status, c.Body)
+		}
+	})
+	t.Run("user key's legal entity as a query parameter", func(t *testing.T) {
+		s := mustMCP(t, e, "?apiKey=sk_sandbox_alice&legalEntity=le_globex", nil)
+		c, isErr := callAPI(t, s, map[string]any{"method": "GET", "path": "/account"})
+		if isErr || c.Status != 200 {
+			t.Fatalf("GET /account = %d %v", c.Status, c.Body)
+		}
+	})
+}
+
+func TestMCPDeferredWriteApprovedEndToEnd(t *testing.T) {
+	e := newEnv(t, options{})
+	s := mustMCP(t, e, "?apiKey=sk_sandbox_acme_readonly", nil)
+	c, isErr := callAPI(t, s, map[string]any{"method": "PATCH", "path": "/card/card_acmeaws", "body": map[string]any{"name": "Renamed by agent"}})
+	msg, _ := c.Body["error"].(string)
+	if !isErr || c.Status != 403 || c.AgentRequestID == "" || !strings.Contains(msg, "/_sandbox/ui?world=") {
+		t.Fatalf("read-only write = %d (error %v) %q %v", c.Status, isErr, c.AgentRequestID, c.Body)
+	}
+	decide(e, c.AgentRequestID, "approve").status(t, 200)
+	ar, isErr := callAPI(t, s, map[string]any{"method": "GET", "path": "/agent-request/" + c.AgentRequestID})
+	if isErr || ar.Status != 200 || ar.Body["status"] != "executed" {
+		t.Fatalf("agent request after approval = %d %v", ar.Status, ar.Body)
+	}
+	card, _ := callAPI(t, s, map[string]any{"method": "GET", "path": "/card/card_acmeaws"})
+	if card.Body["name"] != "Renamed by agent" {
+		t.Fatalf("card after approval: %v", card.Body)
+	}
+}
+
+// encryptedCard reads a card's PAN and CVV through a session whose RSA
+// public key is pub.
+func encryptedCard(t *testing.T, e *env, pub []byte, viaHeader bool) (pan, cvv string) {
+	t.Helper()
+	b64 := base64.StdEncoding.EncodeToString(pub)
+	var s *mcp.ClientSession
+	if viaHeader {
+		s = mustMCP(t, e, "?apiKey=sk_sandbox_acme", map[string]string{"X-RSA-Public-Key": b64})
+	} else {
+		s = mustMCP(t, e, "?apiKey=sk_sandbox_acme&rsaPublicKey="+strings.NewReplacer("+", "%2B", "/", "%2F", "=", "%3D").Replace(b64), nil)
+	}
+	c, isErr := callAPI(t, s, map[string]any{"method": "GET", "path": "/card/card_acmeaws", "query": map[string]any{"include_pan": true, "include_cvv": "true"}})
+	if isErr || c.Status != 200 {
+		t.Fatalf("GET card = %d %v", c.Status, c.Body)
+	}
+	pan, _ = c.Body["pan"].(string)
+	cvv, _ = c.Body["cvv"].(string)
+	return pan, cvv
+}
+
+func TestMCPEncryptsCardData(t *testing.T) {
+	e := newEnv(t, options{})
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	clear := mustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
+	plain, _ := callAPI(t, clear, map[string]any{"method": "GET", "path": "/card/card_acmeaws", "query": map[string]any{"include_pan": "true", "include_cvv": "true"}})
+	wantPAN, _ := plain.Body["pan"].(string)
+	wantCVV, _ := plain.Body["cvv"].(string)
+	if len(wantPAN) < 12 || len(wantCVV) < 3 {
+		t.Fatalf("without a key: pan %q cvv %q", wantPAN, wantCVV)
+	}
+	for _, viaHeader := range []bool{false, true} {
+		pan, cvv := encryptedCard(t, e, pub, viaHeader)
+		for field, c := range map[string][2]string{"pan": {pan, wantPAN}, "cvv": {cvv, wantCVV}} {
+			ct, err := base64.StdEncoding.DecodeString(c[0])
+			if err != nil {
+				t.Fatalf("%s %q is not base64", field, c[0])
+			}
+			got, err := rsa.DecryptOAEP(sha1.New(), nil, key, ct, nil)
+			if err != nil || string(got) != c[1] {
+				t.Fatalf("%s decrypts to %q (%v), want %q", field, got, err, c[1])
+			}
+		}
+	}
+
+	t.Run("openssl decrypts with the docs' command", func(t *testing.T) {
+		openssl, err := exec.LookPath("openssl")
+		if err != nil {
+			t.Skip("openssl is absent")
+		}
+		dir := t.TempDir()
+		priv := filepath.Join(dir, "private.pem")
+		der, _ := x509.MarshalPKCS8PrivateKey(key)
+		if err := os.WriteFile(priv, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		pan, _ := encryptedCard(t, e, pub, false)
+		ct, _ := base64.StdEncoding.DecodeString(pan)
+		cmd := exec.Command(openssl, "pkeyutl", "-decrypt", "-inkey", priv, "-pkeyopt", "rsa_padding_mode:oaep")
+		cmd.Stdin = bytes.NewReader(ct)
+		out, err := cmd.CombinedOutput()
+		if err != nil || string(out) != wantPAN {
+			t.Fatalf("openssl: %q (%v), want %q", out, err, wantPAN)
+		}
+	})
+}
