@@ -15,7 +15,7 @@ function entry(e, open) {
       h('span', { class: 'cell muted' }, when(e.virtualAt)),
       h('span', { class: 'cell method' }, e.method),
       h('span', { class: 'cell path' }, h('code', {}, e.path + (e.query ? `?${e.query}` : ''))),
-      h('span', { class: 'cell' }, e.route),
+      h('span', { class: 'cell' }, e.route, e.via ? [' ', badge(`via ${e.via.toUpperCase()}`, 'plain')] : null),
       h('span', { class: 'cell' }, statusBadge(e.status)),
       h('span', { class: 'cell num muted' }, `${e.latencyMs.toFixed(1)} ms`)),
     h('div', { class: 'grid two' },
