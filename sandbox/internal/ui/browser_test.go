@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest"
 )
@@ -176,6 +178,24 @@ func (w *world) api(t *testing.T, method, path, key string, header map[string]st
 	t.Helper()
 	res, out := w.send(t, method, path, key, header, body)
 	return res.StatusCode, out
+}
+
+// mcpCall has an AI agent read a path through the MCP server's
+// call_api_endpoint tool, with the official MCP client, as one of the
+// world's demo keys.
+func (w *world) mcpCall(t *testing.T, key, path string) {
+	t.Helper()
+	ctx := context.Background()
+	c := mcp.NewClient(&mcp.Implementation{Name: "dashboard-test", Version: "1"}, nil)
+	s, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: w.url + "/mcp?apiKey=" + url.QueryEscape(w.keys[key])}, nil)
+	if err != nil {
+		t.Fatalf("MCP connect: %v", err)
+	}
+	defer s.Close()
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "call_api_endpoint", Arguments: map[string]any{"method": "GET", "path": path}})
+	if err != nil || res.IsError {
+		t.Fatalf("MCP call_api_endpoint GET %s: %v %v", path, err, res)
+	}
 }
 
 // deferred has a read-only key ask for a write and returns the agent

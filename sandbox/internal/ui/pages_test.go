@@ -48,6 +48,7 @@ func pagesSetup(t *testing.T, w *world) pagesWant {
 		map[string]string{"x-legal-entity": "le_acme", "X-Idempotency-Key": "pages-1"},
 		map[string]any{"contactId": "le_c_pixelforge", "requestedInformation": map[string]any{"address": true}, "requesterName": "Alice Chen"})
 	w.deferred(t, http.MethodPatch, "/card/card_acmemeals", "sk_sandbox_acme_readonly", map[string]any{"name": "Team lunches"})
+	w.mcpCall(t, "sk_sandbox_acme", "/account")
 	_, balance := w.api(t, http.MethodGet, "/account/sa_group_acmeoperating/balance", "sk_sandbox_acme", nil, nil)
 	_, util := w.api(t, http.MethodGet, "/card/card_acmeoffice/utilization", "sk_sandbox_acme", nil, nil)
 	_, adsUtil := w.api(t, http.MethodGet, "/card-group/card_group_acmeads/utilization", "sk_sandbox_alice", acme, nil)
@@ -151,6 +152,7 @@ func TestDashboardPages(t *testing.T) {
 			tb.waitText("#agent-requests", "Team lunches")
 		}},
 		{"request journal", "#/journal", "page-journal", "/v2/information-requests", func(t *testing.T) {
+			tb.waitText("#journal", "via MCP")
 			if got := tb.text("#journal"); strings.Contains(got, "/_sandbox/health") {
 				t.Errorf("the journal lists the dashboard's own reads: %s", clip(got))
 			}
