@@ -40,7 +40,7 @@ func MustWorld(t testing.TB, sc *scenario.Scenario) *kernel.World {
 	return w
 }
 
-// ledgerSums recomputes every bucket's totals from the transactions.
+// LedgerSums recomputes every bucket's totals from the transactions.
 func LedgerSums(t *testing.T, w *kernel.World) (stored, summed map[string]kernel.Totals) {
 	t.Helper()
 	stored, summed = map[string]kernel.Totals{}, map[string]kernel.Totals{}
@@ -70,7 +70,7 @@ func LedgerSums(t *testing.T, w *kernel.World) (stored, summed map[string]kernel
 	return stored, summed
 }
 
-// actorInOp authenticates a key inside an open operation.
+// ActorInOp authenticates a key inside an open operation.
 func ActorInOp(t *testing.T, op *kernel.Op, key string) *kernel.Actor {
 	t.Helper()
 	p, err := op.Authenticate(key)
@@ -84,7 +84,7 @@ func ActorInOp(t *testing.T, op *kernel.Op, key string) *kernel.Actor {
 	return a
 }
 
-// newEndpoint registers an active endpoint for le_acme.
+// NewEndpoint registers an active endpoint for le_acme.
 func NewEndpoint(t *testing.T, w *kernel.World) *deliveries.Webhook {
 	t.Helper()
 	var hook *deliveries.Webhook

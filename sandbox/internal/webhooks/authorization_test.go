@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
@@ -59,7 +60,7 @@ func putAuthorizationWebhook(t *testing.T, w *kernel.World, url, status string, 
 	var h *cards.AuthorizationWebhook
 	err := w.Update(func(op *kernel.Op) error {
 		var err error
-		h, err = cards.PutAuthorizationWebhook(op, actor(t, op, "sk_sandbox_acme"), operating,
+		h, err = cards.PutAuthorizationWebhook(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), operating,
 			cards.AuthorizationWebhookInput{WebhookURL: &url, Status: &status, Config: &cfg})
 		return err
 	})

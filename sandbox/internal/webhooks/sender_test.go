@@ -12,18 +12,15 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
 // demoWorld is the demo scenario's world in an engine of its own.
 func demoWorld(t *testing.T) (*kernel.Engine, *kernel.World) {
 	t.Helper()
-	sc, err := scenario.Load("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := enginetest.MustScenario(t, "demo")
 	eng, err := sandbox.NewEngine(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -34,19 +31,6 @@ func demoWorld(t *testing.T) (*kernel.Engine, *kernel.World) {
 	}
 	t.Cleanup(func() { eng.Close() })
 	return eng, w
-}
-
-func actor(t *testing.T, op *kernel.Op, key string) *kernel.Actor {
-	t.Helper()
-	p, err := op.Authenticate(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := op.Act(p, "", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
 }
 
 // received is one request a receiver got.
@@ -98,7 +82,7 @@ func endpoint(t *testing.T, w *kernel.World, url string) *deliveries.Webhook {
 	var hook *deliveries.Webhook
 	err := w.Update(func(op *kernel.Op) error {
 		var err error
-		hook, err = deliveries.CreateWebhook(op, actor(t, op, "sk_sandbox_acme"), deliveries.WebhookInput{URL: url, Name: "Receiver"})
+		hook, err = deliveries.CreateWebhook(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), deliveries.WebhookInput{URL: url, Name: "Receiver"})
 		return err
 	})
 	if err != nil {
