@@ -47,7 +47,11 @@ func (s *Server) Register(r *mux.Router, docs *openapi.Registry) {
 		Instructions: "Tools over the Slash API as this sandbox serves it: list_endpoints, get_endpoint_schema, call_api_endpoint.",
 	})
 	s.addTools(server)
-	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	// A call is answered with one JSON body rather than an event stream:
+	// the tools send nothing while they run, and one write is cheaper than
+	// a stream's. Messages the server starts still go out on the GET stream.
+	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{JSONResponse: true})
 	r.Handle(Path, s.authenticate(transport)).Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
 	docs.Describe("mcp", openapi.Op{Summary: "The MCP server (Streamable HTTP)", Extension: true, Security: openapi.APIKeyOnly,
 		Description: "Model Context Protocol over Streamable HTTP: JSON-RPC messages in, JSON or an event stream out. " +
