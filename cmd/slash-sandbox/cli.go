@@ -22,6 +22,11 @@ type cli struct {
 	stdout io.Writer
 	// last is the body of the last response, which --json prints.
 	last []byte
+	// stderr and the options below are those of trigger and listen.
+	stderr              io.Writer
+	entity, legalEntity string
+	listen              listenOptions
+	eventTypes          string
 }
 
 // controlCommands are the subcommands that drive a running sandbox.
@@ -35,6 +40,23 @@ var controlCommands = map[string]func(*cli, context.Context) error{
 	"snapshots":  (*cli).snapshots,
 	"outbox":     (*cli).outbox,
 	"deliveries": (*cli).deliveries,
+	"trigger":    (*cli).trigger,
+	"listen":     (*cli).listenCommand,
+}
+
+// commandFlags add a command's own flags to the shared ones.
+var commandFlags = map[string]func(*flag.FlagSet, *cli){
+	"trigger": func(fs *flag.FlagSet, cl *cli) {
+		fs.StringVar(&cl.entity, "entity", "", "the entity to act on; by default the trigger makes what it needs")
+		fs.StringVar(&cl.legalEntity, "legal-entity", "", "the legal entity to act for; by default the entity's, else the first of the first key that may write")
+	},
+	"listen": func(fs *flag.FlagSet, cl *cli) {
+		fs.StringVar(&cl.listen.ForwardTo, "forward-to", "", "URL every delivery is forwarded to, such as http://localhost:3000/hooks")
+		fs.StringVar(&cl.eventTypes, "events", "", "comma-separated event types to forward; by default all")
+		fs.StringVar(&cl.listen.ListenAddr, "listen-addr", "127.0.0.1:0", "address the receiver binds; the sandbox must reach it")
+		fs.StringVar(&cl.listen.PublicURL, "public-url", "", "URL the endpoint is registered with; by default the receiver's address")
+		fs.StringVar(&cl.listen.LegalEntity, "legal-entity", "", "legal entity whose events are received; by default the one trigger acts for")
+	},
 }
 
 // control parses the shared flags and runs a control command.
@@ -45,12 +67,16 @@ func (p *Program) control(ctx context.Context, name string, args []string) int {
 	world := fs.String("world", p.Getenv("SANDBOX_WORLD"), "world to act on (SANDBOX_WORLD); default the server's default world")
 	token := fs.String("admin-token", p.Getenv("SANDBOX_ADMIN_TOKEN"), "control API token (SANDBOX_ADMIN_TOKEN)")
 	asJSON := fs.Bool("json", false, "print the control API's JSON instead of a table")
+	cl := &cli{p: p, stdout: p.Stdout, stderr: p.Stderr}
+	if add, ok := commandFlags[name]; ok {
+		add(fs, cl)
+	}
 	if err := fs.Parse(interleave(args)); err != nil {
 		return 2
 	}
 	c := client.New(*server)
 	c.World, c.AdminToken = *world, *token
-	cl := &cli{p: p, c: c, json: *asJSON, args: fs.Args(), stdout: p.Stdout}
+	cl.c, cl.json, cl.args = c, *asJSON, fs.Args()
 	c.Received = func(_, _ string, _ int, body []byte) { cl.last = body }
 	if err := controlCommands[name](cl, ctx); err != nil {
 		fmt.Fprintf(p.Stderr, "slash-sandbox %s: %v\n", name, err)

@@ -22,7 +22,8 @@ type Program struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 	Terminal       bool
-	// Ready, when set, is called with the bound address once serving.
+	// Ready, when set, is called with the bound address once serving, or
+	// by listen with its temporary endpoint's id once it is registered.
 	Ready func(addr string)
 	// logs batches the log's writes to Stderr.
 	logs *logBuffer
@@ -42,6 +43,8 @@ Commands for a running sandbox (--server URL, --world ID, --admin-token T, --jso
        slash-sandbox snapshots [list | create [LABEL] | restore ID]
        slash-sandbox outbox [MESSAGE_ID]
        slash-sandbox deliveries
+       slash-sandbox trigger EVENT [--entity ID] [--legal-entity ID]
+       slash-sandbox listen --forward-to URL [--events a,b] [--listen-addr HOST:PORT] [--public-url URL]
 
 Run "slash-sandbox serve -h" for the serve flags; each has an environment twin.
 `

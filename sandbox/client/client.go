@@ -364,3 +364,59 @@ func (c *Client) List(ctx context.Context, path string) ([]map[string]any, error
 	_, err := c.Do(ctx, http.MethodGet, path, nil, &v)
 	return v.Items, err
 }
+
+// WebhookEventTypes lists every webhook event type, in the real service's
+// order.
+var WebhookEventTypes = []string{"card.update", "card.delete", "card_creation.event", "aggregated_transaction.create",
+	"aggregated_transaction.update", "expense_report.create", "expense_report.update"}
+
+// EventTrigger asks the world to raise a webhook event through a real
+// action (POST /_sandbox/events/trigger).
+type EventTrigger struct {
+	Event string `json:"event"`
+	// EntityID, when set, names what to act on: the card, transaction or
+	// expense report the event is about, or for a creation event the
+	// account, card or user to create it with.
+	EntityID string `json:"entityId,omitempty"`
+	// LegalEntityID, when set, names the legal entity to act for.
+	LegalEntityID string `json:"legalEntityId,omitempty"`
+}
+
+// Triggered is what a trigger did.
+type Triggered struct {
+	Event         string `json:"event"`
+	EventID       string `json:"eventId"`
+	EntityID      string `json:"entityId"`
+	LegalEntityID string `json:"legalEntityId"`
+	// Actions says what was done, in order.
+	Actions []string `json:"actions"`
+	// Events are every event the actions raised, the one asked for last.
+	Events []TriggeredEvent `json:"events"`
+	// Deliveries are the webhook deliveries the events queued.
+	Deliveries []Delivery `json:"deliveries"`
+}
+
+// TriggeredEvent is one webhook event a trigger raised.
+type TriggeredEvent struct {
+	EventID  string `json:"eventId"`
+	Event    string `json:"event"`
+	EntityID string `json:"entityId"`
+}
+
+// TriggerEvent makes the world raise a webhook event: every endpoint of
+// the legal entity gets it as in real use.
+func (c *Client) TriggerEvent(ctx context.Context, t EventTrigger) (Triggered, error) {
+	var out Triggered
+	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/events/trigger", t, &out)
+	return out, err
+}
+
+// PublicKeyPEM reads the public key webhook signatures verify with, PEM
+// encoded.
+func (c *Client) PublicKeyPEM(ctx context.Context) (string, error) {
+	var v struct {
+		PEM string `json:"pem"`
+	}
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/webhooks/public-key", nil, &v)
+	return v.PEM, err
+}

@@ -59,6 +59,7 @@ func (c *Control) Register(r *mux.Router, docs *openapi.Registry) *mux.Router {
 	c.routesJournal(s)
 	c.routesInfoRequests(s)
 	c.routesWebhooks(s)
+	c.routesTrigger(s)
 	s.Handle("/worlds/{world}/{rest:.+}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		c.forward(r, w, req)
 	})).Name("sandbox.world_scoped")

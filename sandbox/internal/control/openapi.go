@@ -209,6 +209,15 @@ func describeDeliveries(docs *openapi.Registry, d describer) {
 		Body: object(openapi.Schema{"event": oneOfStrings(kernel.WebhookEventTypes...),
 			"entityId": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}, "event", "entityId"),
 		Response: deliveryView{}})
+	d("sandbox.events.trigger", "Make the world raise a webhook event through a real action", openapi.Op{Status: http.StatusCreated,
+		Description: "Issues, updates or closes a card, runs a card purchase and its clearing, or submits or edits an expense report, " +
+			"so every endpoint of the legal entity gets the event as in real use. entityId names the entity to act on " +
+			"(an account for card_creation.event, a card for aggregated_transaction.create, a user for expense_report.create); " +
+			"without it the trigger makes what it needs.",
+		Body: object(openapi.Schema{"event": oneOfStrings(kernel.WebhookEventTypes...),
+			"entityId":      openapi.Schema{"type": "string", "maxLength": 255},
+			"legalEntityId": openapi.Schema{"type": "string", "maxLength": 255, "description": "By default the entity's, else the first legal entity of the first key that may write."}}, "event"),
+		Response: triggerResult{}})
 	d("sandbox.webhooks.chaos", "Shuffle or duplicate webhook deliveries", openapi.Op{
 		Description: "Replaces the settings: a property left out is off.",
 		Body: object(openapi.Schema{"shuffle": openapi.Schema{"type": "boolean", "description": "Send an endpoint's queued deliveries at once, in a seeded random order."},

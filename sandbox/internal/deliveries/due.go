@@ -2,8 +2,10 @@ package deliveries
 
 import (
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"slices"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // DueDelivery is a delivery the sender should post now.
@@ -80,6 +82,34 @@ func Deliveries(w *kernel.World, f DeliveryFilter, req kernel.PageRequest) (kern
 		return err
 	})
 	return page, err
+}
+
+// EventDeliveries lists the deliveries made for events, in creation
+// order: what the write that raised them queued. Deliveries come after
+// their event in sequence, so the walk starts at the first event's.
+func EventDeliveries(op *kernel.Op, events []kernel.Emitted) ([]WebhookDelivery, error) {
+	if len(events) == 0 {
+		return nil, nil
+	}
+	ids := map[string]bool{}
+	for _, e := range events {
+		ids[e.EventID] = true
+	}
+	var out []WebhookDelivery
+	req := kernel.PageRequest{After: kernel.IndexKey(IndexDeliveryAll, store.Seq(events[0].Seq)), Size: 500}
+	for {
+		page, err := kernel.List(op, KindDelivery, kernel.IndexPrefix(IndexDeliveryAll), req, func(d *WebhookDelivery) bool {
+			return ids[d.EventID]
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+		if page.Next == "" {
+			return out, nil
+		}
+		req.After = page.Next
+	}
 }
 
 // Delivery loads one delivery.

@@ -38,7 +38,7 @@ func ListExpenseReports(op *kernel.Op, a *kernel.Actor, f ExpenseFilter, req ker
 		return kernel.Page[ExpenseReport]{}, kernel.Invalid(d)
 	}
 	req.Desc = !f.Asc
-	return kernel.List(op, kindExpenseReport, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(r *ExpenseReport) bool {
+	return kernel.List(op, KindExpenseReport, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(r *ExpenseReport) bool {
 		return (f.Status == "" || r.Status == f.Status) && (f.SubmittedBy == "" || r.SubmittedByUserID == f.SubmittedBy)
 	})
 }
@@ -50,7 +50,7 @@ func ExpenseReportOf(op *kernel.Op, a *kernel.Actor, id string) (*ExpenseReport,
 
 func expenseOf(op *kernel.Op, legalEntityID, id, field string) (*ExpenseReport, error) {
 	var r ExpenseReport
-	ok, err := op.Get(kindExpenseReport, id, &r)
+	ok, err := op.Get(KindExpenseReport, id, &r)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func SubmitExpense(op *kernel.Op, r *ExpenseReport, declaredID string) error {
 }
 
 func saveExpense(op *kernel.Op, r *ExpenseReport) error {
-	return op.Save(kindExpenseReport, r.ID, r, expenseIndexes(r)...)
+	return op.Save(KindExpenseReport, r.ID, r, expenseIndexes(r)...)
 }
 
 // changeExpense stores a changed report, raises expense_report.update and

@@ -187,7 +187,7 @@ func RunExpensePayout(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	var r ExpenseReport
-	if ok, err := op.Get(kindExpenseReport, p.ID, &r); err != nil || !ok {
+	if ok, err := op.Get(KindExpenseReport, p.ID, &r); err != nil || !ok {
 		return "", fmt.Errorf("expense report %s: not found (%v)", p.ID, err)
 	}
 	if r.Status != ExpenseProcessing {

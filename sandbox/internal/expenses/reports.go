@@ -35,7 +35,7 @@ const (
 )
 
 const (
-	kindExpenseReport   = "expense_report"
+	KindExpenseReport   = "expense_report"
 	KindUserBankAccount = "user_bank_account"
 	KindCustomMerchant  = "custom_merchant"
 	indexExpenseSub     = "expense.submitted"
