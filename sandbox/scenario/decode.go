@@ -26,7 +26,7 @@ type decoder struct {
 }
 
 func newDecoder(file string, size int) *decoder {
-	return &decoder{file: file, pos: map[string]Position{}, bad: map[string]bool{}, budget: 1_000_000 + size}
+	return &decoder{file: file, pos: map[string]Position{}, bad: map[string]bool{}, budget: 250_000 + size/4}
 }
 
 func reflectValue(sc *Scenario) reflect.Value { return reflect.ValueOf(sc).Elem() }
@@ -314,7 +314,10 @@ func (d *decoder) freeForm(path string, n *yaml.Node, v reflect.Value) {
 // walk records the positions under a free-form value and checks its keys
 // are text and given once.
 func (d *decoder) walk(path string, n *yaml.Node) bool {
-	ok := d.spend(n)
+	if !d.spend(n) {
+		return false
+	}
+	ok := true
 	n = resolve(n)
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -334,14 +337,18 @@ func (d *decoder) walk(path string, n *yaml.Node) bool {
 			}
 			seen[k.Value] = k.Line
 			d.at(p, k, resolve(val))
-			ok = d.walk(p, val) && ok
+			if !d.walk(p, val) {
+				return false
+			}
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
 			p := fmt.Sprintf("%s[%d]", path, i)
 			d.at(p, nil, resolve(c))
-			ok = d.walk(p, c) && ok
+			if !d.walk(p, c) {
+				return false
+			}
 		}
 	}
-	return ok && d.budget >= 0
+	return ok
 }
