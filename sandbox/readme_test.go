@@ -19,10 +19,11 @@ func TestReadmeScenarioExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(raw), "```yaml\n")
+	_, example, _ := strings.Cut(string(raw), "## An example\n")
+	_, rest, ok := strings.Cut(example, "```yaml\n")
 	block, _, ok2 := strings.Cut(rest, "```")
 	if !ok || !ok2 {
-		t.Fatal("docs/scenarios.md has no yaml block")
+		t.Fatal("docs/scenarios.md has no yaml block under An example")
 	}
 	sc, err := scenario.Parse("docs/scenarios.md", []byte(block))
 	if err != nil {

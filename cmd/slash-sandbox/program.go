@@ -90,9 +90,7 @@ func (p *Program) validate(files []string) int {
 		}
 		bad++
 		if ps, ok := scenario.AsProblems(err); ok {
-			for _, pr := range ps {
-				fmt.Fprintln(p.Stderr, pr.String())
-			}
+			p.printProblems(ps)
 			continue
 		}
 		fmt.Fprintf(p.Stderr, "%s:1: %v\n", f, err)
@@ -101,6 +99,14 @@ func (p *Program) validate(files []string) int {
 		return 1
 	}
 	return 0
+}
+
+// printProblems prints a scenario's problems, one file:line:column:
+// message a line.
+func (p *Program) printProblems(ps scenario.Problems) {
+	for _, pr := range ps {
+		fmt.Fprintln(p.Stderr, pr.String())
+	}
 }
 
 // options are the serve flags before they are checked.
@@ -226,6 +232,10 @@ func (p *Program) serve(ctx context.Context, args []string) int {
 	}
 	defer p.logs.Flush()
 	srv, err := server.New(cfg)
+	if ps, ok := scenario.AsProblems(err); ok {
+		p.printProblems(ps)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\n", err)
 		return 1

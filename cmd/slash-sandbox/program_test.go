@@ -34,12 +34,20 @@ func TestScenariosLists(t *testing.T) {
 	}
 }
 
+// badScenario has two problems, badProblems prints them.
+const badScenario = "legalEntities:\n  - {id: le_x, name: X}\naccounts:\n  - legalEntityId: le_y\n    name: A\n    colour: red\n"
+
+func badProblems(file string) string {
+	return file + `:4:20: accounts[0].legalEntityId: no legal entity "le_y"; did you mean "le_x"?` + "\n" +
+		file + ":6:5: accounts[0].colour: unknown key; the keys here are id, legalEntityId, name, type, status, commercial, balanceCents, createdAt, virtualAccounts, creditLimitCents\n"
+}
+
 func TestValidate(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.yaml")
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(good, []byte("legalEntities:\n  - {id: le_x, name: X}\n"), 0o644)
-	os.WriteFile(bad, []byte("legalEntities:\n  - {id: le_x, name: X}\naccounts:\n  - legalEntityId: le_y\n    name: A\n    colour: red\n"), 0o644)
+	os.WriteFile(bad, []byte(badScenario), 0o644)
 	r := runProgram(t, nil, "validate", good, bad)
 	if r.code != 1 {
 		t.Fatalf("exit = %d, want 1", r.code)
@@ -47,12 +55,13 @@ func TestValidate(t *testing.T) {
 	if !strings.Contains(r.stdout, good+": ok") {
 		t.Fatalf("stdout = %q", r.stdout)
 	}
-	if !strings.Contains(r.stderr, bad+":6: field colour not found") {
-		t.Fatalf("stderr = %q, want %s:6: …", r.stderr, bad)
+	want := badProblems(bad)
+	if r.stderr != want {
+		t.Fatalf("stderr = %q, want every problem of %s:\n%s", r.stderr, bad, want)
 	}
 	bad2 := filepath.Join(dir, "bad2.yaml")
 	os.WriteFile(bad2, []byte("legalEntities:\n  - {id: le_x, name: X}\naccounts:\n  - legalEntityId: le_y\n    name: A\n"), 0o644)
-	if r := runProgram(t, nil, "validate", bad2); r.code != 1 || !strings.Contains(r.stderr, bad2+`:4: accounts[0].legalEntityId: names legal entity "le_y"`) {
+	if r := runProgram(t, nil, "validate", bad2); r.code != 1 || !strings.Contains(r.stderr, bad2+`:4:20: accounts[0].legalEntityId: no legal entity "le_y"`) {
 		t.Fatalf("dangling reference: %d %q", r.code, r.stderr)
 	}
 	if r := runProgram(t, nil, "validate"); r.code != 2 {
@@ -60,6 +69,16 @@ func TestValidate(t *testing.T) {
 	}
 	if r := runProgram(t, nil, "validate", filepath.Join(dir, "missing.yaml")); r.code != 1 || !strings.Contains(r.stderr, "missing.yaml:1:") {
 		t.Fatalf("missing file: %d %q", r.code, r.stderr)
+	}
+}
+
+func TestServeReportsEveryScenarioProblem(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte(badScenario), 0o644)
+	r := runProgram(t, nil, "--scenario", bad, "--addr", "127.0.0.1:0")
+	want := badProblems(bad)
+	if r.code != 1 || r.stderr != want {
+		t.Fatalf("serve with a bad scenario = %d %q, want 1 and\n%s", r.code, r.stderr, want)
 	}
 }
 

@@ -1,28 +1,37 @@
 package scenario
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"github.com/pb33f/go-yaml"
 )
+
+// Position is a place in a scenario file: 1-based line and column.
+type Position struct {
+	Line, Column int
+}
 
 // Problem is one thing wrong with a scenario file.
 type Problem struct {
 	File    string
 	Line    int
+	Column  int
 	Message string
 }
 
-func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message) }
+// String is file:line:column: message (file:line: message without a
+// column).
+func (p Problem) String() string {
+	if p.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Message)
+	}
+	return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
+}
 
 // Problems is every problem found in a file; it is an error.
 type Problems []Problem
@@ -42,122 +51,72 @@ func AsProblems(err error) (Problems, bool) {
 	return ps, ok
 }
 
-var lineMsg = regexp.MustCompile(`^\s*(?:yaml: )?line (\d+): (.*)$`)
-
-// Parse decodes and checks a scenario. file names it in problems.
+// Parse decodes and checks a scenario and reports every problem it finds,
+// each with its line and column. file names it in problems.
 func Parse(file string, data []byte) (*Scenario, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, yamlProblems(file, err)
+		return nil, Problems{syntaxProblem(file, data, err)}
 	}
-	sc := &Scenario{File: file, lines: map[string]int{}}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(sc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, yamlProblems(file, err)
+	sc := &Scenario{File: file}
+	d := newDecoder(file, len(data))
+	if len(root.Content) > 0 {
+		d.decode("", root.Content[0], reflectValue(sc))
 	}
-	sc.File = file
+	sc.File, sc.pos = file, d.pos
 	sum := sha256.Sum256(data)
 	sc.Hash = hex.EncodeToString(sum[:])
-	if len(root.Content) > 0 {
-		walkLines(root.Content[0], "", sc.lines)
-	}
-	if ps := sc.validate(); len(ps) > 0 {
-		return nil, ps
+	ps := append(d.ps, sc.validate(d.bad)...)
+	if len(ps) > 0 {
+		return nil, sorted(ps)
 	}
 	return sc, nil
 }
 
-// yamlProblems turns the decoder's errors into problems with lines.
-func yamlProblems(file string, err error) Problems {
-	var ps Problems
-	var te *yaml.TypeError
-	msgs := []string{err.Error()}
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	}
-	for _, m := range msgs {
-		if sub := lineMsg.FindStringSubmatch(m); sub != nil {
-			n, _ := strconv.Atoi(sub[1])
-			ps = append(ps, Problem{File: file, Line: n, Message: withoutValue(sub[2])})
-			continue
+// syntaxProblem places a YAML syntax error. The message is the parser's,
+// which names the construct, never the file's content.
+func syntaxProblem(file string, data []byte, err error) Problem {
+	var le *yaml.LoadError
+	if errors.As(err, &le) {
+		msg := le.Message
+		if i := le.Mark.Index; i >= 0 && i < len(data) && data[i] == '\t' {
+			msg += " (a tab: YAML indents with spaces)"
 		}
-		ps = append(ps, Problem{File: file, Line: 1, Message: withoutValue(strings.TrimPrefix(m, "yaml: "))})
-	}
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
-	return ps
-}
-
-// unmarshalMsg is the decoder's type error, which quotes the value it could
-// not decode.
-var unmarshalMsg = regexp.MustCompile("^cannot unmarshal !!(\\w+) (?:`[^`]*`|.*) into (\\S+)$")
-
-// yamlKinds names the decoder's tags in the scenario's own words.
-var yamlKinds = map[string]string{"str": "text", "int": "a whole number", "float": "a number", "bool": "true or false",
-	"seq": "a list", "map": "a mapping", "null": "null", "timestamp": "a timestamp", "binary": "binary data"}
-
-// withoutValue rewrites a type error so that it names the kinds involved
-// and never quotes the value: a problem must not echo a file's content.
-func withoutValue(msg string) string {
-	sub := unmarshalMsg.FindStringSubmatch(msg)
-	if sub == nil {
-		return msg
-	}
-	found, ok := yamlKinds[sub[1]]
-	if !ok {
-		found = "a value of another kind"
-	}
-	return "cannot unmarshal " + found + " into " + goKind(sub[2])
-}
-
-// goKind describes the Go type a value was decoded into.
-func goKind(t string) string {
-	t = strings.TrimLeft(t, "*")
-	switch {
-	case strings.HasPrefix(t, "[]"):
-		return "a list"
-	case strings.HasPrefix(t, "map["), strings.Contains(t, "."):
-		return "a mapping"
-	case t == "string":
-		return "text"
-	case t == "bool":
-		return "true or false"
-	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
-		return "a whole number"
-	case strings.HasPrefix(t, "float"):
-		return "a number"
-	}
-	return "a value of another kind"
-}
-
-// walkLines records the line of every value under its path, e.g.
-// "cards[3].accountId".
-func walkLines(n *yaml.Node, path string, lines map[string]int) {
-	lines[path] = n.Line
-	switch n.Kind {
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			p := k.Value
-			if path != "" {
-				p = path + "." + k.Value
+		if le.ContextMsg != "" {
+			msg += " " + le.ContextMsg
+			if le.ContextMark.Line > 0 && le.ContextMark != le.Mark {
+				msg += fmt.Sprintf(" started at line %d, column %d", le.ContextMark.Line, le.ContextMark.Column)
 			}
-			lines[p] = k.Line
-			walkLines(v, p, lines)
-			lines[p] = k.Line
 		}
-	case yaml.SequenceNode:
-		for i, c := range n.Content {
-			walkLines(c, fmt.Sprintf("%s[%d]", path, i), lines)
-		}
+		return Problem{File: file, Line: max(le.Mark.Line, 1), Column: max(le.Mark.Column, 1), Message: "YAML syntax: " + msg}
 	}
+	return Problem{File: file, Line: 1, Column: 1, Message: "YAML syntax: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 }
 
-// Line returns the line of a path, falling back to its nearest ancestor.
-func (sc *Scenario) Line(path string) int {
+// sorted orders problems as they appear in the file, once each.
+func sorted(ps Problems) Problems {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Line != ps[j].Line {
+			return ps[i].Line < ps[j].Line
+		}
+		return ps[i].Column < ps[j].Column
+	})
+	out := ps[:0]
+	for i, p := range ps {
+		if i == 0 || p != ps[i-1] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Position returns where a path is, e.g. "cards[3].accountId": its value
+// when that is a scalar, else its key or list item, falling back to the
+// nearest ancestor the file has.
+func (sc *Scenario) Position(path string) Position {
 	for p := path; p != ""; {
-		if n, ok := sc.lines[p]; ok {
-			return n
+		if at, ok := sc.pos[p]; ok {
+			return at
 		}
 		i := strings.LastIndexAny(p, ".[")
 		if i < 0 {
@@ -165,8 +124,14 @@ func (sc *Scenario) Line(path string) int {
 		}
 		p = p[:i]
 	}
-	return 1
+	if at, ok := sc.pos[""]; ok {
+		return at
+	}
+	return Position{Line: 1, Column: 1}
 }
+
+// Line returns the line of a path (see Position).
+func (sc *Scenario) Line(path string) int { return sc.Position(path).Line }
 
 // Problemf makes a problem at a path of this scenario.
 func (sc *Scenario) Problemf(path, format string, args ...any) Problem {
@@ -174,5 +139,6 @@ func (sc *Scenario) Problemf(path, format string, args ...any) Problem {
 	if path != "" {
 		msg = path + ": " + msg
 	}
-	return Problem{File: sc.File, Line: sc.Line(path), Message: msg}
+	at := sc.Position(path)
+	return Problem{File: sc.File, Line: at.Line, Column: at.Column, Message: msg}
 }

@@ -33,18 +33,18 @@ func TestParseStrictErrors(t *testing.T) {
 		wantLine int
 		wantText string
 	}{
-		{"unknown top-level key", base + "colour: blue\n", 9, "field colour not found"},
-		{"unknown nested key", base + "    balanceCent: 5\n", 9, "field balanceCent not found"},
-		{"wrong type", base + "    balanceCents: lots\n", 9, "cannot unmarshal"},
-		{"dangling account reference", base + "cards:\n  - accountId: sa_group_missing\n    name: C\n", 10, `names account "sa_group_missing"`},
+		{"unknown top-level key", base + "colour: blue\n", 9, "colour: unknown key; the keys here are name, description"},
+		{"unknown nested key", base + "    balanceCent: 5\n", 9, `accounts[0].balanceCent: unknown key; did you mean "balanceCents"?`},
+		{"wrong type", base + "    balanceCents: lots\n", 9, "accounts[0].balanceCents: expected a whole number, got text"},
+		{"dangling account reference", base + "cards:\n  - accountId: sa_group_missing\n    name: C\n", 10, `cards[0].accountId: no account "sa_group_missing"`},
 		{"bad relative time", base + "    createdAt: -3x\n", 9, "is not a time"},
 		{"duplicate id", base + "  - id: sa_group_one\n    legalEntityId: le_one\n    name: Again\n", 9, "already declared at line 6"},
 		{"bad legal entity id", "legalEntities:\n  - id: acme\n    name: A\n", 2, "must match"},
 		{"unknown enum value", base + "    type: savings\n", 9, `"savings" is not one of debit, charge_card`},
 		{"key without kind", base + "keys:\n  - key: k1\n    legalEntityId: le_one\n", 10, "kind: is required"},
-		{"merchant not in catalogue", base + "transactions:\n  - accountId: sa_group_one\n    amountCents: -5\n    merchantId: merchant_v2_nope\n", 12, "not a merchant"},
-		{"syntax error", "name: t\nlegalEntities: [\n", 2, "did not find expected"},
-		{"no legal entity", "name: x\n", 1, "at least one legal entity"},
+		{"merchant not in catalogue", base + "transactions:\n  - accountId: sa_group_one\n    amountCents: -5\n    merchantId: merchant_v2_nope\n", 12, `no merchant "merchant_v2_nope" in the fixtures catalogue`},
+		{"syntax error", "name: t\nlegalEntities: [\n", 3, "YAML syntax: did not find expected node content while parsing a flow node"},
+		{"no legal entity", "name: x\n", 1, "legalEntities: is required: give at least one"},
 		{"too much to generate in all", base + "generate:\n  - {kind: bank_transactions, count: 600000, accountId: sa_group_one}\n  - {kind: bank_transactions, count: 600000, accountId: sa_group_one}\n", 11, "at most 1000000 in all"},
 	}
 	for _, tc := range tests {

@@ -78,7 +78,7 @@ func TestLibrary(t *testing.T) {
 		if strings.Contains(err.Error(), "hunter2") {
 			t.Fatalf("problem echoes the file: %v", err)
 		}
-		if !strings.Contains(ps[0].Message, "cannot unmarshal text into a list") {
+		if ps[0].Message != "legalEntities: expected a list, got text" {
 			t.Fatalf("problem = %q, want it to name the kinds", ps[0].Message)
 		}
 	})

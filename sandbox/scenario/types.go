@@ -1,385 +1,399 @@
 package scenario
 
+// The scenario format is these types. Each key's tags describe it once for
+// the decoder, the validator, the JSON Schema and the reference in
+// docs/scenarios.md:
+//
+//   - yaml: the key;
+//   - doc: what it means (a time is an RFC 3339 instant, a YYYY-MM-DD day
+//     or relative to the clock start: -3d, +2h; a duration is 36h, 2d, 1w);
+//   - enum: the values it may take, comma-separated;
+//   - required:"true": it must be given and not be empty;
+//   - default: the value an absent key stands for (the schema's default);
+//   - unset: what an absent key means when no one value stands for it;
+//   - ref: the kind of thing its value names by id (see refKinds).
+
 // Scenario is one scenario file.
 type Scenario struct {
-	Name          string         `yaml:"name"`
-	Description   string         `yaml:"description"`
-	ClockStart    string         `yaml:"clockStart"`
-	Seed          *int64         `yaml:"seed"`
-	TokenPrices   *TokenPrices   `yaml:"tokenPrices"`
-	Money         *Money         `yaml:"money"`
-	AgentRequests *AgentRequests `yaml:"agentRequests"`
-	RateLimit     *RateLimit     `yaml:"rateLimit"`
-	LegalEntities []LegalEntity  `yaml:"legalEntities"`
-	Users         []User         `yaml:"users"`
-	Keys          []Key          `yaml:"keys"`
-	Accounts      []Account      `yaml:"accounts"`
-	CardGroups    []CardGroup    `yaml:"cardGroups"`
-	Cards         []Card         `yaml:"cards"`
-	Contacts      []Contact      `yaml:"contacts"`
-	Customers     []Customer     `yaml:"customers"`
-	Invoices      []Invoice      `yaml:"invoices"`
+	Name          string         `yaml:"name" doc:"The scenario's name, shown by health and the dashboard." unset:"the file's name"`
+	Description   string         `yaml:"description" doc:"What the world holds, in a sentence."`
+	ClockStart    string         `yaml:"clockStart" doc:"Where the virtual clock starts: an RFC 3339 instant or a YYYY-MM-DD day. --clock-start overrides it." unset:"now, to the second"`
+	Seed          *int64         `yaml:"seed" doc:"Seed of every generated value (ids, names, amounts). --seed overrides it." default:"1"`
+	TokenPrices   *TokenPrices   `yaml:"tokenPrices" doc:"How token prices move."`
+	Money         *Money         `yaml:"money" doc:"How money moves."`
+	AgentRequests *AgentRequests `yaml:"agentRequests" doc:"How read-only keys' deferred writes wait."`
+	RateLimit     *RateLimit     `yaml:"rateLimit" doc:"A rate limit on every API key of the world." unset:"none"`
+	LegalEntities []LegalEntity  `yaml:"legalEntities" doc:"The businesses of the world; at least one." required:"true"`
+	Users         []User         `yaml:"users" doc:"People and their roles."`
+	Keys          []Key          `yaml:"keys" doc:"API keys, of a legal entity or of a user."`
+	Accounts      []Account      `yaml:"accounts" doc:"Accounts and their virtual accounts."`
+	CardGroups    []CardGroup    `yaml:"cardGroups" doc:"Card groups and their spending constraints."`
+	Cards         []Card         `yaml:"cards" doc:"Cards."`
+	Contacts      []Contact      `yaml:"contacts" doc:"Payees and where they can be paid."`
+	Customers     []Customer     `yaml:"customers" doc:"Those the legal entities invoice."`
+	Invoices      []Invoice      `yaml:"invoices" doc:"Invoices."`
 	// Receivables and spend: see the types at the end of this file.
-	InvoiceSeries    []InvoiceSeries   `yaml:"invoiceSeries"`
-	InvoiceSettings  []InvoiceSettings `yaml:"invoiceSettings"`
-	UserBankAccounts []UserBankAccount `yaml:"userBankAccounts"`
-	CustomMerchants  []CustomMerchant  `yaml:"customMerchants"`
-	ExpenseReports   []ExpenseReport   `yaml:"expenseReports"`
-	Tasks            []Task            `yaml:"tasks"`
-	Transactions     []Transaction     `yaml:"transactions"`
-	Webhooks         []Webhook         `yaml:"webhooks"`
-	Generate         []Generate        `yaml:"generate"`
-	Events           []Event           `yaml:"events"`
+	InvoiceSeries    []InvoiceSeries   `yaml:"invoiceSeries" doc:"Recurring invoices."`
+	InvoiceSettings  []InvoiceSettings `yaml:"invoiceSettings" doc:"Legal entities' invoice settings."`
+	UserBankAccounts []UserBankAccount `yaml:"userBankAccounts" doc:"Users' own bank accounts, where expense reimbursements go."`
+	CustomMerchants  []CustomMerchant  `yaml:"customMerchants" doc:"Merchants legal entities added themselves."`
+	ExpenseReports   []ExpenseReport   `yaml:"expenseReports" doc:"Expense reports in any status."`
+	Tasks            []Task            `yaml:"tasks" doc:"Tasks."`
+	Transactions     []Transaction     `yaml:"transactions" doc:"Ledger entries."`
+	Webhooks         []Webhook         `yaml:"webhooks" doc:"Webhook endpoints."`
+	Generate         []Generate        `yaml:"generate" doc:"Bulk data made by the seeded faker."`
+	Events           []Event           `yaml:"events" doc:"Effects scheduled at later virtual times."`
 	File             string            `yaml:"-"`
 	// Hash fingerprints the file's bytes: worlds made from the same bytes,
 	// seed and clock start share one loaded snapshot.
-	Hash  string         `yaml:"-"`
-	lines map[string]int `yaml:"-"`
+	Hash string `yaml:"-"`
+	// pos is where each path's key or value is in the file.
+	pos map[string]Position `yaml:"-"`
 }
 
 // TokenPrices configures the token price walk.
 type TokenPrices struct {
-	TickInterval string `yaml:"tickInterval"`
+	TickInterval string `yaml:"tickInterval" doc:"How often token prices move: a duration of at least 1m." default:"1h"`
 }
 
 // AgentRequests configures read-only keys' deferred writes.
 type AgentRequests struct {
 	// ExpiresAfter is how long a pending request waits for a person
 	// (virtual time, default 72h).
-	ExpiresAfter string `yaml:"expiresAfter"`
+	ExpiresAfter string `yaml:"expiresAfter" doc:"How long a pending agent request waits for a person (virtual time): a duration of at least 1m." default:"72h"`
 }
 
 // RateLimit limits every API key of the world to Requests calls per Window
 // of wall time.
 type RateLimit struct {
-	Requests int    `yaml:"requests"`
-	Window   string `yaml:"window"`
+	Requests int    `yaml:"requests" doc:"Calls each API key may make per window; at least 1." required:"true"`
+	Window   string `yaml:"window" doc:"The window, in wall time: a duration of at least 1s." required:"true"`
 }
 
 // Money configures money movement.
 type Money struct {
 	// ACHSettlementBusinessDays is how many business days an outgoing ACH
 	// transfer stays pending (default 2).
-	ACHSettlementBusinessDays *int `yaml:"achSettlementBusinessDays"`
+	ACHSettlementBusinessDays *int `yaml:"achSettlementBusinessDays" doc:"Business days an outgoing ACH transfer stays pending, 0 to 10." default:"2"`
 }
 
 // LegalEntity declares a business.
 type LegalEntity struct {
-	ID             string `yaml:"id"`
-	Name           string `yaml:"name"`
-	Structure      string `yaml:"structure"`
-	V2Enabled      *bool  `yaml:"v2Enabled"`
-	CardGroupModel string `yaml:"cardGroupModel"`
-	Enterprise     bool   `yaml:"enterprise"`
-	CryptoOfframp  bool   `yaml:"cryptoOfframp"`
-	CreatedAt      string `yaml:"createdAt"`
+	ID             string `yaml:"id" doc:"Its id, le_ then letters and digits." required:"true"`
+	Name           string `yaml:"name" doc:"Its name." required:"true"`
+	Structure      string `yaml:"structure" doc:"Its legal structure." enum:"person,llc,lp,llp,gp,partnership,cooperative,ccorp,scorp,other"`
+	V2Enabled      *bool  `yaml:"v2Enabled" doc:"Whether it may use the second-generation API." default:"true"`
+	CardGroupModel string `yaml:"cardGroupModel" doc:"Whether card groups belong to the legal entity or to a virtual account." enum:"legal_entity,virtual_account" default:"legal_entity"`
+	Enterprise     bool   `yaml:"enterprise" doc:"Whether it is an enterprise customer." default:"false"`
+	CryptoOfframp  bool   `yaml:"cryptoOfframp" doc:"Whether it may use the crypto off-ramp." default:"false"`
+	CreatedAt      string `yaml:"createdAt" doc:"When it was created (a time)." unset:"a year before the clock start"`
 }
 
 // User declares a person and their roles.
 type User struct {
-	ID    string `yaml:"id"`
-	Name  string `yaml:"name"`
-	Email string `yaml:"email"`
-	Roles []Role `yaml:"roles"`
+	ID    string `yaml:"id" doc:"Their id, u_ then anything." required:"true"`
+	Name  string `yaml:"name" doc:"Their name." required:"true"`
+	Email string `yaml:"email" doc:"Their email address."`
+	Roles []Role `yaml:"roles" doc:"Their roles, one per legal entity."`
 }
 
 // Role is a user's role on a legal entity.
 type Role struct {
-	LegalEntityID string `yaml:"legalEntityId"`
-	Role          string `yaml:"role"`
-	Active        *bool  `yaml:"active"`
+	LegalEntityID string `yaml:"legalEntityId" doc:"The legal entity." required:"true" ref:"legal_entity"`
+	Role          string `yaml:"role" doc:"What they may do there." enum:"admin,member,viewer,bookkeeper" default:"admin"`
+	Active        *bool  `yaml:"active" doc:"Whether the role is active." default:"true"`
 }
 
 // Key declares an API key.
 type Key struct {
-	Key           string `yaml:"key"`
-	Name          string `yaml:"name"`
-	Kind          string `yaml:"kind"`
-	ReadOnly      bool   `yaml:"readOnly"`
-	LegalEntityID string `yaml:"legalEntityId"`
-	UserID        string `yaml:"userId"`
+	Key           string `yaml:"key" doc:"The key itself, as callers send it; unique." required:"true"`
+	Name          string `yaml:"name" doc:"A label for it."`
+	Kind          string `yaml:"kind" doc:"Whose key it is: a legal entity's (legalEntityId) or a user's (userId)." required:"true" enum:"legal_entity,user"`
+	ReadOnly      bool   `yaml:"readOnly" doc:"Whether its writes wait for a person's approval as agent requests." default:"false"`
+	LegalEntityID string `yaml:"legalEntityId" doc:"The legal entity of a legal_entity key." ref:"legal_entity"`
+	UserID        string `yaml:"userId" doc:"The user of a user key." ref:"user"`
 }
 
 // Account declares an account and its virtual accounts.
 type Account struct {
-	ID              string           `yaml:"id"`
-	LegalEntityID   string           `yaml:"legalEntityId"`
-	Name            string           `yaml:"name"`
-	Type            string           `yaml:"type"`
-	Status          string           `yaml:"status"`
-	Commercial      *bool            `yaml:"commercial"`
-	BalanceCents    int64            `yaml:"balanceCents"`
-	CreatedAt       string           `yaml:"createdAt"`
-	VirtualAccounts []VirtualAccount `yaml:"virtualAccounts"`
+	ID              string           `yaml:"id" doc:"Its id." unset:"generated"`
+	LegalEntityID   string           `yaml:"legalEntityId" doc:"The legal entity that owns it." required:"true" ref:"legal_entity"`
+	Name            string           `yaml:"name" doc:"Its name." required:"true"`
+	Type            string           `yaml:"type" doc:"A debit account or a charge card account." enum:"debit,charge_card" default:"debit"`
+	Status          string           `yaml:"status" doc:"Whether it is open." enum:"open,closed" default:"open"`
+	Commercial      *bool            `yaml:"commercial" doc:"Whether it is a commercial account." default:"true"`
+	BalanceCents    int64            `yaml:"balanceCents" doc:"Its posted balance in cents after every transaction of the scenario, reached by an opening balance." default:"0"`
+	CreatedAt       string           `yaml:"createdAt" doc:"When it was opened (a time)." unset:"a year before the clock start"`
+	VirtualAccounts []VirtualAccount `yaml:"virtualAccounts" doc:"Its virtual accounts besides the primary one every account gets."`
 
 	// CreditLimitCents is a charge card's credit limit (default $100,000).
-	CreditLimitCents *int64 `yaml:"creditLimitCents"`
+	CreditLimitCents *int64 `yaml:"creditLimitCents" doc:"A charge_card account's credit limit in cents." default:"10000000"`
 }
 
 // VirtualAccount declares a sub-account.
 type VirtualAccount struct {
-	ID           string `yaml:"id"`
-	Name         string `yaml:"name"`
-	BalanceCents int64  `yaml:"balanceCents"`
-	Closed       bool   `yaml:"closed"`
-	CreatedAt    string `yaml:"createdAt"`
+	ID           string `yaml:"id" doc:"Its id." unset:"generated"`
+	Name         string `yaml:"name" doc:"Its name." required:"true"`
+	BalanceCents int64  `yaml:"balanceCents" doc:"Its posted balance in cents." default:"0"`
+	Closed       bool   `yaml:"closed" doc:"Whether it is closed." default:"false"`
+	CreatedAt    string `yaml:"createdAt" doc:"When it was opened (a time)." unset:"its account's creation"`
 }
 
 // CardGroup declares a card group.
 type CardGroup struct {
-	ID                 string         `yaml:"id"`
-	LegalEntityID      string         `yaml:"legalEntityId"`
-	Name               string         `yaml:"name"`
-	VirtualAccountID   string         `yaml:"virtualAccountId"`
-	SpendingConstraint map[string]any `yaml:"spendingConstraint"`
-	CreatedAt          string         `yaml:"createdAt"`
+	ID                 string         `yaml:"id" doc:"Its id." unset:"generated"`
+	LegalEntityID      string         `yaml:"legalEntityId" doc:"The legal entity that owns it." required:"true" ref:"legal_entity"`
+	Name               string         `yaml:"name" doc:"Its name." required:"true"`
+	VirtualAccountID   string         `yaml:"virtualAccountId" doc:"The virtual account its cards spend from (virtual_account card group model)." ref:"virtual_account"`
+	SpendingConstraint map[string]any `yaml:"spendingConstraint" doc:"Its spending constraint, as the API's spendingConstraint (see docs/cards.md); checked when the world loads."`
+	CreatedAt          string         `yaml:"createdAt" doc:"When it was created (a time)." unset:"six months before the clock start"`
 }
 
 // Card declares a card.
 type Card struct {
-	ID                 string         `yaml:"id"`
-	AccountID          string         `yaml:"accountId"`
-	VirtualAccountID   string         `yaml:"virtualAccountId"`
-	CardGroupID        string         `yaml:"cardGroupId"`
-	CardProductID      string         `yaml:"cardProductId"`
-	Name               string         `yaml:"name"`
-	Status             string         `yaml:"status"`
-	IsSingleUse        bool           `yaml:"isSingleUse"`
-	SpendingConstraint map[string]any `yaml:"spendingConstraint"`
-	UserData           map[string]any `yaml:"userData"`
-	Modifiers          []Modifier     `yaml:"modifiers"`
-	CreatedAt          string         `yaml:"createdAt"`
+	ID                 string         `yaml:"id" doc:"Its id." unset:"generated"`
+	AccountID          string         `yaml:"accountId" doc:"The account it spends from." required:"true" ref:"account"`
+	VirtualAccountID   string         `yaml:"virtualAccountId" doc:"The virtual account it spends from." ref:"virtual_account" unset:"its group's, else the account's primary one"`
+	CardGroupID        string         `yaml:"cardGroupId" doc:"Its card group." ref:"card_group"`
+	CardProductID      string         `yaml:"cardProductId" doc:"A card product of the fixtures catalogue." ref:"card_product"`
+	Name               string         `yaml:"name" doc:"Its name." required:"true"`
+	Status             string         `yaml:"status" doc:"Its status." enum:"active,paused,inactive,closed" default:"active"`
+	IsSingleUse        bool           `yaml:"isSingleUse" doc:"Whether it closes after one purchase." default:"false"`
+	SpendingConstraint map[string]any `yaml:"spendingConstraint" doc:"Its spending constraint, as the API's spendingConstraint (see docs/cards.md); checked when the world loads."`
+	UserData           map[string]any `yaml:"userData" doc:"Free-form data kept with the card."`
+	Modifiers          []Modifier     `yaml:"modifiers" doc:"Its modifiers."`
+	CreatedAt          string         `yaml:"createdAt" doc:"When it was issued (a time)." unset:"three months before the clock start"`
 }
 
 // Modifier is a card modifier.
 type Modifier struct {
-	Name  string `yaml:"name"`
-	Value bool   `yaml:"value"`
+	Name  string `yaml:"name" doc:"The modifier." required:"true" enum:"only_allow_recurring_payments"`
+	Value bool   `yaml:"value" doc:"Whether it is on." default:"false"`
 }
 
 // Address is a postal address.
 type Address struct {
-	AddressLine    string `yaml:"addressLine"`
-	AddressLine2   string `yaml:"addressLine2"`
-	AddressCity    string `yaml:"addressCity"`
-	AddressState   string `yaml:"addressState"`
-	AddressZip     string `yaml:"addressZip"`
-	AddressCountry string `yaml:"addressCountry"`
+	AddressLine    string `yaml:"addressLine" doc:"Street and number."`
+	AddressLine2   string `yaml:"addressLine2" doc:"Second line."`
+	AddressCity    string `yaml:"addressCity" doc:"City."`
+	AddressState   string `yaml:"addressState" doc:"State or region."`
+	AddressZip     string `yaml:"addressZip" doc:"Postal code."`
+	AddressCountry string `yaml:"addressCountry" doc:"Country."`
 }
 
 // Contact declares a payee and its destinations.
 type Contact struct {
-	ID                 string        `yaml:"id"`
-	LegalEntityID      string        `yaml:"legalEntityId"`
-	Name               string        `yaml:"name"`
-	RecipientType      string        `yaml:"recipientType"`
-	RecipientLegalName string        `yaml:"recipientLegalName"`
-	RecipientEmail     string        `yaml:"recipientEmail"`
-	Address            *Address      `yaml:"address"`
-	Destinations       []Destination `yaml:"destinations"`
-	CreatedAt          string        `yaml:"createdAt"`
+	ID                 string        `yaml:"id" doc:"Its id, le_c_ then anything." required:"true"`
+	LegalEntityID      string        `yaml:"legalEntityId" doc:"The legal entity whose contact it is." required:"true" ref:"legal_entity"`
+	Name               string        `yaml:"name" doc:"Its name." required:"true"`
+	RecipientType      string        `yaml:"recipientType" doc:"Whether it is a contact or a vendor." enum:"contact,vendor" default:"vendor"`
+	RecipientLegalName string        `yaml:"recipientLegalName" doc:"Its legal name." unset:"its name"`
+	RecipientEmail     string        `yaml:"recipientEmail" doc:"Where payment notices go."`
+	Address            *Address      `yaml:"address" doc:"Its postal address."`
+	Destinations       []Destination `yaml:"destinations" doc:"Where it can be paid."`
+	CreatedAt          string        `yaml:"createdAt" doc:"When it was added (a time)." unset:"two months before the clock start"`
 	// AchDebitRecurring marks an active recurring ACH debit authorization.
-	AchDebitRecurring bool `yaml:"achDebitRecurring"`
+	AchDebitRecurring bool `yaml:"achDebitRecurring" doc:"Whether it holds an active recurring ACH debit authorization." default:"false"`
 }
 
 // Destination declares where a contact can be paid.
 type Destination struct {
-	ID            string `yaml:"id"`
-	Type          string `yaml:"type"`
-	Name          string `yaml:"name"`
-	AccountNumber string `yaml:"accountNumber"`
-	RoutingNumber string `yaml:"routingNumber"`
-	AccountType   string `yaml:"accountType"`
-	IBAN          string `yaml:"iban"`
-	SWIFT         string `yaml:"swift"`
-	BankName      string `yaml:"bankName"`
-	BankCountry   string `yaml:"bankCountry"`
-	Address       string `yaml:"address"`
-	Chain         string `yaml:"chain"`
-	Currency      string `yaml:"currency"`
-	ReturnCode    string `yaml:"returnCode"`
+	ID            string `yaml:"id" doc:"Its id." unset:"generated"`
+	Type          string `yaml:"type" doc:"What kind of destination it is." required:"true" enum:"bank_account,international_wire,crypto_address"`
+	Name          string `yaml:"name" doc:"A label for it."`
+	AccountNumber string `yaml:"accountNumber" doc:"A bank_account's account number (quote it to keep leading zeros)."`
+	RoutingNumber string `yaml:"routingNumber" doc:"A bank_account's routing number (quote it)."`
+	AccountType   string `yaml:"accountType" doc:"A bank_account's type, such as checking or savings."`
+	IBAN          string `yaml:"iban" doc:"An international_wire's IBAN."`
+	SWIFT         string `yaml:"swift" doc:"An international_wire's SWIFT code."`
+	BankName      string `yaml:"bankName" doc:"The bank's name."`
+	BankCountry   string `yaml:"bankCountry" doc:"The bank's country."`
+	Address       string `yaml:"address" doc:"A crypto_address's address."`
+	Chain         string `yaml:"chain" doc:"A crypto_address's chain."`
+	Currency      string `yaml:"currency" doc:"A crypto_address's or international_wire's currency."`
+	ReturnCode    string `yaml:"returnCode" doc:"An ACH return code, R01 to R99, that every ACH to this bank_account is returned with."`
 }
 
 // Customer declares someone the legal entity invoices.
 type Customer struct {
-	ID             string         `yaml:"id"`
-	LegalEntityID  string         `yaml:"legalEntityId"`
-	Name           string         `yaml:"name"`
-	Email          string         `yaml:"email"`
-	Phone          string         `yaml:"phone"`
-	Address        *Address       `yaml:"address"`
-	Status         string         `yaml:"status"`
-	CustomMetadata map[string]any `yaml:"customMetadata"`
-	CreatedAt      string         `yaml:"createdAt"`
+	ID             string         `yaml:"id" doc:"Its id." unset:"generated"`
+	LegalEntityID  string         `yaml:"legalEntityId" doc:"The legal entity that invoices it." required:"true" ref:"legal_entity"`
+	Name           string         `yaml:"name" doc:"Its name." required:"true"`
+	Email          string         `yaml:"email" doc:"Where its invoices go." required:"true"`
+	Phone          string         `yaml:"phone" doc:"Its phone number."`
+	Address        *Address       `yaml:"address" doc:"Its postal address."`
+	Status         string         `yaml:"status" doc:"Whether it is active." enum:"active,archived" default:"active"`
+	CustomMetadata map[string]any `yaml:"customMetadata" doc:"Free-form metadata kept with it."`
+	CreatedAt      string         `yaml:"createdAt" doc:"When it was added (a time)." unset:"two months before the clock start"`
 	// AchDebitRecurring marks an active recurring ACH debit authorization.
-	AchDebitRecurring bool `yaml:"achDebitRecurring"`
+	AchDebitRecurring bool `yaml:"achDebitRecurring" doc:"Whether it granted an active recurring ACH debit authorization." default:"false"`
 }
 
 // Invoice declares an invoice.
 type Invoice struct {
-	ID            string     `yaml:"id"`
-	AccountID     string     `yaml:"accountId"`
-	CustomerID    string     `yaml:"customerId"`
-	Number        string     `yaml:"number"`
-	IssuedAt      string     `yaml:"issuedAt"`
-	DueAt         string     `yaml:"dueAt"`
-	Timezone      string     `yaml:"timezone"`
-	LineItems     []LineItem `yaml:"lineItems"`
-	Memo          string     `yaml:"memo"`
-	PaidCents     int64      `yaml:"paidCents"`
-	Void          bool       `yaml:"void"`
-	ScheduledSend string     `yaml:"scheduledSendAt"`
+	ID            string     `yaml:"id" doc:"Its id." unset:"generated"`
+	AccountID     string     `yaml:"accountId" doc:"The account it is paid into." required:"true" ref:"account"`
+	CustomerID    string     `yaml:"customerId" doc:"The customer it bills." required:"true" ref:"customer"`
+	Number        string     `yaml:"number" doc:"Its number: capitals, digits, - and _, at most 50; unique per legal entity." required:"true"`
+	IssuedAt      string     `yaml:"issuedAt" doc:"When it was issued (a time)." unset:"the clock start"`
+	DueAt         string     `yaml:"dueAt" doc:"When it is due (a time)." unset:"30 days after it was issued"`
+	Timezone      string     `yaml:"timezone" doc:"The IANA time zone its dates are in." default:"America/New_York"`
+	LineItems     []LineItem `yaml:"lineItems" doc:"Its lines; at least one." required:"true"`
+	Memo          string     `yaml:"memo" doc:"A memo printed on it."`
+	PaidCents     int64      `yaml:"paidCents" doc:"How much of it is paid, in cents." default:"0"`
+	Void          bool       `yaml:"void" doc:"Whether it is void." default:"false"`
+	ScheduledSend string     `yaml:"scheduledSendAt" doc:"When it will be sent (a time); it stays scheduled until then."`
 }
 
 // LineItem is an invoice line.
 type LineItem struct {
-	Name       string  `yaml:"name"`
-	Quantity   float64 `yaml:"quantity"`
-	PriceCents int64   `yaml:"priceCents"`
+	Name       string  `yaml:"name" doc:"What is billed." required:"true"`
+	Quantity   float64 `yaml:"quantity" doc:"How many."`
+	PriceCents int64   `yaml:"priceCents" doc:"The unit price in cents."`
 }
 
 // Transaction declares a ledger entry.
 type Transaction struct {
-	ID               string `yaml:"id"`
-	AccountID        string `yaml:"accountId"`
-	VirtualAccountID string `yaml:"virtualAccountId"`
-	CardID           string `yaml:"cardId"`
-	Category         string `yaml:"category"`
-	AmountCents      int64  `yaml:"amountCents"`
-	Description      string `yaml:"description"`
-	DetailedStatus   string `yaml:"detailedStatus"`
-	Date             string `yaml:"date"`
-	SettlesAt        string `yaml:"settlesAt"`
-	MerchantID       string `yaml:"merchantId"`
-	Memo             string `yaml:"memo"`
-	DeclineReason    string `yaml:"declineReason"`
-	Rail             string `yaml:"rail"`
+	ID               string `yaml:"id" doc:"Its id, for events and tasks to name." unset:"generated"`
+	AccountID        string `yaml:"accountId" doc:"The account it moves money on; it or cardId is required." ref:"account"`
+	VirtualAccountID string `yaml:"virtualAccountId" doc:"The virtual account it moves money on." ref:"virtual_account" unset:"the card's, else the account's primary one"`
+	CardID           string `yaml:"cardId" doc:"The card it was made with." ref:"card"`
+	Category         string `yaml:"category" doc:"Its category." enum:"card,ach,wire,international_wire,rtp,fee,internal" unset:"card with a card, else ach"`
+	AmountCents      int64  `yaml:"amountCents" doc:"Its amount in cents: negative leaves the account, positive comes in; never zero." required:"true"`
+	Description      string `yaml:"description" doc:"Its description." unset:"made from its merchant or rail"`
+	DetailedStatus   string `yaml:"detailedStatus" doc:"Its detailed status." enum:"pending,pending_approval,canceled,failed,settled,declined,refund,reversed,returned,dispute" default:"settled"`
+	Date             string `yaml:"date" doc:"When it was made (a time)." unset:"the clock start"`
+	SettlesAt        string `yaml:"settlesAt" doc:"When a pending transaction settles (a time)."`
+	MerchantID       string `yaml:"merchantId" doc:"A merchant of the fixtures catalogue." ref:"merchant"`
+	Memo             string `yaml:"memo" doc:"A memo."`
+	DeclineReason    string `yaml:"declineReason" doc:"Why a declined transaction was declined." unset:"insufficient_funds when declined"`
+	Rail             string `yaml:"rail" doc:"An international_wire's local rail." enum:"sepa,pix,spei,fps"`
 }
 
 // Webhook declares an event-delivery endpoint.
 type Webhook struct {
-	ID            string `yaml:"id"`
-	LegalEntityID string `yaml:"legalEntityId"`
-	URL           string `yaml:"url"`
-	Name          string `yaml:"name"`
-	Status        string `yaml:"status"`
-	CreatedAt     string `yaml:"createdAt"`
+	ID            string `yaml:"id" doc:"Its id." unset:"generated"`
+	LegalEntityID string `yaml:"legalEntityId" doc:"The legal entity whose events it receives." required:"true" ref:"legal_entity"`
+	URL           string `yaml:"url" doc:"Where deliveries are posted." required:"true"`
+	Name          string `yaml:"name" doc:"Its name." required:"true"`
+	Status        string `yaml:"status" doc:"Whether it receives deliveries." enum:"active,paused,disabled" default:"active"`
+	CreatedAt     string `yaml:"createdAt" doc:"When it was added (a time)." unset:"a month before the clock start"`
 }
 
 // Generate asks for bulk data made by the seeded faker.
 type Generate struct {
-	Kind          string   `yaml:"kind"`
-	Count         int      `yaml:"count"`
-	Over          string   `yaml:"over"`
-	LegalEntityID string   `yaml:"legalEntityId"`
-	Cards         []string `yaml:"cards"`
-	AccountID     string   `yaml:"accountId"`
+	Kind          string   `yaml:"kind" doc:"What to make: card purchases or bank transfers." required:"true" enum:"card_transactions,bank_transactions"`
+	Count         int      `yaml:"count" doc:"How many, 1 to 1,000,000 (and at most 1,000,000 over all entries)." required:"true"`
+	Over          string   `yaml:"over" doc:"How far back they spread: a duration." default:"90d"`
+	LegalEntityID string   `yaml:"legalEntityId" doc:"Only cards or accounts of this legal entity." ref:"legal_entity" unset:"every legal entity"`
+	Cards         []string `yaml:"cards" doc:"Only these cards." ref:"card" unset:"every card"`
+	AccountID     string   `yaml:"accountId" doc:"Only this account." ref:"account" unset:"every account"`
 }
 
 // Event schedules an effect at a relative or absolute time.
 type Event struct {
-	At   string         `yaml:"at"`
-	Kind string         `yaml:"kind"`
-	With map[string]any `yaml:"with"`
+	At   string         `yaml:"at" doc:"When it runs (a time, not before the clock start)." unset:"the clock start"`
+	Kind string         `yaml:"kind" doc:"What happens (see the event kinds in docs/scenarios.md)." required:"true"`
+	With map[string]any `yaml:"with" doc:"What it acts on: the keys its kind takes (see the event kinds in docs/scenarios.md)."`
 }
 
 // InvoiceSeries declares a recurring invoice. startDate is a time whose
 // date, in the series' time zone, starts the series; dates already passed
 // are issued when the scenario loads.
 type InvoiceSeries struct {
-	ID               string     `yaml:"id"`
-	AccountID        string     `yaml:"accountId"`
-	CustomerID       string     `yaml:"customerId"`
-	ContactID        string     `yaml:"contactId"`
-	Recurrence       Recurrence `yaml:"recurrence"`
-	PaymentTermsDays int        `yaml:"paymentTermsDays"`
-	Timezone         string     `yaml:"timezone"`
-	StartDate        string     `yaml:"startDate"`
-	End              *SeriesEnd `yaml:"end"`
-	LineItems        []LineItem `yaml:"lineItems"`
-	Memo             string     `yaml:"memo"`
+	ID               string     `yaml:"id" doc:"Its id." unset:"generated"`
+	AccountID        string     `yaml:"accountId" doc:"The account its invoices are paid into." required:"true" ref:"account"`
+	CustomerID       string     `yaml:"customerId" doc:"The customer it bills; it or contactId is required." ref:"customer"`
+	ContactID        string     `yaml:"contactId" doc:"The contact it bills." ref:"contact"`
+	Recurrence       Recurrence `yaml:"recurrence" doc:"When it issues an invoice." required:"true"`
+	PaymentTermsDays int        `yaml:"paymentTermsDays" doc:"Days from issue to due date; 0 or more." default:"0"`
+	Timezone         string     `yaml:"timezone" doc:"The canonical IANA time zone its dates are in." default:"America/New_York"`
+	StartDate        string     `yaml:"startDate" doc:"A time whose date, in the series' zone, starts it; dates already passed are issued on load." unset:"the clock start"`
+	End              *SeriesEnd `yaml:"end" doc:"When it stops." unset:"never"`
+	LineItems        []LineItem `yaml:"lineItems" doc:"The lines of each invoice; at least one." required:"true"`
+	Memo             string     `yaml:"memo" doc:"A memo printed on each invoice."`
 }
 
 // Recurrence is a series' rule: weekly on dayOfWeek (0 Sunday … 6),
 // monthly_day_of_month on dayOfMonth, or monthly_nth_weekday on the nth
 // (1–4 or last) dayOfWeek.
 type Recurrence struct {
-	Type       string `yaml:"type"`
-	DayOfWeek  *int   `yaml:"dayOfWeek"`
-	DayOfMonth *int   `yaml:"dayOfMonth"`
-	Nth        any    `yaml:"nth"`
+	Type       string `yaml:"type" doc:"The rule." required:"true" enum:"weekly,monthly_day_of_month,monthly_nth_weekday"`
+	DayOfWeek  *int   `yaml:"dayOfWeek" doc:"The weekday of weekly and monthly_nth_weekday: 0 (Sunday) to 6."`
+	DayOfMonth *int   `yaml:"dayOfMonth" doc:"The day of monthly_day_of_month: 1 to 31."`
+	Nth        any    `yaml:"nth" doc:"Which weekday of the month monthly_nth_weekday means: 1 to 4 or last." types:"integer,string"`
 }
 
 // SeriesEnd is when a series stops: never, after_count (count) or on_date
 // (date, YYYY-MM-DD).
 type SeriesEnd struct {
-	Type  string `yaml:"type"`
-	Count int    `yaml:"count"`
-	Date  string `yaml:"date"`
+	Type  string `yaml:"type" doc:"When it stops." enum:"never,after_count,on_date"`
+	Count int    `yaml:"count" doc:"How many invoices after_count issues; at least 1."`
+	Date  string `yaml:"date" doc:"The YYYY-MM-DD day on_date stops on."`
 }
 
 // InvoiceSettings declares a legal entity's invoice settings.
 type InvoiceSettings struct {
-	LegalEntityID           string   `yaml:"legalEntityId"`
-	CompanyName             string   `yaml:"companyName"`
-	Email                   string   `yaml:"email"`
-	Address                 *Address `yaml:"address"`
-	DefaultMemo             string   `yaml:"defaultMemo"`
-	InvoiceTerms            string   `yaml:"invoiceTerms"`
-	DefaultPaymentTermsDays *int     `yaml:"defaultPaymentTermsDays"`
+	LegalEntityID           string   `yaml:"legalEntityId" doc:"The legal entity." required:"true" ref:"legal_entity"`
+	CompanyName             string   `yaml:"companyName" doc:"The name its invoices carry." required:"true"`
+	Email                   string   `yaml:"email" doc:"The address its invoices come from." required:"true"`
+	Address                 *Address `yaml:"address" doc:"The postal address its invoices carry." required:"true"`
+	DefaultMemo             string   `yaml:"defaultMemo" doc:"The memo of invoices that give none."`
+	InvoiceTerms            string   `yaml:"invoiceTerms" doc:"Terms printed on its invoices."`
+	DefaultPaymentTermsDays *int     `yaml:"defaultPaymentTermsDays" doc:"Days from issue to due date of invoices that give none."`
 }
 
 // UserBankAccount declares a user's own bank account, where expense
 // reimbursements go. A payout to an account whose status is not active
 // fails. Users without one get a generated active checking account.
 type UserBankAccount struct {
-	ID              string `yaml:"id"`
-	UserID          string `yaml:"userId"`
-	AccountName     string `yaml:"accountName"`
-	InstitutionName string `yaml:"institutionName"`
-	Mask            string `yaml:"mask"`
-	Subtype         string `yaml:"subtype"`
-	Status          string `yaml:"status"`
+	ID              string `yaml:"id" doc:"Its id, ub_ then anything." required:"true"`
+	UserID          string `yaml:"userId" doc:"The user whose account it is." required:"true" ref:"user"`
+	AccountName     string `yaml:"accountName" doc:"Its name." unset:"Personal Checking (or Savings)"`
+	InstitutionName string `yaml:"institutionName" doc:"The bank's name." unset:"a generated bank"`
+	Mask            string `yaml:"mask" doc:"The last digits of its number." default:"0000"`
+	Subtype         string `yaml:"subtype" doc:"Checking or savings." enum:"checking,savings" default:"checking"`
+	Status          string `yaml:"status" doc:"Its link status; a payout to an account that is not active fails." enum:"active,login_required,inactive,unknown_error" default:"active"`
 }
 
 // CustomMerchant declares a merchant a legal entity added itself.
 type CustomMerchant struct {
-	ID            string `yaml:"id"`
-	LegalEntityID string `yaml:"legalEntityId"`
-	MerchantName  string `yaml:"merchantName"`
-	AddedByUserID string `yaml:"addedByUserId"`
+	ID            string `yaml:"id" doc:"Its id, custom_merchant_ then anything." required:"true"`
+	LegalEntityID string `yaml:"legalEntityId" doc:"The legal entity that added it." required:"true" ref:"legal_entity"`
+	MerchantName  string `yaml:"merchantName" doc:"Its name." required:"true"`
+	AddedByUserID string `yaml:"addedByUserId" doc:"The user who added it." ref:"user"`
 }
 
 // ExpenseReport declares an expense report in any status. merchantId is a
 // catalogue merchant or a custom one.
 type ExpenseReport struct {
-	ID                string `yaml:"id"`
-	LegalEntityID     string `yaml:"legalEntityId"`
-	SubmittedByUserID string `yaml:"submittedByUserId"`
-	AmountCents       int64  `yaml:"amountCents"`
-	Currency          string `yaml:"currency"`
-	FxRateToUsd       string `yaml:"fxRateToUsd"`
-	TransactionDate   string `yaml:"transactionDate"`
-	SubmittedAt       string `yaml:"submittedAt"`
-	MerchantID        string `yaml:"merchantId"`
-	Memo              string `yaml:"memo"`
-	DestinationID     string `yaml:"destinationId"`
-	NoReceiptReason   string `yaml:"noReceiptReason"`
-	Status            string `yaml:"status"`
-	ReviewedByUserID  string `yaml:"reviewedByUserId"`
-	RejectionReason   string `yaml:"rejectionReason"`
+	ID                string `yaml:"id" doc:"Its id, expense_report_ then anything." unset:"generated"`
+	LegalEntityID     string `yaml:"legalEntityId" doc:"The legal entity it is submitted to." required:"true" ref:"legal_entity"`
+	SubmittedByUserID string `yaml:"submittedByUserId" doc:"The user who submitted it." required:"true" ref:"user"`
+	AmountCents       int64  `yaml:"amountCents" doc:"What was spent, in cents of its currency; positive." required:"true"`
+	Currency          string `yaml:"currency" doc:"The currency spent." default:"USD"`
+	FxRateToUsd       string `yaml:"fxRateToUsd" doc:"The rate to USD, as a decimal string; required for another currency than USD."`
+	TransactionDate   string `yaml:"transactionDate" doc:"When the money was spent (a time)."`
+	SubmittedAt       string `yaml:"submittedAt" doc:"When it was submitted (a time)."`
+	MerchantID        string `yaml:"merchantId" doc:"A merchant of the fixtures catalogue or a declared custom merchant." required:"true" ref:"merchant_or_custom"`
+	Memo              string `yaml:"memo" doc:"What it was for."`
+	DestinationID     string `yaml:"destinationId" doc:"The submitter's user bank account the reimbursement goes to." ref:"user_bank_account" unset:"the submitter's first"`
+	NoReceiptReason   string `yaml:"noReceiptReason" doc:"Why there is no receipt." default:"Receipt lost"`
+	Status            string `yaml:"status" doc:"Its status." enum:"pending_review,cancelled,rejected,payment_processing,payment_completed,payment_failed" default:"pending_review"`
+	ReviewedByUserID  string `yaml:"reviewedByUserId" doc:"Who reviewed it; required once reviewed, and not the submitter." ref:"user"`
+	RejectionReason   string `yaml:"rejectionReason" doc:"Why it was rejected; required when rejected."`
 }
 
 // Task declares a task. A payment_approval task names its transaction,
 // whose details fill its data.
 type Task struct {
-	ID               string         `yaml:"id"`
-	LegalEntityID    string         `yaml:"legalEntityId"`
-	Type             string         `yaml:"type"`
-	Status           string         `yaml:"status"`
-	Assignees        []string       `yaml:"assignees"`
-	OriginatorUserID string         `yaml:"originatorUserId"`
-	TransactionID    string         `yaml:"transactionId"`
-	Data             map[string]any `yaml:"data"`
-	CreatedAt        string         `yaml:"createdAt"`
+	ID               string         `yaml:"id" doc:"Its id, task_ then anything." unset:"generated"`
+	LegalEntityID    string         `yaml:"legalEntityId" doc:"The legal entity whose task it is." required:"true" ref:"legal_entity"`
+	Type             string         `yaml:"type" doc:"What it asks, such as payment_approval (expense_submission tasks come from expense reports)." required:"true"`
+	Status           string         `yaml:"status" doc:"Its status." enum:"action_required,pending,completed,rejected,expired,canceled" default:"action_required"`
+	Assignees        []string       `yaml:"assignees" doc:"The users it is assigned to." ref:"user"`
+	OriginatorUserID string         `yaml:"originatorUserId" doc:"The user it comes from." ref:"user"`
+	TransactionID    string         `yaml:"transactionId" doc:"A payment_approval's transaction, pending_approval while the task needs action." ref:"transaction"`
+	Data             map[string]any `yaml:"data" doc:"Free-form data; a payment_approval's is filled from its transaction."`
+	CreatedAt        string         `yaml:"createdAt" doc:"When it was created (a time)." unset:"a day before the clock start"`
 }

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,12 +18,35 @@ var (
 	returnCodePattern    = regexp.MustCompile(`^R[0-9][0-9]$`)
 )
 
-// DetailedStatuses and Categories repeat the engine's enums: the scenario
-// package is a leaf and checks files before any engine exists.
-var (
-	detailedStatuses = []string{"pending", "pending_approval", "canceled", "failed", "settled", "declined", "refund", "reversed", "returned", "dispute"}
-	categories       = []string{"card", "ach", "wire", "international_wire", "rtp", "fee", "internal"}
-)
+// detailedStatuses repeats the engine's enum: the scenario package is a
+// leaf and checks files before any engine exists.
+var detailedStatuses = tagEnum(reflect.TypeFor[Transaction](), "detailedStatus")
+
+// tagEnum reads the fixed set of a key of a type.
+func tagEnum(t reflect.Type, key string) []string {
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Tag.Get("yaml") == key {
+			return strings.Split(f.Tag.Get("enum"), ",")
+		}
+	}
+	return nil
+}
+
+// refKinds names the kinds of thing a key may name by id, as problems say
+// them. The catalogue's merchants and card products are fixtures, not
+// declarations.
+var refKinds = map[string]string{
+	"legal_entity": "legal entity", "user": "user", "account": "account", "virtual_account": "virtual account",
+	"card_group": "card group", "card": "card", "contact": "contact", "customer": "customer", "invoice": "invoice",
+	"transaction": "transaction", "webhook": "webhook", "user_bank_account": "user bank account",
+	"custom_merchant": "custom merchant", "invoice_series": "invoice series", "expense_report": "expense report",
+	"task": "task", "card_product": "card product", "merchant": "merchant", "merchant_or_custom": "merchant",
+}
+
+// refWhere says where a kind of thing is looked up, when not among the
+// file's declarations.
+var refWhere = map[string]string{"card_product": " in the fixtures catalogue", "merchant": " in the fixtures catalogue",
+	"merchant_or_custom": " in the fixtures catalogue or among the custom merchants"}
 
 // validator collects problems and knows every declared id by kind.
 type validator struct {
@@ -30,37 +55,38 @@ type validator struct {
 	ps   Problems
 	ids  map[string]map[string]string // kind → id → owning legal entity
 	seen map[string]string            // id → path that declared it
+	skip map[string]bool              // paths whose values could not be decoded
 }
 
-func (sc *Scenario) validate() Problems {
-	v := &validator{sc: sc, cat: fixtures.MustLoad(), ids: map[string]map[string]string{}, seen: map[string]string{}}
+func (sc *Scenario) validate(skip map[string]bool) Problems {
+	v := &validator{sc: sc, cat: fixtures.MustLoad(), ids: map[string]map[string]string{}, seen: map[string]string{}, skip: skip}
 	v.header()
 	v.declare()
+	v.refs("", reflect.ValueOf(sc).Elem())
 	v.people()
 	v.money()
 	v.cards()
 	v.parties()
 	v.rest()
 	v.receivables()
+	v.events()
 	return v.ps
 }
 
+// add records a problem, unless its path, or one it lies under, could
+// not be decoded: that problem is reported already.
 func (v *validator) add(path, format string, args ...any) {
+	for p := path; p != ""; {
+		if v.skip[p] {
+			return
+		}
+		i := strings.LastIndexAny(p, ".[")
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
 	v.ps = append(v.ps, v.sc.Problemf(path, format, args...))
-}
-
-func (v *validator) required(path, value string) bool {
-	if strings.TrimSpace(value) == "" {
-		v.add(path, "is required")
-		return false
-	}
-	return true
-}
-
-func (v *validator) enum(path, value string, allowed ...string) {
-	if value != "" && !slices.Contains(allowed, value) {
-		v.add(path, "%q is not one of %s", value, strings.Join(allowed, ", "))
-	}
 }
 
 func (v *validator) time(path, spec string) {
@@ -85,16 +111,75 @@ func (v *validator) id(path, kind, id, owner string) {
 	v.ids[kind][id] = owner
 }
 
-// ref checks a reference to a declared id and returns its owner.
-func (v *validator) ref(path, kind, id string) (string, bool) {
-	if id == "" {
-		return "", false
-	}
+// owner returns the legal entity that owns a declared id.
+func (v *validator) owner(kind, id string) (string, bool) {
 	owner, ok := v.ids[kind][id]
-	if !ok {
-		v.add(path, "names %s %q, which the scenario does not declare", strings.ReplaceAll(kind, "_", " "), id)
+	return owner, ok && id != ""
+}
+
+// refs checks every key whose ref tag says it names something by id.
+func (v *validator) refs(path string, x reflect.Value) {
+	switch x.Kind() {
+	case reflect.Pointer:
+		if !x.IsNil() {
+			v.refs(path, x.Elem())
+		}
+	case reflect.Slice:
+		for i := range x.Len() {
+			v.refs(fmt.Sprintf("%s[%d]", path, i), x.Index(i))
+		}
+	case reflect.Struct:
+		for _, f := range shapeOf(x.Type()).fields {
+			fv, p := x.Field(f.index), join(path, f.key)
+			switch {
+			case f.ref == "":
+				v.refs(p, fv)
+			case fv.Kind() == reflect.String:
+				v.ref(p, f.ref, fv.String())
+			case fv.Kind() == reflect.Slice:
+				for i := range fv.Len() {
+					v.ref(fmt.Sprintf("%s[%d]", p, i), f.ref, fv.Index(i).String())
+				}
+			}
+		}
 	}
-	return owner, ok
+}
+
+// ref checks a reference to a declared id or a catalogue entry, and
+// suggests the nearest one when it misses.
+func (v *validator) ref(path, kind, id string) {
+	if id == "" {
+		return
+	}
+	var known []string
+	switch kind {
+	case "card_product":
+		if _, ok := v.cat.CardProduct(id); ok {
+			return
+		}
+		for _, p := range v.cat.CardProducts {
+			known = append(known, p.ID)
+		}
+	case "merchant", "merchant_or_custom":
+		if _, ok := v.cat.Merchant(id); ok {
+			return
+		}
+		if _, ok := v.owner("custom_merchant", id); ok && kind == "merchant_or_custom" {
+			return
+		}
+		for _, m := range v.cat.Merchants {
+			known = append(known, m.ID)
+		}
+		if kind == "merchant_or_custom" {
+			known = append(known, slices.Sorted(maps.Keys(v.ids["custom_merchant"]))...)
+		}
+	default:
+		if _, ok := v.owner(kind, id); ok {
+			return
+		}
+		known = slices.Sorted(maps.Keys(v.ids[kind]))
+	}
+	v.add(path, "no %s %q%s%s", refKinds[kind], id, refWhere[kind], suggest(id, known))
 }
 
 // sameEntity checks that a reference stays inside one legal entity.
@@ -114,7 +199,7 @@ func (v *validator) header() {
 		if r.Requests < 1 {
 			v.add("rateLimit.requests", "must be at least 1")
 		}
-		if d, err := ParseDuration(r.Window); err != nil || d < time.Second {
+		if d, err := ParseDuration(r.Window); r.Window != "" && (err != nil || d < time.Second) {
 			v.add("rateLimit.window", "must be a duration of at least 1s, such as 1m")
 		}
 	}
@@ -127,9 +212,6 @@ func (v *validator) header() {
 		if d, err := ParseDuration(v.sc.TokenPrices.TickInterval); err != nil || d < time.Minute {
 			v.add("tokenPrices.tickInterval", "must be a duration of at least 1m")
 		}
-	}
-	if len(v.sc.LegalEntities) == 0 {
-		v.add("legalEntities", "a scenario needs at least one legal entity")
 	}
 }
 
@@ -168,5 +250,20 @@ func (v *validator) declare() {
 	}
 	for i, w := range sc.Webhooks {
 		v.id(fmt.Sprintf("webhooks[%d].id", i), "webhook", w.ID, w.LegalEntityID)
+	}
+	for i, b := range sc.UserBankAccounts {
+		v.id(fmt.Sprintf("userBankAccounts[%d].id", i), "user_bank_account", b.ID, b.UserID)
+	}
+	for i, m := range sc.CustomMerchants {
+		v.id(fmt.Sprintf("customMerchants[%d].id", i), "custom_merchant", m.ID, m.LegalEntityID)
+	}
+	for i, s := range sc.InvoiceSeries {
+		v.id(fmt.Sprintf("invoiceSeries[%d].id", i), "invoice_series", s.ID, "")
+	}
+	for i, r := range sc.ExpenseReports {
+		v.id(fmt.Sprintf("expenseReports[%d].id", i), "expense_report", r.ID, r.LegalEntityID)
+	}
+	for i, t := range sc.Tasks {
+		v.id(fmt.Sprintf("tasks[%d].id", i), "task", t.ID, t.LegalEntityID)
 	}
 }

@@ -39,6 +39,7 @@ type Control struct {
 // subrouter that holds the routes.
 func (c *Control) Register(r *mux.Router, docs *openapi.Registry) *mux.Router {
 	describe(docs)
+	routesScenarioSchema(r, docs)
 	s := r.PathPrefix("/_sandbox").Subrouter()
 	s.Use(c.requireToken)
 	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }

@@ -1,0 +1,354 @@
+package scenario
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/pb33f/go-yaml"
+)
+
+// decoder turns a YAML node tree into scenario types, collecting every
+// problem with its position instead of stopping at the first. It checks
+// the shape the tags describe: known keys, kinds of values, required keys
+// and fixed sets of values. A problem never quotes a value that could not
+// be decoded: it names the kinds involved.
+type decoder struct {
+	file string
+	ps   Problems
+	pos  map[string]Position
+	// bad holds the paths whose values could not be decoded; the
+	// validator says nothing more about them.
+	bad map[string]bool
+	// budget bounds the nodes visited, aliases expanded included.
+	budget int
+}
+
+func newDecoder(file string, size int) *decoder {
+	return &decoder{file: file, pos: map[string]Position{}, bad: map[string]bool{}, budget: 250_000 + size/4}
+}
+
+func reflectValue(sc *Scenario) reflect.Value { return reflect.ValueOf(sc).Elem() }
+
+// problem records a problem at a node.
+func (d *decoder) problem(n *yaml.Node, path, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if path != "" {
+		msg = path + ": " + msg
+	}
+	d.ps = append(d.ps, Problem{File: d.file, Line: n.Line, Column: n.Column, Message: msg})
+}
+
+// fail records a value that could not be decoded.
+func (d *decoder) fail(n *yaml.Node, path, format string, args ...any) {
+	d.problem(n, path, format, args...)
+	d.bad[path] = true
+}
+
+// at records where a path is: the value when it is a scalar, else key.
+func (d *decoder) at(path string, key, value *yaml.Node) {
+	n := key
+	if value.Kind == yaml.ScalarNode || key == nil {
+		n = value
+	}
+	d.pos[path] = Position{Line: n.Line, Column: n.Column}
+}
+
+// spend takes one node from the budget; false once it is spent.
+func (d *decoder) spend(n *yaml.Node) bool {
+	d.budget--
+	if d.budget == -1 {
+		d.problem(n, "", "the file expands to too many values (aliases repeat what they name)")
+	}
+	return d.budget >= 0
+}
+
+// got says what a node holds.
+func got(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	switch n.ShortTag() {
+	case "!!int":
+		return "a whole number"
+	case "!!float":
+		return "a number"
+	case "!!bool":
+		return "true or false"
+	case "!!timestamp":
+		return "a date"
+	case "!!str":
+		return "text"
+	}
+	return "a value of another kind"
+}
+
+func resolve(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+// decode decodes n into v, whose path is path. A null leaves the zero
+// value.
+func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
+	if !d.spend(n) {
+		return
+	}
+	n = resolve(n)
+	if path == "" {
+		d.pos[""] = Position{Line: n.Line, Column: n.Column}
+	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		d.decode(path, n, p.Elem())
+		if !d.bad[path] {
+			v.Set(p)
+		}
+	case reflect.Struct:
+		d.mapping(path, n, v)
+	case reflect.Slice:
+		d.sequence(path, n, v)
+	case reflect.Map:
+		d.freeForm(path, n, v)
+	default:
+		d.scalar(path, n, v)
+	}
+}
+
+func (d *decoder) mismatch(path string, n *yaml.Node, want string) {
+	d.fail(n, path, "expected %s, got %s", want, got(n))
+}
+
+func (d *decoder) sequence(path string, n *yaml.Node, v reflect.Value) {
+	if n.Kind != yaml.SequenceNode {
+		d.mismatch(path, n, "a list")
+		return
+	}
+	out := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, c := range n.Content {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		d.at(p, nil, resolve(c))
+		d.decode(p, c, out.Index(i))
+	}
+	v.Set(out)
+}
+
+// pairs lists a mapping's keys and values, merge keys (<<) expanded: a
+// key given explicitly wins over a merged one.
+func (d *decoder) pairs(n *yaml.Node) [][2]*yaml.Node {
+	var own, merged [][2]*yaml.Node
+	given := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			from := []*yaml.Node{resolve(val)}
+			if from[0].Kind == yaml.SequenceNode {
+				from = from[0].Content
+			}
+			for _, m := range from {
+				if m = resolve(m); m.Kind == yaml.MappingNode && d.spend(m) {
+					merged = append(merged, d.pairs(m)...)
+				}
+			}
+			continue
+		}
+		given[k.Value] = true
+		own = append(own, [2]*yaml.Node{k, val})
+	}
+	for _, p := range merged {
+		if !given[p[0].Value] {
+			given[p[0].Value] = true
+			own = append(own, p)
+		}
+	}
+	return own
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func (d *decoder) mapping(path string, n *yaml.Node, v reflect.Value) {
+	if n.Kind != yaml.MappingNode {
+		d.mismatch(path, n, "a mapping")
+		return
+	}
+	s := shapeOf(v.Type())
+	seen := map[string][2]*yaml.Node{}
+	for _, kv := range d.pairs(n) {
+		k, val := kv[0], kv[1]
+		p := join(path, k.Value)
+		if k.Kind != yaml.ScalarNode {
+			d.problem(k, path, "a key must be text, not %s", got(k))
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			d.problem(k, p, "is given twice (first at line %d)", first[0].Line)
+			continue
+		}
+		seen[k.Value] = kv
+		f, ok := s.byKey[k.Value]
+		if !ok {
+			d.problem(k, p, "unknown key%s", keyHint(k.Value, s.keys))
+			continue
+		}
+		d.at(p, k, resolve(val))
+		d.decode(p, val, v.Field(f.index))
+		if !d.bad[p] {
+			d.enum(p, resolve(val), f, v.Field(f.index))
+		}
+	}
+	for _, f := range s.fields {
+		if f.required && !d.bad[join(path, f.key)] && empty(v.Field(f.index)) {
+			p := join(path, f.key)
+			if kv, ok := seen[f.key]; ok {
+				d.problem(resolve(kv[1]), p, "is required and must not be empty")
+				continue
+			}
+			if f.typ.Kind() == reflect.Slice {
+				d.problem(n, p, "is required: give at least one")
+				continue
+			}
+			d.problem(n, p, "is required")
+		}
+	}
+}
+
+// keyHint suggests a key close to a misspelt one, else lists the keys.
+func keyHint(key string, keys []string) string {
+	if s := suggest(key, keys); s != "" {
+		return s
+	}
+	return "; the keys here are " + strings.Join(keys, ", ")
+}
+
+// empty reports a missing or blank value.
+func empty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return strings.TrimSpace(v.String()) == ""
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		return v.IsNil() || v.Kind() == reflect.Slice && v.Len() == 0
+	}
+	return false
+}
+
+// enum checks a value against its field's fixed set.
+func (d *decoder) enum(path string, n *yaml.Node, f *field, v reflect.Value) {
+	if len(f.enum) == 0 || v.Kind() != reflect.String || v.String() == "" || slices.Contains(f.enum, v.String()) {
+		return
+	}
+	d.fail(n, path, "%q is not one of %s%s", v.String(), strings.Join(f.enum, ", "), suggest(v.String(), f.enum))
+}
+
+// scalar decodes a scalar into text, a number or true or false. Any
+// scalar is text (a date or a number keeps its spelling).
+func (d *decoder) scalar(path string, n *yaml.Node, v reflect.Value) {
+	want := kindName(v.Type())
+	if v.Kind() == reflect.Interface {
+		want = "text or a number"
+	}
+	if n.Kind != yaml.ScalarNode {
+		d.mismatch(path, n, want)
+		return
+	}
+	tag := n.ShortTag()
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(n.Value)
+		return
+	case reflect.Bool:
+		if tag != "!!bool" {
+			d.mismatch(path, n, want)
+			return
+		}
+	case reflect.Int, reflect.Int64:
+		if tag != "!!int" {
+			d.mismatch(path, n, want)
+			return
+		}
+	case reflect.Float64:
+		if tag != "!!int" && tag != "!!float" {
+			d.mismatch(path, n, want)
+			return
+		}
+	}
+	if err := n.Decode(v.Addr().Interface()); err != nil {
+		d.fail(n, path, "is out of range for %s", want)
+	}
+}
+
+// freeForm decodes a mapping the scenario does not describe key by key
+// (a spending constraint, user data, an event's with), recording where
+// each of its paths is.
+func (d *decoder) freeForm(path string, n *yaml.Node, v reflect.Value) {
+	if n.Kind != yaml.MappingNode {
+		d.mismatch(path, n, "a mapping")
+		return
+	}
+	if !d.walk(path, n) {
+		d.bad[path] = true
+		return
+	}
+	out := reflect.New(v.Type())
+	if err := n.Decode(out.Interface()); err != nil {
+		d.fail(n, path, "could not be read as a mapping with text keys")
+		return
+	}
+	v.Set(out.Elem())
+}
+
+// walk records the positions under a free-form value and checks its keys
+// are text and given once.
+func (d *decoder) walk(path string, n *yaml.Node) bool {
+	if !d.spend(n) {
+		return false
+	}
+	ok := true
+	n = resolve(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		seen := map[string]int{}
+		for _, kv := range d.pairs(n) {
+			k, val := kv[0], kv[1]
+			p := join(path, k.Value)
+			if k.Kind != yaml.ScalarNode {
+				d.problem(k, path, "a key must be text, not %s", got(k))
+				ok = false
+				continue
+			}
+			if first, dup := seen[k.Value]; dup {
+				d.problem(k, p, "is given twice (first at line %d)", first)
+				ok = false
+				continue
+			}
+			seen[k.Value] = k.Line
+			d.at(p, k, resolve(val))
+			if !d.walk(p, val) {
+				return false
+			}
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			d.at(p, nil, resolve(c))
+			if !d.walk(p, c) {
+				return false
+			}
+		}
+	}
+	return ok
+}
