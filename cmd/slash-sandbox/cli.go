@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -170,6 +172,17 @@ func (cl *cli) clock(ctx context.Context) error {
 		}
 		return cl.show(func(w *tabwriter.Writer) {
 			fmt.Fprintf(w, "clock\t%s → %s\t%d events ran\n", a.From.Format(time.RFC3339), a.Clock.Now.Format(time.RFC3339), len(a.Events))
+			if len(a.Events) > maxEventLines {
+				// Thousands of lines say less than a count per kind.
+				byKind := map[string]int{}
+				for _, e := range a.Events {
+					byKind[e.Kind]++
+				}
+				for _, k := range slices.Sorted(maps.Keys(byKind)) {
+					fmt.Fprintf(w, "  %d\t%s\n", byKind[k], k)
+				}
+				return
+			}
 			for _, e := range a.Events {
 				fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", e.At.Format(time.RFC3339), e.Kind, e.Status, firstOf(e.Summary, e.Error))
 			}
@@ -177,6 +190,10 @@ func (cl *cli) clock(ctx context.Context) error {
 	}
 	return usageError("usage: slash-sandbox clock [show | advance DURATION | advance RFC3339 | advance next]")
 }
+
+// maxEventLines is the most events "clock advance" lists one by one; past
+// it, it counts them by kind (--json keeps them all).
+const maxEventLines = 20
 
 func firstOf(a, b string) string {
 	if a != "" {

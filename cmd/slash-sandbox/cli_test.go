@@ -18,10 +18,17 @@ func TestControlCommands(t *testing.T) {
 			t.Fatalf("clock advance = %d %q %q", r.code, r.stdout, r.stderr)
 		}
 	})
+	t.Run("a long advance counts the events by kind", func(t *testing.T) {
+		r := runProgram(t, nil, "clock", "advance", "2d", server)
+		if r.code != 0 || !strings.Contains(r.stdout, "80 events ran\n  1    expense_report.payout\n  48   token_prices.tick\n  31   transaction.settle\n") ||
+			strings.Count(r.stdout, "\n") != 4 {
+			t.Fatalf("clock advance 2d = %d %q %q", r.code, r.stdout, r.stderr)
+		}
+	})
 	t.Run("clock as JSON", func(t *testing.T) {
 		r := runProgram(t, nil, "clock", server, "--json")
 		var c map[string]any
-		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &c) != nil || c["now"] != "2026-06-15T16:00:00Z" {
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &c) != nil || c["now"] != "2026-06-17T16:00:00Z" {
 			t.Fatalf("clock --json = %d %q", r.code, r.stdout)
 		}
 	})

@@ -114,6 +114,7 @@ type options struct {
 	addr, scenario, seed, clockStart, clockMode, clockScale string
 	data, durability, logLevel, logFormat, adminToken       string
 	scenariosDir, allowedHosts, allowedOrigins              string
+	webhookTimeout, advanceWait                             string
 }
 
 func (p *Program) flags(args []string) (*options, error) {
@@ -140,6 +141,8 @@ func (p *Program) flags(args []string) (*options, error) {
 	fs.StringVar(&o.scenariosDir, "scenarios-dir", env("SANDBOX_SCENARIOS_DIR", ""), "directory whose scenario files POST /_sandbox/worlds may name; default none (SANDBOX_SCENARIOS_DIR)")
 	fs.StringVar(&o.allowedHosts, "allowed-hosts", env("SANDBOX_ALLOWED_HOSTS", ""), "comma-separated Host names the control API and dashboard answer besides loopback and IP addresses (SANDBOX_ALLOWED_HOSTS)")
 	fs.StringVar(&o.allowedOrigins, "allowed-origins", env("SANDBOX_ALLOWED_ORIGINS", ""), "comma-separated browser origins allowed to call the control API, e.g. http://localhost:5173 (SANDBOX_ALLOWED_ORIGINS)")
+	fs.StringVar(&o.webhookTimeout, "webhook-timeout", env("SANDBOX_WEBHOOK_TIMEOUT", "10s"), "how long a webhook receiver has to answer a delivery (SANDBOX_WEBHOOK_TIMEOUT)")
+	fs.StringVar(&o.advanceWait, "webhook-advance-wait", env("SANDBOX_WEBHOOK_ADVANCE_WAIT", "5s"), "how long a clock advance waits for the deliveries due at one instant; the first wait that runs out ends the waiting (SANDBOX_WEBHOOK_ADVANCE_WAIT)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -177,11 +180,26 @@ func (p *Program) config(o *options) (server.Config, error) {
 	if cfg.ClockScale, err = strconv.ParseFloat(o.clockScale, 64); err != nil || cfg.ClockScale <= 0 || cfg.ClockScale > clock.MaxScale {
 		return cfg, fmt.Errorf("--clock-scale: %q is not a number above 0 and at most %d", o.clockScale, clock.MaxScale)
 	}
+	if cfg.Webhooks.Timeout, err = duration("--webhook-timeout", o.webhookTimeout); err != nil {
+		return cfg, err
+	}
+	if cfg.Webhooks.AdvanceWait, err = duration("--webhook-advance-wait", o.advanceWait); err != nil {
+		return cfg, err
+	}
 	if cfg.Durability, err = store.ParseDurability(o.durability); err != nil {
 		return cfg, fmt.Errorf("--durability: %v", err)
 	}
 	cfg.Log, err = p.logger(o.logLevel, o.logFormat)
 	return cfg, err
+}
+
+// duration reads a positive duration flag of at most ten minutes.
+func duration(flag, s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 || d > 10*time.Minute {
+		return 0, fmt.Errorf("%s: %q is not a duration from 1ms to 10m, such as 5s", flag, s)
+	}
+	return d, nil
 }
 
 // list splits a comma-separated flag value, dropping empty items.

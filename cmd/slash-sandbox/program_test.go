@@ -86,6 +86,7 @@ func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "--seed", "x"}, {"--clock-start", "tomorrow"}, {"--clock", "warp"}, {"--log-level", "loud"},
 		{"--log-format", "xml"}, {"--durability", "maybe"}, {"--nope"}, {"frobnicate"},
+		{"--webhook-timeout", "soon"}, {"--webhook-advance-wait", "0s"}, {"--webhook-advance-wait", "1h"},
 	} {
 		if r := runProgram(t, nil, args...); r.code != 2 || r.stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)

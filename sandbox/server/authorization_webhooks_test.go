@@ -175,6 +175,12 @@ func TestCardAuthorizationAsksTheAuthorizationWebhook(t *testing.T) {
 		if data["transaction"].(map[string]any)["id"] != s.Transaction.ProviderAuthorizationID || data["card"].(map[string]any)["id"] != "card_acmegithub" {
 			t.Fatalf("authorization event = %v", ev)
 		}
+		calls := where(logLines(t, e.log.String()), "authorization webhook call")
+		if l := calls[len(calls)-1]; l["level"] != "info" || l["url"] != rc.URL || l["status"] != float64(200) ||
+			l["event"] != "authorization.request" || l["delivery_id"] != ev["event"].(map[string]any)["id"] ||
+			l["webhook_id"] != data["account"].(map[string]any)["id"] || l["attempt"] != float64(1) || l["latency"] == nil {
+			t.Fatalf("log line = %v", l)
+		}
 	})
 	t.Run("the receiver declines", func(t *testing.T) {
 		wantDecision(t, authorize(t, e, "card_acmegithub", 60_000, "merchant_v2_github"), false, "authorizationWebhook", "treasury policy")
@@ -193,6 +199,10 @@ func TestCardAuthorizationAsksTheAuthorizationWebhook(t *testing.T) {
 		}
 		if fb, _ := s.CardEvent.Decision["fallbackApplied"].(bool); !fb {
 			t.Fatalf("the card event does not record the fallback: %v", s.CardEvent.Decision)
+		}
+		calls := where(logLines(t, e.log.String()), "authorization webhook call")
+		if l := calls[len(calls)-1]; l["level"] != "warn" || l["status"] != nil || !strings.HasPrefix(l["error"].(string), "timeout: no answer within") {
+			t.Fatalf("log line = %v", l)
 		}
 	})
 	configure("default")

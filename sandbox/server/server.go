@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,9 +52,11 @@ type Config struct {
 	AllowedHosts   []string
 	AllowedOrigins []string
 	Log            zerolog.Logger
-	// Wall is the wall clock for real and scaled modes (nil: the machine's).
+	// Wall is the wall clock for real and scaled modes and the pace of
+	// progress lines (nil: the machine's).
 	Wall clock.Wall
-	// Webhooks tunes the webhook sender (zero: the real service's timeouts).
+	// Webhooks tunes the webhook sender (zero: the real service's timeouts);
+	// its Log is always Log.
 	Webhooks webhooks.Options
 }
 
@@ -76,11 +80,14 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	loading := newLoadLog(cfg.Log, sc.Name, cfg.Wall)
 	_, err = eng.CreateWorld(kernel.WorldSpec{ID: "default", Scenario: sc, Seed: cfg.Seed, ClockStart: cfg.ClockStart,
-		ClockMode: cfg.ClockMode, ClockScale: cfg.ClockScale, DataPath: cfg.DataPath, Durability: cfg.Durability})
+		ClockMode: cfg.ClockMode, ClockScale: cfg.ClockScale, DataPath: cfg.DataPath, Durability: cfg.Durability,
+		OnRecord: loading.record})
 	if err != nil {
 		return nil, err
 	}
+	loading.done("default")
 	if cfg.Scenarios == nil {
 		if cfg.Scenarios, err = scenario.OpenLibrary(cfg.ScenariosDir); err != nil {
 			eng.Close()
@@ -104,7 +111,7 @@ func wrap(eng *kernel.Engine, cfg Config, r *mux.Router) http.Handler {
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
 	}
-	return mw.Wrap(newStaticRoutes(r))
+	return mw.Wrap(dashboardRedirects(newStaticRoutes(r)))
 }
 
 // Router is every route of the sandbox, without the outer middleware, and
@@ -117,8 +124,11 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	docs := openapi.NewRegistry()
 	pub := &api.API{Engine: eng, Version: Version}
 	shaping := traffic.New(eng)
+	hooks := cfg.Webhooks
+	hooks.Log = cfg.Log
 	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Traffic: shaping,
-		Webhooks: webhooks.Attach(eng, cfg.Webhooks), Scenarios: cfg.Scenarios, InfoView: api.InformationRequestView}
+		Webhooks: webhooks.Attach(eng, hooks), Scenarios: cfg.Scenarios, InfoView: api.InformationRequestView,
+		Log: cfg.Log, Wall: cfg.Wall}
 	reads := &readCache{engine: eng}
 	// Every routed request is journaled; public ones meet the world's rate
 	// limit and injected faults before the read cache and the handler.
@@ -134,27 +144,47 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	agents.Register(r, docs)
 	ui.Register(r, docs) // ahead of the control API, whose admin token it does not need
 	controls := ctl.Register(r, docs)
+	unmatched(r, controls, shaping)
+	return r, docs
+}
+
+// unmatched answers the requests that match no route: 405 when another
+// method would match, else 404 with the route the request most likely
+// meant (computed from the router's own templates) in the message, the
+// log and the journal, which records them all.
+func unmatched(r, controls *mux.Router, shaping *traffic.Traffic) {
+	templates := web.Templates(r)
+	for _, t := range templates {
+		if !strings.HasPrefix(t.Path, "/_sandbox") && t.Path != "/mcp" && !slices.Contains(shaping.Routes, t.Name) {
+			shaping.Routes = append(shaping.Routes, t.Name)
+		}
+	}
 	notAllowed := func(w http.ResponseWriter, req *http.Request, allow []string) {
 		info := web.InfoOf(req)
-		info.Route, info.Allow = "method_not_allowed", allow
+		info.Route, info.Allow = traffic.RouteMethodNotAllowed, allow
 		web.WriteError(w, req, web.GenOf(req.URL.Path), kernel.Errorf(kernel.CodeMethodNotAllowed, "%s is not allowed on %s", req.Method, req.URL.Path))
 	}
-	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	r.MethodNotAllowedHandler = shaping.JournalOnly(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		notAllowed(w, req, allowed(r, req))
-	})
+	}))
 	// The control routes live on a subrouter under /_sandbox, and mux
 	// reports a subrouter's method mismatch as not found: a path that
 	// another method would match is answered 405 here instead.
-	unmatched := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	notFound := shaping.JournalOnly(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if allow := allowed(r, req); len(allow) > 0 {
 			notAllowed(w, req, allow)
 			return
 		}
-		web.InfoOf(req).Route = "not_found"
-		web.WriteError(w, req, web.GenOf(req.URL.Path), kernel.Errorf(kernel.CodeNotFound, "no route for %s %s", req.Method, req.URL.Path))
-	})
-	r.NotFoundHandler, controls.NotFoundHandler = unmatched, unmatched
-	return r, docs
+		info := web.InfoOf(req)
+		info.Route = traffic.RouteNotFound
+		msg := fmt.Sprintf("no route for %s %s", req.Method, req.URL.Path)
+		if near, ok := web.NearMiss(templates, req.Method, req.URL.Path); ok {
+			info.Hint = near.String()
+			msg += "; did you mean " + info.Hint + "?"
+		}
+		web.WriteError(w, req, web.GenOf(req.URL.Path), kernel.Errorf(kernel.CodeNotFound, "%s", msg))
+	}))
+	r.NotFoundHandler, controls.NotFoundHandler = notFound, notFound
 }
 
 // allowed lists the methods the router accepts for a request's path.

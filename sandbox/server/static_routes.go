@@ -70,3 +70,27 @@ func (s *staticRoutes) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.router.ServeHTTP(w, r)
 }
+
+// dashboardPath is the dashboard's canonical address.
+const dashboardPath = "/_sandbox/ui"
+
+// dashboardRedirects sends a browser that opens the server's root, the
+// control API's root or the dashboard with a trailing slash to the
+// dashboard, keeping the query (?world=, ?token=).
+func dashboardRedirects(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/", "/_sandbox", "/_sandbox/", dashboardPath + "/":
+			if r.Method == http.MethodGet || r.Method == http.MethodHead {
+				web.InfoOf(r).Route = "sandbox.ui.redirect"
+				to := dashboardPath
+				if r.URL.RawQuery != "" {
+					to += "?" + r.URL.RawQuery
+				}
+				web.Write(w, r, &web.Response{Status: http.StatusFound, Header: http.Header{"Location": {to}}, Raw: []byte{}})
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}

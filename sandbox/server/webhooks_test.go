@@ -31,6 +31,12 @@ func newHookEnv(t *testing.T, o webhooks.Options) *env {
 // instant (nil keeps the scenario's).
 func newHookEnvAt(t *testing.T, o webhooks.Options, clockStart *time.Time) *env {
 	t.Helper()
+	return newConfiguredEnv(t, server.Config{Webhooks: o}, clockStart)
+}
+
+// newConfiguredEnv is the demo sandbox served with cfg, its log kept.
+func newConfiguredEnv(t *testing.T, cfg server.Config, clockStart *time.Time) *env {
+	t.Helper()
 	sc, err := scenario.Load("demo")
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +49,8 @@ func newHookEnvAt(t *testing.T, o webhooks.Options, clockStart *time.Time) *env 
 		t.Fatal(err)
 	}
 	rec := &routeRecorder{}
-	srv := httptest.NewServer(server.Handler(eng, server.Config{Log: zerolog.New(rec), Webhooks: o}))
+	cfg.Log = zerolog.New(rec)
+	srv := httptest.NewServer(server.Handler(eng, cfg))
 	t.Cleanup(func() { srv.Close(); eng.Close() })
 	return &env{t: t, eng: eng, srv: srv, log: rec}
 }

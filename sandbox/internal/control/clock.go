@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
@@ -17,7 +18,7 @@ type advanceRequest struct {
 	To string `json:"to"`
 	// SettleWebhooks (default true) waits, at every instant, for the
 	// webhook deliveries due then: see advanceSettling.
-	SettleWebhooks *bool `json:"settleWebhooks"`
+	SettleWebhooks *bool `json:"settleWebhooks" doc:"Wait, at every instant, for the webhook deliveries due then (default true), each time at most --webhook-advance-wait (5s by default); once a wait runs out the advance stops waiting."`
 }
 
 type eventView struct {
@@ -108,17 +109,19 @@ func (c *Control) advance(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	progress := c.advanceLog(w, from, to)
 	var ran []kernel.Event
-	hooks := map[string]any{"settled": false, "delivered": []any{}}
+	hooks := advanceHooks{Delivered: []webhooks.Sent{}}
 	if c.Webhooks != nil && (req.SettleWebhooks == nil || *req.SettleWebhooks) {
-		var sent []webhooks.Sent
-		var settled bool
-		ran, sent, settled, err = c.advanceSettling(r.Context(), w, to)
-		hooks = map[string]any{"settled": settled, "delivered": sent}
+		ran, hooks.Delivered, hooks.Settled, err = c.advanceSettling(r.Context(), w, to, progress.event)
 	} else {
-		ran, err = w.AdvanceContext(r.Context(), to, kernel.MaxAdvanceEvents)
+		ran, err = w.AdvanceEach(r.Context(), to, kernel.MaxAdvanceEvents, progress.event)
 	}
+	progress.done(err)
 	if err != nil {
+		return nil, err
+	}
+	if hooks.Pending, err = pendingDeliveries(w); err != nil {
 		return nil, err
 	}
 	events := make([]eventView, len(ran))
@@ -126,7 +129,45 @@ func (c *Control) advance(r *http.Request) (any, error) {
 		events[i] = eventOf(e)
 	}
 	cv, err := clockOf(w)
-	return map[string]any{"from": ts(from), "to": ts(to), "clock": cv, "events": events, "webhooks": hooks}, err
+	return advanceResult{From: ts(from), To: ts(to), Clock: cv, Events: events, Webhooks: hooks}, err
+}
+
+// advanceResult is the body of POST /_sandbox/clock/advance.
+type advanceResult struct {
+	From     string       `json:"from" format:"date-time"`
+	To       string       `json:"to" format:"date-time"`
+	Clock    clockView    `json:"clock" ref:"SandboxClock"`
+	Events   []eventView  `json:"events"`
+	Webhooks advanceHooks `json:"webhooks"`
+}
+
+// advanceHooks is what an advance saw of the webhook deliveries it made
+// due.
+type advanceHooks struct {
+	Settled   bool              `json:"settled" doc:"True when every delivery made due was attempted; false when a wait for them ran out (each lasts at most --webhook-advance-wait, 5s by default, and the first that runs out ends the waiting) or settleWebhooks was false."`
+	Delivered []webhooks.Sent   `json:"delivered" doc:"The attempts made during the advance, in order, each with its outcome."`
+	Pending   []pendingDelivery `json:"pending" doc:"The deliveries due and not yet answered when the advance answered (at most 100): in flight, or waiting for their turn."`
+}
+
+// pendingDelivery is a delivery still to be attempted.
+type pendingDelivery struct {
+	DeliveryID string `json:"deliveryId"`
+	WebhookID  string `json:"webhookId"`
+	Event      string `json:"event"`
+	URL        string `json:"url"`
+	Attempt    int    `json:"attempt" doc:"The number of the attempt it waits for."`
+}
+
+// maxPendingShown is how many pending deliveries an advance lists.
+const maxPendingShown = 100
+
+func pendingDeliveries(w *kernel.World) ([]pendingDelivery, error) {
+	due, err := deliveries.DueDeliveries(w, maxPendingShown)
+	out := make([]pendingDelivery, len(due))
+	for i, d := range due {
+		out[i] = pendingDelivery{DeliveryID: d.ID, WebhookID: d.WebhookID, Event: d.Event, URL: d.URL, Attempt: d.Attempt}
+	}
+	return out, err
 }
 
 func (c *Control) events(r *http.Request) (any, error) {

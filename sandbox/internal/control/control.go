@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/inforequests"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
@@ -32,6 +33,10 @@ type Control struct {
 	Scenarios *scenario.Library
 	// InfoView renders an information request in the public API's shape.
 	InfoView func(*inforequests.InformationRequest) any
+	// Log receives the progress and summary of long work (clock advances).
+	Log zerolog.Logger
+	// Wall reads the wall clock that paces progress lines (nil: time.Now).
+	Wall func() time.Time
 }
 
 // Register adds every control route to r, under /_sandbox, and their

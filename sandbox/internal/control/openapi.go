@@ -49,11 +49,10 @@ func describe(docs *openapi.Registry) {
 	d("sandbox.keys", "The world's API keys and what each may act on", openapi.Op{Response: items(keyView{})})
 	d("sandbox.clock", "The world's virtual clock", openapi.Op{Response: clockView{}})
 	d("sandbox.clock.advance", "Advance the clock, running due events in order", openapi.Op{Body: advanceRequest{},
-		Response: openapi.Schema{"type": "object", "required": []string{"from", "to", "clock", "events"}, "additionalProperties": false,
-			"properties": openapi.Schema{"from": openapi.Schema{"type": "string", "format": "date-time"}, "to": openapi.Schema{"type": "string", "format": "date-time"},
-				"clock": openapi.Ref("SandboxClock"), "events": openapi.Schema{"type": "array", "items": openapi.Ref("SandboxEvent")},
-				"webhooks": openapi.Schema{"type": "object", "description": "Whether the webhook deliveries due were attempted, and those that were.",
-					"properties": openapi.Schema{"settled": openapi.Schema{"type": "boolean"}, "delivered": openapi.Schema{"type": "array"}}}}}})
+		Description: "Waits at every instant for the webhook deliveries due then, each time at most --webhook-advance-wait (5s by default); " +
+			"once a wait runs out it stops waiting, so a slow or dead receiver never holds the advance for long. " +
+			"webhooks.delivered lists the attempts made, each with its status or error, and webhooks.pending the deliveries still to be attempted.",
+		Response: advanceResult{}})
 	d("sandbox.clock.mode", "Freeze the clock or let it run (real time or scaled)", openapi.Op{Body: modeRequest{}, Response: clockView{}})
 	d("sandbox.events", "Scheduled and finished events", openapi.Op{Query: []openapi.Param{{Name: "status"}},
 		Response: openapi.Schema{"type": "object", "required": []string{"items", "metadata"}, "additionalProperties": false,

@@ -277,18 +277,27 @@ func (c *Control) settleDeliveries(r *http.Request) (any, error) {
 
 // advanceSettling advances the clock instant by instant: it runs the
 // events due at each instant, then waits for the deliveries they made due,
-// so every attempt and retry happens at its own virtual time. Once the wait
-// budget is spent it stops waiting and reports settled false. A clock that
-// moves by itself (real or scaled) is advanced in one step and settled
-// after: its instants cannot be held still.
-func (c *Control) advanceSettling(parent context.Context, w *kernel.World, to time.Time) ([]kernel.Event, []webhooks.Sent, bool, error) {
-	ctx, cancel := context.WithTimeout(parent, maxSettleTimeout)
-	defer cancel()
+// so every attempt and retry happens at its own virtual time. Each wait
+// lasts at most the sender's AdvanceWait, and the first that runs out ends
+// the waiting: the advance goes on without it and reports settled false,
+// so a slow or dead receiver holds it for AdvanceWait at most once (and
+// all the waits together never pass maxSettleTimeout). A clock that moves
+// by itself (real or scaled) is advanced in one step and settled after:
+// its instants cannot be held still. each is called with every event that
+// ran.
+func (c *Control) advanceSettling(parent context.Context, w *kernel.World, to time.Time, each func(kernel.Event)) ([]kernel.Event, []webhooks.Sent, bool, error) {
+	total, cancelTotal := context.WithTimeout(parent, maxSettleTimeout)
+	defer cancelTotal()
 	var ran []kernel.Event
 	sent := []webhooks.Sent{}
 	settled := true
 	settle := func() {
+		ctx, cancel := context.WithTimeout(total, c.Webhooks.AdvanceWait)
+		if !settled {
+			cancel() // no more waiting: only collect the attempts made
+		}
 		out := c.Webhooks.Settle(ctx, w)
+		cancel()
 		sent = append(sent, out.Delivered...)
 		settled = settled && out.Settled
 	}
@@ -301,13 +310,13 @@ func (c *Control) advanceSettling(parent context.Context, w *kernel.World, to ti
 		if !ok || next.After(to) {
 			break
 		}
-		evs, err := w.AdvanceContext(parent, next, kernel.MaxAdvanceEvents-len(ran))
+		evs, err := w.AdvanceEach(parent, next, kernel.MaxAdvanceEvents-len(ran), each)
 		ran = append(ran, evs...)
 		if err != nil {
 			return ran, sent, settled, err
 		}
 	}
-	evs, err := w.AdvanceContext(parent, to, kernel.MaxAdvanceEvents-len(ran))
+	evs, err := w.AdvanceEach(parent, to, kernel.MaxAdvanceEvents-len(ran), each)
 	ran = append(ran, evs...)
 	if w.Clock().Mode != clock.Frozen {
 		settle()

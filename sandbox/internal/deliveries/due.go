@@ -3,6 +3,7 @@ package deliveries
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -197,4 +198,16 @@ func WebhookNotifications(op *kernel.Op, a *kernel.Actor, webhookID string, req 
 	}
 	req.Desc = true
 	return kernel.List[WebhookDelivery](op, KindDelivery, kernel.IndexPrefix(IndexDeliveryWebhook, webhookID), req, nil)
+}
+
+// Made is how many deliveries the world has made so far; the difference
+// over a stretch of work is how many it queued.
+func Made(w *kernel.World) (int64, error) {
+	var n int64
+	err := w.View(func(op *kernel.Op) error {
+		raw, _, err := op.Tx.GetRaw(kernel.SeqKey(PrefixDelivery))
+		n, _ = strconv.ParseInt(raw, 10, 64)
+		return err
+	})
+	return n, err
 }

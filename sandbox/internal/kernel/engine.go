@@ -26,6 +26,10 @@ type WorldSpec struct {
 	// KeySuffix is appended to every API key of the scenario, so worlds made
 	// from one scenario each answer to their own keys.
 	KeySuffix string
+	// OnRecord, when set, is called with the kind of every record the
+	// scenario's loading creates, so a large load can report progress. A
+	// world copied from one loaded before creates none.
+	OnRecord func(kind string)
 }
 
 // Engine holds every world and finds the world of an API key.
@@ -237,6 +241,7 @@ func (e *Engine) load(spec WorldSpec, seed int64, start time.Time) (*World, erro
 	}
 	w := &World{ID: spec.ID, Scenario: sc.Name, Seed: seed, Start: start, Catalog: e.Catalog, Db: db, VirtualClock: clock.New(start, e.wall), wiring: e.wiring}
 	err = w.fill(func(op *Op) error {
+		op.onRecord = spec.OnRecord
 		if err := e.wiring.Seed(op, sc); err != nil {
 			return scenarioError(err)
 		}

@@ -26,6 +26,10 @@ const (
 	// CodeUnavailable: the work was stopped before it finished (the
 	// server is shutting down); trying again later may succeed.
 	CodeUnavailable Code = "unavailable"
+	// CodeBadGateway and CodeGatewayTimeout are only ever injected
+	// faults: an upstream's failure as a client meets it.
+	CodeBadGateway     Code = "bad_gateway"
+	CodeGatewayTimeout Code = "gateway_timeout"
 )
 
 // Error is a domain error: a code, a human message and the variable data

@@ -162,6 +162,12 @@ func (w *World) Advance(target time.Time) ([]Event, error) {
 // that ran is committed, the clock stands at the last one's instant, and
 // the error says so.
 func (w *World) AdvanceContext(ctx context.Context, target time.Time, max int) ([]Event, error) {
+	return w.AdvanceEach(ctx, target, max, nil)
+}
+
+// AdvanceEach is AdvanceContext that calls each (when not nil) with every
+// event as soon as it has run, so long advances can report progress.
+func (w *World) AdvanceEach(ctx context.Context, target time.Time, max int, each func(Event)) ([]Event, error) {
 	w.advancing.Lock()
 	defer w.advancing.Unlock()
 	if err := clock.InRange(target); err != nil {
@@ -194,6 +200,9 @@ func (w *World) AdvanceContext(ctx context.Context, target time.Time, max int) (
 			break
 		}
 		ran = append(ran, *ev)
+		if each != nil {
+			each(*ev)
+		}
 	}
 	return ran, w.Update(func(op *Op) error {
 		if target.After(op.Now) {

@@ -77,6 +77,9 @@ func (op *Op) Save(kind, id string, v any, index ...string) error {
 	if err != nil {
 		return err
 	}
+	if !existed && op.onRecord != nil {
+		op.onRecord(kind)
+	}
 	old, sidecar, err := op.oldIndexKeys(kind, id, key, prev, existed)
 	if err != nil {
 		return err

@@ -74,6 +74,8 @@ type Op struct {
 	// seqs are the sequence counters the operation moved, stored when it
 	// ends.
 	seqs map[string]int64
+	// onRecord hears of every record Save creates (WorldSpec.OnRecord).
+	onRecord func(kind string)
 }
 
 // errPanicked rolls back a write whose function panicked.

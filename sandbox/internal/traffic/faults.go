@@ -1,7 +1,9 @@
 package traffic
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -13,8 +15,8 @@ import (
 // route), the next Count calls, or each call with a seeded Probability.
 type Fault struct {
 	ID          string  `json:"id"`
-	Route       string  `json:"route"`
-	Status      int     `json:"status,omitempty"`
+	Route       string  `json:"route" doc:"A public route's name (docs/coverage.md lists them), or * for every public route; an unknown name is refused with the nearest known one."`
+	Status      int     `json:"status,omitempty" doc:"The status to answer with, in the route's generation's error envelope: 400, 401, 403, 404, 409, 429, 500, 502, 503 or 504."`
 	LatencyMs   int     `json:"latencyMs,omitempty"`
 	Drop        bool    `json:"drop,omitempty"`
 	Count       int     `json:"count,omitempty"`
@@ -28,15 +30,28 @@ type Fault struct {
 var faultCodes = map[int]kernel.Code{
 	400: kernel.CodeInvalidRequest, 401: kernel.CodeUnauthorized, 403: kernel.CodeForbidden,
 	404: kernel.CodeNotFound, 409: kernel.CodeConflict, 429: kernel.CodeRateLimited, 500: kernel.CodeInternal,
+	502: kernel.CodeBadGateway, 503: kernel.CodeUnavailable, 504: kernel.CodeGatewayTimeout,
 }
 
-func checkFault(f *Fault) error {
+// faultStatuses lists faultCodes' statuses for messages.
+const faultStatuses = "400, 401, 403, 404, 409, 429, 500, 502, 503, 504"
+
+// checkFault checks a fault; routes are the public route names it may
+// name (nil: any).
+func checkFault(f *Fault, routes []string) error {
 	d := map[string]string{}
-	if f.Route == "" {
+	switch {
+	case f.Route == "":
 		d["/route"] = `required: a route name such as "card.create", or "*" for every public route`
+	case f.Route != "*" && routes != nil && !slices.Contains(routes, f.Route):
+		msg := fmt.Sprintf("%q is not a public route's name", f.Route)
+		if near, ok := web.Nearest(routes, f.Route); ok {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		d["/route"] = msg + " (docs/coverage.md lists every route)"
 	}
 	if _, ok := faultCodes[f.Status]; f.Status != 0 && !ok {
-		d["/status"] = "must be one of 400, 401, 403, 404, 409, 429, 500"
+		d["/status"] = "must be one of " + faultStatuses
 	}
 	if f.Status == 0 && f.LatencyMs == 0 && !f.Drop {
 		d["/status"] = "give a status, a latencyMs or drop"
@@ -67,7 +82,7 @@ func (t *Traffic) AddFault(w *kernel.World, f Fault) (Fault, error) {
 	if f.Count == 0 && f.Probability == 0 {
 		f.Probability = 1
 	}
-	if err := checkFault(&f); err != nil {
+	if err := checkFault(&f, t.Routes); err != nil {
 		return Fault{}, err
 	}
 	rt := t.of(w)

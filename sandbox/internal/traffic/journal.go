@@ -20,6 +20,8 @@ type JournalEntry struct {
 	Path        string            `json:"path"`
 	Query       string            `json:"query,omitempty"`
 	Route       string            `json:"route"`
+	Unmatched   bool              `json:"unmatched,omitempty" doc:"True when the request matched no route (route not_found or method_not_allowed)."`
+	Hint        string            `json:"hint,omitempty" doc:"For a request that matched no route, the route it most likely meant, such as GET /card."`
 	Via         string            `json:"via,omitempty"`
 	Key         string            `json:"key,omitempty"`
 	LegalEntity string            `json:"legalEntity,omitempty"`
@@ -42,7 +44,7 @@ const journalBodyBudget = 2 << 20
 // DashboardHeader marks the dashboard's own calls: its reads (and polling)
 // are not journaled, so the journal shows what other clients did; its
 // actions are.
-const DashboardHeader = "X-Sandbox-Dashboard"
+const DashboardHeader = web.DashboardHeader
 
 // journalRecord is a journal entry as kept: times, headers and bodies as
 // they were, formatted, masked and redacted only when the journal is read,
@@ -53,7 +55,7 @@ type journalRecord struct {
 	latency                   time.Duration
 	requestID, method, path   string
 	query, route, legalEntity string
-	via                       string
+	via, hint                 string
 	referenceID, key          string
 	status                    int
 	header                    [len(journalHeaders) + len(maskedHeaders)]string
@@ -68,7 +70,7 @@ func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec
 		return
 	}
 	e := journalRecord{requestID: info.RequestID, at: start, virtual: virtual, method: r.Method, path: r.URL.Path,
-		query: r.URL.RawQuery, route: info.Route, via: info.Via, key: r.Header.Get("X-API-Key"), legalEntity: info.LegalEntity,
+		query: r.URL.RawQuery, route: info.Route, via: info.Via, hint: info.Hint, key: r.Header.Get("X-API-Key"), legalEntity: info.LegalEntity,
 		status: rec.status, latency: time.Since(start), referenceID: info.ReferenceID,
 		request: body[:min(len(body), journalBodyCap)], response: rec.body}
 	for i, h := range journalHeaders {
@@ -134,10 +136,20 @@ func (e *journalRecord) entry() JournalEntry {
 		}
 	}
 	return JournalEntry{Seq: e.seq, RequestID: e.requestID, At: e.at.UTC().Format(time.RFC3339Nano), VirtualAt: ts(e.virtual),
-		Method: e.method, Path: e.path, Query: e.query, Route: e.route, Via: e.via, Key: mask(e.key), LegalEntity: e.legalEntity,
+		Method: e.method, Path: e.path, Query: e.query, Route: e.route, Unmatched: Unmatched(e.route), Hint: e.hint, Via: e.via, Key: mask(e.key), LegalEntity: e.legalEntity,
 		Status: e.status, LatencyMs: float64(e.latency.Microseconds()) / 1000, ReferenceID: e.referenceID,
 		Headers: headers, Request: redactJSON(e.request), Response: redactJSON(e.response)}
 }
+
+// Route names of the requests that matched no route.
+const (
+	RouteNotFound         = "not_found"
+	RouteMethodNotAllowed = "method_not_allowed"
+)
+
+// Unmatched reports whether a route name is one of a request that matched
+// no route.
+func Unmatched(route string) bool { return route == RouteNotFound || route == RouteMethodNotAllowed }
 
 // ClearJournal empties a world's journal (on reset).
 func (t *Traffic) ClearJournal(w *kernel.World) { t.of(w).clearJournal() }

@@ -17,6 +17,9 @@ import (
 // rate limit and the request journal. It lives in memory; a reset clears
 // the journal and a deleted world's share is dropped.
 type Traffic struct {
+	// Routes are the public route names a fault may name (nil: any name);
+	// the server sets them once its routes are registered.
+	Routes []string
 	engine *kernel.Engine
 	mu     sync.Mutex
 	worlds map[string]*worldRuntime
@@ -88,7 +91,13 @@ func (t *Traffic) worldOf(r *http.Request) (*kernel.World, bool) {
 // Middleware applies the world's traffic rules to every routed request:
 // the journal records it, and public API routes meet the rate limit and
 // injected faults.
-func (t *Traffic) Middleware(next http.Handler) http.Handler {
+func (t *Traffic) Middleware(next http.Handler) http.Handler { return t.serve(next, true) }
+
+// JournalOnly records requests in the journal without shaping them: for the
+// requests that matched no route.
+func (t *Traffic) JournalOnly(next http.Handler) http.Handler { return t.serve(next, false) }
+
+func (t *Traffic) serve(next http.Handler, shape bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		world, ok := t.worldOf(r)
 		// The MCP server's own exchanges are not journaled nor shaped:
@@ -103,9 +112,7 @@ func (t *Traffic) Middleware(next http.Handler) http.Handler {
 		body := peekBody(r)
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 		public := !strings.HasPrefix(r.URL.Path, "/_sandbox/")
-		if public && !rt.limited(rec, r, world) && !rt.injectFault(rec, r, world, info.Route) {
-			next.ServeHTTP(rec, r)
-		} else if !public {
+		if !shape || !public || (!rt.limited(rec, r, world) && !rt.injectFault(rec, r, world, info.Route)) {
 			next.ServeHTTP(rec, r)
 		}
 		if rec.hijacked {

@@ -49,6 +49,9 @@ func pagesSetup(t *testing.T, w *world) pagesWant {
 		map[string]any{"contactId": "le_c_pixelforge", "requestedInformation": map[string]any{"address": true}, "requesterName": "Alice Chen"})
 	w.deferred(t, http.MethodPatch, "/card/card_acmemeals", "sk_sandbox_acme_readonly", map[string]any{"name": "Team lunches"})
 	w.mcpCall(t, "sk_sandbox_acme", "/account")
+	if status, _ := w.api(t, http.MethodGet, "/cards", "sk_sandbox_acme", nil, nil); status != http.StatusNotFound {
+		t.Fatalf("GET /cards = %d, want 404", status)
+	}
 	_, balance := w.api(t, http.MethodGet, "/account/sa_group_acmeoperating/balance", "sk_sandbox_acme", nil, nil)
 	_, util := w.api(t, http.MethodGet, "/card/card_acmeoffice/utilization", "sk_sandbox_acme", nil, nil)
 	_, adsUtil := w.api(t, http.MethodGet, "/card-group/card_group_acmeads/utilization", "sk_sandbox_alice", acme, nil)
@@ -153,6 +156,7 @@ func TestDashboardPages(t *testing.T) {
 		}},
 		{"request journal", "#/journal", "page-journal", "/v2/information-requests", func(t *testing.T) {
 			tb.waitText("#journal", "via MCP")
+			tb.waitText("#journal", "unmatched did you mean GET /card?")
 			if got := tb.text("#journal"); strings.Contains(got, "/_sandbox/health") {
 				t.Errorf("the journal lists the dashboard's own reads: %s", clip(got))
 			}

@@ -12,7 +12,7 @@ var gen1Names = map[int]string{
 	400: "BadRequestError", 401: "UnauthorizedError", 403: "ForbiddenError", 404: "NotFoundError",
 	405: "MethodNotAllowedError", 409: "ConflictError", 413: "PayloadTooLargeError",
 	415: "UnsupportedMediaTypeError", 429: "TooManyRequestsError", 500: "InternalServerError",
-	503: "ServiceUnavailableError",
+	502: "BadGatewayError", 503: "ServiceUnavailableError", 504: "GatewayTimeoutError",
 }
 
 // Gen1Error is the first-generation error body.
@@ -46,6 +46,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, gen Gen, err error) {
 		e = kernel.Errorf(kernel.CodeInternal, "the request could not be completed; quote the referenceId to support")
 	}
 	status := StatusOf(e.Code)
+	info.ErrCode, info.ErrMessage = string(e.Code), e.Message
 	if gen == Gen2 {
 		info.ReferenceID = info.NewReference()
 	} else {

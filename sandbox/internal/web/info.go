@@ -17,7 +17,13 @@ type Info struct {
 	Status      int
 	ReferenceID string
 	Err         error
-	Allow       []string
+	// ErrCode and ErrMessage are the error an answer carried (set by
+	// WriteError), for the request log.
+	ErrCode, ErrMessage string
+	// Hint is the route a request that matched none probably meant
+	// ("GET /card"), for the log and the journal.
+	Hint  string
+	Allow []string
 	// Via is what carried the request when it did not come over HTTP
 	// directly ("mcp": a tool call of the MCP server).
 	Via string

@@ -141,12 +141,31 @@ func shareWith(h http.Header, origin string) {
 	h["Access-Control-Expose-Headers"] = corsExposed
 }
 
-func (m *Middleware) log(r *http.Request, info *Info, start time.Time) {
-	level := zerolog.InfoLevel
-	if info.Err != nil || info.Status >= 500 {
-		level = zerolog.ErrorLevel
+// DashboardHeader marks the dashboard's own calls (every one it makes
+// carries it).
+const DashboardHeader = "X-Sandbox-Dashboard"
+
+// logLevel is a request's level in the log: error for a 5xx answer or an
+// internal failure, warn for another 4xx, debug for the dashboard's own
+// reads (it polls them every few seconds) and its files, info otherwise.
+func logLevel(r *http.Request, info *Info) zerolog.Level {
+	switch {
+	case info.Err != nil || info.Status >= 500:
+		return zerolog.ErrorLevel
+	case info.Status >= 400:
+		return zerolog.WarnLevel
+	case r.Method == http.MethodGet && (r.Header.Get(DashboardHeader) != "" || strings.HasPrefix(r.URL.Path, "/_sandbox/ui/")):
+		return zerolog.DebugLevel
 	}
-	ev := m.Log.WithLevel(level).
+	return zerolog.InfoLevel
+}
+
+func (m *Middleware) log(r *http.Request, info *Info, start time.Time) {
+	ev := m.Log.WithLevel(logLevel(r, info))
+	if ev == nil {
+		return
+	}
+	ev = ev.
 		Str("method", r.Method).Str("path", r.URL.Path).Str("route", info.Route).
 		Int("status", info.Status).Dur("latency", time.Since(start)).Str("request_id", info.RequestID)
 	if info.LegalEntity != "" {
@@ -157,6 +176,12 @@ func (m *Middleware) log(r *http.Request, info *Info, start time.Time) {
 	}
 	if info.ReferenceID != "" {
 		ev = ev.Str("reference_id", info.ReferenceID)
+	}
+	if info.ErrCode != "" {
+		ev = ev.Str("error_code", info.ErrCode).Str("error_message", info.ErrMessage)
+	}
+	if info.Hint != "" {
+		ev = ev.Str("hint", info.Hint)
 	}
 	if info.Err != nil {
 		ev = ev.Err(info.Err)

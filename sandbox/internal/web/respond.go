@@ -154,6 +154,8 @@ var statusOf = map[kernel.Code]int{
 	kernel.CodeRateLimited:          http.StatusTooManyRequests,
 	kernel.CodeInternal:             http.StatusInternalServerError,
 	kernel.CodeUnavailable:          http.StatusServiceUnavailable,
+	kernel.CodeBadGateway:           http.StatusBadGateway,
+	kernel.CodeGatewayTimeout:       http.StatusGatewayTimeout,
 }
 
 // StatusOf returns the HTTP status of an error code.

@@ -63,6 +63,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
@@ -87,6 +88,9 @@ type Caller struct {
 	// WallClock reads the real time that signed timestamps carry; nil is
 	// time.Now. Only the HTTP layer reads it, never the engine.
 	WallClock func() time.Time
+	// Log receives a line per call: info when a valid answer came, warn
+	// when the fallback decided (zero value: none).
+	Log zerolog.Logger
 }
 
 // wallNow is the real time for a signed timestamp.
@@ -118,7 +122,9 @@ func (c *Caller) Decide(op *kernel.Op, accountID string, req cards.Authorization
 	if err != nil {
 		return false, "", false, err
 	}
-	answer, cause := c.call(hook, id, virtualTime(op.Now), body)
+	start := time.Now()
+	answer, status, cause := c.call(hook, id, virtualTime(op.Now), body)
+	c.logCall(op.W, hook, id, status, cause, time.Since(start))
 	if cause != "" {
 		approved := hook.Config.FallbackApproves(req)
 		return approved, cards.FallbackReason(hook.Config, approved, cause), true, nil
@@ -132,9 +138,21 @@ type authorizationAnswer struct {
 	Reason   string `json:"reason"`
 }
 
-// call posts the event and reads the answer; cause says why there is no
-// valid one.
-func (c *Caller) call(hook *cards.AuthorizationWebhook, id, virtual string, body []byte) (authorizationAnswer, string) {
+// logCall logs one authorization call. An authorization webhook belongs to
+// its account, so the account's id names it; the event id is the request's.
+func (c *Caller) logCall(w *kernel.World, hook *cards.AuthorizationWebhook, id string, status int, cause string, latency time.Duration) {
+	ev := c.Log.Info()
+	if cause != "" {
+		ev = c.Log.Warn()
+	}
+	ev = ev.Str("world", w.ID).Str("url", hook.WebhookURL).Str("webhook_id", hook.AccountID).
+		Str("event", "authorization.request").Str("delivery_id", id).Int("attempt", 1)
+	logOutcome(ev, status, cause, latency).Msg("authorization webhook call to " + hook.WebhookURL)
+}
+
+// call posts the event and reads the answer and its status; cause says why
+// there is no valid answer.
+func (c *Caller) call(hook *cards.AuthorizationWebhook, id, virtual string, body []byte) (authorizationAnswer, int, string) {
 	var answer authorizationAnswer
 	timeout := time.Duration(hook.TimeoutDurationMs) * time.Millisecond
 	if c.Timeout > 0 {
@@ -144,14 +162,14 @@ func (c *Caller) call(hook *cards.AuthorizationWebhook, id, virtual string, body
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, hook.WebhookURL, bytes.NewReader(body))
 	if err != nil {
-		return answer, "error: " + err.Error()
+		return answer, 0, "error: " + err.Error()
 	}
 	req.Header.Set("content-type", "application/json")
 	req.Header.Set("user-agent", "slash-sandbox-webhooks/1.0")
 	timestamp := strconv.FormatInt(c.wallNow().Unix(), 10)
 	sig, err := SignAuthorization(hook.SigningSecret, id, timestamp, body)
 	if err != nil {
-		return answer, "the signing secret has no key: " + err.Error()
+		return answer, 0, "the signing secret has no key: " + err.Error()
 	}
 	req.Header.Set(HeaderAuthID, id)
 	req.Header.Set(HeaderAuthTimestamp, timestamp)
@@ -163,20 +181,20 @@ func (c *Caller) call(hook *cards.AuthorizationWebhook, id, virtual string, body
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return answer, describe(err, timeout)
+		return answer, 0, describe(err, timeout)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	switch {
 	case err != nil:
-		return answer, describe(err, timeout)
+		return answer, resp.StatusCode, describe(err, timeout)
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		return answer, fmt.Sprintf("the webhook answered status %d", resp.StatusCode)
+		return answer, resp.StatusCode, fmt.Sprintf("the webhook answered status %d", resp.StatusCode)
 	}
 	if err := json.Unmarshal(raw, &answer); err != nil || answer.Approved == nil {
-		return answer, `malformed answer: want {"approved": true|false, "reason"?: "..."}`
+		return answer, resp.StatusCode, `malformed answer: want {"approved": true|false, "reason"?: "..."}`
 	}
-	return answer, ""
+	return answer, resp.StatusCode, ""
 }
 
 // SignAuthorization returns the x-webhook-signature value: "v1=" and the

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
@@ -30,7 +31,18 @@ type Options struct {
 	// WallClock reads the real time signed timestamp headers carry (nil is
 	// time.Now); tests replace it.
 	WallClock func() time.Time
+	// AdvanceWait bounds each wait of a clock advance for the deliveries
+	// it makes due (default DefaultAdvanceWait); the first wait that runs
+	// out ends the waiting, and the advance answers with what is pending.
+	AdvanceWait time.Duration
+	// Log receives a line per delivery attempt and authorization call:
+	// info when it succeeded, warn when it failed (zero value: none).
+	Log zerolog.Logger
 }
+
+// DefaultAdvanceWait is how long a clock advance waits for deliveries
+// unless Options.AdvanceWait says otherwise.
+const DefaultAdvanceWait = 5 * time.Second
 
 // Sender posts due deliveries. Each world has at most one worker
 // goroutine, started when the engine reports deliveries due and ended when
@@ -41,6 +53,9 @@ type Sender struct {
 	client *http.Client
 	// Caller is the authorization-webhook caller registered on the engine.
 	Caller *Caller
+	// AdvanceWait is how long a clock advance waits for deliveries.
+	AdvanceWait time.Duration
+	log         zerolog.Logger
 
 	mu     sync.Mutex
 	queues map[*kernel.World]*queue
@@ -75,8 +90,10 @@ type Sent struct {
 	EventID        string    `json:"eventId"`
 	Attempt        int       `json:"attempt"`
 	At             time.Time `json:"at"`
+	URL            string    `json:"url"`
 	ResponseStatus int       `json:"responseStatus,omitempty"`
 	Error          string    `json:"error,omitempty"`
+	LatencyMs      int64     `json:"latencyMs"`
 	// Status is the delivery's status after the attempt.
 	Status string `json:"status"`
 }
@@ -90,12 +107,15 @@ func Attach(eng *kernel.Engine, o Options) *Sender {
 	if o.Timeout <= 0 {
 		o.Timeout = DeliveryTimeout
 	}
+	if o.AdvanceWait <= 0 {
+		o.AdvanceWait = DefaultAdvanceWait
+	}
 	client := &http.Client{Timeout: o.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}
-	s := &Sender{eng: eng, client: client, queues: map[*kernel.World]*queue{},
+	s := &Sender{eng: eng, client: client, queues: map[*kernel.World]*queue{}, AdvanceWait: o.AdvanceWait, log: o.Log,
 		Caller: &Caller{Client: &http.Client{CheckRedirect: client.CheckRedirect}, Timeout: o.AuthorizationTimeout,
-			WallClock: o.WallClock}}
+			WallClock: o.WallClock, Log: o.Log}}
 	eng.SetDeliveryNotifier(func(w *kernel.World) { s.Kick(w) })
 	cards.SetAuthorizer(eng, s.Caller)
 	eng.OnWorldDeleted(s.forgetDeleted)
@@ -219,9 +239,36 @@ func (s *Sender) drain(w *kernel.World, q *queue) {
 		if err == nil {
 			status = rec.Status
 		}
+		s.logAttempt(w, d, res, status)
 		q.remember(Sent{DeliveryID: d.ID, WebhookID: d.WebhookID, Event: d.Event, EventID: d.EventID,
-			Attempt: d.Attempt, At: res.SentAt, ResponseStatus: res.ResponseStatus, Error: res.Error, Status: status})
+			Attempt: d.Attempt, At: res.SentAt, URL: d.URL, ResponseStatus: res.ResponseStatus, Error: res.Error,
+			LatencyMs: res.LatencyMs, Status: status})
 	}
+}
+
+// logAttempt logs one delivery attempt: info when the receiver took it,
+// warn when it did not.
+func (s *Sender) logAttempt(w *kernel.World, d deliveries.DueDelivery, res deliveries.AttemptResult, status string) {
+	ev := s.log.Info()
+	if res.Error != "" || res.ResponseStatus < 200 || res.ResponseStatus > 299 {
+		ev = s.log.Warn()
+	}
+	ev = ev.Str("world", w.ID).Str("url", d.URL).Str("webhook_id", d.WebhookID).Str("event", d.Event).
+		Str("delivery_id", d.ID).Int("attempt", d.Attempt)
+	logOutcome(ev, res.ResponseStatus, res.Error, time.Duration(res.LatencyMs)*time.Millisecond).
+		Str("delivery_status", status).Msg("webhook delivery " + d.Event + " to " + d.URL)
+}
+
+// logOutcome adds an outgoing request's answer to a log line: its status
+// or its error, and how long it took.
+func logOutcome(ev *zerolog.Event, status int, errText string, latency time.Duration) *zerolog.Event {
+	if status != 0 {
+		ev = ev.Int("status", status)
+	}
+	if errText != "" {
+		ev = ev.Str("error", errText)
+	}
+	return ev.Dur("latency", latency)
 }
 
 func (q *queue) remember(s Sent) {

@@ -1,5 +1,7 @@
 // Request journal: the world's recent API calls, newest first, each row
 // opening to its headers and bodies. The dashboard's own reads are not in it.
+// A call that matched no route is marked so, with the route it most likely
+// meant.
 import { control, qs } from './api.js';
 import { badge, errorBox, field, h, json, select, when } from './dom.js';
 
@@ -15,7 +17,9 @@ function entry(e, open) {
       h('span', { class: 'cell muted' }, when(e.virtualAt)),
       h('span', { class: 'cell method' }, e.method),
       h('span', { class: 'cell path' }, h('code', {}, e.path + (e.query ? `?${e.query}` : ''))),
-      h('span', { class: 'cell' }, e.route, e.via ? [' ', badge(`via ${e.via.toUpperCase()}`, 'plain')] : null),
+      h('span', { class: 'cell' }, e.unmatched ? badge('unmatched', 'bad') : e.route,
+        e.via ? [' ', badge(`via ${e.via.toUpperCase()}`, 'plain')] : null,
+        e.hint ? h('span', { class: 'hint near-miss' }, ` did you mean ${e.hint}?`) : null),
       h('span', { class: 'cell' }, statusBadge(e.status)),
       h('span', { class: 'cell num muted' }, `${e.latencyMs.toFixed(1)} ms`)),
     h('div', { class: 'grid two' },

@@ -1,0 +1,126 @@
+package web
+
+import (
+	"strings"
+
+	"github.com/gorilla/mux"
+)
+
+// RouteTemplate is one method of a route: what a near miss names.
+type RouteTemplate struct {
+	Method, Path, Name string
+}
+
+// String is the route as a hint names it: "GET /card".
+func (t RouteTemplate) String() string { return t.Method + " " + t.Path }
+
+// Templates lists the router's routes, one per method, in registration
+// order; catch-all routes (a variable that spans segments) are left out.
+func Templates(r *mux.Router) []RouteTemplate {
+	var out []RouteTemplate
+	r.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		path, err := route.GetPathTemplate()
+		methods, merr := route.GetMethods()
+		if err != nil || merr != nil || route.GetName() == "" || strings.Contains(path, ":.") {
+			return nil
+		}
+		for _, m := range methods {
+			out = append(out, RouteTemplate{Method: m, Path: path, Name: route.GetName()})
+		}
+		return nil
+	})
+	return out
+}
+
+// NearMiss finds the route a request that matched none most likely meant,
+// the way WireMock names a near miss: the template whose segments are
+// fewest edits away, another method costing one more edit when both read
+// or both write, and two more otherwise.
+func NearMiss(routes []RouteTemplate, method, path string) (RouteTemplate, bool) {
+	got := segments(path)
+	best, bestCost := RouteTemplate{}, -1
+	for _, t := range routes {
+		cost := pathDistance(got, segments(t.Path)) + methodDistance(method, t.Method)
+		if bestCost < 0 || cost < bestCost {
+			best, bestCost = t, cost
+		}
+	}
+	// A hint is worth giving only when the request is close: a few edits,
+	// more for a longer path.
+	if bestCost < 0 || bestCost > max(2, len(path)/5) {
+		return RouteTemplate{}, false
+	}
+	return best, true
+}
+
+func methodDistance(a, b string) int {
+	read := func(m string) bool { return m == "GET" || m == "HEAD" }
+	switch {
+	case a == b:
+		return 0
+	case read(a) == read(b):
+		return 1
+	}
+	return 2
+}
+
+func segments(path string) []string { return strings.Split(strings.Trim(path, "/"), "/") }
+
+// pathDistance is the edits between a path's segments and a template's:
+// a variable segment takes any non-empty value, a literal one costs its
+// edit distance, and a segment too many or too few costs two.
+func pathDistance(got, tmpl []string) int {
+	cost := 2 * abs(len(got)-len(tmpl))
+	for i := range min(len(got), len(tmpl)) {
+		g, t := got[i], tmpl[i]
+		switch {
+		case strings.HasPrefix(t, "{"):
+			if g == "" {
+				cost++
+			}
+		default:
+			cost += Distance(g, t)
+		}
+	}
+	return cost
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// Distance is the Levenshtein distance between two strings, by byte.
+func Distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Nearest is the name among names fewest edits away from name, and whether
+// it is close enough to suggest.
+func Nearest(names []string, name string) (string, bool) {
+	best, bestCost := "", -1
+	for _, n := range names {
+		if c := Distance(n, name); bestCost < 0 || c < bestCost {
+			best, bestCost = n, c
+		}
+	}
+	return best, bestCost >= 0 && bestCost <= max(2, len(name)/3)
+}

@@ -1,0 +1,138 @@
+package server_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// journalEntry is one item of GET /_sandbox/requests, as far as these
+// tests read it.
+type journalEntry struct {
+	Method    string `json:"method"`
+	Path      string `json:"path"`
+	Route     string `json:"route"`
+	Status    int    `json:"status"`
+	Unmatched bool   `json:"unmatched"`
+	Hint      string `json:"hint"`
+}
+
+func TestUnmatchedRequestsAreJournaledWithANearMiss(t *testing.T) {
+	e := newEnv(t, options{})
+	cases := []struct {
+		name, method, path, hint string
+	}{
+		{"a plural", http.MethodGet, "/cards", "GET /card"},
+		{"an action that does not exist", http.MethodPost, "/card/card_1/freeze", "PATCH /card/{cardId}"},
+		{"a second-generation typo", http.MethodGet, "/v2/contact", "GET /v2/contacts"},
+		{"a control typo", http.MethodGet, "/_sandbox/clocks", "GET /_sandbox/clock"},
+		{"nothing near", http.MethodGet, "/completely/elsewhere/entirely", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(req{method: c.method, path: c.path, key: acmeKey})
+			if r.StatusCode != http.StatusNotFound {
+				t.Fatalf("status %d: %s", r.StatusCode, r.body)
+			}
+			msg := r.json(t)["message"].(string)
+			if c.hint != "" && !strings.Contains(msg, "did you mean "+c.hint+"?") || c.hint == "" && strings.Contains(msg, "did you mean") {
+				t.Fatalf("message %q, want hint %q", msg, c.hint)
+			}
+			var j struct {
+				Items []journalEntry `json:"items"`
+			}
+			e.get("/_sandbox/requests?limit=1&route=not_found", "", "").status(t, 200).decode(t, &j)
+			want := journalEntry{Method: c.method, Path: c.path, Route: "not_found", Status: 404, Unmatched: true, Hint: c.hint}
+			if len(j.Items) != 1 || j.Items[0] != want {
+				t.Fatalf("journal = %+v, want %+v", j.Items, want)
+			}
+			if l := requestLine(t, e, r); c.hint != "" && l["hint"] != c.hint {
+				t.Fatalf("log line = %v", l)
+			}
+		})
+	}
+	t.Run("a wrong method is journaled as unmatched without a hint", func(t *testing.T) {
+		e.do(req{method: http.MethodDelete, path: "/card-group", key: acmeKey}).status(t, 405)
+		var j struct {
+			Items []journalEntry `json:"items"`
+		}
+		e.get("/_sandbox/requests?limit=1", "", "").status(t, 200).decode(t, &j)
+		if len(j.Items) != 1 || !j.Items[0].Unmatched || j.Items[0].Route != "method_not_allowed" || j.Items[0].Hint != "" {
+			t.Fatalf("journal = %+v", j.Items)
+		}
+	})
+	t.Run("matched requests are not unmatched", func(t *testing.T) {
+		e.get("/card", acmeKey, "").status(t, 200)
+		var j struct {
+			Items []journalEntry `json:"items"`
+		}
+		e.get("/_sandbox/requests?limit=1", "", "").status(t, 200).decode(t, &j)
+		if len(j.Items) != 1 || j.Items[0].Unmatched || j.Items[0].Route != "card.list" {
+			t.Fatalf("journal = %+v", j.Items)
+		}
+	})
+}
+
+func TestRootsLeadToTheDashboard(t *testing.T) {
+	e := newEnv(t, options{})
+	for _, c := range []struct{ path, location string }{
+		{"/", "/_sandbox/ui"},
+		{"/_sandbox", "/_sandbox/ui"},
+		{"/_sandbox/", "/_sandbox/ui"},
+		{"/_sandbox/ui/", "/_sandbox/ui"},
+		{"/?world=w1", "/_sandbox/ui?world=w1"},
+		{"/_sandbox/?world=w1&token=t", "/_sandbox/ui?world=w1&token=t"},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			r := e.get(c.path, "", "").status(t, http.StatusFound)
+			if got := r.Header.Get("Location"); got != c.location {
+				t.Fatalf("Location = %q, want %q", got, c.location)
+			}
+		})
+	}
+	t.Run("the dashboard itself answers", func(t *testing.T) {
+		e.get("/_sandbox/ui?world=default", "", "").status(t, 200)
+	})
+	t.Run("other unknown paths keep their generation's 404", func(t *testing.T) {
+		e.get("/nope", acmeKey, "").gen1(t, 404, "not_found")
+		e.do(req{method: http.MethodPost, path: "/", key: acmeKey}).gen1(t, 404, "not_found")
+		e.get("/v2/nope", acmeKey, "").gen2(t, 404, "not_found")
+		e.get("/_sandbox/nope", "", "").gen2(t, 404, "not_found")
+	})
+}
+
+func TestFaultGatewayStatusesAndUnknownRoutes(t *testing.T) {
+	e := newEnv(t, options{})
+	for _, c := range []struct {
+		status         int
+		identifier, nm string
+	}{{502, "bad_gateway", "BadGatewayError"}, {503, "unavailable", "ServiceUnavailableError"}, {504, "gateway_timeout", "GatewayTimeoutError"}} {
+		t.Run(http.StatusText(c.status), func(t *testing.T) {
+			e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: map[string]any{"route": "account.list", "status": c.status, "count": 1}}).status(t, 201)
+			if m := e.get("/account", acmeKey, "").gen1(t, c.status, c.identifier); m["name"] != c.nm {
+				t.Fatalf("first-generation body = %v", m)
+			}
+			e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: map[string]any{"route": "v2.contact.list", "status": c.status, "count": 1}}).status(t, 201)
+			e.get("/v2/contacts", aliceKey, "le_acme").gen2(t, c.status, c.identifier)
+		})
+	}
+	t.Run("an unknown route is refused with the nearest name", func(t *testing.T) {
+		r := e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"card.creat","status":500}`})
+		r.gen2(t, 400, "invalid_request")
+		d := r.json(t)["details"].(map[string]any)["/route"].(string)
+		if !strings.Contains(d, `"card.creat" is not a public route's name`) || !strings.Contains(d, `did you mean "card.create"?`) {
+			t.Fatalf("details /route = %q", d)
+		}
+	})
+	t.Run("a control route is not a public route", func(t *testing.T) {
+		r := e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"sandbox.clock","status":500}`})
+		r.gen2(t, 400, "invalid_request")
+	})
+	t.Run("an unsupported status names the allowed ones", func(t *testing.T) {
+		r := e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"card.list","status":501}`})
+		r.gen2(t, 400, "invalid_request")
+		if d := r.json(t)["details"].(map[string]any)["/status"]; d != "must be one of 400, 401, 403, 404, 409, 429, 500, 502, 503, 504" {
+			t.Fatalf("details /status = %v", d)
+		}
+	})
+}
