@@ -21,4 +21,7 @@ COPY --from=build /out/slash-sandbox /slash-sandbox
 USER 65532:65532
 ENV SANDBOX_ADDR=0.0.0.0:8080
 EXPOSE 8080
+# "health" checks the address SANDBOX_ADDR names (on loopback): exit 0 when
+# healthy, 1 with the reason when not. The image has no shell or curl.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s CMD ["/slash-sandbox", "health"]
 ENTRYPOINT ["/slash-sandbox"]

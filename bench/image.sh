@@ -11,7 +11,7 @@
 #      REBUILD_STANDIN=1 forces a rebuild);
 #   3. buildah bud the unchanged Dockerfile -> slash-sandbox:dev;
 #   4. run the image's entrypoint on a free loopback port and poll
-#      /_sandbox/health;
+#      /_sandbox/health, then run "slash-sandbox health" (the HEALTHCHECK) inside it;
 #   5. check the image config (user, port, entrypoint, env) and size.
 # Prints PASS/FAIL lines; exits non-zero on any failure. Talks to loopback only
 # (the Go build inside the image fetches modules through GOPROXY, like `go` on
@@ -151,6 +151,14 @@ else
 fi
 
 if [[ -n $healthy ]]; then
+	# The image's HEALTHCHECK: the binary itself, no shell or curl in the image.
+	if buildah run --isolation chroot --env "SANDBOX_ADDR=127.0.0.1:$port" "$ctr" -- /slash-sandbox health >"$tmp/health.log" 2>&1; then
+		pass "slash-sandbox health inside the image -> exit 0"
+	else
+		cat "$tmp/health.log"
+		fail "slash-sandbox health inside the image (log above)"
+	fi
+
 	# Which uid does the server process actually run as?
 	uids=$({ ps -o uid=,comm= -g "$run_pid" 2>/dev/null || true; } |
 		awk '$2 == "slash-sandbox" {print $1}' | sort -u | tr '\n' ' ')

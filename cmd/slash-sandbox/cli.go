@@ -3,124 +3,135 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
+	"net"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
+	"github.com/spf13/cobra"
 )
 
-// cli is a control-API command: it talks to a running sandbox.
+// cli is what the commands for a running sandbox share: the global flags
+// and, once a command runs, the client they make.
 type cli struct {
-	p      *Program
-	c      *client.Client
-	json   bool
-	args   []string
-	stdout io.Writer
+	// server, world and token are the global flags; json asks for the
+	// control API's JSON instead of a table.
+	server, world, token string
+	json                 bool
+	c                    *client.Client
+	stdout, stderr       io.Writer
+	getenv               func(string) string
+	// ready, when set, is told a listen's endpoint once it is registered.
+	ready func(string)
 	// last is the body of the last response, which --json prints.
 	last []byte
-	// stderr and the options below are those of trigger and listen.
-	stderr              io.Writer
-	entity, legalEntity string
-	listen              listenOptions
-	eventTypes          string
 }
 
-// controlCommands are the subcommands that drive a running sandbox.
-var controlCommands = map[string]func(*cli, context.Context) error{
-	"health":     (*cli).health,
-	"clock":      (*cli).clock,
-	"reset":      (*cli).reset,
-	"keys":       (*cli).keys,
-	"events":     (*cli).events,
-	"worlds":     (*cli).worlds,
-	"snapshots":  (*cli).snapshots,
-	"outbox":     (*cli).outbox,
-	"deliveries": (*cli).deliveries,
-	"trigger":    (*cli).trigger,
-	"listen":     (*cli).listenCommand,
+// globalFlags are the flags every command takes, before or after its name.
+func (cl *cli) globalFlags(root *cobra.Command) {
+	pf := root.PersistentFlags()
+	pf.StringVar(&cl.server, "server", defaultServer(cl.getenv), "sandbox address (SANDBOX_SERVER); without either, the address SANDBOX_ADDR names")
+	pf.StringVar(&cl.world, "world", cl.getenv("SANDBOX_WORLD"), "world to act on (SANDBOX_WORLD); default the server's default world")
+	pf.StringVar(&cl.token, "admin-token", cl.getenv("SANDBOX_ADMIN_TOKEN"), "control API token: serve requires it, the other commands send it (SANDBOX_ADMIN_TOKEN)")
+	pf.BoolVar(&cl.json, "json", false, "print the control API's JSON instead of a table")
+	root.RegisterFlagCompletionFunc("world", cl.complete(cl.worldIDs))
 }
 
-// commandFlags add a command's own flags to the shared ones.
-var commandFlags = map[string]func(*flag.FlagSet, *cli){
-	"trigger": func(fs *flag.FlagSet, cl *cli) {
-		fs.StringVar(&cl.entity, "entity", "", "the entity to act on; by default the trigger makes what it needs")
-		fs.StringVar(&cl.legalEntity, "legal-entity", "", "the legal entity to act for; by default the entity's, else the first of the first key that may write")
-	},
-	"listen": func(fs *flag.FlagSet, cl *cli) {
-		fs.StringVar(&cl.listen.ForwardTo, "forward-to", "", "URL every delivery is forwarded to, such as http://localhost:3000/hooks")
-		fs.StringVar(&cl.eventTypes, "events", "", "comma-separated event types to forward; by default all")
-		fs.StringVar(&cl.listen.ListenAddr, "listen-addr", "127.0.0.1:0", "address the receiver binds; the sandbox must reach it")
-		fs.StringVar(&cl.listen.PublicURL, "public-url", "", "URL the endpoint is registered with; by default the receiver's address")
-		fs.StringVar(&cl.listen.LegalEntity, "legal-entity", "", "legal entity whose events are received; by default the one trigger acts for")
-	},
-}
-
-// control parses the shared flags and runs a control command.
-func (p *Program) control(ctx context.Context, name string, args []string) int {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(p.Stderr)
-	server := fs.String("server", envOr(p.Getenv, "SANDBOX_SERVER", "http://127.0.0.1:8080"), "sandbox address (SANDBOX_SERVER)")
-	world := fs.String("world", p.Getenv("SANDBOX_WORLD"), "world to act on (SANDBOX_WORLD); default the server's default world")
-	token := fs.String("admin-token", p.Getenv("SANDBOX_ADMIN_TOKEN"), "control API token (SANDBOX_ADMIN_TOKEN)")
-	asJSON := fs.Bool("json", false, "print the control API's JSON instead of a table")
-	cl := &cli{p: p, stdout: p.Stdout, stderr: p.Stderr}
-	if add, ok := commandFlags[name]; ok {
-		add(fs, cl)
+// defaultServer is the sandbox the commands talk to without --server:
+// SANDBOX_SERVER, else the address SANDBOX_ADDR makes the sandbox listen
+// on (so "slash-sandbox health" inside its container needs no flag), else
+// the default listen address. "" when SANDBOX_ADDR names no reachable
+// address.
+func defaultServer(getenv func(string) string) string {
+	if s := getenv("SANDBOX_SERVER"); s != "" {
+		return s
 	}
-	if err := fs.Parse(interleave(args)); err != nil {
-		return 2
+	addr := envOr(getenv, "SANDBOX_ADDR", "127.0.0.1:8080")
+	u, err := serverOf(addr)
+	if err != nil {
+		return ""
 	}
-	c := client.New(*server)
-	c.World, c.AdminToken = *world, *token
-	cl.c, cl.json, cl.args = c, *asJSON, fs.Args()
-	c.Received = func(_, _ string, _ int, body []byte) { cl.last = body }
-	if err := controlCommands[name](cl, ctx); err != nil {
-		fmt.Fprintf(p.Stderr, "slash-sandbox %s: %v\n", name, err)
-		if _, ok := err.(usageError); ok {
-			return 2
+	return u
+}
+
+// serverOf is the URL that reaches a listen address: a wildcard host
+// (0.0.0.0, ::, none) is reached on loopback.
+func serverOf(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" || port == "0" {
+		return "", fmt.Errorf("SANDBOX_ADDR %q names no fixed port to reach: give --server URL (or SANDBOX_SERVER)", addr)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port), nil
+}
+
+// connect makes the client of the global flags.
+func (cl *cli) connect() error {
+	if cl.server == "" {
+		if _, err := serverOf(cl.getenv("SANDBOX_ADDR")); err != nil {
+			return usageError(err.Error())
 		}
-		return 1
+		return usageError("--server is empty: give the sandbox's URL, e.g. http://127.0.0.1:8080")
 	}
-	return 0
+	if !strings.HasPrefix(cl.server, "http://") && !strings.HasPrefix(cl.server, "https://") {
+		return usageError(fmt.Sprintf("--server %q is not an http:// or https:// URL", cl.server))
+	}
+	cl.c = client.New(cl.server)
+	cl.c.World, cl.c.AdminToken = cl.world, cl.token
+	cl.c.Received = func(_, _ string, _ int, body []byte) { cl.last = body }
+	return nil
 }
 
-// interleave moves flags after positional arguments to the front, so both
-// "clock advance 36h --json" and "clock --json advance 36h" work.
-func interleave(args []string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--json" || a == "-json":
-			flags = append(flags, a)
-		case strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && i+1 < len(args):
-			flags = append(flags, a, args[i+1])
-			i++
-		case strings.HasPrefix(a, "-"):
-			flags = append(flags, a)
-		default:
-			pos = append(pos, a)
+// run is the RunE of a command for a running sandbox.
+func (cl *cli) run(f func(ctx context.Context, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cl.connect(); err != nil {
+			return err
 		}
+		return f(cmd.Context(), args)
 	}
-	return append(flags, pos...)
 }
 
-func envOr(getenv func(string) string, name, def string) string {
-	if v := getenv(name); v != "" {
-		return v
+// complete completes an argument or flag with what the sandbox lists.
+func (cl *cli) complete(list func(context.Context) ([]string, error)) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if cl.connect() != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		names, err := list(cmd.Context())
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveError
+		}
+		var out []cobra.Completion
+		for _, n := range names {
+			if strings.HasPrefix(n, toComplete) {
+				out = append(out, n)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
 	}
-	return def
 }
 
-type usageError string
+// group is a command with subcommands that, named alone, runs the first
+// (as "clock" runs "clock show").
+func group(use, short string, first *cobra.Command, more ...*cobra.Command) *cobra.Command {
+	c := &cobra.Command{Use: use, Short: short + " (alone: " + use + " " + first.Name() + ")", Args: cobra.NoArgs, RunE: first.RunE}
+	c.AddCommand(append([]*cobra.Command{first}, more...)...)
+	return c
+}
 
-func (u usageError) Error() string { return string(u) }
+func column[T any](items []T, f func(T) string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = f(it)
+	}
+	return out
+}
 
 // show prints the last response's JSON as it came, or a table.
 func (cl *cli) show(table func(w *tabwriter.Writer)) error {
@@ -129,112 +140,81 @@ func (cl *cli) show(table func(w *tabwriter.Writer)) error {
 		if err := json.Unmarshal(cl.last, &v); err != nil {
 			return err
 		}
-		enc := json.NewEncoder(cl.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
+		return cl.printJSON(v)
 	}
 	tw := tabwriter.NewWriter(cl.stdout, 2, 4, 2, ' ', 0)
 	table(tw)
 	return tw.Flush()
 }
 
-func (cl *cli) health(ctx context.Context) error {
-	h, err := cl.c.Health(ctx)
-	if err != nil {
-		return err
-	}
-	return cl.show(func(w *tabwriter.Writer) {
-		fmt.Fprintf(w, "status\t%s\nworld\t%s\nscenario\t%s\nseed\t%d\nclock\t%s (%s)\n", h.Status, h.World, h.Scenario, h.Seed, h.Clock.Now.Format(time.RFC3339), h.Clock.Mode)
-	})
+func (cl *cli) printJSON(v any) error {
+	enc := json.NewEncoder(cl.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
-func (cl *cli) clock(ctx context.Context) error {
-	switch {
-	case len(cl.args) == 0 || cl.args[0] == "show":
-		c, err := cl.c.Clock(ctx)
-		if err != nil {
-			return err
-		}
-		return cl.show(func(w *tabwriter.Writer) {
-			fmt.Fprintf(w, "now\t%s\nmode\t%s\nstart\t%s\n", c.Now.Format(time.RFC3339), c.Mode, c.Start.Format(time.RFC3339))
-			if c.NextEventAt != nil {
-				fmt.Fprintf(w, "next event\t%s\n", c.NextEventAt.Format(time.RFC3339))
+func (cl *cli) resetCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "reset",
+		Short: "Put the world back to its scenario's start",
+		Args:  cobra.NoArgs,
+		RunE: cl.run(func(ctx context.Context, _ []string) error {
+			if err := cl.c.Reset(ctx); err != nil {
+				return err
 			}
-		})
-	case cl.args[0] == "advance" && len(cl.args) == 2:
-		advance := cl.c.Advance
-		if cl.args[1] == "next" || strings.Contains(cl.args[1], "T") {
-			advance = cl.c.AdvanceTo
-		}
-		a, err := advance(ctx, cl.args[1])
-		if err != nil {
-			return err
-		}
-		return cl.show(func(w *tabwriter.Writer) {
-			fmt.Fprintf(w, "clock\t%s → %s\t%d events ran\n", a.From.Format(time.RFC3339), a.Clock.Now.Format(time.RFC3339), len(a.Events))
-			if len(a.Events) > maxEventLines {
-				// Thousands of lines say less than a count per kind.
-				byKind := map[string]int{}
-				for _, e := range a.Events {
-					byKind[e.Kind]++
-				}
-				for _, k := range slices.Sorted(maps.Keys(byKind)) {
-					fmt.Fprintf(w, "  %d\t%s\n", byKind[k], k)
-				}
-				return
-			}
-			for _, e := range a.Events {
-				fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", e.At.Format(time.RFC3339), e.Kind, e.Status, firstOf(e.Summary, e.Error))
-			}
-		})
+			return cl.show(func(w *tabwriter.Writer) { fmt.Fprintln(w, "reset to the scenario's start") })
+		}),
 	}
-	return usageError("usage: slash-sandbox clock [show | advance DURATION | advance RFC3339 | advance next]")
 }
 
-// maxEventLines is the most events "clock advance" lists one by one; past
-// it, it counts them by kind (--json keeps them all).
-const maxEventLines = 20
+func (cl *cli) keysCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "keys",
+		Short: "List the world's API keys",
+		Args:  cobra.NoArgs,
+		RunE: cl.run(func(ctx context.Context, _ []string) error {
+			keys, err := cl.c.Keys(ctx)
+			if err != nil {
+				return err
+			}
+			return cl.show(func(w *tabwriter.Writer) {
+				fmt.Fprintln(w, "KEY\tKIND\tREAD-ONLY\tLEGAL ENTITIES\tNAME")
+				for _, k := range keys {
+					fmt.Fprintf(w, "%s\t%s\t%v\t%s\t%s\n", k.Key, k.Kind, k.ReadOnly, strings.Join(k.LegalEntityIDs, ","), k.Name)
+				}
+			})
+		}),
+	}
+}
+
+func (cl *cli) eventsCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:       "events [scheduled | done]",
+		Short:     "List the world's scheduled events (default) or those that ran",
+		Args:      cobra.MatchAll(cobra.MaximumNArgs(1), cobra.OnlyValidArgs),
+		ValidArgs: []cobra.Completion{"scheduled", "done"},
+		RunE: cl.run(func(ctx context.Context, args []string) error {
+			status := "scheduled"
+			if len(args) > 0 {
+				status = args[0]
+			}
+			events, err := cl.c.Events(ctx, status)
+			if err != nil {
+				return err
+			}
+			return cl.show(func(w *tabwriter.Writer) {
+				fmt.Fprintln(w, "AT\tKIND\tSTATUS\tSUMMARY")
+				for _, e := range events {
+					fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", e.At.Format(time.RFC3339), e.Kind, e.Status, firstOf(e.Summary, e.Error))
+				}
+			})
+		}),
+	}
+}
 
 func firstOf(a, b string) string {
 	if a != "" {
 		return a
 	}
 	return b
-}
-
-func (cl *cli) reset(ctx context.Context) error {
-	if err := cl.c.Reset(ctx); err != nil {
-		return err
-	}
-	return cl.show(func(w *tabwriter.Writer) { fmt.Fprintln(w, "reset to the scenario's start") })
-}
-
-func (cl *cli) keys(ctx context.Context) error {
-	keys, err := cl.c.Keys(ctx)
-	if err != nil {
-		return err
-	}
-	return cl.show(func(w *tabwriter.Writer) {
-		fmt.Fprintln(w, "KEY\tKIND\tREAD-ONLY\tLEGAL ENTITIES\tNAME")
-		for _, k := range keys {
-			fmt.Fprintf(w, "%s\t%s\t%v\t%s\t%s\n", k.Key, k.Kind, k.ReadOnly, strings.Join(k.LegalEntityIDs, ","), k.Name)
-		}
-	})
-}
-
-func (cl *cli) events(ctx context.Context) error {
-	status := "scheduled"
-	if len(cl.args) > 0 {
-		status = cl.args[0]
-	}
-	events, err := cl.c.Events(ctx, status)
-	if err != nil {
-		return err
-	}
-	return cl.show(func(w *tabwriter.Writer) {
-		fmt.Fprintln(w, "AT\tKIND\tSTATUS\tSUMMARY")
-		for _, e := range events {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", e.At.Format(time.RFC3339), e.Kind, e.Status, firstOf(e.Summary, e.Error))
-		}
-	})
 }

@@ -12,7 +12,7 @@ func TestControlCommands(t *testing.T) {
 	s := startProgram(t, nil, "--addr", "127.0.0.1:0", "--log-level", "error")
 	defer s.stop(t)
 	server := "--server=http://" + s.addr
-	t.Run("clock advance prints the events that ran", func(t *testing.T) {
+	t.Run("clock advance says what ran", func(t *testing.T) {
 		r := runProgram(t, nil, "clock", "advance", "2h", server)
 		if r.code != 0 || !strings.Contains(r.stdout, "2026-06-15T14:00:00Z → 2026-06-15T16:00:00Z") || !strings.Contains(r.stdout, "token_prices.tick") {
 			t.Fatalf("clock advance = %d %q %q", r.code, r.stdout, r.stderr)
@@ -20,8 +20,8 @@ func TestControlCommands(t *testing.T) {
 	})
 	t.Run("a long advance counts the events by kind", func(t *testing.T) {
 		r := runProgram(t, nil, "clock", "advance", "2d", server)
-		if r.code != 0 || !strings.Contains(r.stdout, "80 events ran\n  1    expense_report.payout\n  48   token_prices.tick\n  31   transaction.settle\n") ||
-			strings.Count(r.stdout, "\n") != 4 {
+		if r.code != 0 || !strings.Contains(r.stdout, "ran         80 events\n  48  token_prices.tick\n  31  transaction.settle\n   1  expense_report.payout\n") ||
+			strings.Count(r.stdout, "\n") != 6 {
 			t.Fatalf("clock advance 2d = %d %q %q", r.code, r.stdout, r.stderr)
 		}
 	})
@@ -33,7 +33,7 @@ func TestControlCommands(t *testing.T) {
 		}
 	})
 	t.Run("worlds create, list and delete", func(t *testing.T) {
-		r := runProgram(t, nil, "worlds", "create", "empty", "id=cli", server)
+		r := runProgram(t, nil, "worlds", "create", "empty", "--id", "cli", server)
 		if r.code != 0 || !strings.Contains(r.stdout, "sk_test_empty_user_cli") {
 			t.Fatalf("worlds create = %d %q %q", r.code, r.stdout, r.stderr)
 		}
@@ -53,7 +53,7 @@ func TestControlCommands(t *testing.T) {
 		if err := os.WriteFile(file, []byte(yaml), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		r := runProgram(t, nil, "worlds", "create", file, "id=file", server)
+		r := runProgram(t, nil, "worlds", "create", file, "--id=file", server)
 		if r.code != 0 || !strings.Contains(r.stdout, "sk_mine_file") || !strings.Contains(r.stdout, "mine") {
 			t.Fatalf("worlds create FILE = %d %q %q", r.code, r.stdout, r.stderr)
 		}
@@ -98,8 +98,14 @@ func TestControlCommands(t *testing.T) {
 		if r := runProgram(t, nil, "clock", "advance", "soon", server); r.code != 1 || !strings.Contains(r.stderr, "invalid_request") {
 			t.Fatalf("bad duration = %d %q", r.code, r.stderr)
 		}
-		if r := runProgram(t, nil, "clock", "sideways", server); r.code != 2 {
+		if r := runProgram(t, nil, "clock", "sideways", server); r.code != 2 || !strings.Contains(r.stderr, `unknown command "sideways" for "slash-sandbox clock"`) {
 			t.Fatalf("usage error = %d %q", r.code, r.stderr)
+		}
+		if r := runProgram(t, nil, "worlds", "create", "empty", "ttl=10m", server); r.code != 2 || !strings.Contains(r.stderr, "give it as --ttl 10m") {
+			t.Fatalf("an option the older way = %d %q", r.code, r.stderr)
+		}
+		if r := runProgram(t, nil, "clock", "advance", server); r.code != 2 || !strings.Contains(r.stderr, "advance: name a duration") {
+			t.Fatalf("advance without a target = %d %q", r.code, r.stderr)
 		}
 		if r := runProgram(t, nil, "health", "--server=http://127.0.0.1:1"); r.code != 1 {
 			t.Fatalf("unreachable server = %d", r.code)

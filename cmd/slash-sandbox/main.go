@@ -9,11 +9,15 @@ import (
 	"syscall"
 )
 
-func main() {
+func main() { os.Exit(runProcess()) }
+
+// runProcess is the process: the program on the real arguments, environment and
+// terminal, stopped by SIGINT or SIGTERM.
+func runProcess() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	p := &Program{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Terminal: isTerminal(os.Stderr)}
-	os.Exit(p.Run(ctx, os.Args[1:]))
+	return p.Run(ctx, os.Args[1:])
 }
 
 func isTerminal(f *os.File) bool {

@@ -2,19 +2,12 @@ package main
 
 import (
 	"context"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"time"
 
-	"github.com/rs/zerolog"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
-	"github.com/slash-sandbox/slash-sandbox/scenarios"
+	"github.com/spf13/cobra"
 )
 
 // Program is the command line, runnable in-process by tests.
@@ -29,252 +22,155 @@ type Program struct {
 	logs *logBuffer
 }
 
-const usage = `usage: slash-sandbox [serve] [flags]     serve the sandbox (default)
-       slash-sandbox validate FILE...      check scenario files
-       slash-sandbox scenarios             list the embedded scenarios
-
-Commands for a running sandbox (--server URL, --world ID, --admin-token T, --json):
-       slash-sandbox health
-       slash-sandbox clock [show | advance 36h | advance 2026-07-01T00:00:00Z | advance next]
-       slash-sandbox reset
-       slash-sandbox keys
-       slash-sandbox events [scheduled | done]
-       slash-sandbox worlds [list | create SCENARIO [id=ID] [ttl=10m] | delete ID]
-       slash-sandbox snapshots [list | create [LABEL] | restore ID]
-       slash-sandbox outbox [MESSAGE_ID]
-       slash-sandbox deliveries
-       slash-sandbox trigger EVENT [--entity ID] [--legal-entity ID]
-       slash-sandbox listen --forward-to URL [--events a,b] [--listen-addr HOST:PORT] [--public-url URL]
-
-Run "slash-sandbox serve -h" for the serve flags; each has an environment twin.
-`
-
-// Run runs a subcommand and returns the process exit code.
+// Run runs a command and returns the process exit code: 0 when it did its
+// work, 1 when it failed, 2 for a command line it cannot take (an unknown
+// command or flag, a missing or bad argument).
 func (p *Program) Run(ctx context.Context, args []string) int {
-	cmd := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
-	}
-	switch cmd {
-	case "serve":
-		return p.serve(ctx, args)
-	case "validate":
-		return p.validate(args)
-	case "scenarios":
-		for _, n := range scenarios.Names() {
-			fmt.Fprintln(p.Stdout, n)
-		}
-		return 0
-	case "help", "-h", "--help":
-		fmt.Fprint(p.Stdout, usage)
+	root, started := p.root()
+	// cobra reads os.Args when given no arguments at all.
+	root.SetArgs(append([]string{}, args...))
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
 		return 0
 	}
-	if _, ok := controlCommands[cmd]; ok {
-		return p.control(ctx, cmd, args)
-	}
-	fmt.Fprintf(p.Stderr, "slash-sandbox: unknown command %q\n\n%s", cmd, usage)
-	return 2
-}
-
-func (p *Program) validate(files []string) int {
-	if len(files) == 0 {
-		fmt.Fprintln(p.Stderr, "slash-sandbox validate: name at least one scenario file")
-		return 2
-	}
-	bad := 0
-	for _, f := range files {
-		_, err := scenario.Load(f)
-		if err == nil {
-			fmt.Fprintf(p.Stdout, "%s: ok\n", f)
-			continue
-		}
-		bad++
-		if ps, ok := scenario.AsProblems(err); ok {
-			p.printProblems(ps)
-			continue
-		}
-		fmt.Fprintf(p.Stderr, "%s:1: %v\n", f, err)
-	}
-	if bad > 0 {
+	if errors.Is(err, errReported) {
 		return 1
 	}
-	return 0
-}
-
-// printProblems prints a scenario's problems, one file:line:column:
-// message a line.
-func (p *Program) printProblems(ps scenario.Problems) {
-	for _, pr := range ps {
-		fmt.Fprintln(p.Stderr, pr.String())
-	}
-}
-
-// options are the serve flags before they are checked.
-type options struct {
-	addr, scenario, seed, clockStart, clockMode, clockScale string
-	data, durability, logLevel, logFormat, adminToken       string
-	scenariosDir, allowedHosts, allowedOrigins              string
-	webhookTimeout, advanceWait                             string
-}
-
-func (p *Program) flags(args []string) (*options, error) {
-	env := func(name, def string) string {
-		if v := p.Getenv(name); v != "" {
-			return v
+	var usage usageError
+	if !*started || errors.As(err, &usage) {
+		if cmd.Name() == "help" {
+			cmd = root
 		}
-		return def
+		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
+		return 2
 	}
+	fmt.Fprintf(p.Stderr, "%s: %v\n", cmd.CommandPath(), err)
+	return 1
+}
+
+// usageError is a command line the command cannot take, found once it
+// runs (exit 2).
+type usageError string
+
+func (u usageError) Error() string { return string(u) }
+
+// errReported is a failure the command has already described on stderr.
+var errReported = errors.New("reported")
+
+// The groups help lists the commands in.
+const (
+	groupLocal   = "local"
+	groupControl = "control"
+)
+
+// root builds the command tree. started reports whether a command got past
+// the parsing of its flags and arguments: an error before is the command
+// line's (exit 2), an error after is the command's (exit 1).
+func (p *Program) root() (root *cobra.Command, started *bool) {
+	started = new(bool)
+	cl := &cli{stdout: p.Stdout, stderr: p.Stderr, getenv: p.Getenv, ready: p.Ready}
 	o := &options{}
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(p.Stderr)
-	fs.StringVar(&o.addr, "addr", env("SANDBOX_ADDR", "127.0.0.1:8080"), "listen address (SANDBOX_ADDR)")
-	fs.StringVar(&o.scenario, "scenario", env("SANDBOX_SCENARIO", "demo"), "embedded scenario name or a YAML file path (SANDBOX_SCENARIO)")
-	fs.StringVar(&o.seed, "seed", env("SANDBOX_SEED", ""), "seed of every generated value; default the scenario's (SANDBOX_SEED)")
-	fs.StringVar(&o.clockStart, "clock-start", env("SANDBOX_CLOCK_START", ""), "virtual clock start, RFC 3339; default the scenario's, else now (SANDBOX_CLOCK_START)")
-	fs.StringVar(&o.clockMode, "clock", env("SANDBOX_CLOCK", "frozen"), "clock mode: frozen, real or scaled (SANDBOX_CLOCK)")
-	fs.StringVar(&o.clockScale, "clock-scale", env("SANDBOX_CLOCK_SCALE", "60"), "speed of the scaled clock (SANDBOX_CLOCK_SCALE)")
-	fs.StringVar(&o.data, "data", env("SANDBOX_DATA", ""), "buntdb file that keeps the state across restarts; default in memory (SANDBOX_DATA)")
-	fs.StringVar(&o.durability, "durability", env("SANDBOX_DURABILITY", "always"), "with --data: always, everysecond or never fsync (SANDBOX_DURABILITY)")
-	fs.StringVar(&o.logLevel, "log-level", env("SANDBOX_LOG_LEVEL", "info"), "debug, info, warn or error (SANDBOX_LOG_LEVEL)")
-	fs.StringVar(&o.logFormat, "log-format", env("SANDBOX_LOG_FORMAT", ""), "pretty or json; default pretty on a terminal (SANDBOX_LOG_FORMAT)")
-	fs.StringVar(&o.adminToken, "admin-token", env("SANDBOX_ADMIN_TOKEN", ""), "when set, the control API requires it (SANDBOX_ADMIN_TOKEN)")
-	fs.StringVar(&o.scenariosDir, "scenarios-dir", env("SANDBOX_SCENARIOS_DIR", ""), "directory whose scenario files POST /_sandbox/worlds may name; default none (SANDBOX_SCENARIOS_DIR)")
-	fs.StringVar(&o.allowedHosts, "allowed-hosts", env("SANDBOX_ALLOWED_HOSTS", ""), "comma-separated Host names the control API and dashboard answer besides loopback and IP addresses (SANDBOX_ALLOWED_HOSTS)")
-	fs.StringVar(&o.allowedOrigins, "allowed-origins", env("SANDBOX_ALLOWED_ORIGINS", ""), "comma-separated browser origins allowed to call the control API, e.g. http://localhost:5173 (SANDBOX_ALLOWED_ORIGINS)")
-	fs.StringVar(&o.webhookTimeout, "webhook-timeout", env("SANDBOX_WEBHOOK_TIMEOUT", "10s"), "how long a webhook receiver has to answer a delivery (SANDBOX_WEBHOOK_TIMEOUT)")
-	fs.StringVar(&o.advanceWait, "webhook-advance-wait", env("SANDBOX_WEBHOOK_ADVANCE_WAIT", "5s"), "how long a clock advance waits for the deliveries due at one instant; the first wait that runs out ends the waiting (SANDBOX_WEBHOOK_ADVANCE_WAIT)")
-	if err := fs.Parse(args); err != nil {
-		return nil, err
+	root = &cobra.Command{
+		Use:   "slash-sandbox",
+		Short: "a local, stateful emulator of the Slash API",
+		Long: `slash-sandbox serves a local, stateful emulator of the Slash Payments and Cards API.
+With no command it serves (as "slash-sandbox serve", with the same flags).`,
+		RunE:              func(cmd *cobra.Command, _ []string) error { return p.serve(cmd.Context(), o, cl.token) },
+		PersistentPreRunE: func(*cobra.Command, []string) error { *started = true; return nil },
+		SilenceErrors:     true,
+		SilenceUsage:      true,
 	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	root.SetOut(p.Stdout)
+	root.SetErr(p.Stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	root.SetHelpCommand(helpCommand())
+	root.SetUsageTemplate(usageTemplate)
+	cl.globalFlags(root)
+	root.Flags().AddFlagSet(p.serveFlags(o))
+	root.AddGroup(
+		&cobra.Group{ID: groupLocal, Title: "Serving and scenarios:"},
+		&cobra.Group{ID: groupControl, Title: "Commands for a running sandbox (--server, --world, --admin-token, --json):"},
+	)
+	for _, c := range []*cobra.Command{p.serveCommand(o, cl), p.validateCommand(), p.scenariosCommand(), p.schemaCommand()} {
+		c.GroupID = groupLocal
+		root.AddCommand(c)
 	}
-	return o, nil
+	for _, c := range cl.commands() {
+		c.GroupID = groupControl
+		root.AddCommand(c)
+	}
+	root.AddCommand(cl.versionCommand())
+	return root, started
 }
 
-// config checks the options and turns them into a server configuration.
-func (p *Program) config(o *options) (server.Config, error) {
-	cfg := server.Config{Addr: o.addr, Scenario: o.scenario, DataPath: o.data, AdminToken: o.adminToken,
-		ScenariosDir: o.scenariosDir, AllowedHosts: list(o.allowedHosts), AllowedOrigins: list(o.allowedOrigins)}
-	var err error
-	if o.seed != "" {
-		n, err := strconv.ParseInt(o.seed, 10, 64)
-		if err != nil {
-			return cfg, fmt.Errorf("--seed: %q is not an integer", o.seed)
-		}
-		cfg.Seed = &n
+// commands are the commands that drive a running sandbox, each built by a
+// method of cli: a new one is a method returning its *cobra.Command, named
+// here.
+func (cl *cli) commands() []*cobra.Command {
+	return []*cobra.Command{
+		cl.healthCommand(), cl.clockCommand(), cl.resetCommand(), cl.keysCommand(), cl.eventsCommand(),
+		cl.worldsCommand(), cl.snapshotsCommand(), cl.outboxCommand(), cl.deliveriesCommand(),
+		cl.triggerCommand(), cl.listenCommand(),
 	}
-	if o.clockStart != "" {
-		t, err := time.Parse(time.RFC3339, o.clockStart)
-		if err != nil {
-			return cfg, fmt.Errorf("--clock-start: %q is not an RFC 3339 instant", o.clockStart)
-		}
-		if err := clock.InRange(t); err != nil {
-			return cfg, fmt.Errorf("--clock-start: %v", err)
-		}
-		cfg.ClockStart = &t
-	}
-	if cfg.ClockMode, err = clock.ParseMode(o.clockMode); err != nil {
-		return cfg, fmt.Errorf("--clock: %v", err)
-	}
-	if cfg.ClockScale, err = strconv.ParseFloat(o.clockScale, 64); err != nil || cfg.ClockScale <= 0 || cfg.ClockScale > clock.MaxScale {
-		return cfg, fmt.Errorf("--clock-scale: %q is not a number above 0 and at most %d", o.clockScale, clock.MaxScale)
-	}
-	if cfg.Webhooks.Timeout, err = duration("--webhook-timeout", o.webhookTimeout); err != nil {
-		return cfg, err
-	}
-	if cfg.Webhooks.AdvanceWait, err = duration("--webhook-advance-wait", o.advanceWait); err != nil {
-		return cfg, err
-	}
-	if cfg.Durability, err = store.ParseDurability(o.durability); err != nil {
-		return cfg, fmt.Errorf("--durability: %v", err)
-	}
-	cfg.Log, err = p.logger(o.logLevel, o.logFormat)
-	return cfg, err
 }
 
-// duration reads a positive duration flag of at most ten minutes.
-func duration(flag, s string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 || d > 10*time.Minute {
-		return 0, fmt.Errorf("%s: %q is not a duration from 1ms to 10m, such as 5s", flag, s)
+// helpCommand is "help [command]"; unlike cobra's own, a topic it does not
+// know is a command line error.
+func helpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			var names []cobra.Completion
+			if cmd, rest, err := c.Root().Find(args); err == nil && len(rest) == 0 {
+				for _, sub := range cmd.Commands() {
+					if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+						names = append(names, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+					}
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return usageError(fmt.Sprintf("no help topic %q", strings.Join(args, " ")))
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
 	}
-	return d, nil
 }
 
-// list splits a comma-separated flag value, dropping empty items.
-func list(s string) []string {
-	var out []string
-	for _, item := range strings.Split(s, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			out = append(out, item)
-		}
-	}
-	return out
-}
+// usageTemplate is cobra's, but the root's own flags (serve's) and its
+// persistent ones (every command's) are listed apart, as in a subcommand.
+const usageTemplate = `Usage:{{if .Runnable}}
+  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
+  {{.CommandPath}} [command]{{end}}{{if .HasExample}}
 
-func (p *Program) logger(level, format string) (zerolog.Logger, error) {
-	lvl, err := zerolog.ParseLevel(level)
-	if err != nil || level == "" {
-		return zerolog.Nop(), fmt.Errorf("--log-level: %q is not one of debug, info, warn, error", level)
-	}
-	p.logs = newLogBuffer(p.Stderr)
-	var out io.Writer = p.logs
-	switch format {
-	case "":
-		if p.Terminal {
-			out = zerolog.ConsoleWriter{Out: p.logs, TimeFormat: "15:04:05.000"}
-		}
-	case "pretty":
-		out = zerolog.ConsoleWriter{Out: p.logs, TimeFormat: "15:04:05.000", NoColor: !p.Terminal}
-	case "json":
-	default:
-		return zerolog.Nop(), fmt.Errorf("--log-format: %q is not pretty or json", format)
-	}
-	return zerolog.New(out).Level(lvl).With().Timestamp().Logger(), nil
-}
+Examples:
+{{.Example}}{{end}}{{if .HasAvailableSubCommands}}{{$cmds := .Commands}}{{if eq (len .Groups) 0}}
 
-func (p *Program) serve(ctx context.Context, args []string) int {
-	o, err := p.flags(args)
-	if err == flag.ErrHelp {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\n", err)
-		return 2
-	}
-	cfg, err := p.config(o)
-	if err != nil {
-		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\n", err)
-		return 2
-	}
-	defer p.logs.Flush()
-	srv, err := server.New(cfg)
-	if ps, ok := scenario.AsProblems(err); ok {
-		p.printProblems(ps)
-		return 1
-	}
-	if err != nil {
-		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\n", err)
-		return 1
-	}
-	keepMemoryLimit(ctx, p.Getenv)
-	if err := srv.Listen(cfg.Addr); err != nil {
-		srv.Engine.Close()
-		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\n", err)
-		return 1
-	}
-	w := srv.Engine.Default()
-	cfg.Log.Info().Str("addr", srv.Addr()).Str("scenario", w.Scenario).Int64("seed", w.Seed).
-		Time("clock", w.Now()).Bool("persistent", w.Persistent()).Msg("slash-sandbox listening on http://" + srv.Addr())
-	p.logs.Flush()
-	if p.Ready != nil {
-		p.Ready(srv.Addr())
-	}
-	if err := srv.Serve(ctx); err != nil {
-		cfg.Log.Error().Err(err).Msg("shutdown")
-		return 1
-	}
-	cfg.Log.Info().Msg("stopped")
-	return 0
-}
+Available Commands:{{range $cmds}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{else}}{{range $group := .Groups}}
+
+{{.Title}}{{range $cmds}}{{if (and (eq .GroupID $group.ID) (or .IsAvailableCommand (eq .Name "help")))}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if not .AllChildCommandsHaveGroup}}
+
+Additional Commands:{{range $cmds}}{{if (and (eq .GroupID "") (or .IsAvailableCommand (eq .Name "help")))}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{end}}{{end}}{{if .HasParent}}{{if .HasAvailableLocalFlags}}
+
+Flags:
+{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
+
+Global Flags:
+{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{else}}
+
+Flags (serve's, which it takes without the word serve):
+{{.LocalNonPersistentFlags.FlagUsages | trimTrailingWhitespaces}}
+
+Global Flags (before or after any command):
+{{.PersistentFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableSubCommands}}
+
+Use "{{.CommandPath}} [command] --help" for more information about a command.{{end}}
+`

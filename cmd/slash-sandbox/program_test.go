@@ -373,3 +373,23 @@ func TestHelpIsTheDocumented(t *testing.T) {
 		t.Errorf("docs/cli.md shows another help than the program prints:\n--- docs\n%s--- program\n%s", shown, r.stdout)
 	}
 }
+
+// TestSchemaCommand tests that "schema" prints the scenario format's JSON
+// Schema, the very file the embedded scenarios name on their first line.
+func TestSchemaCommand(t *testing.T) {
+	r := runProgram(t, nil, "schema")
+	want, err := os.ReadFile(filepath.Join("..", "..", "docs", "scenario.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.code != 0 || r.stdout != string(want) {
+		t.Fatalf("schema = %d, %d bytes (stderr %q); want docs/scenario.schema.json, %d bytes", r.code, len(r.stdout), r.stderr, len(want))
+	}
+	var schema struct {
+		Schema     string         `json:"$schema"`
+		Properties map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &schema); err != nil || schema.Schema != "https://json-schema.org/draft/2020-12/schema" || schema.Properties["accounts"] == nil {
+		t.Errorf("schema is not a draft 2020-12 schema of scenarios: %v %+v", err, schema.Schema)
+	}
+}

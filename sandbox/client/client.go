@@ -124,10 +124,34 @@ type Event struct {
 
 // Advanced is what an advance did.
 type Advanced struct {
-	From   time.Time `json:"from"`
-	To     time.Time `json:"to"`
-	Clock  Clock     `json:"clock"`
-	Events []Event   `json:"events"`
+	From  time.Time `json:"from"`
+	To    time.Time `json:"to"`
+	Clock Clock     `json:"clock"`
+	// Events are every event that ran, in the order they ran.
+	Events   []Event          `json:"events"`
+	Webhooks AdvancedWebhooks `json:"webhooks"`
+}
+
+// AdvancedWebhooks are the webhook deliveries an advance made on the way.
+type AdvancedWebhooks struct {
+	// Settled is whether the advance waited, at every instant, for the
+	// deliveries due then.
+	Settled   bool          `json:"settled"`
+	Delivered []SentWebhook `json:"delivered"`
+}
+
+// SentWebhook is one delivery attempt an advance made.
+type SentWebhook struct {
+	DeliveryID     string    `json:"deliveryId"`
+	WebhookID      string    `json:"webhookId"`
+	Event          string    `json:"event"`
+	EventID        string    `json:"eventId"`
+	Attempt        int       `json:"attempt"`
+	At             time.Time `json:"at"`
+	ResponseStatus int       `json:"responseStatus,omitempty"`
+	Error          string    `json:"error,omitempty"`
+	// Status is the delivery's status after the attempt.
+	Status string `json:"status"`
 }
 
 // Health is the sandbox's readiness.

@@ -28,9 +28,6 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
-// Version is the sandbox's version, set at link time.
-var Version = "dev"
-
 // Config is everything the server needs.
 type Config struct {
 	Addr       string
