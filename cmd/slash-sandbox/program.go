@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -105,6 +106,7 @@ type options struct {
 	addr, scenario, seed, clockStart, clockMode, clockScale string
 	data, durability, logLevel, logFormat, adminToken       string
 	scenariosDir, allowedHosts, allowedOrigins              string
+	resetData                                               bool
 }
 
 func (p *Program) flags(args []string) (*options, error) {
@@ -124,6 +126,11 @@ func (p *Program) flags(args []string) (*options, error) {
 	fs.StringVar(&o.clockMode, "clock", env("SANDBOX_CLOCK", "frozen"), "clock mode: frozen, real or scaled (SANDBOX_CLOCK)")
 	fs.StringVar(&o.clockScale, "clock-scale", env("SANDBOX_CLOCK_SCALE", "60"), "speed of the scaled clock (SANDBOX_CLOCK_SCALE)")
 	fs.StringVar(&o.data, "data", env("SANDBOX_DATA", ""), "buntdb file that keeps the state across restarts; default in memory (SANDBOX_DATA)")
+	resetData, err := strconv.ParseBool(env("SANDBOX_RESET_DATA", "false"))
+	if err != nil {
+		return nil, fmt.Errorf("SANDBOX_RESET_DATA: %q is not true or false", p.Getenv("SANDBOX_RESET_DATA"))
+	}
+	fs.BoolVar(&o.resetData, "reset-data", resetData, "with --data: discard the world the file holds and seed it afresh (SANDBOX_RESET_DATA)")
 	fs.StringVar(&o.durability, "durability", env("SANDBOX_DURABILITY", "always"), "with --data: always, everysecond or never fsync (SANDBOX_DURABILITY)")
 	fs.StringVar(&o.logLevel, "log-level", env("SANDBOX_LOG_LEVEL", "info"), "debug, info, warn or error (SANDBOX_LOG_LEVEL)")
 	fs.StringVar(&o.logFormat, "log-format", env("SANDBOX_LOG_FORMAT", ""), "pretty or json; default pretty on a terminal (SANDBOX_LOG_FORMAT)")
@@ -142,9 +149,12 @@ func (p *Program) flags(args []string) (*options, error) {
 
 // config checks the options and turns them into a server configuration.
 func (p *Program) config(o *options) (server.Config, error) {
-	cfg := server.Config{Addr: o.addr, Scenario: o.scenario, DataPath: o.data, AdminToken: o.adminToken,
+	cfg := server.Config{Addr: o.addr, Scenario: o.scenario, DataPath: o.data, ResetData: o.resetData, AdminToken: o.adminToken,
 		ScenariosDir: o.scenariosDir, AllowedHosts: list(o.allowedHosts), AllowedOrigins: list(o.allowedOrigins)}
 	var err error
+	if o.resetData && o.data == "" {
+		return cfg, fmt.Errorf("--reset-data: there is no data file to reset; name it with --data")
+	}
 	if o.seed != "" {
 		n, err := strconv.ParseInt(o.seed, 10, 64)
 		if err != nil {
@@ -223,9 +233,17 @@ func (p *Program) serve(ctx context.Context, args []string) int {
 	}
 	defer p.logs.Flush()
 	srv, err := server.New(cfg)
+	if errors.Is(err, server.ErrDataHoldsAnotherWorld) {
+		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file holds "+
+			"and seeds it afresh, or delete %s. To keep it, start with the scenario and seed it holds.\n", err, cfg.DataPath)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\n", err)
 		return 1
+	}
+	if cfg.ResetData {
+		cfg.Log.Warn().Str("data", cfg.DataPath).Msg("the data file was seeded afresh (--reset-data); start without it to keep the state across restarts")
 	}
 	keepMemoryLimit(ctx, p.Getenv)
 	if err := srv.Listen(cfg.Addr); err != nil {
