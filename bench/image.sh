@@ -9,10 +9,14 @@
 #   2. make a local stand-in for golang:1.26-bookworm from this machine's Go
 #      toolchain + CA bundle (reused on later runs while the Go version matches;
 #      REBUILD_STANDIN=1 forces a rebuild);
-#   3. buildah bud the unchanged Dockerfile -> slash-sandbox:dev;
-#   4. run the image's entrypoint on a free loopback port and poll
-#      /_sandbox/health, then run "slash-sandbox health" (the HEALTHCHECK) inside it;
-#   5. check the image config (user, port, entrypoint, env) and size.
+#   3. buildah bud the unchanged Dockerfile -> slash-sandbox:dev (Docker
+#      format: the OCI format has no HEALTHCHECK);
+#   4. run the image's entrypoint on a free loopback port, its state in
+#      /data/sandbox.db, and poll /_sandbox/health; run the image's
+#      HEALTHCHECK command against it (it must exit 0), and again once the
+#      server has stopped (it must fail);
+#   5. check the image config (user, port, entrypoint, env, healthcheck) and
+#      size.
 # Prints PASS/FAIL lines; exits non-zero on any failure. Talks to loopback only
 # (the Go build inside the image fetches modules through GOPROXY, like `go` on
 # the host does).
@@ -100,7 +104,7 @@ b0=$SECONDS
 # --isolation chroot: no user/network namespaces needed; RUN uses host network.
 # No --layers by default (no intermediate images pile up); export
 # BUILDAH_LAYERS=true to cache steps between runs.
-if buildah bud --isolation chroot --pull=never -f "$ROOT/Dockerfile" -t "$IMAGE" "$ROOT" >"$tmp/bud.log" 2>&1; then
+if buildah bud --isolation chroot --pull=never --format docker -f "$ROOT/Dockerfile" -t "$IMAGE" "$ROOT" >"$tmp/bud.log" 2>&1; then
 	pass "image builds ($((SECONDS - b0)) s)"
 else
 	tail -n 30 "$tmp/bud.log"
@@ -115,6 +119,9 @@ fi
 # ---------------------------------------------------------------- 4. run
 fmt() { buildah inspect --type image --format "$1" "$IMAGE"; }
 mapfile -t entrypoint < <(fmt '{{range .OCIv1.Config.Entrypoint}}{{println .}}{{end}}')
+# The HEALTHCHECK's test, ["CMD", "/slash-sandbox", "health"]: its command
+# is what follows "CMD".
+mapfile -t healthcheck < <(fmt '{{if .Docker.Config.Healthcheck}}{{range .Docker.Config.Healthcheck.Test}}{{println .}}{{end}}{{end}}')
 
 port=""
 for p in $(seq 18080 18179); do
@@ -126,7 +133,7 @@ step "running ${entrypoint[*]:-<none>} on 127.0.0.1:$port"
 ctr=$(buildah from --pull=never --quiet "$IMAGE")
 # buildah run does not apply ENTRYPOINT itself, so pass it as the command;
 # it does apply the image's USER and ENV (SANDBOX_ADDR overridden here).
-setsid buildah run --isolation chroot --env "SANDBOX_ADDR=127.0.0.1:$port" \
+setsid buildah run --isolation chroot --env "SANDBOX_ADDR=127.0.0.1:$port" --env SANDBOX_DATA=/data/sandbox.db \
 	"$ctr" -- "${entrypoint[@]:-/slash-sandbox}" >"$tmp/run.log" 2>&1 &
 run_pid=$!
 
@@ -150,13 +157,32 @@ else
 	fi
 fi
 
+# healthcheck runs the image's HEALTHCHECK command in a container of the
+# image. Here the server listens on 127.0.0.1:$port of the host's network,
+# not on the image's 0.0.0.0:8080, so the command is told where with
+# --server.
+healthcheck() {
+	local hc
+	hc=$(buildah from --pull=never --quiet "$IMAGE")
+	buildah run --isolation chroot "$hc" -- "${healthcheck[@]:1}" --server "http://127.0.0.1:$port" >"$tmp/health.log" 2>&1
+	local code=$?
+	buildah rm "$hc" >/dev/null
+	return $code
+}
+
 if [[ -n $healthy ]]; then
-	# The image's HEALTHCHECK: the binary itself, no shell or curl in the image.
-	if buildah run --isolation chroot --env "SANDBOX_ADDR=127.0.0.1:$port" "$ctr" -- /slash-sandbox health >"$tmp/health.log" 2>&1; then
-		pass "slash-sandbox health inside the image -> exit 0"
+	if [[ $body == *'"persistent":true'* ]]; then
+		pass "keeps its state in /data/sandbox.db (the non-root user may write /data)"
+	else
+		fail "SANDBOX_DATA=/data/sandbox.db is not persistent: ${body:0:200}"
+	fi
+	if [[ ${healthcheck[0]:-} != CMD ]]; then
+		fail "no exec-form HEALTHCHECK to run"
+	elif healthcheck; then
+		pass "HEALTHCHECK ${healthcheck[*]:1} exits 0 while the server is up: $(tr '\n' ' ' <"$tmp/health.log" | tr -s ' ')"
 	else
 		cat "$tmp/health.log"
-		fail "slash-sandbox health inside the image (log above)"
+		fail "HEALTHCHECK ${healthcheck[*]:1} failed while the server is up"
 	fi
 
 	# Which uid does the server process actually run as?
@@ -175,6 +201,13 @@ if [[ -n $healthy ]]; then
 		sleep 0.1
 	done
 	if [[ -n $stopped ]]; then pass "stops on SIGTERM"; else fail "still running 5 s after SIGTERM"; fi
+	if [[ ${healthcheck[0]:-} == CMD ]]; then
+		if healthcheck; then
+			fail "HEALTHCHECK exits 0 with no server running"
+		else
+			pass "HEALTHCHECK fails once the server has stopped"
+		fi
+	fi
 fi
 kill -KILL -- "-$run_pid" 2>/dev/null || true
 wait "$run_pid" 2>/dev/null || true
@@ -198,6 +231,12 @@ if [[ ${entrypoint[*]:-} == /slash-sandbox ]]; then
 	pass "entrypoint [\"/slash-sandbox\"]"
 else
 	fail "entrypoint is '$(fmt '{{json .OCIv1.Config.Entrypoint}}')' (want [\"/slash-sandbox\"])"
+fi
+
+if [[ ${healthcheck[*]:-} == "CMD /slash-sandbox health" ]]; then
+	pass "healthcheck [\"CMD\", \"/slash-sandbox\", \"health\"] (exec form: scratch has no shell)"
+else
+	fail "healthcheck is '$(fmt '{{json .Docker.Config.Healthcheck}}')' (want exec form CMD /slash-sandbox health)"
 fi
 
 env_lines=$(fmt '{{range .OCIv1.Config.Env}}{{println .}}{{end}}')

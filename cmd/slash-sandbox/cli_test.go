@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	sandboxserver "github.com/slash-sandbox/slash-sandbox/sandbox/server"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,4 +112,22 @@ func TestControlCommands(t *testing.T) {
 			t.Fatalf("unreachable server = %d", r.code)
 		}
 	})
+}
+
+// health needs no admin token: without it the server says only that it is
+// up, which is what a container's health check asks.
+func TestHealthCommandWithoutTheAdminToken(t *testing.T) {
+	s := startProgram(t, nil, "--addr", "127.0.0.1:0", "--log-level", "error", "--admin-token", "s3cret")
+	defer s.stop(t)
+	server := "--server=http://" + s.addr
+	if r := runProgram(t, nil, "health", server); r.code != 0 || r.stdout != "status   ok\nversion  "+sandboxserver.Version+"\n" {
+		t.Fatalf("health without the token = %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r := runProgram(t, map[string]string{"SANDBOX_ADMIN_TOKEN": "s3cret"}, "health", server)
+	if r.code != 0 || !strings.Contains(r.stdout, "world     default\nscenario  demo\nseed      42\n") {
+		t.Fatalf("health with the token = %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := runProgram(t, nil, "health", server, "--admin-token", "wrong"); r.code != 1 || !strings.Contains(r.stderr, "unauthorized") {
+		t.Fatalf("health with a wrong token = %d %q %q", r.code, r.stdout, r.stderr)
+	}
 }

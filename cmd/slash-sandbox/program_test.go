@@ -19,11 +19,16 @@ type run struct {
 	stdout, stderr string
 }
 
+// runProgram runs the program to its end. A serve that starts is stopped
+// at once, so a start that should be refused fails the test instead of
+// serving on.
 func runProgram(t *testing.T, env map[string]string, args ...string) run {
 	t.Helper()
 	var out, errb bytes.Buffer
-	p := &Program{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
-	code := p.Run(context.Background(), args)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := &Program{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }, Ready: func(string) { cancel() }}
+	code := p.Run(ctx, args)
 	return run{code, out.String(), errb.String()}
 }
 
@@ -225,6 +230,65 @@ func TestDataFileSurvivesRestart(t *testing.T) {
 		t.Fatalf("reset after restart = %v", r)
 	}
 	s.stop(t)
+}
+
+// A data file seeded from one scenario is not served for another: the
+// program refuses to start, says what the file holds and how to start
+// over, and --reset-data (or SANDBOX_RESET_DATA) does.
+func TestDataFileOfAnotherWorldIsRefused(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "sandbox.db")
+	empty := []string{"--addr", "127.0.0.1:0", "--scenario", "empty", "--data", data, "--log-level", "warn"}
+	s := startProgram(t, nil, empty...)
+	getJSON(t, "POST", "http://"+s.addr+"/_sandbox/clock/advance", `{"by":"36h"}`)
+	s.stop(t)
+
+	for _, args := range [][]string{{"--data", data}, {"--scenario", "empty", "--seed", "2", "--data", data}} {
+		r := runProgram(t, nil, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+		if r.code != 1 {
+			t.Fatalf("%v: exit %d, want 1: %s", args, r.code, r.stderr)
+		}
+		for _, want := range []string{
+			"data file " + data + ` holds another world (scenario "empty", seed 1, clock start 2026-01-15T09:00:00Z, created `,
+			"To start over, run with --reset-data (SANDBOX_RESET_DATA=true)", "or delete " + data,
+		} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("%v: stderr lacks %q:\n%s", args, want, r.stderr)
+			}
+		}
+	}
+	if r := runProgram(t, nil, "--reset-data"); r.code != 2 || !strings.Contains(r.stderr, "--reset-data: there is no data file to reset") {
+		t.Errorf("--reset-data without --data: %d %q", r.code, r.stderr)
+	}
+	if r := runProgram(t, map[string]string{"SANDBOX_RESET_DATA": "sure"}, "--data", data); r.code != 2 || !strings.Contains(r.stderr, `SANDBOX_RESET_DATA: "sure" is not true or false`) {
+		t.Errorf("SANDBOX_RESET_DATA=sure: %d %q", r.code, r.stderr)
+	}
+
+	s = startProgram(t, nil, empty...)
+	if h := getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health", ""); h["clock"].(map[string]any)["now"] != "2026-01-16T21:00:00Z" {
+		t.Fatalf("the refusals changed the file: %v", h)
+	}
+	s.stop(t)
+
+	for _, start := range []struct {
+		env  map[string]string
+		args []string
+	}{
+		{nil, []string{"--reset-data"}},
+		{map[string]string{"SANDBOX_RESET_DATA": "true"}, nil},
+	} {
+		s = startProgram(t, start.env, append([]string{"--addr", "127.0.0.1:0", "--data", data}, start.args...)...)
+		h := getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health", "")
+		if h["scenario"] != "demo" || h["seed"] != float64(42) || h["clock"].(map[string]any)["now"] != "2026-06-15T14:00:00Z" {
+			t.Fatalf("%v %v: health = %v", start.env, start.args, h)
+		}
+		s.stop(t)
+		if !strings.Contains(s.logs.String(), "the data file was seeded afresh (--reset-data)") {
+			t.Errorf("no warning that the file was seeded afresh: %s", s.logs)
+		}
+	}
+	if r := runProgram(t, nil, empty...); r.code != 1 || !strings.Contains(r.stderr, `holds another world (scenario "demo", seed 42`) {
+		t.Fatalf("after --reset-data the file should hold the demo: %d %s", r.code, r.stderr)
+	}
 }
 
 // TestAcknowledgedWritesSurviveRestart writes through the public API with a

@@ -25,6 +25,9 @@ type options struct {
 	data, durability, logLevel, logFormat                   string
 	scenariosDir, allowedHosts, allowedOrigins              string
 	webhookTimeout, advanceWait                             string
+	resetData                                               bool
+	// resetDataEnv is SANDBOX_RESET_DATA as given, checked with the rest.
+	resetDataEnv string
 }
 
 func (p *Program) serveCommand(o *options, cl *cli) *cobra.Command {
@@ -52,6 +55,9 @@ func (p *Program) serveFlags(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.clockMode, "clock", env("SANDBOX_CLOCK", "frozen"), "clock mode: frozen, real or scaled (SANDBOX_CLOCK)")
 	fs.StringVar(&o.clockScale, "clock-scale", env("SANDBOX_CLOCK_SCALE", "60"), "speed of the scaled clock (SANDBOX_CLOCK_SCALE)")
 	fs.StringVar(&o.data, "data", env("SANDBOX_DATA", ""), "buntdb file that keeps the state across restarts; default in memory (SANDBOX_DATA)")
+	o.resetDataEnv = p.Getenv("SANDBOX_RESET_DATA")
+	resetData, _ := strconv.ParseBool(o.resetDataEnv)
+	fs.BoolVar(&o.resetData, "reset-data", resetData, "with --data: discard the world the file holds and seed it afresh (SANDBOX_RESET_DATA)")
 	fs.StringVar(&o.durability, "durability", env("SANDBOX_DURABILITY", "always"), "with --data: always, everysecond or never fsync (SANDBOX_DURABILITY)")
 	fs.StringVar(&o.logLevel, "log-level", env("SANDBOX_LOG_LEVEL", "info"), "debug, info, warn or error (SANDBOX_LOG_LEVEL)")
 	fs.StringVar(&o.logFormat, "log-format", env("SANDBOX_LOG_FORMAT", ""), "pretty or json; default pretty on a terminal (SANDBOX_LOG_FORMAT)")
@@ -74,6 +80,13 @@ func envOr(getenv func(string) string, name, def string) string {
 func (p *Program) config(o *options, adminToken string) (server.Config, error) {
 	cfg := server.Config{Addr: o.addr, Scenario: o.scenario, DataPath: o.data, AdminToken: adminToken,
 		ScenariosDir: o.scenariosDir, AllowedHosts: list(o.allowedHosts), AllowedOrigins: list(o.allowedOrigins)}
+	cfg.ResetData = o.resetData
+	if _, err := strconv.ParseBool(o.resetDataEnv); o.resetDataEnv != "" && err != nil {
+		return cfg, fmt.Errorf("SANDBOX_RESET_DATA: %q is not true or false", o.resetDataEnv)
+	}
+	if o.resetData && o.data == "" {
+		return cfg, fmt.Errorf("--reset-data: there is no data file to reset; name it with --data")
+	}
 	var err error
 	if o.seed != "" {
 		n, err := strconv.ParseInt(o.seed, 10, 64)
@@ -160,12 +173,20 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	}
 	defer p.logs.Flush()
 	srv, err := server.New(cfg)
+	if errors.Is(err, server.ErrDataHoldsAnotherWorld) {
+		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file holds "+
+			"and seeds it afresh, or delete %s. To keep it, start with the scenario and seed it holds.\n", err, cfg.DataPath)
+		return errReported
+	}
 	if ps, ok := scenario.AsProblems(err); ok {
 		p.printProblems(ps)
 		return errReported
 	}
 	if err != nil {
 		return err
+	}
+	if cfg.ResetData {
+		cfg.Log.Warn().Str("data", cfg.DataPath).Msg("the data file was seeded afresh (--reset-data); start without it to keep the state across restarts")
 	}
 	keepMemoryLimit(ctx, p.Getenv)
 	if err := srv.Listen(cfg.Addr); err != nil {

@@ -199,12 +199,61 @@ func TestResetReturnsToTheStartWithTheSameIDs(t *testing.T) {
 
 func TestAdminToken(t *testing.T) {
 	e := newEnv(t, options{adminToken: "s3cret"})
-	e.get("/_sandbox/health", "", "").gen2(t, 401, "unauthorized")
+	e.get("/_sandbox/keys", "", "").gen2(t, 401, "unauthorized")
 	e.do(req{path: "/_sandbox/keys", header: map[string]string{"X-Admin-Token": "wrong"}}).gen2(t, 401, "unauthorized")
 	e.do(req{path: "/_sandbox/keys", header: map[string]string{"X-Admin-Token": "s3cret"}}).status(t, 200)
-	e.do(req{path: "/_sandbox/health", header: map[string]string{"Authorization": "Bearer s3cret"}}).status(t, 200)
+	e.do(req{path: "/_sandbox/keys", header: map[string]string{"Authorization": "Bearer s3cret"}}).status(t, 200)
 	e.do(req{method: http.MethodPost, path: "/_sandbox/reset"}).gen2(t, 401, "unauthorized")
 	e.get("/account", "sk_sandbox_acme", "").status(t, 200)
+}
+
+// GET /_sandbox/health answers a liveness probe without the admin token,
+// saying only that the server is up; the world it describes needs the
+// token.
+func TestHealthWithoutTheAdminToken(t *testing.T) {
+	e := newEnv(t, options{adminToken: "s3cret"})
+	liveness := `{"status":"ok","version":"dev"}`
+	short := func(t *testing.T, r *resp) {
+		t.Helper()
+		if got := string(bytes.TrimSpace(r.status(t, 200).body)); got != liveness {
+			t.Fatalf("body = %s, want %s", got, liveness)
+		}
+	}
+	full := func(t *testing.T, r *resp) {
+		t.Helper()
+		h := r.status(t, 200).json(t)
+		if h["status"] != "ok" || h["world"] != "default" || h["scenario"] != "demo" || h["seed"] != float64(42) ||
+			h["clock"].(map[string]any)["now"] != "2026-06-15T14:00:00Z" {
+			t.Fatalf("health with the token = %v", h)
+		}
+	}
+	cases := []struct {
+		name   string
+		header map[string]string
+		check  func(t *testing.T, r *resp)
+	}{
+		{"no token: status and version only", nil, short},
+		{"no token, another world named: still nothing of it", map[string]string{"X-Sandbox-World": "nope"}, short},
+		{"a wrong token is refused", map[string]string{"X-Admin-Token": "wrong"}, func(t *testing.T, r *resp) {
+			r.gen2(t, 401, "unauthorized")
+		}},
+		{"a wrong bearer token is refused", map[string]string{"Authorization": "Bearer wrong"}, func(t *testing.T, r *resp) {
+			r.gen2(t, 401, "unauthorized")
+		}},
+		{"X-Admin-Token: the whole answer", map[string]string{"X-Admin-Token": "s3cret"}, full},
+		{"Authorization: Bearer: the whole answer", map[string]string{"Authorization": "Bearer s3cret"}, full},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.check(t, e.do(req{path: "/_sandbox/health", header: c.header}))
+		})
+	}
+	t.Run("the world path still needs the token", func(t *testing.T) {
+		e.get("/_sandbox/worlds/default/health", "", "").gen2(t, 401, "unauthorized")
+	})
+	t.Run("without an admin token configured, everyone gets the whole answer", func(t *testing.T) {
+		full(t, newEnv(t, options{}).get("/_sandbox/health", "", ""))
+	})
 }
 
 func TestUnknownWorldHeader(t *testing.T) {

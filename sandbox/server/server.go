@@ -36,8 +36,14 @@ type Config struct {
 	ClockStart *time.Time
 	ClockMode  clock.Mode
 	ClockScale float64
+	// DataPath keeps the default world in a file. A file that holds
+	// another scenario's world (or another seed, or another clock start
+	// when ClockStart is given) is refused with an error that wraps
+	// ErrDataHoldsAnotherWorld; ResetData discards what the file holds and
+	// seeds it afresh.
 	DataPath   string
 	Durability store.Durability
+	ResetData  bool
 	AdminToken string
 	// Scenarios are what a request may name when it creates a world: the
 	// embedded scenarios and the files of a directory (ScenariosDir, which
@@ -56,6 +62,11 @@ type Config struct {
 	// its Log is always Log.
 	Webhooks webhooks.Options
 }
+
+// ErrDataHoldsAnotherWorld is wrapped by New's error when Config.DataPath
+// holds a world other than the one the configuration asks for; the error
+// says what the file holds.
+var ErrDataHoldsAnotherWorld = kernel.ErrAnotherWorld
 
 // Server is a running sandbox.
 type Server struct {
@@ -80,8 +91,9 @@ func New(cfg Config) (*Server, error) {
 	loading := newLoadLog(cfg.Log, sc.Name, cfg.Wall)
 	_, err = eng.CreateWorld(kernel.WorldSpec{ID: "default", Scenario: sc, Seed: cfg.Seed, ClockStart: cfg.ClockStart,
 		ClockMode: cfg.ClockMode, ClockScale: cfg.ClockScale, DataPath: cfg.DataPath, Durability: cfg.Durability,
-		OnRecord: loading.record})
+		ResetData: cfg.ResetData, OnRecord: loading.record})
 	if err != nil {
+		eng.Close()
 		return nil, err
 	}
 	loading.done("default")

@@ -30,8 +30,8 @@ func TestDashboardIsServed(t *testing.T) {
 	})
 
 	t.Run("the control API still needs it", func(t *testing.T) {
-		e.get("/_sandbox/health", "", "").gen2(t, http.StatusUnauthorized, "unauthorized")
-		e.do(req{path: "/_sandbox/health", header: map[string]string{"X-Admin-Token": token}}).status(t, http.StatusOK)
+		e.get("/_sandbox/worlds", "", "").gen2(t, http.StatusUnauthorized, "unauthorized")
+		e.do(req{path: "/_sandbox/worlds", header: map[string]string{"X-Admin-Token": token}}).status(t, http.StatusOK)
 	})
 
 	t.Run("every file the page and its modules load is served", func(t *testing.T) {

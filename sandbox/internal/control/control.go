@@ -72,24 +72,39 @@ func (c *Control) Register(r *mux.Router, docs *openapi.Registry) *mux.Router {
 	return s
 }
 
-// requireToken enforces the admin token when one is configured.
+// requireToken enforces the admin token when one is configured. Two calls
+// pass without it: the secure form, opened from an emailed link by a
+// contact who has no admin token (its unguessable token protects it), and
+// GET /_sandbox/health, which a liveness probe calls and which then says
+// only that the server is up (see health). A wrong token is refused
+// everywhere.
 func (c *Control) requireToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// The secure form is opened from an emailed link by a contact who
-		// has no admin token; its unguessable token protects it.
-		if c.AdminToken != "" && !strings.Contains(r.URL.Path, "/forms/") {
-			got := r.Header.Get("X-Admin-Token")
-			if b, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && got == "" {
-				got = b
-			}
-			if subtle.ConstantTimeCompare([]byte(got), []byte(c.AdminToken)) != 1 {
-				web.WriteError(w, r, web.Gen2, kernel.Errorf(kernel.CodeUnauthorized,
-					"the control API needs the admin token (X-Admin-Token or Authorization: Bearer)"))
-				return
-			}
+		open := strings.Contains(r.URL.Path, "/forms/") ||
+			(r.URL.Path == "/_sandbox/health" && presentedToken(r) == "")
+		if !open && !c.authorized(r) {
+			web.WriteError(w, r, web.Gen2, kernel.Errorf(kernel.CodeUnauthorized,
+				"the control API needs the admin token (X-Admin-Token or Authorization: Bearer)"))
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// presentedToken is the admin token a request carries: X-Admin-Token, else
+// Authorization: Bearer.
+func presentedToken(r *http.Request) string {
+	if got := r.Header.Get("X-Admin-Token"); got != "" {
+		return got
+	}
+	b, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return b
+}
+
+// authorized reports whether a request may see the whole control API: no
+// admin token is configured, or the request carries it.
+func (c *Control) authorized(r *http.Request) bool {
+	return c.AdminToken == "" || subtle.ConstantTimeCompare([]byte(presentedToken(r)), []byte(c.AdminToken)) == 1
 }
 
 // world is the world a control call acts on: X-Sandbox-World, else the
@@ -137,7 +152,17 @@ type health struct {
 	Worlds     int       `json:"worlds"`
 }
 
+// liveness is the health answer to a caller without the admin token when
+// one is configured: that the server is up, and nothing of its worlds.
+type liveness struct {
+	Status  string `json:"status"`
+	Version string `json:"version"`
+}
+
 func (c *Control) health(r *http.Request) (any, error) {
+	if !c.authorized(r) {
+		return liveness{Status: "ok", Version: c.Version}, nil
+	}
 	w, err := c.world(r)
 	if err != nil {
 		return nil, err

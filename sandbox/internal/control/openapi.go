@@ -44,7 +44,10 @@ func describe(docs *openapi.Registry) {
 		op.Summary = summary
 		docs.Describe(name, op)
 	}
-	d("sandbox.health", "Health, version and the world's clock", openapi.Op{Response: health{}})
+	d("sandbox.health", "Health, version and the world's clock", openapi.Op{
+		Description: "With an admin token configured, a call without it (a liveness probe) is answered only {status, version}; " +
+			"the world, scenario, seed and clock need the token, and a wrong token is refused.",
+		Response: openapi.Schema{"oneOf": []openapi.Schema{{"$go": health{}}, {"$go": liveness{}}}}})
 	d("sandbox.reset", "Reset the world to its scenario", openapi.Op{Response: health{}})
 	d("sandbox.keys", "The world's API keys and what each may act on", openapi.Op{Response: items(keyView{})})
 	d("sandbox.clock", "The world's virtual clock", openapi.Op{Response: clockView{}})

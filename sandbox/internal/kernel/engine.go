@@ -20,9 +20,14 @@ type WorldSpec struct {
 	ClockStart *time.Time
 	ClockMode  clock.Mode
 	ClockScale float64
-	// DataPath backs the world with a file; "" keeps it in memory.
+	// DataPath backs the world with a file; "" keeps it in memory. A file
+	// that holds a world of another scenario, seed or (when ClockStart is
+	// given) clock start is refused with an *AnotherWorldError.
 	DataPath   string
 	Durability store.Durability
+	// ResetData, with DataPath, discards what the file holds and seeds it
+	// afresh.
+	ResetData bool
 	// KeySuffix is appended to every API key of the scenario, so worlds made
 	// from one scenario each answer to their own keys.
 	KeySuffix string
@@ -154,7 +159,7 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 		if w.Db, err = store.Open(spec.DataPath, spec.Durability); err != nil {
 			return nil, err
 		}
-		if err := e.adoptFile(w); err != nil {
+		if err := e.adoptFile(w, spec); err != nil {
 			w.Db.Close()
 			return nil, err
 		}
@@ -209,27 +214,6 @@ func (e *Engine) resolve(spec WorldSpec) (int64, time.Time) {
 		start = spec.ClockStart.UTC()
 	}
 	return seed, start
-}
-
-// adoptFile starts a file-backed world: from the file's own state when it
-// holds one, otherwise from the scenario's.
-func (e *Engine) adoptFile(w *World) error {
-	var found bool
-	err := w.Db.View(func(tx *store.Tx) error {
-		var err error
-		_, found, err = tx.GetRaw(ClockKey)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if !found {
-		if err := w.Db.ReplaceItems(w.initial); err != nil {
-			return err
-		}
-		return w.rekey()
-	}
-	return w.adoptMeta()
 }
 
 // load makes an in-memory world holding the scenario's records.

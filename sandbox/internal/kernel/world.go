@@ -52,6 +52,9 @@ type World struct {
 	// source is the scenario the world was built from; nil for a world
 	// made from a snapshot.
 	source *scenario.Scenario
+	// created is when the world's data file was seeded; zero in memory.
+	// Reset and restore keep it: the file is the same.
+	created time.Time
 }
 
 // Source is the scenario the world was built from, or nil when it was made

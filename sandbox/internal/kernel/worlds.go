@@ -17,15 +17,24 @@ type WorldMeta struct {
 	Seed      int64     `json:"seed"`
 	Start     time.Time `json:"start"`
 	KeySuffix string    `json:"keySuffix,omitempty"`
+	// Created is when a data file's world was seeded (wall time); zero
+	// for a world in memory, so that those stay byte-identical.
+	Created time.Time `json:"created,omitzero"`
 }
 
 var metaKey = store.Key("m", "world")
 
-// Meta returns the world's scenario, seed, clock start and key suffix.
+// Meta returns the world's scenario, seed, clock start, key suffix and,
+// for a file-backed world, when its file was seeded.
 func (w *World) Meta() WorldMeta {
 	w.gate.RLock()
 	defer w.gate.RUnlock()
-	return WorldMeta{Scenario: w.Scenario, Seed: w.Seed, Start: w.Start, KeySuffix: w.keySuffix}
+	return w.meta()
+}
+
+// meta is Meta for a caller that holds the gate.
+func (w *World) meta() WorldMeta {
+	return WorldMeta{Scenario: w.Scenario, Seed: w.Seed, Start: w.Start, KeySuffix: w.keySuffix, Created: w.created}
 }
 
 // adoptMeta reads the store's metadata into the world's fields. The caller
@@ -80,7 +89,7 @@ func (w *World) rekey() error {
 		if err := op.storeCounters(); err != nil {
 			return err
 		}
-		return tx.Put(metaKey, WorldMeta{Scenario: w.Scenario, Seed: w.Seed, Start: w.Start, KeySuffix: w.keySuffix})
+		return tx.Put(metaKey, w.meta())
 	})
 }
 
