@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 	"net/http"
 	"testing"
 	"time"
@@ -212,7 +213,7 @@ func TestAdminToken(t *testing.T) {
 // token.
 func TestHealthWithoutTheAdminToken(t *testing.T) {
 	e := newEnv(t, options{adminToken: "s3cret"})
-	liveness := `{"status":"ok","version":"dev"}`
+	liveness := `{"status":"ok","version":"` + server.Version + `"}`
 	short := func(t *testing.T, r *resp) {
 		t.Helper()
 		if got := string(bytes.TrimSpace(r.status(t, 200).body)); got != liveness {

@@ -34,7 +34,7 @@ func TestScenarioSchemaIsServed(t *testing.T) {
 		t.Fatalf("a request holding Etag %q got %d bytes", etag, len(again.body))
 	}
 	e.do(req{method: http.MethodPost, path: "/_sandbox/scenario.schema.json"}).gen2(t, http.StatusMethodNotAllowed, "method_not_allowed")
-	e.get("/_sandbox/health", "", "").gen2(t, http.StatusUnauthorized, "unauthorized")
+	e.get("/_sandbox/keys", "", "").gen2(t, http.StatusUnauthorized, "unauthorized")
 }
 
 // An inline scenario's problems are all reported, each with its line and
