@@ -26,6 +26,9 @@ const (
 	// CodeUnavailable: the work was stopped before it finished (the
 	// server is shutting down); trying again later may succeed.
 	CodeUnavailable Code = "unavailable"
+	// CodeTimeout: what the request waited for did not happen in the time
+	// it allowed.
+	CodeTimeout Code = "timeout"
 )
 
 // Error is a domain error: a code, a human message and the variable data

@@ -52,6 +52,8 @@ type World struct {
 	// source is the scenario the world was built from; nil for a world
 	// made from a snapshot.
 	source *scenario.Scenario
+	// changes wakes those waiting for the world's records to change.
+	changes changes
 }
 
 // Source is the scenario the world was built from, or nil when it was made
@@ -69,6 +71,8 @@ type Op struct {
 	Loading bool
 	// committed runs after the operation's writes are stored.
 	committed []func()
+	// announced are the topics the operation announces (see Announce).
+	announced []string
 	// Bulk keeps counters and totals in memory while a scenario loads.
 	Bulk *bulkCounters
 	// seqs are the sequence counters the operation moved, stored when it
@@ -205,6 +209,8 @@ func (w *World) Reset() error {
 func (w *World) replace(load func() error) error {
 	w.gate.Lock()
 	defer w.gate.Unlock()
+	// Waiters look again at what the world now holds.
+	defer w.wake("")
 	if err := load(); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}

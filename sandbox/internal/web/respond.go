@@ -154,6 +154,7 @@ var statusOf = map[kernel.Code]int{
 	kernel.CodeRateLimited:          http.StatusTooManyRequests,
 	kernel.CodeInternal:             http.StatusInternalServerError,
 	kernel.CodeUnavailable:          http.StatusServiceUnavailable,
+	kernel.CodeTimeout:              http.StatusRequestTimeout,
 }
 
 // StatusOf returns the HTTP status of an error code.
