@@ -160,25 +160,3 @@ func (s *Sandbox) WaitForDelivery(f DeliveryFilter) Delivery {
 	}
 	return d
 }
-
-// Outbox lists the emails the sandbox sent, newest first, failing the test
-// when it cannot read them.
-func (s *Sandbox) Outbox() []Message {
-	s.t.Helper()
-	ms, err := s.Control.Outbox(context.Background())
-	if err != nil {
-		s.t.Fatalf("sandboxtest: read the outbox: %v", err)
-	}
-	return ms
-}
-
-// Deliveries lists the first 100 webhook deliveries in the order they were
-// made, failing the test when it cannot read them.
-func (s *Sandbox) Deliveries() []Delivery {
-	s.t.Helper()
-	ds, err := s.Control.Deliveries(context.Background())
-	if err != nil {
-		s.t.Fatalf("sandboxtest: read the webhook deliveries: %v", err)
-	}
-	return ds
-}
