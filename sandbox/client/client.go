@@ -29,9 +29,10 @@ type Client struct {
 	Received func(method, path string, status int, body []byte)
 }
 
-// New makes a client for a base URL.
+// New makes a client for a base URL. Its HTTP client gives up after 90
+// seconds: longer than the longest wait the sandbox allows.
 func New(baseURL string) *Client {
-	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), HTTP: &http.Client{Timeout: 60 * time.Second}}
+	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), HTTP: &http.Client{Timeout: 90 * time.Second}}
 }
 
 // Error is a control API error (second-generation envelope).
@@ -443,4 +444,77 @@ func (c *Client) PublicKeyPEM(ctx context.Context) (string, error) {
 	}
 	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/webhooks/public-key", nil, &v)
 	return v.PEM, err
+}
+
+// EmailFilter chooses the email WaitForEmail answers; empty fields match
+// every email.
+type EmailFilter struct {
+	// To is a recipient, To or CC, in any case.
+	To        string
+	Kind      string
+	RelatedID string
+	// Subject is a part of the subject, in any case.
+	Subject string
+	// Since keeps the emails sent at or after this virtual time.
+	Since time.Time
+	// After is a message id: only emails sent after it match.
+	After string
+	// Timeout is how long the sandbox waits, up to a minute (0: 10s).
+	Timeout time.Duration
+}
+
+// DeliveryFilter chooses the webhook delivery WaitForDelivery answers;
+// empty fields match every delivery.
+type DeliveryFilter struct {
+	WebhookID string
+	Event     string
+	// Status waits for a delivery to reach it: queued, pending, retrying,
+	// succeeded, failed or canceled.
+	Status string
+	// Since keeps the deliveries made at or after this virtual time.
+	Since time.Time
+	// After is a delivery id: only deliveries made after it match.
+	After string
+	// Timeout is how long the sandbox waits, up to a minute (0: 10s).
+	Timeout time.Duration
+}
+
+// waitQuery is the query string of a wait: the non-empty filters.
+func waitQuery(pairs []string, since time.Time, timeout time.Duration) string {
+	q := url.Values{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			q.Set(pairs[i], pairs[i+1])
+		}
+	}
+	if !since.IsZero() {
+		q.Set("since", since.UTC().Format(time.RFC3339Nano))
+	}
+	if timeout > 0 {
+		q.Set("timeout", timeout.String())
+	}
+	return q.Encode()
+}
+
+// WaitForEmail answers the first email, in the order they were sent, that
+// f matches, waiting for the sandbox to send one. When none comes before
+// the timeout the error is an *Error with Status 408 and Code "timeout".
+func (c *Client) WaitForEmail(ctx context.Context, f EmailFilter) (Message, error) {
+	var m Message
+	q := waitQuery([]string{"to", f.To, "kind", f.Kind, "relatedId", f.RelatedID, "subject", f.Subject, "after", f.After},
+		f.Since, f.Timeout)
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/outbox/wait?"+q, nil, &m)
+	return m, err
+}
+
+// WaitForDelivery answers the first webhook delivery, in the order they
+// were made, that f matches, waiting for one to match (with Status, for a
+// delivery to reach it). When none does before the timeout the error is an
+// *Error with Status 408 and Code "timeout".
+func (c *Client) WaitForDelivery(ctx context.Context, f DeliveryFilter) (Delivery, error) {
+	var d Delivery
+	q := waitQuery([]string{"webhookId", f.WebhookID, "event", f.Event, "status", f.Status, "after", f.After},
+		f.Since, f.Timeout)
+	_, err := c.Do(ctx, http.MethodGet, "/_sandbox/webhook-deliveries/wait?"+q, nil, &d)
+	return d, err
 }

@@ -6,11 +6,14 @@
 //	req, _ := http.NewRequest("GET", sb.URL+"/account", nil)
 //	req.Header.Set("X-API-Key", sb.Key("sk_sandbox_acme"))
 //	sb.Control.Advance(ctx, "36h")
+//	msg := sb.WaitForEmail(sandboxtest.EmailFilter{To: "hello@pixelforge.test"})
 package sandboxtest
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,6 +36,20 @@ type Options struct {
 	Log *zerolog.Logger
 }
 
+// Message is an email the sandbox sent, as its outbox shows it.
+type Message = client.Message
+
+// Delivery is a webhook delivery with its attempts.
+type Delivery = client.Delivery
+
+// EmailFilter chooses the email WaitForEmail waits for; empty fields match
+// every email.
+type EmailFilter = client.EmailFilter
+
+// DeliveryFilter chooses the webhook delivery WaitForDelivery waits for;
+// empty fields match every delivery.
+type DeliveryFilter = client.DeliveryFilter
+
 // Sandbox is a running sandbox.
 type Sandbox struct {
 	// URL is the base address, e.g. http://127.0.0.1:41234.
@@ -43,12 +60,29 @@ type Sandbox struct {
 	Control *client.Client
 	// Server is the running server, for tests that need the engine.
 	Server *server.Server
+
+	// t is the test Start was given, noTest for a sandbox made by New.
+	t     testing.TB
+	close func()
 }
 
 // Start runs a sandbox until the test ends; it fails the test if the
 // scenario does not load.
 func Start(t testing.TB, o Options) *Sandbox {
 	t.Helper()
+	sb, err := New(o)
+	if err != nil {
+		t.Fatalf("sandboxtest: %v", err)
+	}
+	sb.t = t
+	t.Cleanup(sb.Close)
+	return sb
+}
+
+// New runs a sandbox outside a single test, for TestMain or an example;
+// the caller stops it with Close. Its Key and Wait methods have no test to
+// fail, so they panic where a started sandbox's would fail the test.
+func New(o Options) (*Sandbox, error) {
 	if o.Scenario == "" {
 		o.Scenario = "demo"
 	}
@@ -62,28 +96,67 @@ func Start(t testing.TB, o Options) *Sandbox {
 	}
 	srv, err := server.New(cfg)
 	if err != nil {
-		t.Fatalf("sandboxtest: %v", err)
+		return nil, err
 	}
 	hs := httptest.NewServer(srv.Handler)
-	t.Cleanup(func() {
+	sb := &Sandbox{URL: hs.URL, Control: client.New(hs.URL), Server: srv, t: noTest{}, close: func() {
 		hs.Close()
 		srv.Engine.Close()
-	})
-	sb := &Sandbox{URL: hs.URL, Control: client.New(hs.URL), Server: srv}
+	}}
 	sb.Control.AdminToken = o.AdminToken
 	if sb.Keys, err = sb.Control.Keys(context.Background()); err != nil {
-		t.Fatalf("sandboxtest: read keys: %v", err)
+		sb.Close()
+		return nil, fmt.Errorf("read keys: %w", err)
 	}
-	return sb
+	return sb, nil
 }
 
-// Key returns the named key of the world, failing loudly when the scenario
-// has no such key.
+// Close stops the sandbox. Start's sandbox is closed when its test ends.
+func (s *Sandbox) Close() { s.close() }
+
+// noTest stands for the test of a sandbox made by New: failing it panics.
+type noTest struct{ testing.TB }
+
+func (noTest) Helper() {}
+
+func (noTest) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+
+// Key returns the named key of the world. A name the world has no key for
+// fails the test, listing the keys it has.
 func (s *Sandbox) Key(name string) string {
-	for _, k := range s.Keys {
+	s.t.Helper()
+	names := make([]string, len(s.Keys))
+	for i, k := range s.Keys {
 		if k.Key == name {
 			return k.Key
 		}
+		names[i] = k.Key
 	}
-	panic("sandboxtest: no API key " + name)
+	s.t.Fatalf("sandboxtest: the world has no API key %q; its keys are %s", name, strings.Join(names, ", "))
+	return ""
+}
+
+// WaitForEmail returns the first email, in the order they were sent, that
+// f matches, waiting for the sandbox to send one (f.Timeout, 10 s by
+// default, at most a minute). It fails the test when none comes.
+func (s *Sandbox) WaitForEmail(f EmailFilter) Message {
+	s.t.Helper()
+	m, err := s.Control.WaitForEmail(context.Background(), f)
+	if err != nil {
+		s.t.Fatalf("sandboxtest: wait for an email matching %+v: %v", f, err)
+	}
+	return m
+}
+
+// WaitForDelivery returns the first webhook delivery, in the order they
+// were made, that f matches, waiting for one to (with f.Status, for a
+// delivery to reach that status). It fails the test when none does in
+// f.Timeout (10 s by default, at most a minute).
+func (s *Sandbox) WaitForDelivery(f DeliveryFilter) Delivery {
+	s.t.Helper()
+	d, err := s.Control.WaitForDelivery(context.Background(), f)
+	if err != nil {
+		s.t.Fatalf("sandboxtest: wait for a webhook delivery matching %+v: %v", f, err)
+	}
+	return d
 }

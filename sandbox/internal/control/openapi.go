@@ -109,6 +109,18 @@ func describe(docs *openapi.Registry) {
 		Description: "/_sandbox/worlds/{world}/<call> is <call> with X-Sandbox-World: {world}.", Response: openapi.Schema{}})
 }
 
+// waitQuery are the parameters every wait takes; after names a record of
+// kind.
+func waitQuery(kind string) []openapi.Param {
+	return []openapi.Param{
+		{Name: "timeout", Description: "How long to wait, up to 60s; 10s by default."},
+		{Name: "since", Description: "Only what was made at or after this virtual time.", Schema: openapi.Schema{"type": "string", "format": "date-time"}},
+		{Name: "after", Description: "A " + kind + " id: only what was made after it."}}
+}
+
+// waitErrors is the answer of a wait that ran out of time.
+var waitErrors = map[int]any{http.StatusRequestTimeout: openapi.Ref("ErrorV2")}
+
 // describer documents one control route.
 type describer func(name, summary string, op openapi.Op)
 
@@ -187,9 +199,14 @@ func describeSimulations(docs *openapi.Registry, d describer) {
 	d("sandbox.information_requests.get", "An information request with its form link", openapi.Op{Response: infoControlView{}})
 	d("sandbox.information_requests.cancel", "Cancel an information request", openapi.Op{
 		Description: "Its queued ACH transfers are canceled with it.", Response: infoControlView{}})
-	d("sandbox.outbox.list", "The emails the sandbox sent, newest first", openapi.Op{
-		Query: []openapi.Param{{Name: "to"}, {Name: "kind"}, {Name: "relatedId"}}, Response: outboxPage{}})
+	outboxQuery := []openapi.Param{{Name: "to", Description: "A recipient, To or CC, any case."}, {Name: "kind"}, {Name: "relatedId"},
+		{Name: "subject", Description: "A part of the subject, any case."}}
+	d("sandbox.outbox.list", "The emails the sandbox sent, newest first", openapi.Op{Query: outboxQuery, Response: outboxPage{}})
 	d("sandbox.outbox.get", "One email", openapi.Op{Response: messageView{}})
+	d("sandbox.outbox.wait", "Wait for an email", openapi.Op{
+		Description: "Answers the first email, in the order they were sent, that matches the filters, waiting until one is sent; " +
+			"408 timeout when none is before the timeout. after names a message: only later ones match.",
+		Query: append(outboxQuery, waitQuery("message")...), Response: messageView{}, Extra: waitErrors})
 }
 
 // describeDeliveries documents the webhook delivery routes.
@@ -197,10 +214,15 @@ func describeDeliveries(docs *openapi.Registry, d describer) {
 	docs.Component("SandboxWebhookDelivery", deliveryView{})
 	docs.Component("WebhookEvent", object(openapi.Schema{"entityId": stringType, "event": oneOfStrings(kernel.WebhookEventTypes...),
 		"eventId": stringType}, "entityId", "event", "eventId"))
+	filters := []openapi.Param{{Name: "webhookId"}, {Name: "event", Schema: oneOfStrings(kernel.WebhookEventTypes...)},
+		{Name: "status", Schema: oneOfStrings(deliveries.DeliveryStatuses...)}}
 	d("sandbox.webhook_deliveries.list", "Webhook deliveries with every attempt", openapi.Op{Response: deliveryPage{},
-		Query: []openapi.Param{{Name: "limit", Description: "1 to 500; 100 by default.", Schema: openapi.Schema{"type": "integer", "minimum": 1, "maximum": 500}},
-			{Name: "cursor", Description: "metadata.nextCursor of the previous page."}, {Name: "webhookId"},
-			{Name: "event", Schema: oneOfStrings(kernel.WebhookEventTypes...)}, {Name: "status", Schema: oneOfStrings(deliveries.DeliveryStatuses...)}}})
+		Query: append([]openapi.Param{{Name: "limit", Description: "1 to 500; 100 by default.", Schema: openapi.Schema{"type": "integer", "minimum": 1, "maximum": 500}},
+			{Name: "cursor", Description: "metadata.nextCursor of the previous page."}}, filters...)})
+	d("sandbox.webhook_deliveries.wait", "Wait for a webhook delivery", openapi.Op{
+		Description: "Answers the first delivery, in the order they were made, that matches the filters, waiting until one does " +
+			"(with status, until a delivery reaches it); 408 timeout when none does before the timeout. after names a delivery: only later ones match.",
+		Query: append(filters, waitQuery("delivery")...), Response: deliveryView{}, Extra: waitErrors})
 	d("sandbox.webhook_deliveries.get", "One webhook delivery", openapi.Op{Response: deliveryView{}})
 	d("sandbox.webhook_deliveries.redeliver", "Send a delivery's event again", openapi.Op{Status: http.StatusCreated, Response: deliveryView{}})
 	d("sandbox.webhook_deliveries.settle", "Wait until the deliveries due now have been attempted", openapi.Op{

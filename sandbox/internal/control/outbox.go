@@ -2,6 +2,7 @@ package control
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/gorilla/mux"
@@ -12,6 +13,7 @@ import (
 
 func (c *Control) routesOutbox(s *mux.Router) {
 	web.Route(s, web.Gen2, http.MethodGet, "/outbox", "sandbox.outbox.list", c.outbox)
+	web.Route(s, web.Gen2, http.MethodGet, "/outbox/wait", "sandbox.outbox.wait", c.waitOutbox)
 	web.Route(s, web.Gen2, http.MethodGet, "/outbox/{id}", "sandbox.outbox.get", c.outboxMessage)
 	web.Route(s, web.Gen2, http.MethodGet, "/documents/{documentId}", "sandbox.document.get", c.document)
 }
@@ -60,16 +62,20 @@ func messageOf(r *http.Request, m *kernel.Message) messageView {
 		Links: links, RelatedID: m.RelatedID, LegalEntityID: m.LegalEntityID, CreatedAt: ts(m.CreatedAt)}
 }
 
-// outbox lists the emails the sandbox sent, newest first; to, kind and
-// relatedId narrow it.
+// outboxFilter reads the outbox filters of a query: to, kind, relatedId
+// and subject.
+func outboxFilter(q url.Values) kernel.OutboxFilter {
+	return kernel.OutboxFilter{To: q.Get("to"), Kind: q.Get("kind"), RelatedID: q.Get("relatedId"), Subject: q.Get("subject")}
+}
+
+// outbox lists the emails the sandbox sent, newest first; to, kind,
+// relatedId and subject narrow it.
 func (c *Control) outbox(r *http.Request) (any, error) {
 	w, err := c.world(r)
 	if err != nil {
 		return nil, err
 	}
-	q := r.URL.Query()
-	page, err := w.Outbox(kernel.OutboxFilter{To: q.Get("to"), Kind: q.Get("kind"), RelatedID: q.Get("relatedId")},
-		kernel.PageRequest{Size: 500})
+	page, err := w.Outbox(outboxFilter(r.URL.Query()), kernel.PageRequest{Size: 500})
 	if err != nil {
 		return nil, err
 	}

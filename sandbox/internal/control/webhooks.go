@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +24,7 @@ func (c *Control) routesWebhooks(s *mux.Router) {
 	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }
 	route(http.MethodGet, "/webhook-deliveries", "sandbox.webhook_deliveries.list", c.listDeliveries)
 	route(http.MethodPost, "/webhook-deliveries/settle", "sandbox.webhook_deliveries.settle", c.settleDeliveries)
+	route(http.MethodGet, "/webhook-deliveries/wait", "sandbox.webhook_deliveries.wait", c.waitDelivery)
 	route(http.MethodGet, "/webhook-deliveries/{id}", "sandbox.webhook_deliveries.get", c.getDelivery)
 	route(http.MethodPost, "/webhook-deliveries/{id}/redeliver", "sandbox.webhook_deliveries.redeliver", c.redeliver)
 	route(http.MethodGet, "/webhooks/public-key", "sandbox.webhooks.public_key", c.publicKey)
@@ -111,6 +113,12 @@ func deliveryOf(d *deliveries.WebhookDelivery) deliveryView {
 	return v
 }
 
+// deliveryFilter reads the delivery filters of a query: webhookId, event
+// and status.
+func deliveryFilter(q url.Values) deliveries.DeliveryFilter {
+	return deliveries.DeliveryFilter{WebhookID: q.Get("webhookId"), Event: q.Get("event"), Status: q.Get("status")}
+}
+
 func (c *Control) listDeliveries(r *http.Request) (any, error) {
 	w, err := c.world(r)
 	if err != nil {
@@ -132,8 +140,7 @@ func (c *Control) listDeliveries(r *http.Request) (any, error) {
 		}
 		req.After = string(after)
 	}
-	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: q.Get("webhookId"), Event: q.Get("event"),
-		Status: q.Get("status")}, req)
+	page, err := deliveries.Deliveries(w, deliveryFilter(q), req)
 	if err != nil {
 		return nil, err
 	}

@@ -141,6 +141,7 @@ func chaosDraw(op *kernel.Op, label string, n int64) float64 {
 }
 
 func saveDelivery(op *kernel.Op, d *WebhookDelivery) error {
+	op.Announce(TopicDeliveries)
 	return op.Save(KindDelivery, d.ID, d, DeliveryIndexes(d)...)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -48,6 +49,13 @@ type DeliveryFilter struct {
 	WebhookID string
 	Event     string
 	Status    string
+	// Since keeps the deliveries made at or after it (virtual time).
+	Since time.Time
+}
+
+func (f DeliveryFilter) match(d *WebhookDelivery) bool {
+	return (f.WebhookID == "" || d.WebhookID == f.WebhookID) && (f.Event == "" || d.Event == f.Event) &&
+		(f.Status == "" || d.Status == f.Status) && !d.CreatedAt.Before(f.Since)
 }
 
 // Check validates a filter, keyed by query parameter.
@@ -77,9 +85,7 @@ func Deliveries(w *kernel.World, f DeliveryFilter, req kernel.PageRequest) (kern
 	var page kernel.Page[WebhookDelivery]
 	err := w.View(func(op *kernel.Op) error {
 		var err error
-		page, err = kernel.List(op, KindDelivery, prefix, req, func(d *WebhookDelivery) bool {
-			return (f.Event == "" || d.Event == f.Event) && (f.Status == "" || d.Status == f.Status)
-		})
+		page, err = kernel.List(op, KindDelivery, prefix, req, f.match)
 		return err
 	})
 	return page, err
@@ -111,6 +117,36 @@ func EventDeliveries(op *kernel.Op, events []kernel.Emitted) ([]WebhookDelivery,
 		}
 		req.After = page.Next
 	}
+}
+
+// FirstDelivery is the first delivery, in the order they were made, that f
+// matches and that was made after the delivery named after ("" for any);
+// nil when there is none yet. An after that names no delivery is
+// not_found.
+func FirstDelivery(w *kernel.World, f DeliveryFilter, after string) (*WebhookDelivery, error) {
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	var found *WebhookDelivery
+	err := w.View(func(op *kernel.Op) error {
+		req := kernel.PageRequest{Size: 1}
+		if after != "" {
+			prev, err := delivery(op, after)
+			if e, ok := kernel.AsError(err); ok && e.Code == kernel.CodeNotFound {
+				return kernel.NotFound("webhook delivery", "after", after)
+			}
+			if err != nil {
+				return err
+			}
+			req.After = DeliveryIndexes(prev)[0]
+		}
+		page, err := kernel.List(op, KindDelivery, kernel.IndexPrefix(IndexDeliveryAll), req, f.match)
+		if len(page.Items) > 0 {
+			found = &page.Items[0]
+		}
+		return err
+	})
+	return found, err
 }
 
 // Delivery loads one delivery.

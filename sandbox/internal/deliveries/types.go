@@ -100,6 +100,9 @@ type AttemptResult struct {
 const MaxResponseBody = 4 << 10
 
 const (
+	// TopicDeliveries is announced when a delivery is made or changes
+	// (kernel.World.Changed).
+	TopicDeliveries      = "webhook_deliveries"
 	KindDelivery         = "webhook_delivery"
 	IndexDeliveryAll     = "delivery.all"
 	IndexDeliveryWebhook = "delivery.webhook"

@@ -30,6 +30,9 @@ const (
 	// faults: an upstream's failure as a client meets it.
 	CodeBadGateway     Code = "bad_gateway"
 	CodeGatewayTimeout Code = "gateway_timeout"
+	// CodeTimeout: what the request waited for did not happen in the time
+	// it allowed.
+	CodeTimeout Code = "timeout"
 )
 
 // Error is a domain error: a code, a human message and the variable data

@@ -73,6 +73,7 @@ func (op *Op) SendEmail(m *Message) error {
 	if m.Links == nil {
 		m.Links = map[string]string{}
 	}
+	op.Announce(TopicOutbox)
 	return op.Save(kindMessage, id, m, messageIndexes(m)...)
 }
 
@@ -82,6 +83,10 @@ type OutboxFilter struct {
 	To        string
 	Kind      string
 	RelatedID string
+	// Subject matches a part of the subject, case-insensitively.
+	Subject string
+	// Since keeps the messages sent at or after it (virtual time).
+	Since time.Time
 }
 
 func (f OutboxFilter) match(m *Message) bool {
@@ -89,6 +94,12 @@ func (f OutboxFilter) match(m *Message) bool {
 		return false
 	}
 	if f.RelatedID != "" && m.RelatedID != f.RelatedID {
+		return false
+	}
+	if f.Subject != "" && !strings.Contains(strings.ToLower(m.Subject), strings.ToLower(f.Subject)) {
+		return false
+	}
+	if m.CreatedAt.Before(f.Since) {
 		return false
 	}
 	if f.To == "" {
@@ -128,4 +139,33 @@ func (w *World) OutboxMessage(id string) (*Message, error) {
 		return nil, err
 	}
 	return &m, nil
+}
+
+// FirstMessage is the first message, in the order they were sent, that f
+// matches and that was sent after the message named after ("" for any);
+// nil when there is none yet. An after that names no message is not_found.
+func (w *World) FirstMessage(f OutboxFilter, after string) (*Message, error) {
+	var found *Message
+	err := w.View(func(op *Op) error {
+		req := PageRequest{Size: 1}
+		if after != "" {
+			var prev Message
+			ok, err := op.Get(kindMessage, after, &prev)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return NotFound("message", "after", after)
+			}
+			// Messages are indexed by time, then sequence: the ones after
+			// prev follow its index key.
+			req.After = messageIndexes(&prev)[0]
+		}
+		page, err := List(op, kindMessage, IndexPrefix(indexOutbox), req, f.match)
+		if len(page.Items) > 0 {
+			found = &page.Items[0]
+		}
+		return err
+	})
+	return found, err
 }

@@ -55,6 +55,8 @@ type World struct {
 	// created is when the world's data file was seeded; zero in memory.
 	// Reset and restore keep it: the file is the same.
 	created time.Time
+	// changes wakes those waiting for the world's records to change.
+	changes changes
 }
 
 // Source is the scenario the world was built from, or nil when it was made
@@ -72,6 +74,8 @@ type Op struct {
 	Loading bool
 	// committed runs after the operation's writes are stored.
 	committed []func()
+	// announced are the topics the operation announces (see Announce).
+	announced []string
 	// Bulk keeps counters and totals in memory while a scenario loads.
 	Bulk *bulkCounters
 	// seqs are the sequence counters the operation moved, stored when it
@@ -210,6 +214,8 @@ func (w *World) Reset() error {
 func (w *World) replace(load func() error) error {
 	w.gate.Lock()
 	defer w.gate.Unlock()
+	// Waiters look again at what the world now holds.
+	defer w.wake("")
 	if err := load(); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}

@@ -151,6 +151,7 @@ func (e *Engine) DeleteWorld(id string) error {
 	for _, h := range hooks {
 		h(id)
 	}
+	w.forgetWaiters()
 	return w.Close()
 }
 

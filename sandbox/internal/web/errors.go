@@ -10,7 +10,7 @@ import (
 // gen1Names are the first generation's error names, by status.
 var gen1Names = map[int]string{
 	400: "BadRequestError", 401: "UnauthorizedError", 403: "ForbiddenError", 404: "NotFoundError",
-	405: "MethodNotAllowedError", 409: "ConflictError", 413: "PayloadTooLargeError",
+	405: "MethodNotAllowedError", 408: "RequestTimeoutError", 409: "ConflictError", 413: "PayloadTooLargeError",
 	415: "UnsupportedMediaTypeError", 429: "TooManyRequestsError", 500: "InternalServerError",
 	502: "BadGatewayError", 503: "ServiceUnavailableError", 504: "GatewayTimeoutError",
 }

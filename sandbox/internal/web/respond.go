@@ -156,6 +156,7 @@ var statusOf = map[kernel.Code]int{
 	kernel.CodeUnavailable:          http.StatusServiceUnavailable,
 	kernel.CodeBadGateway:           http.StatusBadGateway,
 	kernel.CodeGatewayTimeout:       http.StatusGatewayTimeout,
+	kernel.CodeTimeout:              http.StatusRequestTimeout,
 }
 
 // StatusOf returns the HTTP status of an error code.

@@ -1,0 +1,212 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
+)
+
+// answer is a response read off the test's goroutine.
+type answer struct {
+	status int
+	body   []byte
+	err    error
+}
+
+// waitAsync runs a GET in the background and hands its answer back on the
+// returned channel; cancel stops it as a client going away would.
+func waitAsync(e *env, path string) (<-chan answer, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	out := make(chan answer, 1)
+	go func() {
+		hr, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.srv.URL+path, nil)
+		res, err := http.DefaultClient.Do(hr)
+		if err != nil {
+			out <- answer{err: err}
+			return
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		out <- answer{status: res.StatusCode, body: b, err: err}
+	}()
+	return out, cancel
+}
+
+type waitedMessage struct {
+	ID        string   `json:"id"`
+	Kind      string   `json:"kind"`
+	To        []string `json:"to"`
+	Subject   string   `json:"subject"`
+	RelatedID string   `json:"relatedId"`
+}
+
+func TestOutboxWaitAnswersTheEmailOnceItIsSent(t *testing.T) {
+	e := newEnv(t, options{})
+	waiting, cancel := waitAsync(e, "/_sandbox/outbox/wait?to=HELLO@pixelforge.test&subject=acme&timeout=60s")
+	defer cancel()
+	ir := createIR(e, "sk_sandbox_alice", "le_acme", "wait-1", validIR).status(t, 200).json(t)
+	got := <-waiting
+	if got.err != nil || got.status != http.StatusOK {
+		t.Fatalf("wait = %d %s, %v", got.status, got.body, got.err)
+	}
+	var m waitedMessage
+	if err := json.Unmarshal(got.body, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.RelatedID != ir["id"] || len(m.To) != 1 || m.To[0] != "hello@pixelforge.test" || m.Kind != "information_request" {
+		t.Fatalf("waited message = %+v, want the information request's email", m)
+	}
+
+	// The same wait, now that the email exists, answers at once with it;
+	// after it, only a newer email matches.
+	var again waitedMessage
+	e.get("/_sandbox/outbox/wait?to=hello@pixelforge.test&timeout=1s", "", "").status(t, 200).decode(t, &again)
+	if again.ID != m.ID {
+		t.Fatalf("second wait = %s, want %s", again.ID, m.ID)
+	}
+	d := e.get("/_sandbox/outbox/wait?to=hello@pixelforge.test&timeout=20ms&after="+m.ID, "", "").gen2(t, http.StatusRequestTimeout, "timeout")
+	if d["timeout"] != "20ms" {
+		t.Fatalf("timeout details = %v", d)
+	}
+	waiting, cancel2 := waitAsync(e, "/_sandbox/outbox/wait?kind=information_request&timeout=60s&after="+m.ID)
+	defer cancel2()
+	second := createIR(e, "sk_sandbox_alice", "le_acme", "wait-2",
+		strings.Replace(validIR, "le_c_pixelforge", "le_c_danaconsulting", 1)).status(t, 200).json(t)
+	got = <-waiting
+	var next waitedMessage
+	if err := json.Unmarshal(got.body, &next); err != nil || got.status != http.StatusOK || next.RelatedID != second["id"] {
+		t.Fatalf("wait after %s = %d %s, want the second request's email", m.ID, got.status, got.body)
+	}
+	// A filter nothing matches runs out of time.
+	e.get("/_sandbox/outbox/wait?subject=no+such+subject&timeout=10ms", "", "").gen2(t, http.StatusRequestTimeout, "timeout")
+	e.get("/_sandbox/outbox/wait?since=2200-01-01T00:00:00Z&timeout=10ms", "", "").gen2(t, http.StatusRequestTimeout, "timeout")
+	// The list takes the subject filter too.
+	if got := arOutbox(t, e, url.Values{"subject": {"ACME"}}); len(got) != 2 {
+		t.Fatalf("outbox?subject=ACME holds %d messages, want 2", len(got))
+	}
+}
+
+func TestWaitRejectsBadParameters(t *testing.T) {
+	e := newEnv(t, options{})
+	tests := []struct {
+		name, path, status, field string
+	}{
+		{"timeout not a duration", "/_sandbox/outbox/wait?timeout=soon", "400", "timeout"},
+		{"timeout over a minute", "/_sandbox/webhook-deliveries/wait?timeout=61s", "400", "timeout"},
+		{"timeout zero", "/_sandbox/outbox/wait?timeout=0s", "400", "timeout"},
+		{"since not a time", "/_sandbox/outbox/wait?since=yesterday", "400", "since"},
+		{"unknown event", "/_sandbox/webhook-deliveries/wait?event=card.eaten&timeout=1s", "400", "event"},
+		{"unknown status", "/_sandbox/webhook-deliveries/wait?status=lost&timeout=1s", "400", "status"},
+		{"after names no message", "/_sandbox/outbox/wait?after=msg_nope&timeout=1s", "404", "after"},
+		{"after names no delivery", "/_sandbox/webhook-deliveries/wait?after=whdel_nope&timeout=1s", "404", "after"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, code := http.StatusBadRequest, "invalid_request"
+			if tt.status == "404" {
+				status, code = http.StatusNotFound, "not_found"
+			}
+			d := e.get(tt.path, "", "").gen2(t, status, code)
+			if _, ok := d[tt.field]; !ok && d["field"] != tt.field {
+				t.Fatalf("details %v name no %s", d, tt.field)
+			}
+		})
+	}
+}
+
+func TestDeliveryWaitFollowsADeliveryToItsStatus(t *testing.T) {
+	e := newHookEnv(t, webhooks.Options{})
+	rc := newHookReceiver(t, e)
+	hook := createHook(t, e, rc.URL)
+	d := trigger(t, e, hook.ID, "card.update", "card_acmeaws")
+	var got deliveryJSON
+	e.get("/_sandbox/webhook-deliveries/wait?status=succeeded&timeout=60s&webhookId="+hook.ID, "", "").status(t, 200).decode(t, &got)
+	if got.ID != d.ID || got.Status != "succeeded" || len(got.Attempts) != 1 || !got.Attempts[0].Succeeded {
+		t.Fatalf("waited delivery = %+v, want %s succeeded after one attempt", got, d.ID)
+	}
+	if n := len(rc.received()); n != 1 {
+		t.Fatalf("receiver got %d requests, want 1", n)
+	}
+	e.get("/_sandbox/webhook-deliveries/wait?timeout=10ms&after="+d.ID, "", "").gen2(t, http.StatusRequestTimeout, "timeout")
+	waiting, cancel := waitAsync(e, "/_sandbox/webhook-deliveries/wait?event=card.delete&timeout=60s&after="+d.ID)
+	defer cancel()
+	next := trigger(t, e, hook.ID, "card.delete", "card_acmeaws")
+	a := <-waiting
+	var woke deliveryJSON
+	if err := json.Unmarshal(a.body, &woke); err != nil || a.status != http.StatusOK || woke.ID != next.ID || woke.Event != "card.delete" {
+		t.Fatalf("wait for card.delete = %d %s, want %s", a.status, a.body, next.ID)
+	}
+}
+
+func TestWaitsAreBoundedPerWorldAndEndWithTheirClientOrWorld(t *testing.T) {
+	e := newEnv(t, options{})
+	createWorld(t, e, `{"id":"waits","scenario":"empty"}`)
+	path := "/_sandbox/worlds/waits/outbox/wait?timeout=60s"
+	const limit = 32
+	answers := make([]<-chan answer, limit)
+	cancels := make([]context.CancelFunc, limit)
+	for i := range answers {
+		answers[i], cancels[i] = waitAsync(e, path)
+	}
+	defer func() {
+		for _, cancel := range cancels {
+			cancel()
+		}
+	}()
+	// One more is refused once all of them are open. Until then a short
+	// wait is admitted and runs out, and a long one that came in while a
+	// short one held the last place was refused: it is sent again. Once a
+	// short wait is refused, the 32 places are held by long ones.
+	refused := func() map[string]string {
+		for {
+			r := e.get("/_sandbox/worlds/waits/outbox/wait?timeout=1ms", "", "")
+			if r.StatusCode == http.StatusConflict {
+				return r.gen2(t, http.StatusConflict, "conflict")
+			}
+			r.gen2(t, http.StatusRequestTimeout, "timeout")
+			for i, ch := range answers {
+				select {
+				case a := <-ch:
+					if a.status != http.StatusConflict {
+						t.Fatalf("long wait answered %d %s, %v", a.status, a.body, a.err)
+					}
+					answers[i], cancels[i] = waitAsync(e, path)
+				default:
+				}
+			}
+		}
+	}
+	if d := refused(); d["limit"] != "32" {
+		t.Fatalf("refusal details = %v", d)
+	}
+	// Another world is not affected.
+	e.get("/_sandbox/outbox/wait?timeout=1ms", "", "").gen2(t, http.StatusRequestTimeout, "timeout")
+	// A client going away frees its place.
+	cancels[0]()
+	if a := <-answers[0]; a.err == nil {
+		t.Fatalf("canceled wait answered %d %s", a.status, a.body)
+	}
+	for freed := false; !freed; {
+		freed = e.get("/_sandbox/worlds/waits/outbox/wait?timeout=1ms", "", "").StatusCode == http.StatusRequestTimeout
+	}
+	// Deleting the world ends every wait on it.
+	e.do(req{method: http.MethodDelete, path: "/_sandbox/worlds/waits"}).status(t, 200)
+	var wg sync.WaitGroup
+	for _, ch := range answers[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if a := <-ch; a.status != http.StatusNotFound {
+				t.Errorf("wait on a deleted world = %d %s, %v", a.status, a.body, a.err)
+			}
+		}()
+	}
+	wg.Wait()
+}
