@@ -30,7 +30,10 @@ type Scenario struct {
 	Webhooks         []Webhook         `yaml:"webhooks"`
 	Generate         []Generate        `yaml:"generate"`
 	Events           []Event           `yaml:"events"`
-	File             string            `yaml:"-"`
+	// Work under way: see activity.go.
+	InformationRequests []InformationRequest `yaml:"informationRequests"`
+	DeferredWrites      []DeferredWrite      `yaml:"deferredWrites"`
+	File                string               `yaml:"-"`
 	// Hash fingerprints the file's bytes: worlds made from the same bytes,
 	// seed and clock start share one loaded snapshot.
 	Hash  string         `yaml:"-"`
@@ -229,6 +232,9 @@ type Invoice struct {
 	PaidCents     int64      `yaml:"paidCents"`
 	Void          bool       `yaml:"void"`
 	ScheduledSend string     `yaml:"scheduledSendAt"`
+	// Emailed puts the invoice's email in the outbox, sent on its issue
+	// date.
+	Emailed bool `yaml:"emailed"`
 }
 
 // LineItem is an invoice line.
@@ -264,6 +270,8 @@ type Webhook struct {
 	Name          string `yaml:"name"`
 	Status        string `yaml:"status"`
 	CreatedAt     string `yaml:"createdAt"`
+	// Failing declares deliveries the endpoint has been refusing.
+	Failing *WebhookFailing `yaml:"failing"`
 }
 
 // Generate asks for bulk data made by the seeded faker.

@@ -42,6 +42,7 @@ func (sc *Scenario) validate() Problems {
 	v.parties()
 	v.rest()
 	v.receivables()
+	v.activity()
 	return v.ps
 }
 

@@ -111,7 +111,9 @@ func (t *Traffic) Middleware(next http.Handler) http.Handler {
 		if rec.hijacked {
 			return
 		}
-		rt.record(r, info, body, rec, start, world.Now())
+		if rt.record(r, info, body, rec, start, world.Now()) {
+			world.Touch()
+		}
 	})
 }
 
