@@ -55,6 +55,8 @@ type World struct {
 	// created is when the world's data file was seeded; zero in memory.
 	// Reset and restore keep it: the file is the same.
 	created time.Time
+	// changes counts the world's changes for those who watch it.
+	changes changes
 }
 
 // Source is the scenario the world was built from, or nil when it was made
@@ -70,6 +72,9 @@ type Op struct {
 	// Loading is set while a scenario is written: its history raises no
 	// webhook events.
 	Loading bool
+	// Mailing lets a scenario being written send the emails it declares
+	// (sent invoices, information requests); others stay unsent.
+	Mailing bool
 	// committed runs after the operation's writes are stored.
 	committed []func()
 	// Bulk keeps counters and totals in memory while a scenario loads.
@@ -121,6 +126,7 @@ func (w *World) Update(fn func(*Op) error) error {
 		for _, f := range op.committed {
 			f()
 		}
+		w.Touch()
 	}
 	return err
 }
@@ -216,6 +222,7 @@ func (w *World) replace(load func() error) error {
 	if err := w.adoptMeta(); err != nil {
 		return err
 	}
+	defer w.Touch()
 	return w.rekey()
 }
 
