@@ -55,8 +55,8 @@ type World struct {
 	// created is when the world's data file was seeded; zero in memory.
 	// Reset and restore keep it: the file is the same.
 	created time.Time
-	// changes counts the world's changes for those who watch it.
-	changes changes
+	// counter counts the world's changes for those who watch it.
+	counter changeCounter
 }
 
 // Source is the scenario the world was built from, or nil when it was made

@@ -2,11 +2,11 @@ package kernel
 
 import "sync"
 
-// changes counts what someone watching a world sees change: every write
-// that committed, a reset or restore, and every request the journal
+// changeCounter counts what someone watching a world sees change: every
+// write that committed, a reset or restore, and every request the journal
 // records. Watchers wait on a channel closed at the next change, so a
 // dashboard refreshes when something happened instead of polling.
-type changes struct {
+type changeCounter struct {
 	mu sync.Mutex
 	n  uint64
 	// next is closed at the next change; nil until someone waits.
@@ -15,7 +15,7 @@ type changes struct {
 
 // Touch counts a change of the world and wakes whoever waits for one.
 func (w *World) Touch() {
-	c := &w.changes
+	c := &w.counter
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.n++
@@ -28,7 +28,7 @@ func (w *World) Touch() {
 // Changes returns how many changes the world has seen and a channel that
 // is closed at the next one.
 func (w *World) Changes() (uint64, <-chan struct{}) {
-	c := &w.changes
+	c := &w.counter
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.next == nil {
