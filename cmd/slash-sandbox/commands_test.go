@@ -304,8 +304,9 @@ func TestAdvanceCountsWhatRan(t *testing.T) {
 	}
 	r := runProgram(t, nil, "clock", "advance", "30d", "--world", "a", "--json", server)
 	var answer struct {
-		Events []struct{ Kind, Status string }
-		Clock  struct{ Now string }
+		Events   []struct{ Kind, Status string }
+		Clock    struct{ Now string }
+		Webhooks struct{ Delivered []any }
 	}
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &answer) != nil {
 		t.Fatalf("advance --json = %d %q", r.code, r.stderr)
@@ -320,17 +321,25 @@ func TestAdvanceCountsWhatRan(t *testing.T) {
 
 	r = runProgram(t, nil, "clock", "advance", "30d", "--world", "b", server)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	if r.code != 0 || len(lines) != 3+len(want) {
+	// The demo's failing endpoint makes delivery attempts: a webhooks line
+	// comes before the events.
+	if len(answer.Webhooks.Delivered) == 0 {
+		t.Fatal("a month of the demo made no delivery attempt")
+	}
+	if r.code != 0 || len(lines) != 4+len(want) {
 		t.Fatalf("advance = %d, %d lines for %d kinds: %q", r.code, len(lines), len(want), r.stdout)
 	}
 	if wantLine := "clock       2026-06-15T14:00:00Z → " + answer.Clock.Now; lines[0] != wantLine {
 		t.Errorf("first line %q, want %q", lines[0], wantLine)
 	}
-	if wantLine := "ran         " + strconv.Itoa(len(answer.Events)) + " events"; lines[2] != wantLine {
-		t.Errorf("third line %q, want %q", lines[2], wantLine)
+	if wantPrefix := fmt.Sprintf("webhooks    %d delivery attempts", len(answer.Webhooks.Delivered)); !strings.HasPrefix(lines[2], wantPrefix) {
+		t.Errorf("third line %q, want %q…", lines[2], wantPrefix)
+	}
+	if wantLine := "ran         " + strconv.Itoa(len(answer.Events)) + " events"; lines[3] != wantLine {
+		t.Errorf("fourth line %q, want %q", lines[3], wantLine)
 	}
 	got := map[string]int{}
-	for _, l := range lines[3:] {
+	for _, l := range lines[4:] {
 		f := strings.Fields(l)
 		n, err := strconv.Atoi(f[0])
 		if len(f) != 2 || err != nil {

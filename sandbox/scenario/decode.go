@@ -246,9 +246,19 @@ func empty(v reflect.Value) bool {
 	return false
 }
 
-// enum checks a value against its field's fixed set.
+// enum checks a value against its field's fixed set; each value of a
+// list is checked in its turn.
 func (d *decoder) enum(path string, n *yaml.Node, f *field, v reflect.Value) {
-	if len(f.enum) == 0 || v.Kind() != reflect.String || v.String() == "" || slices.Contains(f.enum, v.String()) {
+	if len(f.enum) == 0 {
+		return
+	}
+	if v.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode {
+		for i := range v.Len() {
+			d.enum(fmt.Sprintf("%s[%d]", path, i), resolve(n.Content[i]), f, v.Index(i))
+		}
+		return
+	}
+	if v.Kind() != reflect.String || v.String() == "" || slices.Contains(f.enum, v.String()) {
 		return
 	}
 	d.fail(n, path, "%q is not one of %s%s", v.String(), strings.Join(f.enum, ", "), suggest(v.String(), f.enum))

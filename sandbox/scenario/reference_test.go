@@ -76,8 +76,12 @@ func typeText(f field) string {
 	switch {
 	case f.ref != "" && t.Kind() == reflect.Slice:
 		s = "list of " + refKinds[f.ref] + " ids"
+	case f.ref == "key":
+		s = "a declared API key"
 	case f.ref != "":
 		s = refKinds[f.ref] + " id"
+	case len(f.enum) > 0 && t.Kind() == reflect.Slice:
+		s = "list, each one of `" + strings.Join(f.enum, "`, `") + "`"
 	case len(f.enum) > 0:
 		s = "one of `" + strings.Join(f.enum, "`, `") + "`"
 	case len(f.types) > 0:

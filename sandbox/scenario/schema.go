@@ -67,7 +67,10 @@ func fieldSchema(f field, defs map[string]obj) obj {
 	if f.typ.Kind() == reflect.Slice && f.ref != "" {
 		s = obj{{"type", "array"}, {"items", obj{{"type", "string"}}}}
 	}
-	if len(f.enum) > 0 {
+	switch {
+	case len(f.enum) > 0 && f.typ.Kind() == reflect.Slice:
+		s = obj{{"type", "array"}, {"items", obj{{"type", "string"}, {"enum", f.enum}}}}
+	case len(f.enum) > 0:
 		s = append(s, kv{"enum", f.enum})
 	}
 	if len(f.types) > 0 {

@@ -43,7 +43,10 @@ type Scenario struct {
 	Webhooks         []Webhook         `yaml:"webhooks" doc:"Webhook endpoints."`
 	Generate         []Generate        `yaml:"generate" doc:"Bulk data made by the seeded faker."`
 	Events           []Event           `yaml:"events" doc:"Effects scheduled at later virtual times."`
-	File             string            `yaml:"-"`
+	// Work under way: see the types at the end of this file.
+	InformationRequests []InformationRequest `yaml:"informationRequests" doc:"Information requests already sent, waiting for the contact's details."`
+	DeferredWrites      []DeferredWrite      `yaml:"deferredWrites" doc:"Read-only keys' writes waiting for a person's approval."`
+	File                string               `yaml:"-"`
 	// Hash fingerprints the file's bytes: worlds made from the same bytes,
 	// seed and clock start share one loaded snapshot.
 	Hash string `yaml:"-"`
@@ -243,6 +246,7 @@ type Invoice struct {
 	PaidCents     int64      `yaml:"paidCents" doc:"How much of it is paid, in cents." default:"0"`
 	Void          bool       `yaml:"void" doc:"Whether it is void." default:"false"`
 	ScheduledSend string     `yaml:"scheduledSendAt" doc:"When it will be sent (a time); it stays scheduled until then."`
+	Emailed       bool       `yaml:"emailed" doc:"Whether its email is in the outbox, sent on its issue date; not with scheduledSendAt." default:"false"`
 }
 
 // LineItem is an invoice line.
@@ -272,12 +276,13 @@ type Transaction struct {
 
 // Webhook declares an event-delivery endpoint.
 type Webhook struct {
-	ID            string `yaml:"id" doc:"Its id." unset:"generated"`
-	LegalEntityID string `yaml:"legalEntityId" doc:"The legal entity whose events it receives." required:"true" ref:"legal_entity"`
-	URL           string `yaml:"url" doc:"Where deliveries are posted." required:"true"`
-	Name          string `yaml:"name" doc:"Its name." required:"true"`
-	Status        string `yaml:"status" doc:"Whether it receives deliveries." enum:"active,paused,disabled" default:"active"`
-	CreatedAt     string `yaml:"createdAt" doc:"When it was added (a time)." unset:"a month before the clock start"`
+	ID            string          `yaml:"id" doc:"Its id." unset:"generated"`
+	LegalEntityID string          `yaml:"legalEntityId" doc:"The legal entity whose events it receives." required:"true" ref:"legal_entity"`
+	URL           string          `yaml:"url" doc:"Where deliveries are posted." required:"true"`
+	Name          string          `yaml:"name" doc:"Its name." required:"true"`
+	Status        string          `yaml:"status" doc:"Whether it receives deliveries." enum:"active,paused,disabled" default:"active"`
+	CreatedAt     string          `yaml:"createdAt" doc:"When it was added (a time)." unset:"a month before the clock start"`
+	Failing       *WebhookFailing `yaml:"failing" doc:"Deliveries it has been refusing since before the clock start; only an active endpoint's." unset:"none"`
 }
 
 // Generate asks for bulk data made by the seeded faker.
@@ -396,4 +401,62 @@ type Task struct {
 	TransactionID    string         `yaml:"transactionId" doc:"A payment_approval's transaction, pending_approval while the task needs action." ref:"transaction"`
 	Data             map[string]any `yaml:"data" doc:"Free-form data; a payment_approval's is filled from its transaction."`
 	CreatedAt        string         `yaml:"createdAt" doc:"When it was created (a time)." unset:"a day before the clock start"`
+}
+
+// Work under way when the world starts: an information request emailed to
+// a contact (with an ACH queued on it), a read-only key's write waiting for
+// a person, an endpoint whose deliveries are failing (Webhook.Failing).
+// Each is written as if it had happened through the API.
+
+// InformationRequest declares an information request already sent: the
+// contact's email, with the link to the secure form, is in the outbox.
+type InformationRequest struct {
+	ContactID            string               `yaml:"contactId" doc:"The contact asked; the email goes to its recipientEmail." required:"true" ref:"contact"`
+	RequesterName        string               `yaml:"requesterName" doc:"Who asks, as the email names them." required:"true"`
+	RequestedInformation RequestedInformation `yaml:"requestedInformation" doc:"What the contact is asked for; at least one thing." required:"true"`
+	Note                 string               `yaml:"note" doc:"A note the email carries."`
+	SentAt               string               `yaml:"sentAt" doc:"When it was sent (a time)." unset:"the clock start"`
+	QueuedACH            *QueuedACH           `yaml:"queuedAch" doc:"An ACH to the contact held until the form brings its bank account; the request must ask for a bank_account destination."`
+}
+
+// RequestedInformation is what the contact is asked for.
+type RequestedInformation struct {
+	DestinationTypes []string `yaml:"destinationTypes" doc:"The kinds of destination the contact may give." enum:"bank_account,international_wire,crypto_address"`
+	Address          bool     `yaml:"address" doc:"Whether its postal address is asked for." default:"false"`
+	Tax              bool     `yaml:"tax" doc:"Whether its tax details are asked for." default:"false"`
+}
+
+// QueuedACH is an ACH waiting on an information request: the money is held
+// from the account (or virtual account) as a pending debit.
+type QueuedACH struct {
+	From        string `yaml:"from" doc:"The account or virtual account the money is held from, of the contact's legal entity." required:"true" ref:"account_or_virtual_account"`
+	AmountCents int64  `yaml:"amountCents" doc:"How much, in cents; positive." required:"true"`
+	Memo        string `yaml:"memo" doc:"A memo."`
+}
+
+// DeferredWrite declares a write a read-only key asked for, waiting for a
+// person to approve it: an agent request, as if the key had sent it.
+type DeferredWrite struct {
+	Key           string         `yaml:"key" doc:"The read-only API key that asked." required:"true" ref:"key"`
+	Method        string         `yaml:"method" doc:"The write's HTTP method." required:"true" enum:"POST,PUT,PATCH,DELETE"`
+	Path          string         `yaml:"path" doc:"The API path it calls, starting with /, such as /card/card_123." required:"true"`
+	Body          map[string]any `yaml:"body" doc:"The JSON body it sends." unset:"none"`
+	LegalEntityID string         `yaml:"legalEntityId" doc:"The x-legal-entity a user key sends; required with a user key, not given with a legal_entity key." ref:"legal_entity"`
+	At            string         `yaml:"at" doc:"When it asked (a time)." unset:"the clock start"`
+}
+
+// WebhookFailing declares an endpoint that has not been answering: its
+// first event's delivery was attempted Attempts times since Since, each
+// refused, and waits for its next attempt; the other events queue behind
+// it, as deliveries to one endpoint go out one at a time.
+type WebhookFailing struct {
+	Since    string         `yaml:"since" doc:"When the first attempt was refused: a time before the clock start, such as -40m." required:"true"`
+	Attempts int            `yaml:"attempts" doc:"How many attempts were refused, 1 to 12; the engine makes 13 in all." required:"true"`
+	Events   []WebhookEvent `yaml:"events" doc:"The events the endpoint is told about, oldest first: the first one's delivery is failing, the others wait behind it." required:"true"`
+}
+
+// WebhookEvent is one event an endpoint is told about.
+type WebhookEvent struct {
+	Event    string `yaml:"event" doc:"The event." required:"true" enum:"card.update,card.delete,card_creation.event,aggregated_transaction.create,aggregated_transaction.update,expense_report.create,expense_report.update"`
+	EntityID string `yaml:"entityId" doc:"The declared card, transaction or expense report it is about, as its event says, of the endpoint's legal entity." required:"true" ref:"webhook_entity"`
 }

@@ -41,6 +41,14 @@ var refKinds = map[string]string{
 	"transaction": "transaction", "webhook": "webhook", "user_bank_account": "user bank account",
 	"custom_merchant": "custom merchant", "invoice_series": "invoice series", "expense_report": "expense report",
 	"task": "task", "card_product": "card product", "merchant": "merchant", "merchant_or_custom": "merchant",
+	"key": "API key", "account_or_virtual_account": "account or virtual account",
+	"webhook_entity": "card, transaction or expense report",
+}
+
+// refUnions are the kinds a key may name one of several kinds by.
+var refUnions = map[string][]string{
+	"account_or_virtual_account": {"account", "virtual_account"},
+	"webhook_entity":             {"card", "transaction", "expense_report"},
 }
 
 // refWhere says where a kind of thing is looked up, when not among the
@@ -70,6 +78,7 @@ func (sc *Scenario) validate(skip map[string]bool) Problems {
 	v.rest()
 	v.receivables()
 	v.events()
+	v.activity()
 	return v.ps
 }
 
@@ -105,6 +114,11 @@ func (v *validator) id(path, kind, id, owner string) {
 		return
 	}
 	v.seen[id] = path
+	v.known(kind, id, owner)
+}
+
+// known records an id of a kind, owned by a legal entity.
+func (v *validator) known(kind, id, owner string) {
 	if v.ids[kind] == nil {
 		v.ids[kind] = map[string]string{}
 	}
@@ -173,6 +187,13 @@ func (v *validator) ref(path, kind, id string) {
 		if kind == "merchant_or_custom" {
 			known = append(known, slices.Sorted(maps.Keys(v.ids["custom_merchant"]))...)
 		}
+	case "account_or_virtual_account", "webhook_entity":
+		for _, k := range refUnions[kind] {
+			if _, ok := v.owner(k, id); ok {
+				return
+			}
+			known = append(known, slices.Sorted(maps.Keys(v.ids[k]))...)
+		}
 	default:
 		if _, ok := v.owner(kind, id); ok {
 			return
@@ -223,6 +244,12 @@ func (v *validator) declare() {
 	}
 	for i, u := range sc.Users {
 		v.id(fmt.Sprintf("users[%d].id", i), "user", u.ID, "")
+	}
+	// API keys are secrets, not record ids: people checks they are unique.
+	for _, k := range sc.Keys {
+		if k.Key != "" {
+			v.known("key", k.Key, k.LegalEntityID)
+		}
 	}
 	for i, a := range sc.Accounts {
 		v.id(fmt.Sprintf("accounts[%d].id", i), "account", a.ID, a.LegalEntityID)

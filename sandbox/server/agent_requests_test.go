@@ -90,7 +90,9 @@ func TestAgentRequestsAreScopedToTheirKey(t *testing.T) {
 		Items []agentView `json:"items"`
 	}
 	e.get("/agent-request", "sk_sandbox_acme_readonly", "").status(t, 200).decode(t, &list)
-	if len(list.Items) != 1 || list.Items[0].ID != mine.ID {
+	// Newest first: this one, then the card the demo's assistant asked
+	// for before the world opened.
+	if len(list.Items) != 2 || list.Items[0].ID != mine.ID || list.Items[1].Display.Title != "Create Virtual Card" {
 		t.Fatalf("assistant key lists %+v", list.Items)
 	}
 	e.get("/agent-request/"+carol.ID, "sk_sandbox_acme_readonly", "").gen1(t, 404, "not_found")
@@ -105,8 +107,9 @@ func TestAgentRequestsAreScopedToTheirKey(t *testing.T) {
 	}
 	e.get("/agent-request?filter:status=sleeping", "sk_sandbox_carol_readonly", "le_acme").gen1(t, 400, "invalid_request")
 	all := e.get("/_sandbox/agent-requests?status=pending", "", "").status(t, 200).json(t)["items"].([]any)
-	if len(all) != 2 {
-		t.Fatalf("control API lists %d pending, want 2", len(all))
+	// Both, and the demo's own.
+	if len(all) != 3 {
+		t.Fatalf("control API lists %d pending, want 3", len(all))
 	}
 }
 
@@ -185,9 +188,13 @@ func TestRejectAndExpire(t *testing.T) {
 		t.Fatalf("after 71h: %v", got)
 	}
 	res := advance(t, e, `{"by":"2h"}`)
+	// The demo's own pending request expires in these hours too; count
+	// this test's.
 	var expiries int
 	for _, ev := range res["events"].([]any) {
-		if ev.(map[string]any)["kind"] == "agent_request.expire" {
+		ev := ev.(map[string]any)
+		payload, _ := ev["payload"].(map[string]any)
+		if ev["kind"] == "agent_request.expire" && (payload["agentRequestId"] == waiting.ID || payload["agentRequestId"] == rejected.ID) {
 			expiries++
 		}
 	}

@@ -136,8 +136,8 @@ func TestAuthenticationSecondGeneration(t *testing.T) {
 	t.Run("user key with a role lists contacts", func(t *testing.T) {
 		body := e.get("/v2/contacts", "sk_sandbox_bob", "le_acme").status(t, http.StatusOK).json(t)
 		items := body["items"].([]any)
-		if len(items) != 6 {
-			t.Fatalf("%d contacts, want 6", len(items))
+		if len(items) != 7 {
+			t.Fatalf("%d contacts, want 7", len(items))
 		}
 		if id := items[0].(map[string]any)["id"].(string); id != "le_c_northwindsupply" {
 			t.Fatalf("first contact = %s", id)

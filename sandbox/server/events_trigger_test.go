@@ -82,13 +82,14 @@ func TestEventTriggerReachesEndpoints(t *testing.T) {
 			if last.EventID != tr.EventID || last.EntityID != tr.EntityID {
 				t.Fatalf("last event %+v is not the one asked for (%s %s)", last, tr.EventID, tr.EntityID)
 			}
-			// Every event goes to both endpoints of le_acme: the new one
-			// and the demo's paused one, which keeps it queued.
-			if len(tr.Deliveries) != 2*len(c.raised) {
-				t.Fatalf("%d deliveries queued, want %d: %+v", len(tr.Deliveries), 2*len(c.raised), tr.Deliveries)
+			// Every event goes to the three endpoints of le_acme: the new
+			// one, the demo's paused one, which keeps it queued, and its
+			// failing one, which queues it behind the delivery it retries.
+			if len(tr.Deliveries) != 3*len(c.raised) {
+				t.Fatalf("%d deliveries queued, want %d: %+v", len(tr.Deliveries), 3*len(c.raised), tr.Deliveries)
 			}
 			for _, d := range tr.Deliveries {
-				if d.Source != "event" || (d.WebhookID != hook.ID && d.WebhookID != "webhook_acmelocal") {
+				if d.Source != "event" || !slices.Contains([]string{hook.ID, "webhook_acmelocal", "webhook_acmeerp"}, d.WebhookID) {
 					t.Fatalf("delivery %+v", d)
 				}
 			}

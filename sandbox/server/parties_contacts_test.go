@@ -28,7 +28,7 @@ func TestContactsCreateReadReplace(t *testing.T) {
 		t.Fatalf("filter:name=gizmo = %v", found)
 	}
 	all := arItems(e.get("/contact", acmeKey, "").status(t, 200).json(t))
-	if len(all) != 7 || all[len(all)-1]["id"] != id {
+	if len(all) != 8 || all[len(all)-1]["id"] != id {
 		t.Fatalf("acme's contacts = %d, newest last", len(all))
 	}
 	walkin := arMap(e.get("/contact/le_c_walkincourier", acmeKey, "").status(t, 200).json(t), "contact")

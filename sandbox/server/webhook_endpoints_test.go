@@ -14,7 +14,8 @@ func TestWebhookEndpointsManagement(t *testing.T) {
 		Items []hookView `json:"items"`
 	}
 	e.get("/webhook", "sk_sandbox_acme", "").status(t, 200).decode(t, &pg)
-	if len(pg.Items) != 1 || pg.Items[0].ID != "webhook_acmelocal" || pg.Items[0].Status != "paused" || pg.Items[0].PausedAt == "" {
+	if len(pg.Items) != 2 || pg.Items[0].ID != "webhook_acmelocal" || pg.Items[0].Status != "paused" || pg.Items[0].PausedAt == "" ||
+		pg.Items[1].ID != "webhook_acmeerp" || pg.Items[1].Status != "active" || pg.Items[1].URL != "http://127.0.0.1:9/hooks" {
 		t.Fatalf("demo webhooks = %+v", pg.Items)
 	}
 	h := createHook(t, e, "https://hooks.example.test/slash")
@@ -39,7 +40,7 @@ func TestWebhookEndpointsManagement(t *testing.T) {
 		t.Fatalf("archived = %+v", arch)
 	}
 	e.get("/webhook", "sk_sandbox_acme", "").status(t, 200).decode(t, &pg)
-	if len(pg.Items) != 1 {
+	if len(pg.Items) != 2 {
 		t.Fatalf("an archived webhook is listed: %+v", pg.Items)
 	}
 	if got := getHook(t, e, h.ID); got.ArchivedAt == "" {
@@ -97,7 +98,7 @@ func TestWebhookListPagesWithCursors(t *testing.T) {
 		createHook(t, e, "http://localhost:4000/h")
 	}
 	ids := walk(t, e, "/webhook", nil)
-	if len(ids) != 56 || ids[0] != "webhook_acmelocal" {
+	if len(ids) != 57 || ids[0] != "webhook_acmelocal" || ids[1] != "webhook_acmeerp" {
 		t.Fatalf("walked %d webhooks, first %v", len(ids), ids[:1])
 	}
 }

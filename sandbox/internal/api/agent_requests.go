@@ -294,6 +294,9 @@ func (a *API) listAgentRequests(r *http.Request) (any, error) {
 	if status != "" && !slices.Contains(agentrequests.AgentStatuses, status) {
 		return nil, kernel.InvalidField("filter:status", "must be one of "+strings.Join(agentrequests.AgentStatuses, ", "))
 	}
+	if err := a.CompleteDeclared(c.W); err != nil {
+		return nil, err
+	}
 	after, err := decodeCursor(r, c)
 	if err != nil {
 		return nil, err
@@ -319,6 +322,9 @@ func (a *API) getAgentRequest(r *http.Request) (any, error) {
 		return nil, err
 	}
 	id := mux.Vars(r)["agentRequestId"]
+	if err := a.CompleteDeclared(c.W); err != nil {
+		return nil, err
+	}
 	var ar *agentrequests.AgentRequest
 	err = c.W.View(func(op *kernel.Op) error {
 		var ok bool

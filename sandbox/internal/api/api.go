@@ -22,6 +22,8 @@ type API struct {
 	// currents read, by route name, what an update would change, for the
 	// old values of a deferred update's display.
 	currents map[string]currentFunc
+	// router matches a declared agent request's path to its route.
+	router *mux.Router
 }
 
 // Register adds every public route to r and their descriptions, with the
@@ -57,6 +59,7 @@ func (a *API) Register(r *mux.Router, docs *openapi.Registry) {
 	a.routesOAuth(r, docs)
 	a.routesFDX(r, docs)
 	a.handlers = handlersOf(r)
+	a.router = r
 }
 
 // handlersOf maps the name of every route of r to its handler.

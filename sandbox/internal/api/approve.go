@@ -17,6 +17,9 @@ import (
 // or failed with the error the write met (the world may have changed since
 // it was asked for). The write's own idempotency key still applies.
 func (a *API) Approve(w *kernel.World, id string) (*agentrequests.AgentRequest, error) {
+	if err := a.CompleteDeclared(w); err != nil {
+		return nil, err
+	}
 	if _, err := a.transition(w, id, agentrequests.AgentApproved); err != nil {
 		return nil, err
 	}
@@ -77,6 +80,9 @@ func resultOf(body []byte) json.RawMessage {
 
 // Reject refuses a pending agent request; nothing is written.
 func (a *API) Reject(w *kernel.World, id string) (*agentrequests.AgentRequest, error) {
+	if err := a.CompleteDeclared(w); err != nil {
+		return nil, err
+	}
 	return a.transition(w, id, agentrequests.AgentRejected)
 }
 

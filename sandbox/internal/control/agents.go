@@ -14,10 +14,12 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
-// Agents approves and rejects agent requests; the public API implements it.
+// Agents approves and rejects agent requests, and completes those a
+// scenario declared; the public API implements it.
 type Agents interface {
 	Approve(w *kernel.World, id string) (*agentrequests.AgentRequest, error)
 	Reject(w *kernel.World, id string) (*agentrequests.AgentRequest, error)
+	CompleteDeclared(w *kernel.World) error
 }
 
 func (c *Control) routesAgents(s *mux.Router) {
@@ -71,6 +73,9 @@ func (c *Control) agentRequests(r *http.Request) (any, error) {
 	if status != "" && !slices.Contains(agentrequests.AgentStatuses, status) {
 		return nil, kernel.InvalidField("status", "must be one of "+strings.Join(agentrequests.AgentStatuses, ", "))
 	}
+	if err := c.Agents.CompleteDeclared(w); err != nil {
+		return nil, err
+	}
 	var page kernel.Page[agentrequests.AgentRequest]
 	err = w.View(func(op *kernel.Op) error {
 		page, err = agentrequests.AgentRequests(op, status, kernel.PageRequest{Size: 500})
@@ -94,6 +99,9 @@ func (c *Control) agentRequest(r *http.Request) (any, error) {
 		return nil, err
 	}
 	id := mux.Vars(r)["id"]
+	if err := c.Agents.CompleteDeclared(w); err != nil {
+		return nil, err
+	}
 	var ar *agentrequests.AgentRequest
 	err = w.View(func(op *kernel.Op) error {
 		var ok bool

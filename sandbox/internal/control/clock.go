@@ -1,6 +1,7 @@
 package control
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -16,6 +17,10 @@ import (
 type advanceRequest struct {
 	By string `json:"by"`
 	To string `json:"to"`
+	// Skip, with to "next", names event kinds that do not count as the
+	// next event: {"to":"next","skip":["token_prices.tick"]} runs to the
+	// next business event, running the ticks before it on the way.
+	Skip []string `json:"skip" doc:"With to \"next\": kinds of event that do not count as the next one, such as token_prices.tick (the next business event); they still run on the way."`
 	// SettleWebhooks (default true) waits, at every instant, for the
 	// webhook deliveries due then: see advanceSettling.
 	SettleWebhooks *bool `json:"settleWebhooks" doc:"Wait, at every instant, for the webhook deliveries due then (default true), each time at most --webhook-advance-wait (5s by default); once a wait runs out the advance stops waiting."`
@@ -57,6 +62,8 @@ func target(w *kernel.World, req advanceRequest) (time.Time, error) {
 	switch {
 	case req.By != "" && req.To != "":
 		return time.Time{}, kernel.InvalidField("/by", "give either by or to, not both")
+	case len(req.Skip) > 0 && req.To != "next":
+		return time.Time{}, kernel.InvalidField("/skip", `only goes with "to": "next"`)
 	case req.By != "":
 		field = "/by"
 		d, err := scenario.ParseDuration(req.By)
@@ -65,7 +72,12 @@ func target(w *kernel.World, req advanceRequest) (time.Time, error) {
 		}
 		to = now.Add(d)
 	case req.To == "next":
-		next, ok, err := w.NextEventAt()
+		for i, kind := range req.Skip {
+			if !w.HandlesEvent(kind) {
+				return time.Time{}, kernel.InvalidField(fmt.Sprintf("/skip/%d", i), fmt.Sprintf("%q is not a kind of scheduled event", kind))
+			}
+		}
+		next, ok, err := w.NextEventAtExcept(req.Skip)
 		if err != nil || !ok {
 			return now, err
 		}

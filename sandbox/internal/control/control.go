@@ -54,6 +54,7 @@ func (c *Control) Register(r *mux.Router, docs *openapi.Registry) *mux.Router {
 	route(http.MethodGet, "/clock", "sandbox.clock", c.clock)
 	route(http.MethodPost, "/clock/advance", "sandbox.clock.advance", c.advance)
 	route(http.MethodGet, "/events", "sandbox.events", c.events)
+	route(http.MethodGet, "/changes", "sandbox.changes", c.changes)
 	c.routesAgents(s)
 	c.routesSimulateCards(s)
 	c.routesSimulateMoney(s)

@@ -61,6 +61,10 @@ func describe(docs *openapi.Registry) {
 		Response: openapi.Schema{"type": "object", "required": []string{"items", "metadata"}, "additionalProperties": false,
 			"properties": openapi.Schema{"items": openapi.Schema{"type": "array", "items": openapi.Ref("SandboxEvent")},
 				"metadata": openapi.Schema{"type": "object", "properties": openapi.Schema{"count": openapi.Schema{"type": "integer"}}}}}})
+	d("sandbox.changes", "Wait for the world to change (long poll)", openapi.Op{Query: []openapi.Param{
+		{Name: "since", Description: "The version an earlier answer gave: the answer waits until the world changed since.", Schema: openapi.Schema{"type": "integer", "minimum": 0}},
+		{Name: "wait", Description: "How many seconds to wait at most (0–60, default 25).", Schema: openapi.Schema{"type": "integer", "minimum": 0, "maximum": 60}}},
+		Response: changesView{}})
 	d("sandbox.agent_requests", "Every agent request of the world", openapi.Op{Query: []openapi.Param{{Name: "status"}}, Response: items(agentRequestView{})})
 	d("sandbox.agent_requests.settings", "How long pending agent requests wait", openapi.Op{Response: agentSettings{}})
 	d("sandbox.agent_requests.settings.set", "Change how long new agent requests wait", openapi.Op{Body: agentSettings{}, Response: agentSettings{}})

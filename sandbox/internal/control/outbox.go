@@ -47,17 +47,27 @@ type pageCount struct {
 	NextCursor string `json:"nextCursor,omitempty"`
 }
 
-func messageOf(r *http.Request, m *kernel.Message) messageView {
+// messageOf shows a message of world w. A message the world's scenario
+// seeded was written once for every world made from it, so its secure-form
+// links name no world: in a world other than the default one they are
+// pointed at that world's forms, as the links of the messages it sends
+// itself are.
+func messageOf(r *http.Request, w *kernel.World, m *kernel.Message) messageView {
 	base := "http://" + r.Host
+	own := func(s string) string { return s }
+	if w.ID != "default" {
+		own = strings.NewReplacer("/_sandbox/forms/", "/_sandbox/worlds/"+w.ID+"/forms/").Replace
+	}
 	links := make(map[string]string, len(m.Links))
 	for k, v := range m.Links {
+		v = own(v)
 		if strings.HasPrefix(v, "/") {
 			v = base + v
 		}
 		links[k] = v
 	}
-	abs := func(s string) string { return strings.ReplaceAll(s, `"/_sandbox/`, `"`+base+`/_sandbox/`) }
-	text := strings.ReplaceAll(m.Text, " /_sandbox/", " "+base+"/_sandbox/")
+	abs := func(s string) string { return strings.ReplaceAll(own(s), `"/_sandbox/`, `"`+base+`/_sandbox/`) }
+	text := strings.NewReplacer(" /_sandbox/", " "+base+"/_sandbox/", "\n/_sandbox/", "\n"+base+"/_sandbox/").Replace(own(m.Text))
 	return messageView{ID: m.ID, Kind: m.Kind, To: m.To, CC: m.CC, Subject: m.Subject, Text: text, HTML: abs(m.HTML),
 		Links: links, RelatedID: m.RelatedID, LegalEntityID: m.LegalEntityID, CreatedAt: ts(m.CreatedAt)}
 }
@@ -81,7 +91,7 @@ func (c *Control) outbox(r *http.Request) (any, error) {
 	}
 	items := make([]messageView, len(page.Items))
 	for i := range page.Items {
-		items[i] = messageOf(r, &page.Items[i])
+		items[i] = messageOf(r, w, &page.Items[i])
 	}
 	return outboxPage{Items: items, Metadata: pageCount{Count: len(items)}}, nil
 }
@@ -95,7 +105,7 @@ func (c *Control) outboxMessage(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return messageOf(r, m), nil
+	return messageOf(r, w, m), nil
 }
 
 // document serves a stored document's bytes (an uploaded logo or receipt)

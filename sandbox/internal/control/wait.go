@@ -104,7 +104,7 @@ func (c *Control) waitOutbox(r *http.Request) (any, error) {
 		if err != nil || m == nil {
 			return nil, err
 		}
-		return messageOf(r, m), nil
+		return messageOf(r, w, m), nil
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -48,7 +49,7 @@ func (op *Op) EventKinds() []string {
 }
 
 // HandlesEvent reports whether the world runs scheduled events of kind.
-func (op *Op) HandlesEvent(kind string) bool { return op.W.wiring.Events[kind] != nil }
+func (op *Op) HandlesEvent(kind string) bool { return op.W.HandlesEvent(kind) }
 
 const (
 	IndexEventDue  = "event.due"
@@ -145,6 +146,26 @@ func (w *World) NextEventAt() (time.Time, bool, error) {
 	})
 	return at, found, err
 }
+
+// NextEventAtExcept returns when the next scheduled event whose kind is not
+// among skip is due: the next token price tick does not count as news.
+func (w *World) NextEventAtExcept(skip []string) (time.Time, bool, error) {
+	var at time.Time
+	var found bool
+	err := w.View(func(op *Op) error {
+		p, err := List[Event](op, KindEvent, IndexPrefix(IndexEventDue), PageRequest{Size: 1}, func(e *Event) bool {
+			return !slices.Contains(skip, e.Kind)
+		})
+		if err == nil && len(p.Items) > 0 {
+			at, found = p.Items[0].At, true
+		}
+		return err
+	})
+	return at, found, err
+}
+
+// HandlesEvent reports whether the world runs scheduled events of a kind.
+func (w *World) HandlesEvent(kind string) bool { return w.wiring.Events[kind] != nil }
 
 // MaxAdvanceEvents is the most events one advance runs: a year of the
 // demo's hourly price ticks with its business besides.

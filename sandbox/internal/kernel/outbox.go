@@ -50,9 +50,9 @@ func messageIndexes(m *Message) []string {
 }
 
 // SendEmail puts a message in the outbox, filling its id, time and sequence.
-// A world being loaded from its scenario sends nothing.
+// A world being loaded from its scenario sends only what it declares sent.
 func (op *Op) SendEmail(m *Message) error {
-	if op.Loading {
+	if op.Loading && !op.Mailing {
 		return nil
 	}
 	id, err := op.NewID(PrefixMessage)

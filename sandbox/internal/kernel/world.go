@@ -57,6 +57,8 @@ type World struct {
 	created time.Time
 	// changes wakes those waiting for the world's records to change.
 	changes changes
+	// counter counts the world's changes for those who watch it.
+	counter changeCounter
 }
 
 // Source is the scenario the world was built from, or nil when it was made
@@ -72,6 +74,9 @@ type Op struct {
 	// Loading is set while a scenario is written: its history raises no
 	// webhook events.
 	Loading bool
+	// Mailing lets a scenario being written send the emails it declares
+	// (sent invoices, information requests); others stay unsent.
+	Mailing bool
 	// committed runs after the operation's writes are stored.
 	committed []func()
 	// announced are the topics the operation announces (see Announce).
@@ -125,6 +130,7 @@ func (w *World) Update(fn func(*Op) error) error {
 		for _, f := range op.committed {
 			f()
 		}
+		w.Touch()
 	}
 	return err
 }
@@ -222,6 +228,7 @@ func (w *World) replace(load func() error) error {
 	if err := w.adoptMeta(); err != nil {
 		return err
 	}
+	defer w.Touch()
 	return w.rekey()
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/agentrequests"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
@@ -27,6 +28,8 @@ type loader struct {
 	balances map[string]int64
 	cards    []*cards.Card
 	groups   map[string]*cards.CardGroup
+	// emailed are the invoices whose email goes in the outbox.
+	emailed []*invoices.Invoice
 }
 
 func NewLoader(op *kernel.Op, sc *scenario.Scenario) *loader {
@@ -57,7 +60,7 @@ func (l *loader) Run() error {
 	steps := []func() error{
 		l.legalEntities, l.users, l.keys, l.accounts, l.cardGroups, l.cards_, l.contacts,
 		l.customers, l.transactions, l.generate, l.openingBalances, l.invoices, l.receivables, l.webhooks,
-		l.tokens, l.events, l.moneyMovement, l.runtimeSettings,
+		l.tokens, l.events, l.moneyMovement, l.runtimeSettings, l.activity,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -79,6 +79,9 @@ func (l *loader) invoices() error {
 		if err := invoices.StoreInvoice(l.op, inv); err != nil {
 			return err
 		}
+		if s.Emailed {
+			l.emailed = append(l.emailed, inv)
+		}
 	}
 	return nil
 }
@@ -148,6 +151,11 @@ func (l *loader) webhooks() error {
 		w.SetStatus(w.Status, w.CreatedAt, nil)
 		if err := l.op.Save(kernel.KindWebhook, w.ID, w, deliveries.WebhookIndexes(w)...); err != nil {
 			return err
+		}
+		if s.Failing != nil {
+			if err := l.refusals(w, s.Failing); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

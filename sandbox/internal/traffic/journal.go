@@ -62,12 +62,13 @@ type journalRecord struct {
 	request, response         []byte
 }
 
-// record appends a served request to the journal. The journal itself, the
-// dashboard's files and the dashboard's reads are not recorded.
-func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec *recorder, start time.Time, virtual time.Time) {
-	if info.Route == "sandbox.requests" || strings.HasPrefix(r.URL.Path, "/_sandbox/ui") ||
+// record appends a served request to the journal and reports whether it
+// did. The journal itself, the wait for changes, the dashboard's files and
+// the dashboard's reads are not recorded.
+func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec *recorder, start time.Time, virtual time.Time) bool {
+	if info.Route == "sandbox.requests" || info.Route == "sandbox.changes" || strings.HasPrefix(r.URL.Path, "/_sandbox/ui") ||
 		(r.Method == http.MethodGet && r.Header.Get(DashboardHeader) != "") {
-		return
+		return false
 	}
 	e := journalRecord{requestID: info.RequestID, at: start, virtual: virtual, method: r.Method, path: r.URL.Path,
 		query: r.URL.RawQuery, route: info.Route, via: info.Via, hint: info.Hint, key: r.Header.Get("X-API-Key"), legalEntity: info.LegalEntity,
@@ -95,6 +96,7 @@ func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec
 	rt.journalHead = (rt.journalHead + 1) % JournalCap
 	rt.bodyBytes += e.bodySize()
 	rt.keepBodyBudget()
+	return true
 }
 
 func (e *journalRecord) bodySize() int { return len(e.request) + len(e.response) }

@@ -118,7 +118,9 @@ func (t *Traffic) serve(next http.Handler, shape bool) http.Handler {
 		if rec.hijacked {
 			return
 		}
-		rt.record(r, info, body, rec, start, world.Now())
+		if rt.record(r, info, body, rec, start, world.Now()) {
+			world.Touch()
+		}
 	})
 }
 

@@ -133,18 +133,6 @@ func started(t *testing.T) *sandboxtest.Sandbox {
 	return sandbox.sb
 }
 
-// defaultWorld is the sandbox's default world (docs/dashboard.md's
-// screenshot changes it; the other tests only read it).
-func defaultWorld(t *testing.T) *world {
-	browser(t)
-	sb := started(t)
-	keys := map[string]string{}
-	for _, k := range sb.Keys {
-		keys[k.Key] = k.Key
-	}
-	return &world{id: "default", url: sb.URL, ctl: sb.Control, keys: keys}
-}
-
 // newWorld makes a demo world for one test (skipping first when there is
 // no browser).
 func newWorld(t *testing.T) *world {

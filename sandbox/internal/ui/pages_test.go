@@ -78,7 +78,8 @@ func TestDashboardPages(t *testing.T) {
 			tb.waitText("#world-id", w.id)
 			for sel, want := range map[string]string{"#world-scenario": "demo", "#world-seed": "42", "#clock-now": "15 Jun 2026, 14:00 UTC",
 				"#next-event-at": "15 Jun 2026, 15:00 UTC", "#events-scheduled": "token_prices.tick", "#worlds-table": w.id, "#header-clock": "15 Jun 2026, 14:00",
-				"#glance-agents": "1agent requests pending", "#glance-outbox": "1emails in the outbox", "#glance-deliveries": "0webhook deliveries failing"} {
+				"#glance-agents": "2agent requests pending", "#glance-outbox": "4emails in the outbox", "#glance-deliveries": "1webhook deliveries failing",
+				"#next-business-at": "webhook.retry"} {
 				if got := tb.text(sel); !strings.Contains(got, want) {
 					t.Errorf("%s reads %q, want %q in it", sel, clip(got), want)
 				}
@@ -139,6 +140,12 @@ func TestDashboardPages(t *testing.T) {
 		}},
 		{"webhooks", "#/browse/webhooks", "browse-webhooks", "Local receiver", func(t *testing.T) {
 			tb.waitText("#webhooks-table", "http://localhost:4000/webhooks/slash")
+			tb.waitText("#webhooks-table", "http://127.0.0.1:9/hooks")
+		}},
+		{"tour", "#/tour", "page-tour", "Five flows", func(t *testing.T) {
+			if n := eval[int](tb, `document.querySelectorAll('#tour-steps > li a.button').length`); n != 5 {
+				t.Errorf("the tour has %d steps with a link, want 5", n)
+			}
 		}},
 		{"simulate", "#/simulate", "page-simulate", "Card purchase", func(t *testing.T) {
 			tb.waitText("#transfer-form", "Rail")
@@ -150,9 +157,13 @@ func TestDashboardPages(t *testing.T) {
 				t.Errorf("the message's HTML is in %d sandboxed frames, want 1", n)
 			}
 		}},
-		{"webhook deliveries", "#/deliveries", "page-deliveries", "No deliveries", nil},
+		{"webhook deliveries", "#/deliveries", "page-deliveries", "webhook_acmeerp", func(t *testing.T) {
+			tb.waitText("#deliveries", "retrying")
+			tb.waitText("#deliveries", "queued")
+		}},
 		{"agent requests", "#/agents", "page-agents", "Update Card", func(t *testing.T) {
 			tb.waitText("#agent-requests", "Team lunches")
+			tb.waitText("#agent-requests", "Create Virtual Card")
 		}},
 		{"request journal", "#/journal", "page-journal", "/v2/information-requests", func(t *testing.T) {
 			tb.waitText("#journal", "via MCP")

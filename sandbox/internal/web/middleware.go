@@ -147,7 +147,8 @@ const DashboardHeader = "X-Sandbox-Dashboard"
 
 // logLevel is a request's level in the log: error for a 5xx answer or an
 // internal failure, warn for another 4xx, debug for the dashboard's own
-// reads (it polls them every few seconds) and its files, info otherwise.
+// reads (its long poll for changes, and each view reading again when the
+// world changed) and its files, info otherwise.
 func logLevel(r *http.Request, info *Info) zerolog.Level {
 	switch {
 	case info.Err != nil || info.Status >= 500:

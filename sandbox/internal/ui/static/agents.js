@@ -1,7 +1,8 @@
 // Agent requests: writes a read-only key asked for, waiting for a person.
 // Each shows the change it would make; approving runs the write. A
-// deferred write's approval URL opens one of them over the page.
-import { control, qs } from './api.js';
+// deferred write's approval URL opens one of them over the page. The list
+// refreshes itself when the world changes.
+import { control, onChange, qs } from './api.js';
 import { badge, busy, errorBox, field, h, jsonDetails, loading, notify, select, when } from './dom.js';
 
 function change(value) {
@@ -128,6 +129,8 @@ export async function render(view) {
       : [h('p', { class: 'empty' }, show.value ? 'No pending agent requests.' : 'No agent requests in this world.')]));
   }
 
-  show.addEventListener('change', () => refresh().catch((err) => list.replaceChildren(errorBox(err))));
+  const reload = () => refresh().catch((err) => list.replaceChildren(errorBox(err)));
+  show.addEventListener('change', reload);
   await refresh();
+  return onChange(reload);
 }

@@ -31,7 +31,7 @@ export class ApiError extends Error {
   }
 }
 
-async function call(path, { method = 'GET', headers = {}, body } = {}) {
+async function call(path, { method = 'GET', headers = {}, body, signal } = {}) {
   const h = { 'X-Sandbox-Dashboard': '1', ...headers };
   if (session.world.get()) h['X-Sandbox-World'] = session.world.get();
   let payload;
@@ -39,7 +39,7 @@ async function call(path, { method = 'GET', headers = {}, body } = {}) {
     h['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const res = await fetch(path, { method, headers: h, body: payload, cache: 'no-store' });
+  const res = await fetch(path, { method, headers: h, body: payload, cache: 'no-store', signal });
   const text = await res.text();
   let data = null;
   if (text) {
@@ -63,11 +63,11 @@ export function qs(params) {
   return s ? '?' + s : '';
 }
 
-/** A control API call: control('POST', '/clock/advance', {by: '1h'}). */
-export function control(method, path, body) {
+/** A control API call: control('POST', '/clock/advance', {by: '1h'}); a signal may abort it. */
+export function control(method, path, body, signal) {
   const headers = {};
   if (session.token.get()) headers['X-Admin-Token'] = session.token.get();
-  return call('/_sandbox' + path, { method, headers, body });
+  return call('/_sandbox' + path, { method, headers, body, signal });
 }
 
 let cached = null;
@@ -137,4 +137,46 @@ export async function walk(le, path, params = {}, maxPages = 20) {
     if (!cursor) break;
   }
   return items;
+}
+
+// The world's changes, watched by one long poll per tab
+// (GET /_sandbox/changes?since=…): pages subscribe with onChange and
+// refresh when something changed, instead of polling on a timer.
+const listeners = new Set();
+let watching = 0;
+let waiting = null;
+const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/** Calls fn (no arguments) after each change of the world; returns the function that stops it. */
+export function onChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/**
+ * Watches the chosen world, replacing any earlier watch (after switching
+ * world). Changes close together are told once; the listeners finish
+ * before the next wait starts, so a tab holds one request at a time.
+ */
+export async function watch() {
+  const generation = ++watching;
+  if (waiting) waiting.abort();
+  let since = '';
+  while (generation === watching) {
+    try {
+      const started = Date.now();
+      waiting = new AbortController();
+      const res = await control('GET', '/changes' + qs({ since, wait: since === '' ? '' : 25 }), undefined, waiting.signal);
+      if (generation !== watching) return;
+      if (res.changed) {
+        await pause(200);
+        await Promise.allSettled([...listeners].map((fn) => fn()));
+      } else if (since !== '' && Date.now() - started < 1000) {
+        await pause(2000);
+      }
+      since = String(res.version);
+    } catch {
+      if (generation === watching) await pause(5000);
+    }
+  }
 }

@@ -2,7 +2,7 @@
 // the hash router that renders one page at a time, the modal a ?modal=
 // link opens over it, and the admin-token prompt shown when the control
 // API answers 401.
-import { ApiError, control, forget, session, world } from './api.js';
+import { ApiError, control, forget, onChange, session, watch, world } from './api.js';
 import { errorBox, field, h, loading, when } from './dom.js';
 import * as overview from './overview.js';
 import * as browse from './browse.js';
@@ -12,8 +12,9 @@ import * as deliveries from './deliveries.js';
 import * as agents from './agents.js';
 import * as journal from './journal.js';
 import * as charts from './charts.js';
+import * as tour from './tour.js';
 
-const pages = { overview, browse, simulate, outbox, deliveries, agents, journal, charts };
+const pages = { overview, tour, browse, simulate, outbox, deliveries, agents, journal, charts };
 const main = document.getElementById('main');
 let cleanup = null;
 let renders = 0;
@@ -164,12 +165,14 @@ async function start() {
   refreshClock();
   render();
   openModal();
+  watch();
 }
 
 takeParams();
 wirePickers();
 window.addEventListener('hashchange', render);
 document.addEventListener('sandbox:changed', refreshClock);
+onChange(refreshClock);
 document.addEventListener('sandbox:world', (ev) => switchWorld(ev.detail));
 setInterval(() => {
   if (!document.hidden && !document.getElementById('token-form')) refreshClock();

@@ -122,7 +122,7 @@ async function renderWebhooks(el, le) {
   h('p', { class: 'hint' }, 'Their deliveries are on the Webhook deliveries page.'));
 }
 
-/** Renders the browse page; args[0] names the tab. */
+/** Renders the browse page; args[0] names the tab, the rest is the tab's (a transactions search). */
 export async function render(view, args) {
   const current = tabs.find((t) => t[0] === args[0]) || tabs[1];
   const le = await entity();
@@ -136,5 +136,5 @@ export async function render(view, args) {
     panel.append(h('p', { class: 'empty' }, 'This world has no legal entity with an API key.'));
     return null;
   }
-  return current[2](panel, le);
+  return current[2](panel, le, args.slice(1));
 }

@@ -1,10 +1,9 @@
-// Webhook deliveries: a live list (polled every few seconds) with each
-// delivery's attempts, their requests and responses, and redelivery.
-import { control, qs } from './api.js';
+// Webhook deliveries: a live list (refreshed when the world changes) with
+// each delivery's attempts, their requests and responses, and redelivery.
+import { control, onChange, qs } from './api.js';
 import { badge, busy, errorBox, field, h, json, notify, select, toast, when } from './dom.js';
 
 const statuses = ['queued', 'pending', 'retrying', 'succeeded', 'failed', 'canceled'];
-const pollMs = 3000;
 const maxPages = 4;
 
 async function load(status) {
@@ -47,9 +46,9 @@ function row(d, open, redeliver) {
   return details;
 }
 
-/** Renders the deliveries page and polls it; returns the stop function. */
-export async function render(view) {
-  const status = select({ id: 'delivery-status' }, [['', 'Any status'], ...statuses.map((s) => [s, s])]);
+/** Renders the deliveries page, args[0] a status to show; returns the function that stops its refreshing. */
+export async function render(view, args) {
+  const status = select({ id: 'delivery-status' }, [['', 'Any status'], ...statuses.map((s) => [s, s])], statuses.includes(args[0]) ? args[0] : '');
   const live = h('span', { class: 'live', id: 'deliveries-live' }, 'live');
   const list = h('div', { id: 'deliveries' });
   const open = new Set();
@@ -95,6 +94,5 @@ export async function render(view) {
 
   status.addEventListener('change', () => { last = ''; refresh(); });
   await refresh();
-  const timer = setInterval(() => { if (!document.hidden) refresh(); }, pollMs);
-  return () => clearInterval(timer);
+  return onChange(refresh);
 }

@@ -2,10 +2,8 @@
 // opening to its headers and bodies. The dashboard's own reads are not in it.
 // A call that matched no route is marked so, with the route it most likely
 // meant.
-import { control, qs } from './api.js';
+import { control, onChange, qs } from './api.js';
 import { badge, errorBox, field, h, json, select, when } from './dom.js';
-
-const refreshMs = 5000;
 
 function statusBadge(status) {
   return badge(String(status), status >= 500 ? 'bad' : status >= 400 ? 'wait' : 'good');
@@ -30,7 +28,7 @@ function entry(e, open) {
   return d;
 }
 
-/** Renders the journal and refreshes it every few seconds. */
+/** Renders the journal and refreshes it when the world changes. */
 export async function render(view) {
   const method = select({ id: 'journal-method' }, [['', 'Any method'], ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, m])]);
   const status = h('input', { id: 'journal-status', type: 'text', inputmode: 'numeric', placeholder: 'e.g. 404', size: 6 });
@@ -61,6 +59,5 @@ export async function render(view) {
 
   for (const c of [method, status, path]) c.addEventListener('change', () => { last = ''; refresh(); });
   await refresh();
-  const timer = setInterval(() => { if (!document.hidden) refresh(); }, refreshMs);
-  return () => clearInterval(timer);
+  return onChange(refresh);
 }

@@ -1,7 +1,7 @@
 // Outbox: the emails the sandbox sent. A message's HTML is shown in a
 // sandboxed frame (no scripts, links open in a new tab); an information
 // request's message leads to its secure form, the page the contact fills.
-import { control } from './api.js';
+import { control, onChange } from './api.js';
 import { badge, errorBox, facts, h, jsonDetails, section, when } from './dom.js';
 
 function listItem(m, current) {
@@ -45,17 +45,37 @@ async function detail(m) {
     jsonDetails('As JSON', m));
 }
 
-/** Renders the outbox; args[0] selects a message. */
+/** Renders the outbox; args[0] selects a message. A new email, or a change of the shown request's status, refreshes it. */
 export async function render(view, args) {
-  const res = await control('GET', '/outbox');
-  const current = args[0] || (res.items[0] && res.items[0].id);
-  view.append(h('h1', {}, 'Outbox ', h('span', { class: 'muted' }, `${res.items.length} email${res.items.length === 1 ? '' : 's'}`)));
-  if (!res.items.length) {
-    view.append(h('p', { class: 'empty', id: 'outbox-empty' }, 'No email has been sent in this world yet. Invoices, reminders and information requests send them.'));
-    return;
+  const heading = h('h1', {});
+  const body = h('div', {});
+  view.append(heading, body);
+  let shown = '';
+
+  async function draw(res) {
+    const current = args[0] || (res.items[0] && res.items[0].id);
+    heading.replaceChildren('Outbox ', h('span', { class: 'muted', id: 'outbox-count' }, `${res.items.length} email${res.items.length === 1 ? '' : 's'}`));
+    shown = res.items.map((m) => m.id).join();
+    if (!res.items.length) {
+      body.replaceChildren(h('p', { class: 'empty', id: 'outbox-empty' }, 'No email has been sent in this world yet. Invoices, reminders and information requests send them.'));
+      return;
+    }
+    const chosen = res.items.find((m) => m.id === current);
+    body.replaceChildren(h('div', { class: 'split' },
+      section('Messages', h('ul', { class: 'messages', id: 'outbox-list' }, res.items.map((m) => listItem(m, current)))),
+      chosen ? await detail(chosen) : errorBox({ message: `no message ${current}` })));
   }
-  const chosen = res.items.find((m) => m.id === current);
-  view.append(h('div', { class: 'split' },
-    section('Messages', h('ul', { class: 'messages', id: 'outbox-list' }, res.items.map((m) => listItem(m, current)))),
-    chosen ? await detail(chosen) : errorBox({ message: `no message ${current}` })));
+
+  async function refresh() {
+    const res = await control('GET', '/outbox');
+    if (res.items.map((m) => m.id).join() !== shown) return draw(res);
+    const status = document.getElementById('request-status');
+    const chosen = res.items.find((m) => m.id === (args[0] || res.items[0].id));
+    const now = status && chosen && await requestStatus(chosen);
+    if (now && Array.isArray(now[1]) && status.isConnected) status.replaceWith(now[1][2]);
+    return null;
+  }
+
+  await draw(await control('GET', '/outbox'));
+  return onChange(refresh);
 }

@@ -1,7 +1,7 @@
 // Overview: the world, its scenario and seed, the virtual clock with the
 // buttons that advance it, the scheduled and finished events, reset, and
-// the other worlds to switch to.
-import { control } from './api.js';
+// the other worlds to switch to. It refreshes itself when the world changes.
+import { control, onChange } from './api.js';
 import { badge, busy, errorBox, facts, h, notify, section, table, toast, when } from './dom.js';
 
 /** What an event is about, from its payload: "txn_… → settled". */
@@ -76,6 +76,21 @@ function confirmButton(label, confirmLabel, action, props = {}) {
   return b;
 }
 
+// priceTick is the kind of the hourly token price move: not news, so
+// "the next business event" skips it.
+export const priceTick = 'token_prices.tick';
+
+// tourBanner invites a first-time visitor to the tour, until dismissed.
+function tourBanner() {
+  if (window.localStorage.getItem('sandbox.tour') === 'dismissed') return null;
+  const banner = h('div', { class: 'banner', id: 'tour-banner', role: 'note' },
+    h('p', {}, h('strong', {}, 'New here? '), 'The tour shows the five flows worth seeing, each one click away: an information request and its secure form, a queued ACH, a failing webhook, card decisions, and an AI agent asking for approval.'),
+    h('div', { class: 'actions' },
+      h('a', { class: 'button primary', href: '#/tour', id: 'tour-start' }, 'Take the tour'),
+      h('button', { type: 'button', id: 'tour-dismiss', onclick: () => { window.localStorage.setItem('sandbox.tour', 'dismissed'); banner.remove(); } }, 'Dismiss')));
+  return banner;
+}
+
 // stat is one count of the overview's first row, linking to its page.
 function stat(href, value, label, id) {
   return h(href ? 'a' : 'div', { class: 'stat', href, id }, h('strong', {}, String(value)), h('span', {}, label));
@@ -99,10 +114,13 @@ export async function render(view) {
   const stats = h('div', { class: 'stats', id: 'at-a-glance' });
   const body = h('div', { class: 'grid two' });
   const lists = h('div', { class: 'stack' });
-  view.append(h('h1', {}, 'Overview'), stats, body, lists);
+  view.append(h('h1', {}, 'Overview'), tourBanner(), stats, body, lists);
   let lastResult = null;
+  // acting holds off the live refresh while a button's call runs.
+  let acting = false;
 
   async function advance(button, req) {
+    acting = true;
     await busy(button, async () => {
       try {
         lastResult = advanceResult(await control('POST', '/clock/advance', req));
@@ -112,6 +130,7 @@ export async function render(view) {
       notify('sandbox:changed');
       await refresh();
     });
+    acting = false;
   }
 
   async function reset() {
@@ -134,7 +153,12 @@ export async function render(view) {
     const c = health.clock;
     const b1h = h('button', { type: 'button', id: 'advance-1h', onclick: (ev) => advance(ev.currentTarget, { by: '1h' }) }, 'Advance 1 hour');
     const b1d = h('button', { type: 'button', id: 'advance-1d', onclick: (ev) => advance(ev.currentTarget, { by: '1d' }) }, 'Advance 1 day');
-    const bNext = h('button', { type: 'button', id: 'advance-next', class: 'primary', disabled: !c.nextEventAt,
+    const business = scheduled.items.find((e) => e.kind !== priceTick);
+    const bBusiness = h('button', { type: 'button', id: 'advance-business', class: 'primary', disabled: !business,
+      title: 'Runs every event up to the next one that is not a token price tick',
+      onclick: (ev) => advance(ev.currentTarget, { to: 'next', skip: [priceTick] }) }, 'Run to the next business event');
+    const bNext = h('button', { type: 'button', id: 'advance-next', disabled: !c.nextEventAt,
+      title: 'Runs the next scheduled event, whatever it is (often the hourly token price tick)',
       onclick: (ev) => advance(ev.currentTarget, { to: 'next' }) }, 'Run to the next event');
     body.replaceChildren(
       section('World',
@@ -145,8 +169,9 @@ export async function render(view) {
         h('p', { class: 'hint' }, 'Reset returns to the scenario\'s start: the same data and IDs, the clock at its start.')),
       section('Virtual clock',
         h('p', { class: 'clock-now', id: 'clock-now' }, when(c.now)),
-        facts([['Mode', c.mode], ['Started', when(c.start)], ['Next event', h('span', { id: 'next-event-at' }, c.nextEventAt ? when(c.nextEventAt) : 'none scheduled')]]),
-        h('div', { class: 'actions' }, b1h, b1d, bNext),
+        facts([['Mode', c.mode], ['Started', when(c.start)], ['Next event', h('span', { id: 'next-event-at' }, c.nextEventAt ? when(c.nextEventAt) : 'none scheduled')],
+          ['Next business event', h('span', { id: 'next-business-at' }, business ? [when(business.at), ' · ', h('code', {}, business.kind)] : 'none scheduled')]]),
+        h('div', { class: 'actions' }, bBusiness, b1h, b1d, bNext),
         lastResult));
     lists.replaceChildren(
       section(`Upcoming events (${scheduled.items.length})`,
@@ -159,4 +184,5 @@ export async function render(view) {
   }
 
   await refresh();
+  return onChange(() => (acting ? null : refresh()));
 }

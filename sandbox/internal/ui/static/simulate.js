@@ -59,10 +59,30 @@ function purchaseResult(res) {
     ]));
 }
 
+// allowlists reports whether a spending constraint allows only some
+// merchants: which ones, the merchant list does not say.
+function allowlists(sc) {
+  return !!sc && ['merchantRule', 'merchantCategoryRule', 'merchantCategoryCodeRule'].some((r) => sc[r] && sc[r].restriction === 'allowlist');
+}
+
+/**
+ * The card the form starts on: one whose first purchase is approved, as a
+ * demo wants. An active, reusable card that takes one-off payments and
+ * allows any merchant (its own rules and its group's); else any active one.
+ */
+function likelyCard(cards, groups) {
+  const rules = new Map(groups.map((g) => [g.id, g.spendingConstraint]));
+  const active = cards.filter((c) => c.status === 'active');
+  const open = active.find((c) => !c.isSingleUse && !allowlists(c.spendingConstraint) && !allowlists(rules.get(c.cardGroupId))
+    && !(c.modifiers || []).some((m) => m.name === 'only_allow_recurring_payments' && m.value));
+  return open || active[0] || cards[0];
+}
+
 async function purchaseForm(le) {
-  const cards = await walk(le, '/card');
+  const [cards, groups] = await Promise.all([walk(le, '/card'), walk(le, '/card-group')]);
   merchants = merchants || await walk(le, '/merchant');
-  const card = select({ id: 'sim-card', required: true }, cards.map((c) => [c.id, `${c.name} ••${c.last4} (${c.status})`]));
+  const start = likelyCard(cards, groups);
+  const card = select({ id: 'sim-card', required: true }, cards.map((c) => [c.id, `${c.name} ••${c.last4} (${c.status})`]), start && start.id);
   const merchant = select({ id: 'sim-merchant', required: true }, merchants.map((m) => [m.id, m.name]));
   const amount = amountInput('sim-amount', '25.00');
   const recurring = h('input', { type: 'checkbox', id: 'sim-recurring' });

@@ -24,18 +24,24 @@ function matches(t, text) {
   return hay.includes(text.toLowerCase());
 }
 
+// declined says why a purchase was declined: the reason, and the memo that
+// explains it when there is one.
+function declined(t) {
+  return h('small', { class: 'decline-reason' }, h('br'), h('code', {}, t.declineReason), t.memo ? [h('br'), t.memo] : null);
+}
+
 function rows(items) {
   return table([
     ['Date', (t) => when(t.date)],
     ['Description', (t) => jsonDetails(t.description || t.id, t)],
     ['Kind', kindOf],
-    ['Status', (t) => badge(t.detailedStatus)],
+    ['Status', (t) => [badge(t.detailedStatus), t.declineReason ? declined(t) : null]],
     ['Amount', (t) => h('span', { class: t.amountCents >= 0 ? 'credit' : 'debit' }, money(t.amountCents)), 'num'],
   ], items, { id: 'transactions-table', empty: 'No transactions match.' });
 }
 
-/** The transactions of a legal entity. */
-export async function renderTransactions(el, le) {
+/** The transactions of a legal entity; args[0] is a search to start with. */
+export async function renderTransactions(el, le, args = []) {
   const accounts = await walk(le, '/account');
   const account = select({ id: 'txn-account' }, [['', 'All accounts'], ...accounts.map((a) => [a.id, a.name])]);
   const status = select({ id: 'txn-status' }, [['', 'Any status'], ['pending', 'pending'], ['posted', 'posted'], ['failed', 'failed']]);
@@ -96,6 +102,7 @@ export async function renderTransactions(el, le) {
   for (const s of [account, status, category]) s.addEventListener('change', reload);
   let timer = 0;
   search.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(reload, 300); });
-  await page();
+  search.value = args[0] || '';
+  await reload();
   return () => { clearTimeout(timer); seq++; };
 }

@@ -1,0 +1,67 @@
+package deliveries
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+)
+
+// PastEvent is an event an endpoint was told about before the world
+// started.
+type PastEvent struct {
+	Event, EntityID string
+}
+
+// RecordRefusals writes the history of an endpoint that refused every
+// connection since the operation's time: one delivery per event, the first
+// attempted attempts times on the retry schedule and now waiting for its
+// next attempt, the others queued behind it (an endpoint's deliveries go
+// out one at a time). An attempt records its body and the error; it keeps
+// no request headers, since it was never made. A scenario declares such an
+// endpoint (webhooks[].failing).
+func RecordRefusals(op *kernel.Op, w *Webhook, attempts int, events []PastEvent) error {
+	refused := refusal(w.URL)
+	for i, e := range events {
+		eventID, err := op.NewID("evt_")
+		if err != nil {
+			return err
+		}
+		d, err := newDelivery(op, w, eventID, e.Event, e.EntityID, SourceEvent, "", WebhookChaos{})
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			continue
+		}
+		at := op.Now
+		for n := 1; n <= attempts; n++ {
+			d.Attempts = append(d.Attempts, DeliveryAttempt{Number: n, At: at, URL: w.URL, RequestHeaders: map[string]string{},
+				RequestBody: d.Body, Error: refused})
+			at = at.Add(RetryDelay(n))
+		}
+		if err := scheduleRetry(op, d, at); err != nil {
+			return err
+		}
+		if err := saveDelivery(op, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refusal is the error a POST to raw meets when nothing listens there.
+func refusal(raw string) string {
+	host := raw
+	if u, err := url.Parse(raw); err == nil {
+		host = u.Host
+		if u.Port() == "" {
+			port := "80"
+			if u.Scheme == "https" {
+				port = "443"
+			}
+			host += ":" + port
+		}
+	}
+	return fmt.Sprintf("Post %q: dial tcp %s: connect: connection refused", raw, host)
+}

@@ -1,0 +1,21 @@
+package seed_test
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+)
+
+// TestWebhookEventsAreTheEngines: the events a scenario's failing endpoint
+// may declare are the ones the engine emits, so every declared one loads.
+func TestWebhookEventsAreTheEngines(t *testing.T) {
+	f, _ := reflect.TypeFor[scenario.WebhookEvent]().FieldByName("Event")
+	got := strings.Split(f.Tag.Get("enum"), ",")
+	if !slices.Equal(got, kernel.WebhookEventTypes) {
+		t.Errorf("webhooks[].failing.events[].event may be %v, the engine emits %v", got, kernel.WebhookEventTypes)
+	}
+}
