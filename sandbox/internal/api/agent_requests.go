@@ -192,7 +192,7 @@ func (a *API) current(c *call, ar *agentrequests.AgentRequest) map[string]json.R
 		return nil
 	}
 	var v any
-	err := c.W.View(func(op *kernel.Op) (err error) {
+	err := c.view(func(op *kernel.Op) (err error) {
 		v, err = fn(op, c, ar.Vars)
 		return err
 	})
@@ -299,7 +299,7 @@ func (a *API) listAgentRequests(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var page kernel.Page[agentrequests.AgentRequest]
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		page, err = agentrequests.AgentRequestsOfKey(op, c.P.Key.Key, status, kernel.PageRequest{After: after})
 		return err
 	})
@@ -320,7 +320,7 @@ func (a *API) getAgentRequest(r *http.Request) (any, error) {
 	}
 	id := mux.Vars(r)["agentRequestId"]
 	var ar *agentrequests.AgentRequest
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		var ok bool
 		ar, ok, err = agentrequests.FindAgentRequest(op, id)
 		if err == nil && (!ok || ar.APIKey != c.P.Key.Key) {
