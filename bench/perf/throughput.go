@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 )
@@ -27,27 +25,15 @@ func runThroughput(args []string) error {
 	logPath := fs.String("log", "bench/out/throughput-sandbox.log", "the sandbox's request log")
 	fs.Parse(args)
 
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	hello, _, err := start(self, "", "", "hello")
+	hello, sb, err := startPair(*bin, *logPath)
 	if err != nil {
 		return err
 	}
 	defer hello.Stop()
-	if err := os.MkdirAll(filepath.Dir(*logPath), 0o755); err != nil {
-		return err
-	}
-	sb, _, err := start(*bin, *logPath, "/_sandbox/health", "--scenario", "demo", "--log-level", "info", "--log-format", "json")
-	if err != nil {
-		return err
-	}
 	defer sb.Stop()
 
 	key := map[string]string{"X-API-Key": "sk_sandbox_acme"}
 	cardBody := []byte(`{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Bench card"}`)
-	helloReq := rawRequest("GET", "/", nil, nil)
 	targets := []*target{
 		{name: "GET /card", req: rawRequest("GET", "/card", key, nil), min: 0.40},
 		{name: "GET /transaction", req: rawRequest("GET", "/transaction", key, nil), min: 0.40},
@@ -62,14 +48,8 @@ func runThroughput(args []string) error {
 	spec := loadSpec{Conns: *conns, Duration: *dur, Warmup: *warm, Max: 2_000_000}
 	for round := 1; round <= *rounds; round++ {
 		for _, t := range targets {
-			spec.Addr = hello.Addr
-			h := hammer(spec, func(int, int) []byte { return helloReq })
-			if err := check(h); err != nil {
-				return fmt.Errorf("hello-world: %w", err)
-			}
-			spec.Addr = sb.Addr
-			r := hammer(spec, func(int, int) []byte { return t.req })
-			if err := check(r); err != nil {
+			r, h, err := pairedRun(spec, hello, sb, func(int, int) []byte { return t.req })
+			if err != nil {
 				return fmt.Errorf("%s: %w", t.name, err)
 			}
 			t.add(r, h)

@@ -91,6 +91,22 @@ func (st *loadStats) fail(err error) {
 // do sends one request and records its status and latency; a 5xx or a
 // transport error ends the run.
 func (st *loadStats) do(method, u string, header map[string]string, body string, out any) error {
+	_, err := st.send(method, u, header, body, out)
+	return err
+}
+
+// ok is do for a request that must succeed: any answer outside 2xx ends
+// the run.
+func (st *loadStats) ok(method, u string, header map[string]string, body string, out any) error {
+	status, err := st.send(method, u, header, body, out)
+	if err == nil && status/100 != 2 {
+		err = fmt.Errorf("%s %s answered %d", method, u, status)
+	}
+	return err
+}
+
+// send is do that also returns the status.
+func (st *loadStats) send(method, u string, header map[string]string, body string, out any) (int, error) {
 	var rd io.Reader
 	if body != "" {
 		rd = bytes.NewBufferString(body)
@@ -105,7 +121,7 @@ func (st *loadStats) do(method, u string, header map[string]string, body string,
 	t0 := time.Now()
 	res, err := crashClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, u, err)
+		return 0, fmt.Errorf("%s %s: %w", method, u, err)
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
@@ -114,12 +130,12 @@ func (st *loadStats) do(method, u string, header map[string]string, body string,
 	st.lat = append(st.lat, time.Since(t0))
 	st.mu.Unlock()
 	if res.StatusCode >= 500 {
-		return fmt.Errorf("%s %s answered %d: %s", method, u, res.StatusCode, raw)
+		return res.StatusCode, fmt.Errorf("%s %s answered %d: %s", method, u, res.StatusCode, raw)
 	}
 	if out != nil && res.StatusCode/100 == 2 {
-		return json.Unmarshal(raw, out)
+		return res.StatusCode, json.Unmarshal(raw, out)
 	}
-	return nil
+	return res.StatusCode, nil
 }
 
 // worldCycle creates a world, reads and writes in it, and deletes it.

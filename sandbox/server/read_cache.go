@@ -10,20 +10,27 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // readCache keeps the 200 answers of the public API's GET routes, per
-// world, for as long as the world's state does not change: every answer is
-// a function of the world's state (its version), the path and query, and
-// the credentials (X-API-Key, x-legal-entity). A write, reset or restore
-// changes the version and so drops every kept answer; a world whose clock
-// moves on its own (real or scaled) is never cached. Answers are replayed
-// inside the request log and journal middleware, so every request is still
-// logged and journaled; faults and rate limits apply before it.
+// world, for as long as what they were made from does not change: every
+// answer is a function of the path and query, the credentials (X-API-Key,
+// x-legal-entity) and the world's stored state. The handler records the
+// keys it read and the key ranges it walked (store.Reads, through
+// web.Info); the answer holds until a write changes one of those keys or
+// adds or removes one in those ranges, which the store's log of written
+// keys tells (store.DB.ChangedSince): creating a card keeps the first page
+// of GET /transaction, and the first page of GET /card once it is full.
+// The clock is a read of every operation, so moving it drops every answer;
+// a reset, a restore or a write the log no longer remembers drops them all
+// too. An answer whose handler recorded nothing holds only while the
+// world's version stays the one it was made at. A world whose clock moves
+// on its own (real or scaled) is never cached. Answers are replayed inside
+// the request log and journal middleware, so every request is still logged
+// and journaled; faults and rate limits apply before it.
 //
-// An answer is kept only when the world's version was the same before and
-// after the handler ran (so a GET that writes is never kept), and a request
-// sending Cache-Control: no-cache is always answered afresh.
+// A request sending Cache-Control: no-cache is always answered afresh.
 type readCache struct {
 	engine *kernel.Engine
 }
@@ -44,11 +51,14 @@ type cachedAnswer struct {
 	header http.Header // what the handler set
 	body   []byte
 	info   web.Info // LegalEntity, World, Key
+	// reads is what the handler read (nil: unknown); valid, a version of
+	// the world the answer is known to hold at.
+	reads *store.Reads
+	valid uint64
 }
 
 type worldReads struct {
-	mu      sync.RWMutex
-	version uint64
+	mu      sync.Mutex
 	answers map[string]*cachedAnswer
 	bytes   int
 }
@@ -65,21 +75,34 @@ func (c *readCache) middleware(next http.Handler) http.Handler {
 		reads := world.Attached(readCacheKey{}, func() any { return &worldReads{} }).(*worldReads)
 		version := world.Version()
 		if !strings.Contains(r.Header.Get("Cache-Control"), "no-cache") {
-			if a := reads.get(key, version); a != nil {
+			if a, at := reads.get(world, key, version); a != nil {
 				if verifyReads {
-					verify(next, r, world, version, a)
+					verify(next, r, world, at, a)
 				}
 				a.replay(w, r)
 				return
 			}
 		}
 		capture := &captureWriter{ResponseWriter: w, before: w.Header().Clone()}
-		next.ServeHTTP(capture, r)
 		info := web.InfoOf(r)
-		if capture.status == http.StatusOK && !capture.overflow && info.Err == nil && world.Version() == version {
-			reads.put(key, version, &cachedAnswer{header: capture.header, body: capture.body.Bytes(),
-				info: web.Info{LegalEntity: info.LegalEntity, World: info.World, Key: info.Key}})
+		read := &store.Reads{}
+		info.Reads = read
+		next.ServeHTTP(capture, r)
+		info.Reads = nil
+		if capture.status != http.StatusOK || capture.overflow || info.Err != nil {
+			return
 		}
+		a := &cachedAnswer{header: capture.header, body: capture.body.Bytes(),
+			info: web.Info{LegalEntity: info.LegalEntity, World: info.World, Key: info.Key}, valid: version}
+		if read.Empty() {
+			if world.Version() != version {
+				return // it may have read a state since changed
+			}
+		} else {
+			read.Seal()
+			a.reads = read
+		}
+		reads.put(key, a)
 	})
 }
 
@@ -106,23 +129,36 @@ func (c *readCache) cacheable(r *http.Request) (*kernel.World, string, bool) {
 	return world, b.String(), true
 }
 
-func (wr *worldReads) get(key string, version uint64) *cachedAnswer {
-	wr.mu.RLock()
-	defer wr.mu.RUnlock()
-	if wr.version != version {
-		return nil
-	}
-	return wr.answers[key]
-}
-
-func (wr *worldReads) put(key string, version uint64, a *cachedAnswer) {
+// get returns the kept answer to key when it still holds at version, and
+// the version it is known to hold at; it forgets the answer when a write
+// since changed what it was made from.
+func (wr *worldReads) get(world *kernel.World, key string, version uint64) (*cachedAnswer, uint64) {
 	wr.mu.Lock()
 	defer wr.mu.Unlock()
-	if version < wr.version {
-		return
+	a := wr.answers[key]
+	if a == nil || a.valid == version {
+		return a, version
 	}
-	if version > wr.version || wr.answers == nil || len(wr.answers) >= readCacheEntries || wr.bytes+len(a.body) > readCacheBytes {
-		wr.version, wr.answers, wr.bytes = version, map[string]*cachedAnswer{}, 0
+	if a.reads == nil || a.valid > version {
+		return nil, 0
+	}
+	changed, checked := world.Db.ChangedSince(a.valid, version, a.reads)
+	if changed {
+		delete(wr.answers, key)
+		wr.bytes -= len(a.body)
+		return nil, 0
+	}
+	// Writes past checked are still running: the answer holds as of
+	// before them, which is what a read made now may see.
+	a.valid = checked
+	return a, checked
+}
+
+func (wr *worldReads) put(key string, a *cachedAnswer) {
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	if wr.answers == nil || len(wr.answers) >= readCacheEntries || wr.bytes+len(a.body) > readCacheBytes {
+		wr.answers, wr.bytes = map[string]*cachedAnswer{}, 0
 	}
 	if old := wr.answers[key]; old != nil {
 		wr.bytes -= len(old.body)
@@ -131,13 +167,19 @@ func (wr *worldReads) put(key string, version uint64, a *cachedAnswer) {
 	wr.bytes += len(a.body)
 }
 
-// verify runs the handler again and panics when its answer, on an unchanged
-// world, differs from the kept one.
+// verify runs the handler again and panics when its answer differs from
+// the kept one, which held at version, while what the kept one was made
+// from is still unchanged.
 func verify(next http.Handler, r *http.Request, world *kernel.World, version uint64, a *cachedAnswer) {
 	fresh := &captureWriter{ResponseWriter: discard{http.Header{}}, before: http.Header{}}
 	next.ServeHTTP(fresh, r)
-	if world.Version() != version {
-		return
+	if now := world.Version(); now != version {
+		if a.reads == nil {
+			return
+		}
+		if changed, checked := world.Db.ChangedSince(version, now, a.reads); changed || checked != now {
+			return
+		}
 	}
 	info := web.InfoOf(r)
 	got := cachedAnswer{header: fresh.header, body: fresh.body.Bytes(), info: web.Info{LegalEntity: info.LegalEntity, World: info.World, Key: info.Key}}

@@ -51,6 +51,37 @@ func TestReadCacheFollowsChanges(t *testing.T) {
 			t.Fatalf("note after reset = %v, want none", got)
 		}
 	})
+	t.Run("kept pages follow what they list", func(t *testing.T) {
+		// Fill the first page of GET /card, so a new card lands past it.
+		for len(cards()) < 50 {
+			e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_acme",
+				body: `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Filler"}`}).status(t, 201)
+		}
+		txns := e.get("/transaction", "sk_sandbox_acme", "").status(t, 200).body
+		first := cards()
+		e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_acme",
+			body: `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Past the page"}`}).status(t, 201)
+		if got := e.get("/transaction", "sk_sandbox_acme", "").status(t, 200).body; string(got) != string(txns) {
+			t.Fatal("a new card changed the first page of GET /transaction")
+		}
+		if got := cards(); len(got) != len(first) {
+			t.Fatalf("the full first page of GET /card holds %d cards after a new one, want %d", len(got), len(first))
+		}
+		id := first[len(first)-1].(map[string]any)["id"].(string)
+		e.do(req{method: http.MethodPatch, path: "/card/" + id, key: "sk_sandbox_acme", body: `{"name":"Renamed on the page"}`}).status(t, 200)
+		if got := cards()[len(first)-1].(map[string]any)["name"]; got != "Renamed on the page" {
+			t.Fatalf("the last card of the kept page is named %v after a rename", got)
+		}
+	})
+	t.Run("a clock advance", func(t *testing.T) {
+		fresh := map[string]string{"Cache-Control": "no-cache"}
+		e.get("/transaction", "sk_sandbox_acme", "").status(t, 200)
+		e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"by":"72h"}`}).status(t, 200)
+		kept := e.get("/transaction", "sk_sandbox_acme", "").status(t, 200).body
+		if want := e.do(req{path: "/transaction", key: "sk_sandbox_acme", header: fresh}).status(t, 200).body; string(kept) != string(want) {
+			t.Fatalf("GET /transaction after a clock advance differs from a fresh answer:\n%s\n%s", kept, want)
+		}
+	})
 	t.Run("each key and legal entity has its own answer", func(t *testing.T) {
 		acme := e.get("/account", "sk_sandbox_alice", "le_acme").status(t, 200).body
 		globex := e.get("/account", "sk_sandbox_alice", "le_globex").status(t, 200).body

@@ -51,6 +51,8 @@ type DB struct {
 	// version changes with every write transaction, inside it, before
 	// its changes become visible.
 	version atomic.Uint64
+	// changes are the keys the last writes wrote (see ChangedSince).
+	changes changeLog
 }
 
 // Open opens a database file, or an in-memory one when path is "" or
@@ -83,9 +85,16 @@ func (d *DB) Close() error { return d.db.Close() }
 // Update runs fn in a read-write transaction; an error rolls it back whole.
 func (d *DB) Update(fn func(*Tx) error) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
-		return fn(&Tx{tx: tx, cache: d.cache, version: d.version.Add(1)})
+		t := &Tx{tx: tx, cache: d.cache, version: d.version.Add(1), wrote: make([]string, 0, 16)}
+		// Logged before the commit makes the write visible; a write that
+		// rolls back is logged too, which only costs kept reads.
+		defer func() { d.changes.add(change{version: t.version, keys: t.wrote}) }()
+		return fn(t)
 	})
 }
+
+// changedAll logs a write that may have changed any key.
+func (d *DB) changedAll(v uint64) { d.changes.add(change{version: v, all: true}) }
 
 // Bulk runs fn in a read-write transaction that keeps no record of each key
 // it replaces: for filling a new database, which the caller throws away
@@ -97,6 +106,7 @@ func (d *DB) Update(fn func(*Tx) error) error {
 func (d *DB) Bulk(deferPrefixes []string, fn func(*Tx) error) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
 		v := d.version.Add(1)
+		defer d.changedAll(v)
 		if err := tx.DeleteAll(); err != nil {
 			return err
 		}
@@ -114,16 +124,14 @@ func (d *DB) Bulk(deferPrefixes []string, fn func(*Tx) error) error {
 func (d *DB) Version() uint64 { return d.version.Load() }
 
 // View runs fn in a read-only transaction.
-func (d *DB) View(fn func(*Tx) error) error {
-	return d.db.View(func(tx *buntdb.Tx) error { return fn(&Tx{tx: tx, cache: d.cache}) })
-}
+func (d *DB) View(fn func(*Tx) error) error { return d.ViewReads(nil, fn) }
 
 // Save writes every key to w in buntdb's append-only format.
 func (d *DB) Save(w io.Writer) error { return d.db.Save(w) }
 
 // Load reads keys written by Save.
 func (d *DB) Load(r io.Reader) error {
-	d.version.Add(1)
+	defer d.changedAll(d.version.Add(1))
 	return d.db.Load(r)
 }
 
@@ -155,7 +163,7 @@ func (d *DB) Replace(r io.Reader) error {
 // ReplaceItems makes the database hold exactly items, in one transaction.
 func (d *DB) ReplaceItems(items []KV) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
-		d.version.Add(1)
+		defer d.changedAll(d.version.Add(1))
 		if err := tx.DeleteAll(); err != nil {
 			return err
 		}
@@ -178,6 +186,10 @@ type Tx struct {
 	// version is the database's Version this write made; 0 in a read-only
 	// transaction.
 	version uint64
+	// wrote gathers the keys a write transaction writes, for the change
+	// log; reads, the keys and ranges a read-only one reads (nil: none).
+	wrote []string
+	reads *Reads
 }
 
 // Version is the database Version a write transaction made (its
@@ -192,6 +204,7 @@ func (t *Tx) Get(key string, v any) (bool, error) {
 	if err := t.settleKey(key); err != nil {
 		return false, err
 	}
+	t.reads.Key(key)
 	raw, err := t.tx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return false, nil
@@ -215,6 +228,7 @@ func (t *Tx) GetRaw(key string) (string, bool, error) {
 	if err := t.settleKey(key); err != nil {
 		return "", false, err
 	}
+	t.reads.Key(key)
 	raw, err := t.tx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return "", false, nil
@@ -260,6 +274,7 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 	if t.later != nil {
 		return t.bulkSwap(key, s)
 	}
+	t.wrote = append(t.wrote, key)
 	return t.tx.Set(key, s, nil)
 }
 
@@ -268,6 +283,7 @@ func (t *Tx) PutRaw(key, val string) error {
 	if t.later != nil {
 		return t.bulkPutRaw(key, val)
 	}
+	t.wrote = append(t.wrote, key)
 	_, _, err := t.tx.Set(key, val, nil)
 	return err
 }
@@ -280,6 +296,7 @@ func (t *Tx) Delete(key string) error {
 	if t.later != nil {
 		delete(t.later.stored, key)
 	}
+	t.wrote = append(t.wrote, key)
 	_, err := t.tx.Delete(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return nil
@@ -299,18 +316,34 @@ func (t *Tx) Scan(prefix, after string, desc bool, fn func(key, val string) bool
 		if after != "" && after >= prefix {
 			from = after + "\x00"
 		}
-		return t.tx.AscendRange("", from, prefix+end, fn)
+		last := prefix + end
+		err := t.tx.AscendRange("", from, prefix+end, func(k, v string) bool {
+			if !fn(k, v) {
+				last = k
+				return false
+			}
+			return true
+		})
+		t.reads.span(from, last)
+		return err
 	}
 	upTo := prefix + end
 	if after != "" && after < upTo {
 		upTo = after
 	}
-	return t.tx.DescendRange("", upTo, prefix, func(k, v string) bool {
+	last := prefix
+	err := t.tx.DescendRange("", upTo, prefix, func(k, v string) bool {
 		if k == after {
 			return true
 		}
-		return fn(k, v)
+		if !fn(k, v) {
+			last = k
+			return false
+		}
+		return true
 	})
+	t.reads.span(last, upTo)
+	return err
 }
 
 // Key joins parts with Sep.

@@ -55,7 +55,7 @@ func (a *API) listAccounts(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var accs []kernel.Account
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		accs, err = ledger.Accounts(op, c.Actor)
 		return err
 	})
@@ -75,7 +75,7 @@ func (a *API) getAccount(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var acc *kernel.Account
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		acc, err = ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})
@@ -99,7 +99,7 @@ func (a *API) accountBalance(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var out []balance
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		acc, err := ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
 		if err != nil {
 			return err

@@ -192,7 +192,7 @@ func (a *API) current(c *call, ar *agentrequests.AgentRequest) map[string]json.R
 		return nil
 	}
 	var v any
-	err := c.W.View(func(op *kernel.Op) (err error) {
+	err := c.view(func(op *kernel.Op) (err error) {
 		v, err = fn(op, c, ar.Vars)
 		return err
 	})
@@ -302,7 +302,7 @@ func (a *API) listAgentRequests(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var page kernel.Page[agentrequests.AgentRequest]
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		page, err = agentrequests.AgentRequestsOfKey(op, c.P.Key.Key, status, kernel.PageRequest{After: after})
 		return err
 	})
@@ -326,7 +326,7 @@ func (a *API) getAgentRequest(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var ar *agentrequests.AgentRequest
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		var ok bool
 		ar, ok, err = agentrequests.FindAgentRequest(op, id)
 		if err == nil && (!ok || ar.APIKey != c.P.Key.Key) {

@@ -47,7 +47,7 @@ func (a *API) analyticsQuery(r *http.Request) (any, error) {
 		return nil, kernel.InvalidField("/query", "required")
 	}
 	var data []analytics.AnalyticsData
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		data, err = analytics.AnalyticsSnapshot(op, c.Actor)
 		return err
 	})

@@ -9,6 +9,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // API is the public API over an engine.
@@ -82,7 +83,13 @@ type call struct {
 	W     *kernel.World
 	P     *kernel.Principal
 	Actor *kernel.Actor
+	// reads gathers what the request reads, when its answer may be kept.
+	reads *store.Reads
 }
+
+// view runs fn in a read-only operation on the caller's world, recording
+// what it reads for the request.
+func (c *call) view(fn func(*kernel.Op) error) error { return c.W.ViewReads(c.reads, fn) }
 
 // authOpts says what a route needs from the credentials.
 type authOpts struct {
@@ -108,9 +115,9 @@ func (a *API) auth(r *http.Request, o authOpts) (*call, error) {
 		return nil, kernel.Errorf(kernel.CodeUnauthorized, "the API key is missing or invalid")
 	}
 	info.World, info.Reference = w.ID, w.ReferenceID
-	c := &call{W: w}
+	c := &call{W: w, reads: info.Reads}
 	header := r.Header.Get("x-legal-entity")
-	err := w.View(func(op *kernel.Op) error {
+	err := c.view(func(op *kernel.Op) error {
 		p, err := op.Authenticate(key)
 		if err != nil {
 			return err

@@ -73,7 +73,7 @@ func (a *API) getAuthorizationWebhook(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var h *cards.AuthorizationWebhook
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		h, err = cards.FindAuthorizationWebhook(op, c.Actor, mux.Vars(r)["accountId"])
 		return err
 	})

@@ -132,7 +132,7 @@ func (a *API) listCardEvents(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var page kernel.Page[cards.CardEvent]
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		page, err = cards.CardEvents(op, c.Actor, mux.Vars(r)["cardId"], types, kernel.PageRequest{After: after})
 		return err
 	})

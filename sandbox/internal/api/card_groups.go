@@ -136,7 +136,7 @@ func (a *API) listCardGroups(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var page kernel.Page[cards.CardGroup]
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		page, err = cards.CardGroups(op, c.Actor, f, kernel.PageRequest{After: after})
 		return err
 	})
@@ -156,7 +156,7 @@ func (a *API) getCardGroup(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var g *cards.CardGroup
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		g, err = cards.CardGroupOf(op, c.Actor, mux.Vars(r)["cardGroupId"], "")
 		return err
 	})
@@ -263,7 +263,7 @@ func (a *API) cardGroupUtilization(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var u cards.Utilization
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		u, err = cards.GroupUtilization(op, c.Actor, mux.Vars(r)["cardGroupId"])
 		return err
 	})

@@ -43,7 +43,7 @@ func (a *API) listCardModifiers(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var mods []cards.CardModifier
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		mods, err = cards.CardModifiers(op, c.Actor, mux.Vars(r)["cardId"])
 		return err
 	})

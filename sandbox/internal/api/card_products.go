@@ -42,7 +42,7 @@ func (a *API) listCardProducts(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var page kernel.Page[fixtures.CardProduct]
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		page, err = cards.CardProducts(op, kernel.PageRequest{After: after})
 		return err
 	})

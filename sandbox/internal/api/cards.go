@@ -162,7 +162,7 @@ func (a *API) listCards(r *http.Request) (any, error) {
 	}
 	var items []card
 	var next string
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		page, err := cards.Cards(op, c.Actor, f, kernel.PageRequest{After: after})
 		if err != nil {
 			return err
@@ -201,7 +201,7 @@ func (a *API) getCard(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var out card
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		cd, err := cards.CardOf(op, c.Actor, mux.Vars(r)["cardId"], "")
 		if err != nil {
 			return err
@@ -414,7 +414,7 @@ func (a *API) cardUtilization(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var u cards.Utilization
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		u, err = cards.CardUtilization(op, c.Actor, mux.Vars(r)["cardId"])
 		return err
 	})

@@ -111,7 +111,7 @@ func (a *API) readOp(r *http.Request, fn func(op *kernel.Op, c *call) (any, erro
 		return nil, err
 	}
 	var out any
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		out, err = fn(op, c)
 		return err
 	})

@@ -85,7 +85,7 @@ func (a *API) cryptoOfframp(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var w *ledger.OfframpWallet
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		w, err = ledger.CryptoOfframp(op, c.Actor, body.VirtualAccountID, body.PaymentRail, body.Currency)
 		return err
 	})

@@ -160,7 +160,7 @@ func (a *API) getDeveloperApp(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var app *devapps.DeveloperApp
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		app, err = devapps.DeveloperAppOf(op, c.Actor, mux.Vars(r)["developerApplicationId"])
 		return err
 	})

@@ -240,7 +240,7 @@ func (a *API) fdxAccounts(r *http.Request) (any, error) {
 		}
 	}
 	var accs []kernel.Account
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		accs, err = ledger.Accounts(op, c.Actor)
 		return err
 	})
@@ -265,7 +265,7 @@ func (a *API) fdxAccount(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var out fdxAccountKind
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		acc, err := ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
 		if err != nil {
 			return err
@@ -292,7 +292,7 @@ func (a *API) fdxContact(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		_, err := ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})
@@ -324,7 +324,7 @@ func (a *API) fdxTransactions(r *http.Request) (any, error) {
 	accountID := mux.Vars(r)["accountId"]
 	var page kernel.Page[ledger.Transaction]
 	var acc *kernel.Account
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		if acc, err = ledger.Account(op, c.Actor, accountID, ""); err != nil {
 			return err
 		}
@@ -378,7 +378,7 @@ func (a *API) fdxPaymentNetworks(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var acc *kernel.Account
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		acc, err = ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})

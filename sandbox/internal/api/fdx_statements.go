@@ -50,7 +50,7 @@ func (a *API) fdxStatements(r *http.Request) (any, error) {
 	}
 	var acc *kernel.Account
 	var now time.Time
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		now = op.Now
 		acc, err = ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
@@ -100,7 +100,7 @@ func (a *API) fdxStatementPDF(r *http.Request) (any, error) {
 	var acc *kernel.Account
 	var entries []ledger.Transaction
 	var now time.Time
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		now = op.Now
 		if acc, err = ledger.Account(op, c.Actor, v["accountId"], ""); err != nil {
 			return err

@@ -37,7 +37,7 @@ func (a *API) listLegalEntities(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var les []kernel.LegalEntity
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		les, err = ledger.LegalEntities(op, c.P)
 		return err
 	})

@@ -65,7 +65,7 @@ func (a *API) handles(r *http.Request) ([]handle, error) {
 		return nil, err
 	}
 	var hs []ledger.Handle
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		hs, err = ledger.Handles(op, c.Actor)
 		return err
 	})

@@ -152,7 +152,7 @@ func (a *API) listTransactions(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var page kernel.Page[ledger.Transaction]
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		page, err = ledger.Transactions(op, c.Actor, f, kernel.PageRequest{After: after})
 		return err
 	})
@@ -172,7 +172,7 @@ func (a *API) getTransaction(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var t *ledger.Transaction
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		t, err = ledger.TransactionOf(op, c.Actor, mux.Vars(r)["transactionId"])
 		return err
 	})
@@ -238,7 +238,7 @@ func (a *API) aggregateTransactions(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var g ledger.Aggregation
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		g, err = ledger.AggregateTransactions(op, c.Actor, f)
 		return err
 	})
@@ -264,7 +264,7 @@ func (a *API) feeDetails(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var fees []ledger.Fee
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		fees, err = ledger.FeeDetails(op, c.Actor, mux.Vars(r)["transactionId"])
 		return err
 	})

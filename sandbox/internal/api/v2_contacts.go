@@ -44,7 +44,7 @@ func (a *API) listV2Contacts(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var page kernel.Page[parties.Contact]
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		page, err = ledger.Contacts(op, c.Actor, kernel.PageRequest{After: after})
 		return err
 	})

@@ -116,7 +116,7 @@ func (a *API) listVirtualAccounts(r *http.Request) (any, error) {
 	}
 	var items []virtualAccountView
 	var next string
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		page, err := ledger.ListVirtualAccounts(op, c.Actor, q.Get("filter:accountId"), include == "true", kernel.PageRequest{After: after})
 		if err != nil {
 			return err
@@ -143,7 +143,7 @@ func (a *API) getVirtualAccount(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var out virtualAccountView
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		va, err := ledger.VirtualAccountOf(op, c.Actor, mux.Vars(r)["virtualAccountId"], "")
 		if err != nil {
 			return err

@@ -131,7 +131,7 @@ func (a *API) listWebhooks(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var page kernel.Page[deliveries.Webhook]
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		page, err = deliveries.Webhooks(op, c.Actor, kernel.PageRequest{After: after})
 		return err
 	})
@@ -151,7 +151,7 @@ func (a *API) getWebhook(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var w *deliveries.Webhook
-	err = c.W.View(func(op *kernel.Op) error {
+	err = c.view(func(op *kernel.Op) error {
 		w, err = deliveries.WebhookOf(op, c.Actor, mux.Vars(r)["webhookId"])
 		return err
 	})

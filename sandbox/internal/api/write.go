@@ -135,7 +135,7 @@ func (a *API) idempotent(c *call, w write, operation, key, hash string, status i
 	le := c.Actor.LegalEntityID()
 	var replay *web.Response
 	var used bool
-	err := c.W.View(func(op *kernel.Op) (err error) {
+	err := c.view(func(op *kernel.Op) (err error) {
 		replay, used, err = usedKey(op, w, le, operation, key, hash)
 		return err
 	})

@@ -150,10 +150,17 @@ func (w *World) fill(fn func(*Op) error) error {
 }
 
 // View runs fn with a read-only transaction.
-func (w *World) View(fn func(*Op) error) error {
+func (w *World) View(fn func(*Op) error) error { return w.ViewReads(nil, fn) }
+
+// ViewReads runs fn with a read-only transaction that records what it
+// reads in reads (nil: nothing). The virtual time the operation reads
+// counts as a read of the clock's key, which every move of the clock
+// writes.
+func (w *World) ViewReads(reads *store.Reads, fn func(*Op) error) error {
 	w.gate.RLock()
 	defer w.gate.RUnlock()
-	return w.Db.View(func(tx *store.Tx) error {
+	return w.Db.ViewReads(reads, func(tx *store.Tx) error {
+		reads.Key(ClockKey)
 		return fn(&Op{W: w, Tx: tx, Now: w.VirtualClock.Now()})
 	})
 }

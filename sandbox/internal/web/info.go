@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"sync/atomic"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // Info is what the request log says about a request; handlers fill it in as
@@ -30,6 +32,9 @@ type Info struct {
 	// Reference makes failure reference ids; the world a request acts on
 	// replaces the default.
 	Reference func() string
+	// Reads, when set, gathers what the handler reads from its world's
+	// store, so that its answer can be kept until a write changes that.
+	Reads *store.Reads
 }
 
 type infoKey struct{}
