@@ -104,3 +104,22 @@ func TestInvoiceLogoUpload(t *testing.T) {
 		}
 	})
 }
+
+// A document uploaded in a spawned world is served at that world's path,
+// and the default world does not have it.
+func TestUploadedDocumentURLNamesItsWorld(t *testing.T) {
+	e := newEnv(t, options{})
+	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"scenario":"demo","id":"w7"}`}).status(t, http.StatusCreated)
+	logo := pngBytes(500)
+	r := arUpload(e, "/invoice/settings/logo", acmeKey+"_w7", "file", "logo.png", logo).status(t, 200).json(t)
+	id, _ := r["documentId"].(string)
+	url, _ := r["url"].(string)
+	if url != e.srv.URL+"/_sandbox/worlds/w7/documents/"+id {
+		t.Fatalf("upload in w7 = %v", r)
+	}
+	served := e.get(strings.TrimPrefix(url, e.srv.URL), "", "").status(t, 200)
+	if !bytes.Equal(served.body, logo) {
+		t.Fatalf("w7 served %d bytes, not the logo", len(served.body))
+	}
+	e.get("/_sandbox/documents/"+id, "", "").gen2(t, 404, "not_found")
+}

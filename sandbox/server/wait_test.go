@@ -224,28 +224,39 @@ func TestWaitsAreBoundedPerWorldAndEndWithTheirClientOrWorld(t *testing.T) {
 }
 
 // The demo's seeded emails are written once for every world made from the
-// scenario; read in a spawned world, the information request's secure
-// form link leads to that world's form, not the default world's.
+// scenario; read in a spawned world, their links (an information request's
+// secure form, an invoice's document) lead to that world's pages, not the
+// default world's.
 func TestSeededEmailLinksLeadToTheirWorld(t *testing.T) {
 	e := newEnv(t, options{})
 	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"scenario":"demo","id":"seeded"}`}).status(t, http.StatusCreated)
-	for world, prefix := range map[string]string{"default": "/_sandbox/forms/", "seeded": "/_sandbox/worlds/seeded/forms/"} {
+	for _, c := range []struct{ world, prefix, kind, page, want string }{
+		{"default", "/_sandbox/forms/information-requests/", "information_request", "secureForm", "Brightside"},
+		{"seeded", "/_sandbox/worlds/seeded/forms/information-requests/", "information_request", "secureForm", "Brightside"},
+		{"default", "/_sandbox/documents/", "invoice", "", "ACME-100"},
+		{"seeded", "/_sandbox/worlds/seeded/documents/", "invoice", "", "ACME-100"},
+	} {
 		var page struct {
 			Items []arMessage `json:"items"`
 		}
-		e.do(req{path: "/_sandbox/outbox?kind=information_request", header: map[string]string{"X-Sandbox-World": world}}).status(t, 200).decode(t, &page)
+		e.do(req{path: "/_sandbox/outbox?kind=" + c.kind, header: map[string]string{"X-Sandbox-World": c.world}}).status(t, 200).decode(t, &page)
 		if len(page.Items) == 0 {
-			t.Fatalf("%s: the demo's outbox holds no information request", world)
+			t.Fatalf("%s: the demo's outbox holds no %s email", c.world, c.kind)
 		}
 		m := page.Items[len(page.Items)-1]
-		link := m.Links["secureForm"]
-		u, err := url.Parse(link)
-		if err != nil || !strings.HasPrefix(u.Path, prefix+"information-requests/") || !strings.Contains(m.Text, link) || !strings.Contains(m.HTML, link) {
-			t.Fatalf("%s: secure form link %q (text %q)", world, link, m.Text)
+		link := m.Links[c.page]
+		if c.page == "" {
+			for _, l := range m.Links {
+				link = l
+			}
 		}
-		form := e.do(req{path: u.Path}).status(t, 200)
-		if !strings.Contains(string(form.body), "Brightside") {
-			t.Fatalf("%s: the form at %s is not the request's: %.200s", world, u.Path, form.body)
+		u, err := url.Parse(link)
+		if err != nil || !strings.HasPrefix(u.Path, c.prefix) || !strings.Contains(m.Text, link) || !strings.Contains(m.HTML, link) {
+			t.Fatalf("%s: %s link %q (links %v, text %q)", c.world, c.kind, link, m.Links, m.Text)
+		}
+		got := e.do(req{path: u.Path}).status(t, 200)
+		if !strings.Contains(string(got.body), c.want) {
+			t.Fatalf("%s: the page at %s is not the email's: %.200s", c.world, u.Path, got.body)
 		}
 	}
 }

@@ -269,7 +269,7 @@ func (a *API) uploadReceipt(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return receiptUpload{DocumentID: doc.ID, URL: absURL(r, "/_sandbox/documents/"+doc.ID),
+		return receiptUpload{DocumentID: doc.ID, URL: absURL(r, kernel.SandboxPath(op.W.ID, "/documents/"+doc.ID)),
 			ExpiresAt: timestamp(op.Now.Add(receiptURLLifetime)), ParsedReceipt: parsedReceiptOf(parsed)}, nil
 	})
 }

@@ -188,7 +188,7 @@ func expenseReportOf(op *kernel.Op, r *http.Request, er *expenses.ExpenseReport)
 	}
 	for i := range x.Documents {
 		d := &x.Documents[i]
-		v.Documents = append(v.Documents, documentLink{Document: documentOf(d, er.ID), URL: absURL(r, "/_sandbox/documents/"+d.ID)})
+		v.Documents = append(v.Documents, documentLink{Document: documentOf(d, er.ID), URL: absURL(r, kernel.SandboxPath(op.W.ID, "/documents/"+d.ID))})
 	}
 	if t := x.Transaction; t != nil {
 		v.AggregatedTransaction = &transactionBrief{ID: t.ID, Date: timestamp(t.Date), Amount: money2{AmountCents: t.AmountCents, Currency: "USD"},

@@ -151,7 +151,7 @@ func (a *API) uploadLogo(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return uploadedDocument{DocumentID: doc.ID, URL: absURL(r, "/_sandbox/documents/"+doc.ID)}, nil
+		return uploadedDocument{DocumentID: doc.ID, URL: absURL(r, kernel.SandboxPath(op.W.ID, "/documents/"+doc.ID))}, nil
 	})
 }
 

@@ -48,15 +48,16 @@ type pageCount struct {
 }
 
 // messageOf shows a message of world w. A message the world's scenario
-// seeded was written once for every world made from it, so its secure-form
-// links name no world: in a world other than the default one they are
-// pointed at that world's forms, as the links of the messages it sends
-// itself are.
+// seeded was written once for every world made from it, so its links to
+// secure forms and documents name no world: in a world other than the
+// default one they are pointed at that world's, as the links of the
+// messages it sends itself are.
 func messageOf(r *http.Request, w *kernel.World, m *kernel.Message) messageView {
 	base := "http://" + r.Host
 	own := func(s string) string { return s }
 	if w.ID != "default" {
-		own = strings.NewReplacer("/_sandbox/forms/", "/_sandbox/worlds/"+w.ID+"/forms/").Replace
+		own = strings.NewReplacer("/_sandbox/forms/", kernel.SandboxPath(w.ID, "/forms/"),
+			"/_sandbox/documents/", kernel.SandboxPath(w.ID, "/documents/")).Replace
 	}
 	links := make(map[string]string, len(m.Links))
 	for k, v := range m.Links {

@@ -93,10 +93,7 @@ type InfoRequestInput struct {
 // FormPath is where a request's secure form is served, relative to the
 // sandbox's address: a world other than the default one is named in it.
 func FormPath(worldID, token string) string {
-	if worldID == "" || worldID == "default" {
-		return "/_sandbox/forms/information-requests/" + token
-	}
-	return "/_sandbox/worlds/" + worldID + "/forms/information-requests/" + token
+	return kernel.SandboxPath(worldID, "/forms/information-requests/"+token)
 }
 
 // PendingInfoRequest finds the contact's pending request, if any.

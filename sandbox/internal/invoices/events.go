@@ -211,7 +211,7 @@ func emailInvoice(op *kernel.Op, inv *Invoice, kind string) error {
 	loc := inv.Location()
 	due := kernel.CalDateOf(inv.DueAt, loc).String()
 	owed := kernel.FormatCents(inv.TotalCents() - inv.CollectedCents)
-	link := "/_sandbox/documents/" + inv.DocumentID
+	link := kernel.SandboxPath(op.W.ID, "/documents/"+inv.DocumentID)
 	subject := fmt.Sprintf("Invoice %s from %s", inv.Number, s.CompanyName)
 	lead := fmt.Sprintf("%s sent you invoice %s for %s, due %s.", s.CompanyName, inv.Number, owed, due)
 	if kind == kernel.EmailInvoiceReminder {
