@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/analytics"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -79,7 +81,8 @@ func envOr(getenv func(string) string, name, def string) string {
 // config checks the options and turns them into a server configuration.
 func (p *Program) config(o *options, adminToken string) (server.Config, error) {
 	cfg := server.Config{Addr: o.addr, Scenario: o.scenario, DataPath: o.data, AdminToken: adminToken,
-		ScenariosDir: o.scenariosDir, AllowedHosts: list(o.allowedHosts), AllowedOrigins: list(o.allowedOrigins)}
+		ScenariosDir: o.scenariosDir, AllowedHosts: list(o.allowedHosts), AllowedOrigins: list(o.allowedOrigins),
+		Analytics: analytics.SQLite, MCP: mcp.Server}
 	cfg.ResetData = o.resetData
 	if _, err := strconv.ParseBool(o.resetDataEnv); o.resetDataEnv != "" && err != nil {
 		return cfg, fmt.Errorf("SANDBOX_RESET_DATA: %q is not true or false", o.resetDataEnv)

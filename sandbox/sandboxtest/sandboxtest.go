@@ -7,6 +7,11 @@
 //	req.Header.Set("X-API-Key", sb.Key("sk_sandbox_acme"))
 //	sb.Control.Advance(ctx, "36h")
 //	msg := sb.WaitForEmail(sandboxtest.EmailFilter{To: "hello@pixelforge.test"})
+//
+// The sandbox serves everything the binary does except two parts whose
+// dependencies are heavy to compile, which a test adds when it uses them:
+// the SQL engine of POST /analytics (Options.Analytics, package
+// sandbox/analytics) and the MCP server (Options.MCP, package sandbox/mcp).
 package sandboxtest
 
 import (
@@ -34,6 +39,14 @@ type Options struct {
 	AdminToken string
 	// Log receives the request log (default: none).
 	Log *zerolog.Logger
+	// Analytics is the SQL engine of POST /analytics: analytics.SQLite
+	// from package sandbox/analytics. Nil: SHOW TABLES and DESCRIBE
+	// answer, other statements answer 501. Left out by default so that a
+	// test that does not query analytics does not compile SQLite.
+	Analytics server.Analytics
+	// MCP is the MCP server at /mcp: mcp.Server from package sandbox/mcp.
+	// Nil: /mcp answers 501. Left out by default for the MCP SDK's sake.
+	MCP server.MCP
 }
 
 // Message is an email the sandbox sent, as its outbox shows it.
@@ -90,7 +103,8 @@ func New(o Options) (*Sandbox, error) {
 	if o.Log != nil {
 		log = *o.Log
 	}
-	cfg := server.Config{Scenario: o.Scenario, Seed: o.Seed, AdminToken: o.AdminToken, Log: log}
+	cfg := server.Config{Scenario: o.Scenario, Seed: o.Seed, AdminToken: o.AdminToken, Log: log,
+		Analytics: o.Analytics, MCP: o.MCP}
 	if !o.ClockStart.IsZero() {
 		cfg.ClockStart = &o.ClockStart
 	}

@@ -31,10 +31,13 @@ var layers = [][]string{
 	{"sandbox"},
 	// the HTTP side, and the worlds domain tests make
 	{"sandbox/internal/enginetest", "sandbox/internal/web", "sandbox/internal/openapi", "sandbox/internal/openapi/validate"},
-	{"sandbox/internal/api", "sandbox/internal/traffic", "sandbox/internal/ui", "sandbox/internal/webhooks", "sandbox/internal/mcp"},
+	{"sandbox/internal/api", "sandbox/internal/traffic", "sandbox/internal/ui", "sandbox/internal/webhooks", "sandbox/internal/mcp",
+		"sandbox/internal/analytics/sqlengine"},
 	{"sandbox/internal/control"},
 	// the assembly, and the typed client of its control API
 	{"sandbox/server", "sandbox/client"},
+	// the parts heavy to compile, which the binary adds and a test may
+	{"sandbox/analytics", "sandbox/mcp"},
 	{"sandbox/sandboxtest", "cmd/slash-sandbox", "bench/perf"},
 }
 

@@ -22,7 +22,7 @@ import (
 func benchServer(b *testing.B, scenario string) http.Handler {
 	b.Helper()
 	*server.VerifyReads = false
-	s, err := server.New(server.Config{Scenario: scenario, Log: zerolog.New(io.Discard).Level(zerolog.InfoLevel)})
+	s, err := server.New(withAll(server.Config{Scenario: scenario, Log: zerolog.New(io.Discard).Level(zerolog.InfoLevel)}))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func bigServer(b *testing.B) (http.Handler, string) {
 	b.Helper()
 	*server.VerifyReads = false
 	big.once.Do(func() {
-		s, err := server.New(server.Config{Scenario: "../../bench/big.yaml", Log: zerolog.New(io.Discard).Level(zerolog.InfoLevel)})
+		s, err := server.New(withAll(server.Config{Scenario: "../../bench/big.yaml", Log: zerolog.New(io.Discard).Level(zerolog.InfoLevel)}))
 		if err != nil {
 			big.initErr = err
 			return

@@ -39,7 +39,7 @@ var documents = sync.OnceValues(func() (*conformance, error) {
 	if err != nil {
 		return nil, err
 	}
-	router, docs := server.Router(eng, server.Config{Log: zerolog.Nop()})
+	router, docs := server.Router(eng, withAll(server.Config{Log: zerolog.Nop()}))
 	raw, err := json.Marshal(openapi.Build(router, docs, openapi.Info{Title: "slash-sandbox", Version: "test"}))
 	if err != nil {
 		return nil, err

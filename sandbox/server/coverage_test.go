@@ -47,7 +47,7 @@ func coverageRoutes(t *testing.T) []coverageRoute {
 	if err != nil {
 		t.Fatal(err)
 	}
-	router, docs := server.Router(eng, server.Config{Log: zerolog.Nop()})
+	router, docs := server.Router(eng, withAll(server.Config{Log: zerolog.Nop()}))
 	paths := openapi.Build(router, docs, openapi.Info{Title: "slash-sandbox", Version: "coverage"})["paths"].(map[string]map[string]any)
 	var out []coverageRoute
 	err = router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {

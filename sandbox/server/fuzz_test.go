@@ -28,7 +28,7 @@ func demoHandler(f *testing.F) http.Handler {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { eng.Close() })
-	return server.Handler(eng, server.Config{Log: zerolog.Nop()})
+	return server.Handler(eng, withAll(server.Config{Log: zerolog.Nop()}))
 }
 
 // FuzzListQueries sends list routes arbitrary query strings: cursors,

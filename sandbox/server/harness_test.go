@@ -16,10 +16,19 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/analytics"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
+
+// withAll gives a configuration the two parts the binary always has and
+// an in-process sandbox adds when asked: the SQL engine and the MCP server.
+func withAll(cfg server.Config) server.Config {
+	cfg.Analytics, cfg.MCP = analytics.SQLite, mcp.Server
+	return cfg
+}
 
 // routesHit records every route name the tests reached, read from the
 // request log, so TestMain can fail for a route no test exercises.
@@ -86,7 +95,7 @@ func unexercisedRoutes() []string {
 	if err != nil {
 		return []string{err.Error()}
 	}
-	h, _ := server.Router(eng, server.Config{Log: zerolog.Nop()})
+	h, _ := server.Router(eng, withAll(server.Config{Log: zerolog.Nop()}))
 	var missing []string
 	h.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		if name := route.GetName(); name != "" && !routesHit.names[name] {
@@ -137,8 +146,8 @@ func newEnv(t *testing.T, o options) *env {
 		t.Fatal(err)
 	}
 	rec := &routeRecorder{}
-	h := server.Handler(eng, server.Config{Log: zerolog.New(rec), AdminToken: o.adminToken, Scenarios: lib,
-		AllowedHosts: o.allowedHosts, AllowedOrigins: o.allowedOrigins})
+	h := server.Handler(eng, withAll(server.Config{Log: zerolog.New(rec), AdminToken: o.adminToken, Scenarios: lib,
+		AllowedHosts: o.allowedHosts, AllowedOrigins: o.allowedOrigins}))
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); eng.Close(); lib.Close() })
 	return &env{t: t, eng: eng, srv: srv, log: rec}

@@ -170,7 +170,7 @@ func (c *ticking) now() time.Time {
 
 func TestLongAdvanceLogsProgressAndASummary(t *testing.T) {
 	wall := &ticking{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
-	e := newConfiguredEnv(t, server.Config{Wall: wall.now}, nil)
+	e := newConfiguredEnv(t, withAll(server.Config{Wall: wall.now}), nil)
 	rec := e.log
 	adv := advance(t, e, `{"by":"30d"}`)
 	ran := len(adv["events"].([]any))
@@ -235,7 +235,7 @@ func TestLongAdvanceLogsProgressAndASummary(t *testing.T) {
 func TestLoadingLogsProgressAndASummary(t *testing.T) {
 	rec := &routeRecorder{}
 	wall := &ticking{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
-	srv, err := server.New(server.Config{Scenario: "demo", Log: zerolog.New(rec), Wall: wall.now})
+	srv, err := server.New(withAll(server.Config{Scenario: "demo", Log: zerolog.New(rec), Wall: wall.now}))
 	if err != nil {
 		t.Fatal(err)
 	}

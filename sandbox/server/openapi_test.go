@@ -137,7 +137,7 @@ func TestOpenAPIGolden(t *testing.T) {
 	}
 	t.Cleanup(func() { eng.Close() })
 	rec := httptest.NewRecorder()
-	server.Handler(eng, server.Config{Log: zerolog.Nop()}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
+	server.Handler(eng, withAll(server.Config{Log: zerolog.Nop()})).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
 	if got, want := rec.Code, http.StatusOK; got != want {
 		t.Fatalf("GET /openapi.json = %d, want %d: %s", got, want, rec.Body)
 	}

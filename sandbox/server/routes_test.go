@@ -81,7 +81,7 @@ func routedOperations(t *testing.T) map[string]bool {
 		t.Fatal(err)
 	}
 	routed := map[string]bool{}
-	router, _ := server.Router(eng, server.Config{Log: zerolog.Nop()})
+	router, _ := server.Router(eng, withAll(server.Config{Log: zerolog.Nop()}))
 	router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		tpl, err := r.GetPathTemplate()
 		methods, merr := r.GetMethods()

@@ -222,7 +222,7 @@ func TestClockAdvanceStopsWhenTheClientGoesAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := w.Now()
-	h := server.Handler(eng, server.Config{Log: zerolog.Nop()})
+	h := server.Handler(eng, withAll(server.Config{Log: zerolog.Nop()}))
 	for _, settle := range []string{"true", "false"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()

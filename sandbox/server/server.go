@@ -15,10 +15,10 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/analytics"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/api"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/control"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/traffic"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ui"
@@ -61,6 +61,38 @@ type Config struct {
 	// Webhooks tunes the webhook sender (zero: the real service's timeouts);
 	// its Log is always Log.
 	Webhooks webhooks.Options
+	// Analytics runs the SQL of POST /analytics: analytics.SQLite from
+	// package sandbox/analytics, which the binary always passes. Nil: SHOW
+	// TABLES and DESCRIBE still answer, other statements answer 501 naming
+	// that package. It is passed in rather than imported so that a program
+	// that never queries analytics (a test using sandboxtest) does not
+	// compile SQLite.
+	Analytics Analytics
+	// MCP serves the MCP server at /mcp: mcp.Server from package
+	// sandbox/mcp, which the binary always passes. Nil: /mcp answers 501
+	// naming that package. Passed in for the same reason, the MCP SDK.
+	MCP MCP
+}
+
+// Analytics is an SQL engine for POST /analytics; sandbox/analytics has
+// the one there is.
+type Analytics = analytics.Engine
+
+// MCP mounts an MCP server on the router; sandbox/mcp has the one there
+// is.
+type MCP func(MCPHost)
+
+// MCPHost is what an MCP server is mounted with: the router and the
+// registry of descriptions it adds its route to, the engine, the version
+// it reports, and the OpenAPI document and the whole handler, each made
+// once, on first use, after the router is complete.
+type MCPHost struct {
+	Router   *mux.Router
+	Docs     *openapi.Registry
+	Engine   *kernel.Engine
+	Version  string
+	Document func() map[string]any
+	API      func() http.Handler
 }
 
 // ErrDataHoldsAnotherWorld is wrapped by New's error when Config.DataPath
@@ -131,7 +163,7 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	// its generation's envelope), not redirected to a cleaned path.
 	r := mux.NewRouter().SkipClean(true)
 	docs := openapi.NewRegistry()
-	pub := &api.API{Engine: eng, Version: Version}
+	pub := &api.API{Engine: eng, Version: Version, Analytics: cfg.Analytics}
 	shaping := traffic.New(eng)
 	hooks := cfg.Webhooks
 	hooks.Log = cfg.Log
@@ -145,16 +177,35 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	pub.Register(r, docs)
 	// The MCP server's tools read the finished document and serve their
 	// calls through the whole handler, both made once, on first use.
-	agents := &mcp.Server{Engine: eng, Version: Version,
-		Document: sync.OnceValue(func() map[string]any {
-			return openapi.Build(r, docs, openapi.Info{Title: "slash-sandbox", Version: Version})
-		}),
-		API: sync.OnceValue(func() http.Handler { return wrap(eng, cfg, r) })}
-	agents.Register(r, docs)
+	if cfg.MCP != nil {
+		cfg.MCP(MCPHost{Router: r, Docs: docs, Engine: eng, Version: Version,
+			Document: sync.OnceValue(func() map[string]any {
+				return openapi.Build(r, docs, openapi.Info{Title: "slash-sandbox", Version: Version})
+			}),
+			API: sync.OnceValue(func() http.Handler { return wrap(eng, cfg, r) })})
+	} else {
+		mcpNotServed(r, docs)
+	}
 	ui.Register(r, docs) // ahead of the control API, whose admin token it does not need
 	controls := ctl.Register(r, docs)
 	unmatched(r, controls, shaping)
 	return r, docs
+}
+
+// mcpNotServed answers /mcp in a sandbox assembled without an MCP server
+// with 501 and the package that adds one, rather than a 404 that would
+// say the route does not exist.
+func mcpNotServed(r *mux.Router, docs *openapi.Registry) {
+	notServed := kernel.Errorf(kernel.CodeNotServed, "this sandbox runs without the MCP server: start it with MCP: mcp.Server "+
+		"(package github.com/slash-sandbox/slash-sandbox/sandbox/mcp) in sandboxtest.Options or server.Config; "+
+		"the slash-sandbox binary always has it")
+	r.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		web.WriteError(w, req, web.Gen2, notServed)
+	})).Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
+	docs.Describe("mcp", openapi.Op{Summary: "The MCP server (not served by this sandbox)", Extension: true, Security: openapi.APIKeyOnly,
+		Description: "This sandbox was assembled without the MCP server: every request answers 501 with the package that adds it.",
+		Body:        openapi.Schema{"type": "object"}, BodyOptional: true, Read: true,
+		Extra: map[int]any{http.StatusNotImplemented: openapi.Ref("ErrorV2")}})
 }
 
 // unmatched answers the requests that match no route: 405 when another

@@ -31,7 +31,7 @@ func newHookEnv(t *testing.T, o webhooks.Options) *env {
 // instant (nil keeps the scenario's).
 func newHookEnvAt(t *testing.T, o webhooks.Options, clockStart *time.Time) *env {
 	t.Helper()
-	return newConfiguredEnv(t, server.Config{Webhooks: o}, clockStart)
+	return newConfiguredEnv(t, withAll(server.Config{Webhooks: o}), clockStart)
 }
 
 // newConfiguredEnv is the demo sandbox served with cfg, its log kept.

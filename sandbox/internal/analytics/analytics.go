@@ -2,14 +2,11 @@ package analytics
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // Limits bound one query.
@@ -31,162 +28,43 @@ type Result struct {
 	Error    string           `json:"error,omitempty"`
 }
 
-func failed(msg string) Result {
+// Failed is the answer to a query that failed with msg.
+func Failed(msg string) Result {
 	return Result{Columns: []string{}, Rows: []map[string]any{}, Error: msg}
 }
 
-// Run answers a query over the given tables. A problem with the query is
-// reported in Result.Error; the error return is for the sandbox's own
-// failures.
-func Run(ctx context.Context, data []AnalyticsData, query string, lim Limits) (Result, error) {
+// Engine runs one read-only query (SELECT, WITH or VALUES) over tables
+// filled from data, within lim. A problem with the query is reported in
+// Result.Error; the error return is for the engine's own failures. The one
+// engine there is, SQLite, lives in the package sqlengine beside this one,
+// so that what never runs SQL does not compile it.
+type Engine func(ctx context.Context, data []AnalyticsData, query string, lim Limits) (Result, error)
+
+// ErrNoEngine is what Run answers a query that needs an engine when it
+// was given none.
+var ErrNoEngine = kernel.Errorf(kernel.CodeNotServed, "this sandbox runs without an SQL engine, so POST /analytics answers SHOW TABLES and "+
+	"DESCRIBE only: start it with Analytics: analytics.SQLite (package github.com/slash-sandbox/slash-sandbox/sandbox/analytics) "+
+	"in sandboxtest.Options or server.Config; the slash-sandbox binary always has it")
+
+// Run answers a query over the given tables: SHOW TABLES and DESCRIBE
+// itself, the rest through eng. A problem with the query is reported in
+// Result.Error; the error return is for the sandbox's own failures and
+// ErrNoEngine.
+func Run(ctx context.Context, eng Engine, data []AnalyticsData, query string, lim Limits) (Result, error) {
 	st, problem := classify(query)
 	switch {
 	case problem != "":
-		return failed(problem), nil
+		return Failed(problem), nil
 	case st.kind == "show_tables":
 		return showTables(data), nil
 	case st.kind == "describe":
 		return describe(data, st.table), nil
 	case st.kind != "select":
-		return failed("only read-only queries are allowed: SELECT, WITH, VALUES, SHOW TABLES and DESCRIBE <table>"), nil
+		return Failed("only read-only queries are allowed: SELECT, WITH, VALUES, SHOW TABLES and DESCRIBE <table>"), nil
+	case eng == nil:
+		return Result{}, ErrNoEngine
 	}
-	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
-	defer cancel()
-	db, err := sql.Open("sqlite", ":memory:")
-	if err != nil {
-		return Result{}, err
-	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	defer conn.Close()
-	if err := load(ctx, conn, data); err != nil {
-		return Result{}, err
-	}
-	if err := lockDown(ctx, conn); err != nil {
-		return Result{}, err
-	}
-	return execute(ctx, conn, st.text, lim), nil
-}
-
-// load creates the tables and fills them.
-func load(ctx context.Context, conn *sql.Conn, data []AnalyticsData) error {
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	for _, d := range data {
-		cols := make([]string, len(d.Table.Columns))
-		marks := make([]string, len(d.Table.Columns))
-		for i, c := range d.Table.Columns {
-			cols[i], marks[i] = fmt.Sprintf("%q %s", c.Name, c.Type), "?"
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %q (%s)", d.Table.Name, strings.Join(cols, ", "))); err != nil {
-			return err
-		}
-		ins, err := tx.PrepareContext(ctx, fmt.Sprintf("INSERT INTO %q VALUES (%s)", d.Table.Name, strings.Join(marks, ", ")))
-		if err != nil {
-			return err
-		}
-		for _, row := range d.Rows {
-			if _, err := ins.ExecContext(ctx, row...); err != nil {
-				ins.Close()
-				return fmt.Errorf("analytics table %s: %w", d.Table.Name, err)
-			}
-		}
-		ins.Close()
-	}
-	return tx.Commit()
-}
-
-// lockDown makes the connection read-only: query_only refuses writes, the
-// authorizer refuses everything but reading (no ATTACH, PRAGMA or
-// transaction control), and a value may not grow past 1 MiB.
-func lockDown(ctx context.Context, conn *sql.Conn) error {
-	if _, err := conn.ExecContext(ctx, "PRAGMA query_only = ON"); err != nil {
-		return err
-	}
-	if _, err := sqlite.Limit(conn, sqlite3.SQLITE_LIMIT_LENGTH, 1<<20); err != nil {
-		return err
-	}
-	return conn.Raw(func(driverConn any) error {
-		reg, ok := driverConn.(sqlite.AuthorizerRegisterer)
-		if !ok {
-			return errors.New("the SQLite driver has no authorizer")
-		}
-		return reg.RegisterAuthorizer(func(action sqlite.AuthorizerActionCode, arg1, _, _, _ string) sqlite.AuthorizerReturnCode {
-			switch action {
-			case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthRecursive:
-				return sqlite.AuthorizerOK
-			case sqlite.AuthFunction:
-				if strings.EqualFold(arg1, "load_extension") {
-					return sqlite.AuthorizerDeny
-				}
-				return sqlite.AuthorizerOK
-			}
-			return sqlite.AuthorizerDeny
-		})
-	})
-}
-
-// execute runs a read-only query, bounding rows, bytes and time.
-func execute(ctx context.Context, conn *sql.Conn, query string, lim Limits) Result {
-	rows, err := conn.QueryContext(ctx, query)
-	if err != nil {
-		return failed(message(ctx, err))
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return failed(message(ctx, err))
-	}
-	out := Result{Columns: cols, Rows: []map[string]any{}}
-	size := 0
-	for rows.Next() {
-		if len(out.Rows) == lim.MaxRows {
-			return failed(fmt.Sprintf("the result has more than %d rows; add a LIMIT", lim.MaxRows))
-		}
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return failed(message(ctx, err))
-		}
-		row := make(map[string]any, len(cols))
-		for i, c := range cols {
-			if b, ok := vals[i].([]byte); ok {
-				vals[i] = string(b)
-			}
-			row[c] = vals[i]
-			size += len(c) + len(fmt.Sprint(vals[i]))
-		}
-		if size > lim.MaxBytes {
-			return failed(fmt.Sprintf("the result is larger than %d bytes; select fewer rows or columns", lim.MaxBytes))
-		}
-		out.Rows = append(out.Rows, row)
-	}
-	if err := rows.Err(); err != nil {
-		return failed(message(ctx, err))
-	}
-	out.RowCount = len(out.Rows)
-	return out
-}
-
-// message is a query error as the caller sees it.
-func message(ctx context.Context, err error) string {
-	if ctx.Err() != nil {
-		return "the query ran longer than the time limit and was stopped"
-	}
-	msg := err.Error()
-	if strings.Contains(msg, "not authorized") {
-		return "only read-only queries over the listed tables are allowed: " + msg
-	}
-	return msg
+	return eng(ctx, data, st.text, lim)
 }
 
 func showTables(data []AnalyticsData) Result {
@@ -209,5 +87,5 @@ func describe(data []AnalyticsData, table string) Result {
 			return out
 		}
 	}
-	return failed(fmt.Sprintf("table %q does not exist; SHOW TABLES lists them", table))
+	return Failed(fmt.Sprintf("table %q does not exist; SHOW TABLES lists them", table))
 }

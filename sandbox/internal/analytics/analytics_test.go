@@ -2,47 +2,51 @@ package analytics
 
 import (
 	"context"
-	"strings"
+	"errors"
 	"testing"
-	"time"
 )
 
 var sample = []AnalyticsData{{
-	Table: AnalyticsTable{Name: "t", Columns: []AnalyticsColumn{{Name: "id", Type: "TEXT"}, {Name: "n", Type: "INTEGER"}, {Name: "ok", Type: "BOOLEAN"}}},
-	Rows:  [][]any{{"a", int64(1), true}, {"b", int64(2), false}, {"c", nil, nil}},
+	Table: AnalyticsTable{Name: "t", Columns: []AnalyticsColumn{{Name: "id", Type: "TEXT"}, {Name: "n", Type: "INTEGER"}}},
+	Rows:  [][]any{{"a", int64(1)}, {"b", int64(2)}},
 }}
 
-func TestRun(t *testing.T) {
-	r, err := Run(context.Background(), sample, "SELECT id, n, ok FROM t WHERE n IS NOT NULL ORDER BY n", DefaultLimits)
-	if err != nil || r.Error != "" || r.RowCount != 2 || r.Rows[1]["id"] != "b" || r.Rows[1]["n"] != int64(2) || r.Rows[0]["ok"] != int64(1) {
-		t.Fatalf("Run = %+v, %v", r, err)
+// TestRunWithoutAnEngine: SHOW TABLES and DESCRIBE are answered without an
+// engine, a refused statement is still refused in the result, and a query
+// that needs the engine gets ErrNoEngine, which names the package to add.
+func TestRunWithoutAnEngine(t *testing.T) {
+	ctx := context.Background()
+	r, err := Run(ctx, nil, sample, "SHOW TABLES", DefaultLimits)
+	if err != nil || r.RowCount != 1 || r.Rows[0]["name"] != "t" || r.Rows[0]["rows"] != 2 {
+		t.Fatalf("SHOW TABLES = %+v, %v", r, err)
+	}
+	r, err = Run(ctx, nil, sample, "describe t", DefaultLimits)
+	if err != nil || r.RowCount != 2 || r.Rows[1]["name"] != "n" || r.Rows[1]["type"] != "INTEGER" {
+		t.Fatalf("DESCRIBE = %+v, %v", r, err)
+	}
+	r, err = Run(ctx, nil, sample, "DELETE FROM t", DefaultLimits)
+	if err != nil || r.Error == "" {
+		t.Fatalf("DELETE = %+v, %v", r, err)
+	}
+	if _, err := Run(ctx, nil, sample, "SELECT 1", DefaultLimits); !errors.Is(err, ErrNoEngine) {
+		t.Fatalf("SELECT without an engine: %v", err)
 	}
 }
 
-func TestLimits(t *testing.T) {
-	t.Run("time", func(t *testing.T) {
-		lim := Limits{Timeout: 100 * time.Millisecond, MaxRows: 10, MaxBytes: 1 << 20}
-		start := time.Now()
-		r, err := Run(context.Background(), sample, "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n) SELECT count(*) FROM n", lim)
-		if err != nil || !strings.Contains(r.Error, "time limit") {
-			t.Fatalf("Run = %+v, %v", r, err)
-		}
-		if time.Since(start) > 5*time.Second {
-			t.Fatal("the query was not stopped")
-		}
-	})
-	t.Run("rows", func(t *testing.T) {
-		r, _ := Run(context.Background(), sample, "SELECT * FROM t, t AS u", Limits{Timeout: time.Second, MaxRows: 5, MaxBytes: 1 << 20})
-		if !strings.Contains(r.Error, "more than 5 rows") || len(r.Rows) != 0 {
-			t.Fatalf("Run = %+v", r)
-		}
-	})
-	t.Run("bytes", func(t *testing.T) {
-		r, _ := Run(context.Background(), sample, "SELECT printf('%.1000c', 'x') FROM t", Limits{Timeout: time.Second, MaxRows: 5, MaxBytes: 1500})
-		if !strings.Contains(r.Error, "larger than") {
-			t.Fatalf("Run = %+v", r)
-		}
-	})
+// TestRunHandsTheStatementToTheEngine: the engine gets the one statement,
+// without the trailing semicolon and comments.
+func TestRunHandsTheStatementToTheEngine(t *testing.T) {
+	var got string
+	eng := func(_ context.Context, _ []AnalyticsData, query string, _ Limits) (Result, error) {
+		got = query
+		return Result{Columns: []string{}, Rows: []map[string]any{}}, nil
+	}
+	if _, err := Run(context.Background(), eng, sample, "  /* why */ SELECT n FROM t -- all\n;", DefaultLimits); err != nil {
+		t.Fatal(err)
+	}
+	if got != "SELECT n FROM t" {
+		t.Fatalf("the engine got %q", got)
+	}
 }
 
 func TestClassify(t *testing.T) {

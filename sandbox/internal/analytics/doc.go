@@ -1,4 +1,6 @@
-// Package analytics runs POST /analytics queries: the caller's SQL, read
-// only, in an in-memory SQLite database (modernc.org/sqlite, pure Go) that
-// holds one legal entity's rows and nothing else, dropped after the query.
+// Package analytics answers POST /analytics queries over one legal
+// entity's rows: the tables each kind of record offers, SHOW TABLES and
+// DESCRIBE, and the classification of a query as read only. The SQL itself
+// runs in an Engine; the SQLite one is the package sqlengine beside this
+// one.
 package analytics

@@ -11,7 +11,7 @@ import (
 )
 
 func (a *API) routesAnalytics(r *mux.Router, docs *openapi.Registry) {
-	describeAnalytics(docs)
+	describeAnalytics(docs, a.Analytics != nil)
 	web.Route(r, web.Gen1, http.MethodPost, "/analytics", "analytics.query", a.analyticsQuery)
 }
 
@@ -19,14 +19,20 @@ type analyticsBody struct {
 	Query *string `json:"query"`
 }
 
-// describeAnalytics adds the descriptions of these routes to docs.
-func describeAnalytics(docs *openapi.Registry) {
-	docs.Describe("analytics.query", openapi.Op{Summary: "Query transaction analytics with SQL",
+// describeAnalytics adds the descriptions of these routes to docs; a
+// sandbox without an SQL engine says what it answers instead.
+func describeAnalytics(docs *openapi.Registry, engine bool) {
+	op := openapi.Op{Summary: "Query transaction analytics with SQL",
 		Description: "Runs one read-only SQL statement (SQLite dialect) over the acting legal entity's own data. SHOW TABLES lists the tables; DESCRIBE <table> lists a table's columns. A query that fails answers 200 with error set. A read: a read-only key is served, not deferred.",
 		Read:        true,
 		Body: openapi.Schema{"type": "object", "required": []string{"query"}, "additionalProperties": false,
 			"properties": openapi.Schema{"query": openapi.Schema{"type": "string"}}},
-		Response: analytics.Result{}})
+		Response: analytics.Result{}}
+	if !engine {
+		op.Description += " This sandbox runs without an SQL engine: other statements answer 501 with the package that adds it."
+		op.Extra = map[int]any{http.StatusNotImplemented: openapi.Ref("Error")}
+	}
+	docs.Describe("analytics.query", op)
 }
 
 // analyticsQuery runs the caller's SQL over its legal entity's rows.
@@ -54,5 +60,5 @@ func (a *API) analyticsQuery(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return analytics.Run(r.Context(), data, *body.Query, analytics.DefaultLimits)
+	return analytics.Run(r.Context(), a.Analytics, data, *body.Query, analytics.DefaultLimits)
 }

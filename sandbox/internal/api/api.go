@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/analytics"
 	"net/http"
 	"regexp"
 	"strings"
@@ -17,6 +18,9 @@ type API struct {
 	Engine *kernel.Engine
 	// Version is the sandbox version the OpenAPI document shows.
 	Version string
+	// Analytics runs the SQL of POST /analytics; nil answers such a query
+	// with analytics.ErrNoEngine.
+	Analytics analytics.Engine
 	// handlers are the public routes' handlers by route name: an approved
 	// agent request runs its route's.
 	handlers map[string]web.Handler

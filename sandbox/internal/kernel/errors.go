@@ -33,6 +33,10 @@ const (
 	// CodeTimeout: what the request waited for did not happen in the time
 	// it allowed.
 	CodeTimeout Code = "timeout"
+	// CodeNotServed: this sandbox was assembled without the part that
+	// serves the request (an in-process one without the SQL engine or the
+	// MCP server); the message names the package that adds it.
+	CodeNotServed Code = "not_served"
 )
 
 // Error is a domain error: a code, a human message and the variable data

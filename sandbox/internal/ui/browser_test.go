@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
+	sandboxmcp "github.com/slash-sandbox/slash-sandbox/sandbox/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest"
 )
 
@@ -128,7 +129,7 @@ func started(t *testing.T) *sandboxtest.Sandbox {
 	t.Helper()
 	sandbox.once.Do(func() {
 		// The sandbox outlives this test: the other tests share it.
-		sandbox.sb = sandboxtest.Start(&keepAlive{TB: t}, sandboxtest.Options{AdminToken: adminToken})
+		sandbox.sb = sandboxtest.Start(&keepAlive{TB: t}, sandboxtest.Options{AdminToken: adminToken, MCP: sandboxmcp.Server})
 	})
 	return sandbox.sb
 }

@@ -156,6 +156,7 @@ var statusOf = map[kernel.Code]int{
 	kernel.CodeUnavailable:          http.StatusServiceUnavailable,
 	kernel.CodeBadGateway:           http.StatusBadGateway,
 	kernel.CodeGatewayTimeout:       http.StatusGatewayTimeout,
+	kernel.CodeNotServed:            http.StatusNotImplemented,
 	kernel.CodeTimeout:              http.StatusRequestTimeout,
 }
 

@@ -1,10 +1,13 @@
-package analytics
+package sqlengine_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/analytics"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/analytics/sqlengine"
 )
 
 // FuzzRun: any query text is answered with rows or an error in the
@@ -15,9 +18,9 @@ func FuzzRun(f *testing.F) {
 		"WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n) SELECT x FROM n", "[t]", "\"", "SELECT zeroblob(1000000000)"} {
 		f.Add(seed)
 	}
-	lim := Limits{Timeout: 200 * time.Millisecond, MaxRows: 50, MaxBytes: 1 << 16}
+	lim := analytics.Limits{Timeout: 200 * time.Millisecond, MaxRows: 50, MaxBytes: 1 << 16}
 	f.Fuzz(func(t *testing.T, query string) {
-		r, err := Run(context.Background(), sample, query, lim)
+		r, err := analytics.Run(context.Background(), sqlengine.Run, sample, query, lim)
 		if err != nil {
 			t.Fatalf("Run(%q): %v", query, err)
 		}
