@@ -48,3 +48,10 @@ func setMemoryLimit() {
 	}
 	debug.SetMemoryLimit(int64(max(memoryFloor, live+live/2)))
 }
+
+// releaseLoadGarbage collects what loading the scenario left behind and
+// returns the freed pages to the system at once: loading bench/big.yaml
+// makes more garbage than it keeps, and Go's scavenger would otherwise
+// return it over minutes, leaving the process about 40 MB larger meanwhile.
+// After a small load it costs a millisecond or two.
+func releaseLoadGarbage() { debug.FreeOSMemory() }
