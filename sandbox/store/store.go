@@ -238,9 +238,12 @@ func (t *Tx) GetRaw(key string) (string, bool, error) {
 
 // Put stores v as JSON at key.
 func (t *Tx) Put(key string, v any) error {
-	s, err := encode(key, v, keepString)
+	s, err := encode(key, v, t.keeper(key))
 	if err != nil {
 		return err
+	}
+	if t.later != nil {
+		return t.bulkPutRaw(key, s, true)
 	}
 	return t.PutRaw(key, s)
 }
@@ -270,7 +273,7 @@ func keepString(b []byte) string { return string(b) }
 // Swap stores v as JSON at key and returns the string it replaced, if any:
 // a Put that also tells what was there, for the cost of one lookup.
 func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
-	s, err := encode(key, v, keepString)
+	s, err := encode(key, v, t.keeper(key))
 	if err != nil {
 		return "", false, err
 	}
@@ -284,7 +287,7 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 // PutRaw stores a string at key.
 func (t *Tx) PutRaw(key, val string) error {
 	if t.later != nil {
-		return t.bulkPutRaw(key, val)
+		return t.bulkPutRaw(key, val, false)
 	}
 	t.wrote = append(t.wrote, key)
 	_, _, err := t.tx.Set(key, val, nil)
