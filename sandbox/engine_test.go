@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/big"
 	"slices"
 	"strings"
@@ -206,23 +207,47 @@ func TestEventNotBeforeItsTime(t *testing.T) {
 	}
 }
 
+// TestResetRestoresTheScenarioStart: reset gives back the state the
+// scenario started the world with, whether the world kept a copy of it or,
+// being too large for one, loads its scenario again; in the default world
+// and in a spawned one (whose loading writes links that name it).
 func TestResetRestoresTheScenarioStart(t *testing.T) {
-	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
-	before := mustSnapshot(t, w)
-	if _, err := w.Advance(w.Now().Add(96 * time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if bytes.Equal(before, mustSnapshot(t, w)) {
-		t.Fatal("advancing changed nothing")
-	}
-	if err := w.Reset(); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(before, mustSnapshot(t, w)) {
-		t.Fatal("reset did not restore the starting state")
-	}
-	if !w.Now().Equal(w.Start) {
-		t.Fatalf("clock after reset = %v, want %v", w.Now(), w.Start)
+	for _, keep := range []int{kernel.KeepStartKeys, 0} {
+		for _, id := range []string{"default", "x"} {
+			t.Run(fmt.Sprintf("keep %d keys, world %s", keep, id), func(t *testing.T) {
+				defer func(keep int) { kernel.KeepStartKeys = keep }(kernel.KeepStartKeys)
+				kernel.KeepStartKeys = keep
+				eng, err := sandbox.NewEngine(nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer eng.Close()
+				sc := enginetest.MustScenario(t, "demo")
+				w, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
+				if err == nil && id != "default" {
+					w, err = eng.SpawnWorld(kernel.WorldSpec{ID: id, Scenario: sc})
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				before := mustSnapshot(t, w)
+				if _, err := w.Advance(w.Now().Add(96 * time.Hour)); err != nil {
+					t.Fatal(err)
+				}
+				if bytes.Equal(before, mustSnapshot(t, w)) {
+					t.Fatal("advancing changed nothing")
+				}
+				if err := w.Reset(); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(before, mustSnapshot(t, w)) {
+					t.Fatal("reset did not restore the starting state")
+				}
+				if !w.Now().Equal(w.Start) {
+					t.Fatalf("clock after reset = %v, want %v", w.Now(), w.Start)
+				}
+			})
+		}
 	}
 }
 

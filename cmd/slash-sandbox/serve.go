@@ -191,6 +191,7 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	if cfg.ResetData {
 		cfg.Log.Warn().Str("data", cfg.DataPath).Msg("the data file was seeded afresh (--reset-data); start without it to keep the state across restarts")
 	}
+	releaseLoadGarbage()
 	keepMemoryLimit(ctx, p.Getenv)
 	if err := srv.Listen(cfg.Addr); err != nil {
 		srv.Engine.Close()

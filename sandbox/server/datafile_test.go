@@ -1,8 +1,14 @@
 package server_test
 
 import (
+	"compress/gzip"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,4 +101,78 @@ func TestDataFileHoldsOneWorld(t *testing.T) {
 			t.Fatalf("restart after ResetData: %+v", m)
 		}
 	})
+}
+
+// A data file written before records were stored with compacted names
+// (testdata/demo-plain-json.db.gz: the demo seeded by that version, plus a
+// card created through POST /card) reads as it did: its world answers as a
+// world seeded and written now, before and after a write of its own.
+func TestDataFileOfPlainJSONRecords(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.db")
+	mustGunzip(t, "testdata/demo-plain-json.db.gz", old)
+	raw, err := os.ReadFile(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `{"id":"card_3y6yczyy4rqsj28","legalEntityId":"le_acme"`) {
+		t.Fatal("the fixture does not hold the card as plain JSON")
+	}
+	serve := func(path string) http.Handler {
+		t.Helper()
+		srv, err := server.New(server.Config{Scenario: "demo", DataPath: path, Log: zerolog.Nop()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { srv.Engine.Close() })
+		return srv.Handler
+	}
+	call := func(h http.Handler, method, path, body string) string {
+		t.Helper()
+		r := httptest.NewRequest(method, path, strings.NewReader(body))
+		r.Header.Set("X-API-Key", "sk_sandbox_acme")
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code/100 != 2 {
+			t.Fatalf("%s %s: %d %s", method, path, w.Code, w.Body)
+		}
+		return w.Body.String()
+	}
+	before, now := serve(old), serve(filepath.Join(dir, "new.db"))
+	card := `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Written before"}`
+	call(now, "POST", "/card", card)
+	reads := []string{"/card/card_3y6yczyy4rqsj28", "/card", "/transaction", "/account", "/legal-entity"}
+	for _, p := range reads {
+		if got, want := call(before, "GET", p, ""), call(now, "GET", p, ""); got != want {
+			t.Fatalf("GET %s from the old file:\n%s\nfrom a new one:\n%s", p, got, want)
+		}
+	}
+	second := `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Written after"}`
+	if got, want := call(before, "POST", "/card", second), call(now, "POST", "/card", second); got != want {
+		t.Fatalf("POST /card to the old file:\n%s\nto a new one:\n%s", got, want)
+	}
+	if got, want := call(before, "GET", "/card", ""), call(now, "GET", "/card", ""); got != want {
+		t.Fatalf("GET /card after a write, from the old file:\n%s\nfrom a new one:\n%s", got, want)
+	}
+}
+
+func mustGunzip(t *testing.T, from, to string) {
+	t.Helper()
+	f, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -69,10 +69,22 @@ func (c *decodedCache) decode(key, raw string, v any) error {
 }
 
 func unmarshal(key, raw string, v any) error {
-	if err := json.Unmarshal([]byte(raw), v); err != nil {
+	if err := DecodeValue(raw, v); err != nil {
 		return fmt.Errorf("decode %q: %w", key, err)
 	}
 	return nil
+}
+
+// DecodeValue decodes a value Put stored (as GetRaw or Scan gave it) into
+// v, as json.Unmarshal decodes the JSON it was written from.
+func DecodeValue(raw string, v any) error {
+	buf := expanders.Get().(*[]byte)
+	*buf = expandNames((*buf)[:0], raw)
+	err := json.Unmarshal(*buf, v)
+	if cap(*buf) <= 64<<10 {
+		expanders.Put(buf)
+	}
+	return err
 }
 
 // deepCopy sets dst (settable) to a copy of src sharing no pointer, slice,

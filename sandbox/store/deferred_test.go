@@ -111,3 +111,20 @@ func TestSortPutsKeepsTheOrderOfPuts(t *testing.T) {
 		}
 	}
 }
+
+// fillOrder sets every key once.
+func TestFillOrderSetsEveryKeyOnce(t *testing.T) {
+	for _, n := range []int{0, 1, 126, 127, 128, 254, 255, 256, 1000, 100_000} {
+		order := fillOrder(n)
+		seen := make([]bool, n)
+		for _, i := range order {
+			if i < 0 || i >= n || seen[i] {
+				t.Fatalf("n %d: key %d set twice or out of range", n, i)
+			}
+			seen[i] = true
+		}
+		if len(order) != n {
+			t.Fatalf("n %d: %d keys set", n, len(order))
+		}
+	}
+}

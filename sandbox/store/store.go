@@ -238,9 +238,12 @@ func (t *Tx) GetRaw(key string) (string, bool, error) {
 
 // Put stores v as JSON at key.
 func (t *Tx) Put(key string, v any) error {
-	s, err := encode(key, v)
+	s, err := encode(key, v, t.keeper(key))
 	if err != nil {
 		return err
+	}
+	if t.later != nil {
+		return t.bulkPutRaw(key, s, true)
 	}
 	return t.PutRaw(key, s)
 }
@@ -248,9 +251,9 @@ func (t *Tx) Put(key string, v any) error {
 // encoders are buffers for encode; one that grew past 64 KiB is dropped.
 var encoders = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// encode is json.Marshal(v) as a string, made with one allocation (Marshal
-// copies its result out of its buffer, and a string is one more copy).
-func encode(key string, v any) (string, error) {
+// encode is json.Marshal(v) in the stored form (see names.go), made a
+// string by keep: the encoder's buffer is reused, so keep copies it.
+func encode(key string, v any, keep func([]byte) string) (string, error) {
 	buf := encoders.Get().(*bytes.Buffer)
 	defer func() {
 		if buf.Cap() <= 64<<10 {
@@ -261,13 +264,16 @@ func encode(key string, v any) (string, error) {
 	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		return "", fmt.Errorf("encode %q: %w", key, err)
 	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+	return keep(compactNames(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))), nil
 }
+
+// keepString copies bytes into a string of their own.
+func keepString(b []byte) string { return string(b) }
 
 // Swap stores v as JSON at key and returns the string it replaced, if any:
 // a Put that also tells what was there, for the cost of one lookup.
 func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
-	s, err := encode(key, v)
+	s, err := encode(key, v, t.keeper(key))
 	if err != nil {
 		return "", false, err
 	}
@@ -281,7 +287,7 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 // PutRaw stores a string at key.
 func (t *Tx) PutRaw(key, val string) error {
 	if t.later != nil {
-		return t.bulkPutRaw(key, val)
+		return t.bulkPutRaw(key, val, false)
 	}
 	t.wrote = append(t.wrote, key)
 	_, _, err := t.tx.Set(key, val, nil)

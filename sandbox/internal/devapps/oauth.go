@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -230,7 +229,7 @@ func userFor(op *kernel.Op, app *DeveloperApp, hint string) (*kernel.User, error
 	var bad error
 	err := op.Tx.Scan(store.Prefix("r", kernel.KindUser), "", false, func(_, raw string) bool {
 		var u kernel.User
-		if bad = json.Unmarshal([]byte(raw), &u); bad != nil {
+		if bad = store.DecodeValue(raw, &u); bad != nil {
 			return false
 		}
 		users = append(users, u)

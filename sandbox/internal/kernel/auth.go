@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"encoding/json"
 	"slices"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -153,7 +152,7 @@ func (op *Op) LegalEntityUsers(legalEntityID string) ([]User, error) {
 	var decodeErr error
 	err := op.Tx.Scan(store.Prefix("r", KindUser), "", false, func(_, raw string) bool {
 		var u User
-		if decodeErr = json.Unmarshal([]byte(raw), &u); decodeErr != nil {
+		if decodeErr = store.DecodeValue(raw, &u); decodeErr != nil {
 			return false
 		}
 		if u.RoleOn(legalEntityID) != "" {

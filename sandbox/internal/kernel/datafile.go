@@ -41,8 +41,9 @@ func (e *AnotherWorldError) Unwrap() error { return ErrAnotherWorld }
 
 // adoptFile starts a file-backed world from the file's own state when it
 // holds the world spec asks for, refuses a file that holds another, and
-// seeds a new file (or, with ResetData, any file) from the scenario.
-func (e *Engine) adoptFile(w *World, spec WorldSpec) error {
+// seeds a new file (or, with ResetData, any file) with initial, the
+// scenario's loaded state.
+func (e *Engine) adoptFile(w *World, spec WorldSpec, initial []store.KV) error {
 	stored, found, err := storedMeta(w.Db)
 	if err != nil {
 		return err
@@ -55,7 +56,7 @@ func (e *Engine) adoptFile(w *World, spec WorldSpec) error {
 		return w.adoptMeta()
 	}
 	w.created = e.wall().UTC().Truncate(time.Second)
-	if err := w.Db.ReplaceItems(w.initial); err != nil {
+	if err := w.Db.ReplaceItems(initial); err != nil {
 		return err
 	}
 	return w.rekey()

@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"cmp"
-	"encoding/json"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -74,7 +73,7 @@ func (op *Op) EmittedEvents(legalEntityID string) ([]Emitted, error) {
 	var err error
 	scanErr := op.Tx.Scan(store.Prefix("l", "emitted", legalEntityID), "", false, func(_, raw string) bool {
 		var e Emitted
-		if err = json.Unmarshal([]byte(raw), &e); err != nil {
+		if err = store.DecodeValue(raw, &e); err != nil {
 			return false
 		}
 		out = append(out, e)

@@ -145,7 +145,7 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 	e.mu.RLock()
 	cached := e.loaded[key]
 	e.mu.RUnlock()
-	w, err := e.fromCacheOrLoad(spec, seed, start, key, cached)
+	w, items, err := e.fromCacheOrLoad(spec, seed, start, key, cached)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 		if w.Db, err = store.Open(spec.DataPath, spec.Durability); err != nil {
 			return nil, err
 		}
-		if err := e.adoptFile(w, spec); err != nil {
+		if err := e.adoptFile(w, spec, items); err != nil {
 			w.Db.Close()
 			return nil, err
 		}
@@ -173,26 +173,36 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 	return w, nil
 }
 
-func (e *Engine) fromCacheOrLoad(spec WorldSpec, seed int64, start time.Time, key string, cached []store.KV) (*World, error) {
+// fromCacheOrLoad makes the world and returns its loaded state: a copy of
+// the cached state when there is one, else a fresh load, whose state is
+// cached when it is small enough to keep (see KeepStartKeys).
+func (e *Engine) fromCacheOrLoad(spec WorldSpec, seed int64, start time.Time, key string, cached []store.KV) (*World, []store.KV, error) {
 	if cached != nil {
 		db, err := store.OpenWith(cached)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return e.adopt(spec.ID, db, cached)
+		w, err := e.adopt(spec.ID, db, keptStart(cached))
+		return w, cached, err
 	}
 	w, err := e.load(spec, seed, start)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if w.initial, err = w.Db.Items(); err != nil {
+	items, err := w.Db.Items()
+	if err != nil {
 		w.Db.Close()
-		return nil, err
+		return nil, nil, err
 	}
+	if len(items) > KeepStartKeys {
+		w.initial = e.reloadStart(spec, seed, start)
+		return w, items, nil
+	}
+	w.initial = keptStart(items)
 	e.mu.Lock()
-	e.loaded[key] = w.initial
+	e.loaded[key] = items
 	e.mu.Unlock()
-	return w, nil
+	return w, items, nil
 }
 
 // resolve picks a world's seed and clock start: the spec's, else the

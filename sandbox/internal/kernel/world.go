@@ -32,9 +32,9 @@ type World struct {
 	gate sync.RWMutex
 	// advancing serialises clock advances.
 	advancing sync.Mutex
-	// initial is the store as the scenario (or snapshot) left it, before
-	// the world's key suffix: what reset returns to.
-	initial []store.KV
+	// initial gives the store as the scenario (or snapshot) left it, before
+	// the world's key suffix: what reset returns to (see keptStart).
+	initial func() ([]store.KV, error)
 	// errSeq numbers failures for their reference ids.
 	errSeq atomic.Int64
 	// keySuffix makes this world's API keys unique among worlds.
@@ -219,9 +219,15 @@ func (w *World) Restore(snapshot []byte) error {
 	return w.replace(func() error { return w.Db.Replace(bytes.NewReader(snapshot)) })
 }
 
-// Reset puts the world back to where its scenario started it.
+// Reset puts the world back to where its scenario started it. A world too
+// large to keep a copy of its start loads its scenario again first, before
+// it stops the world's operations.
 func (w *World) Reset() error {
-	return w.replace(func() error { return w.Db.ReplaceItems(w.initial) })
+	items, err := w.initial()
+	if err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	return w.replace(func() error { return w.Db.ReplaceItems(items) })
 }
 
 func (w *World) replace(load func() error) error {

@@ -109,11 +109,11 @@ func (e *Engine) fromSnapshot(id string, snapshot []byte) (*World, error) {
 		db.Close()
 		return nil, err
 	}
-	return e.adopt(id, db, items)
+	return e.adopt(id, db, keptStart(items))
 }
 
 // adopt wraps a store holding a world's state into a world.
-func (e *Engine) adopt(id string, db *store.DB, initial []store.KV) (*World, error) {
+func (e *Engine) adopt(id string, db *store.DB, initial func() ([]store.KV, error)) (*World, error) {
 	w := &World{ID: id, Catalog: e.Catalog, Db: db, VirtualClock: clock.New(time.Time{}, e.wall), initial: initial, wiring: e.wiring}
 	if err := w.adoptMeta(); err != nil {
 		db.Close()
