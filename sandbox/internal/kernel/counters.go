@@ -49,7 +49,12 @@ func (op *Op) Counter(name string) (int64, error) {
 
 // storeCounters writes the counters the operation moved, in name order.
 func (op *Op) storeCounters() error {
-	for _, name := range slices.Sorted(maps.Keys(op.seqs)) {
+	names := make([]string, 0, 8) // an operation moves a few
+	for name := range op.seqs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
 		if err := op.Tx.PutRaw(SeqKey(name), strconv.FormatInt(op.seqs[name], 10)); err != nil {
 			return err
 		}
