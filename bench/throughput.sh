@@ -5,6 +5,7 @@
 # ROUNDS rounds (default 5). Request log on, at info level. Limits: 40% for
 # the GETs, 20% for POST /card.
 #   bash bench/throughput.sh
+#   bash bench/throughput.sh -only "POST /card"    # one target alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bench/out

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -23,6 +24,7 @@ func runThroughput(args []string) error {
 	warm := fs.Duration("warmup", 500*time.Millisecond, "unmeasured warm-up before each run")
 	rounds := fs.Int("rounds", 3, "rounds (each measures every target and its hello-world pair)")
 	logPath := fs.String("log", "bench/out/throughput-sandbox.log", "the sandbox's request log")
+	only := fs.String("only", "", "measure only these targets, comma-separated (e.g. \"POST /card\")")
 	fs.Parse(args)
 
 	hello, sb, err := startPair(*bin, *logPath)
@@ -38,6 +40,13 @@ func runThroughput(args []string) error {
 		{name: "GET /card", req: rawRequest("GET", "/card", key, nil), min: 0.40},
 		{name: "GET /transaction", req: rawRequest("GET", "/transaction", key, nil), min: 0.40},
 		{name: "POST /card", req: rawRequest("POST", "/card", key, cardBody), min: 0.20, reset: true},
+	}
+	if *only != "" {
+		names := strings.Split(*only, ",")
+		targets = slices.DeleteFunc(targets, func(t *target) bool { return !slices.Contains(names, t.name) })
+		if len(targets) == 0 {
+			return fmt.Errorf("-only %q names no target (GET /card, GET /transaction, POST /card)", *only)
+		}
 	}
 	reset := &conn{addr: sb.Addr}
 	defer reset.close()

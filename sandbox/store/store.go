@@ -85,7 +85,8 @@ func (d *DB) Close() error { return d.db.Close() }
 // Update runs fn in a read-write transaction; an error rolls it back whole.
 func (d *DB) Update(fn func(*Tx) error) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
-		t := &Tx{tx: tx, cache: d.cache, version: d.version.Add(1), wrote: make([]string, 0, 16)}
+		// Room for the keys most writes write (a new card: 17).
+		t := &Tx{tx: tx, cache: d.cache, version: d.version.Add(1), wrote: make([]string, 0, 24)}
 		// Logged before the commit makes the write visible; a write that
 		// rolls back is logged too, which only costs kept reads.
 		defer func() { d.changes.add(change{version: t.version, keys: t.wrote}) }()

@@ -451,6 +451,9 @@ const IndexCardName = "card.name"
 
 const IndexCardLE = "card.le"
 
+// twoDigits are the months as an expiry shows them, "01" to "12".
+var twoDigits = [...]string{"00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12"}
+
 // IssueCard fills a new card's id, number, expiry and product and stores it.
 func IssueCard(op *kernel.Op, card *Card, declaredID string) error {
 	id := declaredID
@@ -477,7 +480,7 @@ func IssueCard(op *kernel.Op, card *Card, declaredID string) error {
 	card.PAN = kernel.LuhnComplete(product.Prefix + f.DigitN(uint(15-len(product.Prefix))))
 	card.CVV = f.DigitN(3)
 	exp := card.CreatedAt.AddDate(3, 0, 0)
-	card.ExpiryMonth = fmt.Sprintf("%02d", int(exp.Month()))
+	card.ExpiryMonth = twoDigits[exp.Month()]
 	card.ExpiryYear = strconv.Itoa(exp.Year())
 	return op.Save(kernel.KindCard, card.ID, card, CardIndexes(card)...)
 }

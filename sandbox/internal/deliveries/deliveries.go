@@ -1,6 +1,7 @@
 package deliveries
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -59,19 +60,57 @@ type webhookEvent struct {
 	EventID  string `json:"eventId"`
 }
 
+// eventBody is json.Marshal(e) as a string. Ids and event types need no
+// escaping, so it is usually written directly, in one allocation.
+func eventBody(e webhookEvent) (string, error) {
+	if !plainJSON(e.EntityID) || !plainJSON(e.Event) || !plainJSON(e.EventID) {
+		b, err := json.Marshal(e)
+		return string(b), err
+	}
+	return `{"entityId":"` + e.EntityID + `","event":"` + e.Event + `","eventId":"` + e.EventID + `"}`, nil
+}
+
+// plainJSON reports whether json.Marshal writes s between quotes as it is:
+// printable ASCII without the quote, the backslash and the characters it
+// escapes for HTML.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}
+
 // FanOut gives every endpoint of the event's legal entity that wants it a
 // delivery.
 func FanOut(op *kernel.Op, e *kernel.Emitted) error {
-	hooks, err := kernel.All[Webhook](op, kernel.KindWebhook, kernel.IndexPrefix(IndexWebhookLE, e.LegalEntityID))
+	// The endpoints' ids first: a write may not happen during a scan.
+	var ids []string
+	prefix := kernel.IndexPrefix(IndexWebhookLE, e.LegalEntityID)
+	if err := op.Tx.Scan(prefix, "", false, func(_, val string) bool {
+		id, _ := kernel.SplitIndexValue(val)
+		ids = append(ids, id)
+		return true
+	}); err != nil || len(ids) == 0 {
+		return err
+	}
+	// Queueing writes no chaos settings: one read serves every endpoint.
+	chaos, err := webhookChaos(op)
 	if err != nil {
 		return err
 	}
-	for i := range hooks {
-		w := &hooks[i]
+	var w Webhook // each endpoint in turn: queueing keeps none of it
+	for _, id := range ids {
+		w = Webhook{}
+		if ok, err := op.Get(kernel.KindWebhook, id, &w); err != nil || !ok {
+			return cmp.Or(err, fmt.Errorf("index %q names missing webhook %q", prefix, id))
+		}
 		if w.ArchivedAt != nil || !w.wants(e.Event) {
 			continue
 		}
-		if _, err := QueueDelivery(op, w, e.EventID, e.Event, e.EntityID, SourceEvent, ""); err != nil {
+		if _, err := queueDelivery(op, &w, chaos, e.EventID, e.Event, e.EntityID, SourceEvent, ""); err != nil {
 			return err
 		}
 	}
@@ -97,6 +136,12 @@ func QueueDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, 
 	if err != nil {
 		return nil, err
 	}
+	return queueDelivery(op, w, chaos, eventID, event, entityID, source, related)
+}
+
+// queueDelivery is QueueDelivery with the world's chaos settings as read in
+// the same operation.
+func queueDelivery(op *kernel.Op, w *Webhook, chaos WebhookChaos, eventID, event, entityID, source, related string) (*WebhookDelivery, error) {
 	d, err := newDelivery(op, w, eventID, event, entityID, source, related, chaos)
 	if err != nil {
 		return nil, err
@@ -106,7 +151,7 @@ func QueueDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, 
 			return nil, err
 		}
 	}
-	if err := pumpDeliveries(op, w); err != nil {
+	if err := pump(op, w, chaos); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -122,12 +167,12 @@ func newDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, re
 	if err != nil {
 		return nil, err
 	}
-	body, err := json.Marshal(webhookEvent{EntityID: entityID, Event: event, EventID: eventID})
+	body, err := eventBody(webhookEvent{EntityID: entityID, Event: event, EventID: eventID})
 	if err != nil {
 		return nil, err
 	}
 	d := &WebhookDelivery{ID: id, WebhookID: w.ID, LegalEntityID: w.LegalEntityID, EventID: eventID, Event: event,
-		EntityID: entityID, Body: string(body), Status: DeliveryQueued, Source: source, RelatedID: related,
+		EntityID: entityID, Body: body, Status: DeliveryQueued, Source: source, RelatedID: related,
 		Attempts: []DeliveryAttempt{}, CreatedAt: op.Now, Seq: seq, Order: store.Seq(seq)}
 	if chaos.Shuffle {
 		d.Order = fmt.Sprintf("%016x", kernel.Derive(op.W.Seed, "webhook.shuffle", seq))
@@ -174,22 +219,67 @@ func pumpDeliveries(op *kernel.Op, w *Webhook) error {
 	if err != nil {
 		return err
 	}
-	req := kernel.PageRequest{Size: 1}
-	if chaos.Shuffle {
-		req.Size = 1000
+	return pump(op, w, chaos)
+}
+
+// pump is pumpDeliveries with the world's chaos settings as read in the
+// same operation.
+func pump(op *kernel.Op, w *Webhook, chaos WebhookChaos) error {
+	if !w.sending() {
+		return nil
 	}
-	page, err := kernel.List[WebhookDelivery](op, KindDelivery, kernel.IndexPrefix(IndexDeliveryQueue, w.ID), req, nil)
+	queue := kernel.IndexPrefix(IndexDeliveryQueue, w.ID)
+	if chaos.Shuffle {
+		page, err := kernel.List[WebhookDelivery](op, KindDelivery, queue, kernel.PageRequest{Size: 1000}, nil)
+		if err != nil {
+			return err
+		}
+		for i := range page.Items {
+			if d := &page.Items[i]; d.Status == DeliveryQueued {
+				if err := makeDue(op, d); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	id, queued, err := queueHead(op, queue)
+	if err != nil || !queued {
+		return err
+	}
+	d, err := delivery(op, id)
 	if err != nil {
 		return err
 	}
-	for i := range page.Items {
-		if d := &page.Items[i]; d.Status == DeliveryQueued {
-			if err := makeDue(op, d); err != nil {
-				return err
-			}
-		}
+	return makeDue(op, d)
+}
+
+// deliveryState is the one field of a delivery the head of a queue is
+// looked at for. The head is often a delivery that has failed many times;
+// decoding its status alone spares a copy of every attempt it made, each
+// time an event is queued behind it.
+type deliveryState struct {
+	Status string `json:"status"`
+}
+
+// queueHead finds the first delivery under a queue's index prefix and
+// reports whether it is queued (not yet due).
+func queueHead(op *kernel.Op, queue string) (id string, queued bool, err error) {
+	var key string
+	scanErr := op.Tx.Scan(queue, "", false, func(k, val string) bool {
+		key, id = k, val
+		return false
+	})
+	if scanErr != nil || key == "" {
+		return "", false, scanErr
 	}
-	return nil
+	id, _ = kernel.SplitIndexValue(id)
+	var st deliveryState
+	ok, err := op.Get(KindDelivery, id, &st)
+	if err == nil && !ok {
+		err = fmt.Errorf("index %q names missing %s %q", key, KindDelivery, id)
+	}
+	return id, st.Status == DeliveryQueued, err
 }
 
 // makeDue puts a delivery in the sender's queue now, canceling a retry it

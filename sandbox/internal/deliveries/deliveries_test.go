@@ -319,3 +319,68 @@ func TestSigningSecretsCarryABase64Key(t *testing.T) {
 		}
 	}
 }
+
+// A new card's event reaches every endpoint of its legal entity: the
+// paused one keeps it queued, the one whose head waits for a retry queues
+// it behind that head, and an endpoint with nothing queued sends it at
+// once, with the next event queued behind it.
+func TestCardEventsQueueBehindTheHead(t *testing.T) {
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
+	fresh := enginetest.NewEndpoint(t, w)
+	newCard := func() string {
+		t.Helper()
+		var id string
+		err := w.Update(func(op *kernel.Op) error {
+			c, err := cards.CreateCard(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), cards.NewCard{Name: "Queue test"})
+			if c != nil {
+				id = c.ID
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	statusOf := func(webhookID, cardID string) string {
+		t.Helper()
+		page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: webhookID, Event: kernel.EventCardCreation}, kernel.PageRequest{Size: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []string
+		for _, d := range page.Items {
+			if d.EntityID == cardID {
+				found = append(found, d.Status)
+			}
+		}
+		if len(found) != 1 {
+			t.Fatalf("%s has %d deliveries for %s, want 1", webhookID, len(found), cardID)
+		}
+		return found[0]
+	}
+	first, second := newCard(), newCard()
+	for _, c := range []struct{ webhook, card, want string }{
+		{"webhook_acmelocal", first, deliveries.DeliveryQueued},
+		{demoRefusing, first, deliveries.DeliveryQueued},
+		{demoRefusing, second, deliveries.DeliveryQueued},
+		{fresh.ID, first, deliveries.DeliveryPending},
+		{fresh.ID, second, deliveries.DeliveryQueued},
+	} {
+		if got := statusOf(c.webhook, c.card); got != c.want {
+			t.Errorf("%s, delivery of %s: status %s, want %s", c.webhook, c.card, got, c.want)
+		}
+	}
+	// The head still waits for its retry, the same one.
+	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: demoRefusing}, kernel.PageRequest{Size: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(page.Items, func(d deliveries.WebhookDelivery) bool { return d.EntityID == "txn_acmebluefinwire" })
+	if i < 0 {
+		t.Fatal("the refusing endpoint's first delivery is gone")
+	}
+	if head := page.Items[i]; head.Status != deliveries.DeliveryRetrying || head.RetryEventID == "" {
+		t.Errorf("the refusing endpoint's head = %s (retry %q), want retrying", head.Status, head.RetryEventID)
+	}
+}

@@ -60,6 +60,9 @@ func (p *Principal) LegalEntityIDs() []string {
 
 // MayActOn reports whether the principal may act on a legal entity.
 func (p *Principal) MayActOn(legalEntityID string) bool {
+	if p.Key.Kind == KeyLegalEntity {
+		return p.Key.LegalEntityID == legalEntityID
+	}
 	return slices.Contains(p.LegalEntityIDs(), legalEntityID)
 }
 

@@ -2,9 +2,9 @@ package kernel
 
 import (
 	"errors"
-	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // seqCache is a world's sequence counters as its last write left them,
@@ -29,28 +29,38 @@ func (op *Op) Counter(name string) (int64, error) {
 	if v == 0 {
 		return 0, ErrReadOnlyCounter
 	}
-	n, ok := op.seqs[name]
-	if !ok {
-		if n, ok = op.W.seqs.current(v)[name]; !ok {
-			raw, _, err := op.Tx.GetRaw(SeqKey(name))
-			if err != nil {
-				return 0, err
-			}
-			n, _ = strconv.ParseInt(raw, 10, 64)
+	for i := range op.seqs {
+		if c := &op.seqs[i]; c.name == name {
+			c.n++
+			return c.n, nil
 		}
 	}
-	n++
-	if op.seqs == nil {
-		op.seqs = make(map[string]int64, 4)
+	n, ok := op.W.seqs.current(v)[name]
+	if !ok {
+		raw, _, err := op.Tx.GetRaw(SeqKey(name))
+		if err != nil {
+			return 0, err
+		}
+		n, _ = strconv.ParseInt(raw, 10, 64)
 	}
-	op.seqs[name] = n
-	return n, nil
+	if op.seqs == nil {
+		op.seqs = make([]counter, 0, 4) // an operation moves a few
+	}
+	op.seqs = append(op.seqs, counter{name, n + 1})
+	return n + 1, nil
+}
+
+// counter is a sequence counter an operation moved, and where it left it.
+type counter struct {
+	name string
+	n    int64
 }
 
 // storeCounters writes the counters the operation moved, in name order.
 func (op *Op) storeCounters() error {
-	for _, name := range slices.Sorted(maps.Keys(op.seqs)) {
-		if err := op.Tx.PutRaw(SeqKey(name), strconv.FormatInt(op.seqs[name], 10)); err != nil {
+	slices.SortFunc(op.seqs, func(a, b counter) int { return strings.Compare(a.name, b.name) })
+	for _, c := range op.seqs {
+		if err := op.Tx.PutRaw(SeqKey(c.name), strconv.FormatInt(c.n, 10)); err != nil {
 			return err
 		}
 	}
@@ -68,7 +78,9 @@ func (op *Op) settleCounters(ok bool) {
 	n := c.current(v)
 	c.version = v
 	if ok {
-		maps.Copy(n, op.seqs)
+		for _, s := range op.seqs {
+			n[s.name] = s.n
+		}
 	}
 }
 

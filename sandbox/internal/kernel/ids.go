@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
-	"strings"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
@@ -40,17 +39,20 @@ func SeqKey(name string) string { return store.Key("m", "seq", name) }
 
 // Digest hashes (seed, label, n): the root of every deterministic value.
 func Digest(seed int64, label string, n int64) [sha256.Size]byte {
-	var buf [16]byte
+	// Room for the labels ids are made with, so that hashing one needs no
+	// allocation.
+	var buf [80]byte
 	binary.BigEndian.PutUint64(buf[:8], uint64(seed))
-	binary.BigEndian.PutUint64(buf[8:], uint64(n))
-	return sha256.Sum256(append(buf[:], label...))
+	binary.BigEndian.PutUint64(buf[8:16], uint64(n))
+	return sha256.Sum256(append(buf[:16], label...))
 }
 
 // DeriveID turns (seed, prefix, n) into an opaque, lower-case alphanumeric ID:
 // the same inputs give the same ID on every machine.
 func DeriveID(seed int64, prefix string, n int64) string {
 	sum := Digest(seed, prefix, n)
-	return prefix + Base36of80(sum[:10])
+	var b [64]byte
+	return string(base36of80(append(b[:0], prefix...), sum[:10]))
 }
 
 // OrderedID is deriveID for records made in a stream and looked up by id
@@ -60,17 +62,27 @@ func DeriveID(seed int64, prefix string, n int64) string {
 // times as much. The last seven digits come from the seed as deriveID's do.
 func OrderedID(seed int64, prefix string, n int64) string {
 	sum := Digest(seed, prefix, n)
-	count := strconv.FormatInt(n, 36)
-	if len(count) < 8 {
-		count = strings.Repeat("0", 8-len(count)) + count
+	var b [64]byte
+	var c [16]byte
+	count := strconv.AppendInt(c[:0], n, 36)
+	id := append(b[:0], prefix...)
+	for range 8 - len(count) {
+		id = append(id, '0')
 	}
-	return prefix + count + Base36of80(sum[:10])[:7]
+	id = base36of80(append(id, count...), sum[:10])
+	return string(id[:len(id)-8]) // the first seven of the 15 digits
 }
 
 // Base36of80 writes the 80-bit big-endian number b in base 36, lower case,
 // left-padded with zeros to 15 digits, and keeps its first 15 digits: what
 // big.Int.Text(36) padded and cut gives, without big.Int.
 func Base36of80(b []byte) string {
+	var digits [17]byte
+	return string(base36of80(digits[:0], b))
+}
+
+// base36of80 appends Base36of80(b) to dst.
+func base36of80(dst, b []byte) []byte {
 	hi := uint64(binary.BigEndian.Uint16(b[:2]))
 	lo := binary.BigEndian.Uint64(b[2:])
 	var digits [17]byte
@@ -86,7 +98,7 @@ func Base36of80(b []byte) string {
 		i--
 		digits[i] = '0'
 	}
-	return string(digits[i : i+15])
+	return append(dst, digits[i:i+15]...)
 }
 
 // Derive returns a deterministic 64-bit value for (seed, label, n): the seed

@@ -85,7 +85,7 @@ type Op struct {
 	Bulk *bulkCounters
 	// seqs are the sequence counters the operation moved, stored when it
 	// ends.
-	seqs map[string]int64
+	seqs []counter
 	// onRecord hears of every record Save creates (WorldSpec.OnRecord).
 	onRecord func(kind string)
 }

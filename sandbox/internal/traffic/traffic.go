@@ -1,8 +1,6 @@
 package traffic
 
 import (
-	"bytes"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -129,19 +127,9 @@ func peekBody(r *http.Request) []byte {
 	if r.Body == nil || r.Body == http.NoBody || (r.ContentLength == 0 && len(r.TransferEncoding) == 0) {
 		return nil
 	}
-	b, err := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), errReader{err}))
+	b, err := web.ReadAll(r.Body, r.ContentLength)
+	r.Body = web.ReplayBody(b, err)
 	return b
-}
-
-// errReader replays a read error (such as the body limit) after the bytes.
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	return 0, io.EOF
 }
 
 // recorder keeps the status and the start of the body a handler wrote; the

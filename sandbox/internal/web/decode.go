@@ -27,7 +27,7 @@ func ReadBody(r *http.Request) ([]byte, error) {
 	if err := RequireJSON(r); err != nil {
 		return nil, err
 	}
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) || len(body) > MaxBody {
 		return nil, kernel.Errorf(kernel.CodePayloadTooLarge, "the request body is larger than %d bytes", MaxBody)
@@ -40,6 +40,63 @@ func ReadBody(r *http.Request) ([]byte, error) {
 	}
 	return body, nil
 }
+
+// readBody reads the whole body, or takes it as the journal read it.
+func readBody(r *http.Request) ([]byte, error) {
+	if b, ok := r.Body.(*replay); ok && b.off == 0 {
+		b.off = len(b.b)
+		return b.b, b.err
+	}
+	return ReadAll(r.Body, r.ContentLength)
+}
+
+// ReadAll is io.ReadAll with a hint of the size to expect (the request's
+// Content-Length, -1 when unknown): a body of that size is read into a
+// buffer of its size.
+func ReadAll(r io.Reader, size int64) ([]byte, error) {
+	if size < 0 || size >= 64<<10 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, size+1) // one more, to see the end without growing
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// ReplayBody is a request body read whole, b, as it was read: the bytes,
+// then err, the error that ended the read (nil: the end of the body).
+// ReadBody takes b as it is, without reading it again.
+func ReplayBody(b []byte, err error) io.ReadCloser { return &replay{b: b, err: err} }
+
+type replay struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (r *replay) Read(p []byte) (int, error) {
+	if r.off < len(r.b) {
+		n := copy(p, r.b[r.off:])
+		r.off += n
+		return n, nil
+	}
+	if r.err != nil {
+		return 0, r.err
+	}
+	return 0, io.EOF
+}
+
+func (r *replay) Close() error { return nil }
 
 // RequireJSON checks the Content-Type of a request with a body.
 func RequireJSON(r *http.Request) error {
@@ -68,12 +125,15 @@ func Decode(r *http.Request, v any, strict bool) error {
 // (see jsonshape): a v1 decoder reads it as an absent property.
 func DecodeBytes(body []byte, v any, strict bool) error {
 	opts := decodeOptions(strict)
-	dec := jsontext.NewDecoder(bytes.NewReader(body), opts)
-	if _, err := dec.ReadValue(); err != nil {
-		return jsonProblem(err)
-	}
-	if _, err := dec.ReadValue(); err != io.EOF {
-		return kernel.InvalidField("body", "unexpected data after the JSON value")
+	if !jsontext.Value(body).IsValid(opts) {
+		// Said exactly: what is wrong, and where.
+		dec := jsontext.NewDecoder(bytes.NewReader(body), opts)
+		if _, err := dec.ReadValue(); err != nil {
+			return jsonProblem(err)
+		}
+		if _, err := dec.ReadValue(); err != io.EOF {
+			return kernel.InvalidField("body", "unexpected data after the JSON value")
+		}
 	}
 	if p := jsonshape.CheckKind(body, v); p != nil {
 		return kernel.InvalidField("body", p.Message)
@@ -92,9 +152,17 @@ func DecodeBytes(body []byte, v any, strict bool) error {
 // way, each with the JSON pointer of the value that failed; when strict, a
 // property the Go type does not have is refused.
 func decodeOptions(strict bool) json.Options {
-	return json.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false),
-		json.RejectUnknownMembers(strict))
+	if strict {
+		return strictOptions
+	}
+	return lenientOptions
 }
+
+// The two sets of decodeOptions, joined once.
+var (
+	strictOptions  = json.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false), json.RejectUnknownMembers(true))
+	lenientOptions = json.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false), json.RejectUnknownMembers(false))
+)
 
 // jsonProblem names a decoding error: malformed JSON in the body as a
 // whole, a value that does not fit at its JSON pointer.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
@@ -105,13 +106,14 @@ func Write(w http.ResponseWriter, r *http.Request, v any) {
 		status = http.StatusOK
 	}
 	body, ctype := resp.Raw, resp.ContentType
+	encoded := false
 	if body == nil && resp.Body != nil {
 		var err error
 		if body, err = encode(resp.Body); err != nil {
 			WriteError(w, r, Gen1, err)
 			return
 		}
-		ctype = "application/json"
+		ctype, encoded = "application/json", true
 	}
 	if ctype != "" {
 		w.Header().Set("Content-Type", ctype)
@@ -119,9 +121,14 @@ func Write(w http.ResponseWriter, r *http.Request, v any) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	InfoOf(r).Status = status
 	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		w.Write(body)
+	if r.Method == http.MethodHead {
+		return
 	}
+	if sw, ok := w.(SharedWriter); ok && encoded {
+		sw.WriteShared(body) // made here, changed by no one
+		return
+	}
+	w.Write(body)
 }
 
 // Encode marshals JSON the way every response is written: no HTML
@@ -129,15 +136,27 @@ func Write(w http.ResponseWriter, r *http.Request, v any) {
 func Encode(v any) ([]byte, error) { return encode(v) }
 
 // encode marshals JSON without HTML escaping and without a trailing newline.
+// The answer is made in a pooled buffer and copied out at its size: one
+// allocation, not one each time the buffer grows.
 func encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := encoders.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 64<<10 {
+			buf.Reset()
+			encoders.Put(buf)
+		}
+	}()
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return bytes.Clone(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
+
+// encoders are the buffers answers are made in; one that grew past 64 KiB
+// is dropped.
+var encoders = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // statusOf is the one table from error codes to HTTP statuses.
 var statusOf = map[kernel.Code]int{
