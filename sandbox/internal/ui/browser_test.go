@@ -283,13 +283,23 @@ func openDashboard(t *testing.T, w *world, hash string) *tab {
 }
 
 // do runs browser actions, failing the test on an error. Each call has
-// its own time limit, so a missing element fails fast.
+// its own time limit, so a missing element fails fast. The dashboard
+// re-renders a view when its world changes, so an element found by a
+// query can be replaced before the action reaches it; the browser then
+// answers that it cannot find the node, before any input is sent, and
+// that step is run again on the new element.
 func (tb *tab) do(steps ...chromedp.Action[chromedp.Void]) {
 	tb.t.Helper()
 	ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
 	defer cancel()
-	if err := chromedp.Do(ctx, steps...); err != nil {
-		tb.t.Fatalf("browser: %v", err)
+	for _, step := range steps {
+		err := chromedp.Do(ctx, step)
+		for try := 0; try < 3 && err != nil && strings.Contains(err.Error(), "Could not find node with given id"); try++ {
+			err = chromedp.Do(ctx, step)
+		}
+		if err != nil {
+			tb.t.Fatalf("browser: %v", err)
+		}
 	}
 }
 
