@@ -43,7 +43,7 @@ func runBig(args []string) error {
 	}
 	defer s.Stop()
 	slices.Sort(loads)
-	loaded, _ := s.RSS()
+	loaded, _ := s.SettledRSS()
 	fmt.Printf("big: %s, start to healthy (loading 100,000 transactions): median %s of %d (min %s, max %s); RSS %s\n",
 		*scenario, ms(loads[len(loads)/2]), len(loads), ms(loads[0]), ms(loads[len(loads)-1]), mb(loaded))
 

@@ -39,16 +39,16 @@ func runMemory(args []string) error {
 	if err != nil {
 		return err
 	}
-	bigRSS, _ := s.RSS()
+	bigRSS, _ := s.SettledRSS()
 	s.Stop()
-	fmt.Printf("  %s: RSS %s after loading\n", *big, mb(bigRSS))
+	fmt.Printf("  %s: RSS %s after loading (settled)\n", *big, mb(bigRSS))
 
 	s, _, err = start(*bin, "", "/_sandbox/health", "--scenario", "demo", "--log-level", "warn")
 	if err != nil {
 		return err
 	}
 	defer s.Stop()
-	one, _ := s.RSS()
+	one, _ := s.SettledRSS()
 	if _, err := createWorlds(s.URL, *worlds); err != nil {
 		return err
 	}

@@ -93,6 +93,23 @@ func (s *server) waitHealthy(path string, limit time.Duration, t0 time.Time) (ti
 // RSS is the process's resident memory in bytes (VmRSS).
 func (s *server) RSS() (int64, error) { return rssOf(s.cmd.Process.Pid) }
 
+// SettledRSS is the resident memory once it stops moving: sampled every
+// 200 ms until two samples in a row are within 1 MB, for at most 5 s. The
+// sandbox returns a big load's garbage to the system just after it starts
+// answering, so the reading right at healthy still holds it.
+func (s *server) SettledRSS() (int64, error) {
+	last, err := s.RSS()
+	for deadline := time.Now().Add(5 * time.Second); err == nil && time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		var now int64
+		if now, err = s.RSS(); err == nil && now-last < 1<<20 && last-now < 1<<20 {
+			return now, nil
+		}
+		last = now
+	}
+	return last, err
+}
+
 func rssOf(pid int) (int64, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {

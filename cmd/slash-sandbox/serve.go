@@ -191,8 +191,6 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	if cfg.ResetData {
 		cfg.Log.Warn().Str("data", cfg.DataPath).Msg("the data file was seeded afresh (--reset-data); start without it to keep the state across restarts")
 	}
-	releaseLoadGarbage()
-	keepMemoryLimit(ctx, p.Getenv)
 	if err := srv.Listen(cfg.Addr); err != nil {
 		srv.Engine.Close()
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -207,6 +205,12 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	if p.Ready != nil {
 		p.Ready(srv.Addr())
 	}
+	// The load's garbage goes back to the system while the sandbox already
+	// answers: a big world is served a collection sooner.
+	go func() {
+		releaseLoadGarbage()
+		keepMemoryLimit(ctx, p.Getenv)
+	}()
 	if err := srv.Serve(ctx); err != nil {
 		cfg.Log.Error().Err(err).Msg("shutdown")
 		return err
