@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
 	"testing"
@@ -357,29 +356,6 @@ func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
 	for _, e := range evs {
 		if e.Event != kernel.EventTransactionUpdate || e.EntityID == "" || e.EventID == "" {
 			t.Fatalf("emitted %+v", e)
-		}
-	}
-}
-
-func TestBase36IDsMatchBigInt(t *testing.T) {
-	for n := int64(0); n < 2000; n++ {
-		sum := kernel.Digest(42, "txn_", n)
-		b := sum[:10]
-		if n == 1 {
-			b = make([]byte, 10) // zero
-		}
-		if n == 2 {
-			b = []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 7}
-		}
-		if n == 3 {
-			b = []byte{255, 255, 255, 255, 255, 255, 255, 255, 255, 255}
-		}
-		s := new(big.Int).SetBytes(b).Text(36)
-		for len(s) < 15 {
-			s = "0" + s
-		}
-		if got := kernel.Base36of80(b); got != s[:15] {
-			t.Fatalf("base36of80(%x) = %q, want %q", b, got, s[:15])
 		}
 	}
 }

@@ -73,15 +73,9 @@ func OrderedID(seed int64, prefix string, n int64) string {
 	return string(id[:len(id)-8]) // the first seven of the 15 digits
 }
 
-// Base36of80 writes the 80-bit big-endian number b in base 36, lower case,
-// left-padded with zeros to 15 digits, and keeps its first 15 digits: what
-// big.Int.Text(36) padded and cut gives, without big.Int.
-func Base36of80(b []byte) string {
-	var digits [17]byte
-	return string(base36of80(digits[:0], b))
-}
-
-// base36of80 appends Base36of80(b) to dst.
+// base36of80 appends the 80-bit big-endian number b in base 36, lower
+// case, left-padded with zeros to 15 digits, keeping its first 15 digits,
+// to dst: what big.Int.Text(36) padded and cut gives, without big.Int.
 func base36of80(dst, b []byte) []byte {
 	hi := uint64(binary.BigEndian.Uint16(b[:2]))
 	lo := binary.BigEndian.Uint64(b[2:])

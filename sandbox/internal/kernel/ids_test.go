@@ -43,9 +43,6 @@ func TestIDsFollowTheirDefinitions(t *testing.T) {
 				if got, want := kernel.OrderedID(seed, label, n), label+count+base36(sum[:10])[:7]; got != want {
 					t.Errorf("%s: OrderedID = %q, want %q", name, got, want)
 				}
-				if got, want := kernel.Base36of80(sum[:10]), base36(sum[:10]); got != want {
-					t.Errorf("%s: Base36of80 = %q, want %q", name, got, want)
-				}
 			}
 		}
 	}
