@@ -19,11 +19,9 @@ const (
 	memoryEvery = 2 * time.Second
 )
 
-// keepMemoryLimit adjusts the limit until ctx ends.
-func keepMemoryLimit(ctx context.Context, getenv func(string) string) {
-	if getenv("GOMEMLIMIT") != "" {
-		return
-	}
+// keepMemoryLimit adjusts the limit until ctx ends; the caller leaves a
+// GOMEMLIMIT from the environment alone by not calling it.
+func keepMemoryLimit(ctx context.Context) {
 	setMemoryLimit()
 	go func() {
 		t := time.NewTicker(memoryEvery)

@@ -191,6 +191,9 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	if cfg.ResetData {
 		cfg.Log.Warn().Str("data", cfg.DataPath).Msg("the data file was seeded afresh (--reset-data); start without it to keep the state across restarts")
 	}
+	// The environment is read before the sandbox is announced ready:
+	// Getenv need not be safe for use alongside whoever waits for that.
+	limitMemory := p.Getenv("GOMEMLIMIT") == ""
 	if err := srv.Listen(cfg.Addr); err != nil {
 		srv.Engine.Close()
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -209,7 +212,9 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	// answers: a big world is served a collection sooner.
 	go func() {
 		releaseLoadGarbage()
-		keepMemoryLimit(ctx, p.Getenv)
+		if limitMemory {
+			keepMemoryLimit(ctx)
+		}
 	}()
 	if err := srv.Serve(ctx); err != nil {
 		cfg.Log.Error().Err(err).Msg("shutdown")
