@@ -1,7 +1,6 @@
 package deliveries
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -86,14 +85,8 @@ func plainJSON(s string) bool {
 // FanOut gives every endpoint of the event's legal entity that wants it a
 // delivery.
 func FanOut(op *kernel.Op, e *kernel.Emitted) error {
-	// The endpoints' ids first: a write may not happen during a scan.
-	var ids []string
-	prefix := kernel.IndexPrefix(IndexWebhookLE, e.LegalEntityID)
-	if err := op.Tx.Scan(prefix, "", false, func(_, val string) bool {
-		id, _ := kernel.SplitIndexValue(val)
-		ids = append(ids, id)
-		return true
-	}); err != nil || len(ids) == 0 {
+	hooks, err := kernel.All[Webhook](op, kernel.KindWebhook, kernel.IndexPrefix(IndexWebhookLE, e.LegalEntityID))
+	if err != nil || len(hooks) == 0 {
 		return err
 	}
 	// Queueing writes no chaos settings: one read serves every endpoint.
@@ -101,16 +94,12 @@ func FanOut(op *kernel.Op, e *kernel.Emitted) error {
 	if err != nil {
 		return err
 	}
-	var w Webhook // each endpoint in turn: queueing keeps none of it
-	for _, id := range ids {
-		w = Webhook{}
-		if ok, err := op.Get(kernel.KindWebhook, id, &w); err != nil || !ok {
-			return cmp.Or(err, fmt.Errorf("index %q names missing webhook %q", prefix, id))
-		}
+	for i := range hooks {
+		w := &hooks[i]
 		if w.ArchivedAt != nil || !w.wants(e.Event) {
 			continue
 		}
-		if _, err := queueDelivery(op, &w, chaos, e.EventID, e.Event, e.EntityID, SourceEvent, ""); err != nil {
+		if _, err := queueDelivery(op, w, chaos, e.EventID, e.Event, e.EntityID, SourceEvent, ""); err != nil {
 			return err
 		}
 	}
