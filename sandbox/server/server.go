@@ -196,9 +196,7 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 // with 501 and the package that adds one, rather than a 404 that would
 // say the route does not exist.
 func mcpNotServed(r *mux.Router, docs *openapi.Registry) {
-	notServed := kernel.Errorf(kernel.CodeNotServed, "this sandbox runs without the MCP server: start it with MCP: mcp.Server "+
-		"(package github.com/slash-sandbox/slash-sandbox/sandbox/mcp) in sandboxtest.Options or server.Config; "+
-		"the slash-sandbox binary always has it")
+	notServed := kernel.NotServed("the MCP server", "", "MCP: mcp.Server", "mcp")
 	r.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		web.WriteError(w, req, web.Gen2, notServed)
 	})).Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")

@@ -42,9 +42,8 @@ type Engine func(ctx context.Context, data []AnalyticsData, query string, lim Li
 
 // ErrNoEngine is what Run answers a query that needs an engine when it
 // was given none.
-var ErrNoEngine = kernel.Errorf(kernel.CodeNotServed, "this sandbox runs without an SQL engine, so POST /analytics answers SHOW TABLES and "+
-	"DESCRIBE only: start it with Analytics: analytics.SQLite (package github.com/slash-sandbox/slash-sandbox/sandbox/analytics) "+
-	"in sandboxtest.Options or server.Config; the slash-sandbox binary always has it")
+var ErrNoEngine = kernel.NotServed("an SQL engine", "POST /analytics answers SHOW TABLES and DESCRIBE only",
+	"Analytics: analytics.SQLite", "analytics")
 
 // Run answers a query over the given tables: SHOW TABLES and DESCRIBE
 // itself, the rest through eng. A problem with the query is reported in

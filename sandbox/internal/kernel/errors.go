@@ -64,6 +64,18 @@ func (e *Error) With(key, value string) *Error {
 	return &Error{Code: e.Code, Message: e.Message, Details: d}
 }
 
+// NotServed is the error for a request a part of the binary would serve
+// that this sandbox was assembled without: what is missing (and, when not
+// empty, what is served instead), the option that adds it and the public
+// package, under sandbox/, that gives the option its value.
+func NotServed(missing, instead, option, pkg string) *Error {
+	if instead != "" {
+		missing += ", so " + instead
+	}
+	return Errorf(CodeNotServed, "this sandbox runs without %s: start it with %s (package github.com/slash-sandbox/slash-sandbox/sandbox/%s) "+
+		"in sandboxtest.Options or server.Config; the slash-sandbox binary always has it", missing, option, pkg)
+}
+
 // NotFound is the error for an unknown, foreign or invisible resource. When
 // field is not empty the identifier came from that request field.
 func NotFound(kind, field, id string) *Error {
