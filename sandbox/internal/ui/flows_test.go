@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -71,8 +72,24 @@ func TestDashboardAdvanceClock(t *testing.T) {
 	tb.waitText("#clock-now", "16 Jun 2026, 15:00 UTC")
 
 	// Reset asks for a second click, then returns to the scenario's start.
+	// A change made elsewhere between the two clicks refreshes the page
+	// and leaves the button armed.
 	tb.do(chromedp.Click(chromedp.ID("reset-world")))
 	tb.waitText("#reset-world", "Click again to reset")
+	emails := tb.text("#glance-outbox")
+	n, err := strconv.Atoi(strings.TrimSuffix(emails, "emails in the outbox"))
+	if err != nil {
+		t.Fatalf("the outbox count reads %q", emails)
+	}
+	if status, ir := w.api(t, http.MethodPost, "/v2/information-requests", "sk_sandbox_alice",
+		map[string]string{"x-legal-entity": "le_acme", "X-Idempotency-Key": "between-clicks"},
+		map[string]any{"contactId": "le_c_pixelforge", "requestedInformation": map[string]any{"address": true}, "requesterName": "Alice Chen"}); status != http.StatusOK {
+		t.Fatalf("creating an information request answered %d: %v", status, ir)
+	}
+	tb.waitText("#glance-outbox", fmt.Sprintf("%demails in the outbox", n+1))
+	if got := tb.text("#reset-world"); got != "Click again to reset" {
+		t.Fatalf("after a refresh the reset button reads %q, want it still armed", got)
+	}
 	tb.do(chromedp.Click(chromedp.ID("reset-world")))
 	tb.waitText("#clock-now", "15 Jun 2026, 14:00 UTC")
 	if clock, err = w.ctl.Clock(context.Background()); err != nil || !clock.Now.Equal(clock.Start) {

@@ -134,16 +134,24 @@ export async function render(view) {
   }
 
   async function reset() {
+    acting = true;
     try {
-      await control('POST', '/reset');
-      toast('The world is back at its scenario\'s start.');
-      lastResult = null;
-    } catch (err) {
-      lastResult = errorBox(err);
+      try {
+        await control('POST', '/reset');
+        toast('The world is back at its scenario\'s start.');
+        lastResult = null;
+      } catch (err) {
+        lastResult = errorBox(err);
+      }
+      notify('sandbox:changed');
+      await refresh();
+    } finally {
+      acting = false;
     }
-    notify('sandbox:changed');
-    await refresh();
   }
+  // The reset button outlives the live refresh, so a refresh between its
+  // two clicks keeps it armed.
+  const resetButton = confirmButton('Reset world', 'Click again to reset', reset, { id: 'reset-world', class: 'danger' });
 
   async function refresh() {
     const [health, worlds, scheduled, done, glance] = await Promise.all([
@@ -165,7 +173,7 @@ export async function render(view) {
         facts([['World', h('strong', { id: 'world-id' }, health.world)], ['Scenario', h('span', { id: 'world-scenario' }, health.scenario)],
           ['Seed', h('span', { id: 'world-seed' }, String(health.seed))], ['Version', health.version],
           ['Storage', health.persistent ? 'kept in a file' : 'in memory']]),
-        h('div', { class: 'actions' }, confirmButton('Reset world', 'Click again to reset', reset, { id: 'reset-world', class: 'danger' })),
+        h('div', { class: 'actions' }, resetButton),
         h('p', { class: 'hint' }, 'Reset returns to the scenario\'s start: the same data and IDs, the clock at its start.')),
       section('Virtual clock',
         h('p', { class: 'clock-now', id: 'clock-now' }, when(c.now)),
