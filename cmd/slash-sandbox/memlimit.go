@@ -7,44 +7,62 @@ import (
 	"time"
 )
 
-// Go lets the heap grow to twice its live data before collecting (GOGC
-// 100): a world of 100,000 transactions holds about 180 MB, so its process
-// would reach 400 MB resident with garbage alone. The sandbox instead keeps
-// a soft memory limit (Go's GOMEMLIMIT) of 1.5 times the live heap, and at
-// least memoryFloor, checked every few seconds as worlds come and go: small
-// worlds never reach it and collect as usual; a big one collects earlier
-// and stays nearer its live size. A GOMEMLIMIT in the environment wins.
+// Go lets the heap grow to twice what its last collection left live before
+// collecting again (GOGC 100): a world of 100,000 transactions would hold
+// its live data twice over in garbage. Once the live heap passes bigHeap the
+// sandbox collects at half that growth (GOGC 50), so a big world stays
+// within about 1.5 times its live size; a smaller heap keeps Go's default.
+// The pace is relative to what each collection leaves live, so a world that
+// grows fast under writes is never collected against a stale figure (an
+// absolute limit, re-read every few seconds, lagged such a world's growth
+// and had the collector run without pause). The live heap is checked every
+// paceEvery as worlds come and go. GOGC or GOMEMLIMIT in the environment
+// win: then the pace is left alone.
 const (
-	memoryFloor = 256 << 20
-	memoryEvery = 2 * time.Second
+	bigHeap   = 128 << 20
+	paceEvery = 2 * time.Second
 )
 
-// keepMemoryLimit adjusts the limit until ctx ends; the caller leaves a
-// GOMEMLIMIT from the environment alone by not calling it.
-func keepMemoryLimit(ctx context.Context) {
-	setMemoryLimit()
+// gcPercent is the collector's pace (GOGC) for a live heap of live bytes.
+func gcPercent(live uint64) int {
+	if live > bigHeap {
+		return 50
+	}
+	return 100
+}
+
+// keepCollectorPace sets the pace now and adjusts it until ctx ends; the
+// caller leaves a GOGC or GOMEMLIMIT from the environment alone by not
+// calling it.
+func keepCollectorPace(ctx context.Context) {
+	pace := setCollectorPace(100)
 	go func() {
-		t := time.NewTicker(memoryEvery)
+		t := time.NewTicker(paceEvery)
 		defer t.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				setMemoryLimit()
+				pace = setCollectorPace(pace)
 			}
 		}
 	}()
 }
 
-func setMemoryLimit() {
+// setCollectorPace moves the pace from was to what the live heap calls for
+// and returns it.
+func setCollectorPace(was int) int {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
-	var live uint64
-	if s[0].Value.Kind() == metrics.KindUint64 {
-		live = s[0].Value.Uint64()
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return was
 	}
-	debug.SetMemoryLimit(int64(max(memoryFloor, live+live/2)))
+	if p := gcPercent(s[0].Value.Uint64()); p != was {
+		debug.SetGCPercent(p)
+		return p
+	}
+	return was
 }
 
 // releaseLoadGarbage collects what loading a large scenario left behind

@@ -193,7 +193,7 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	}
 	// The environment is read before the sandbox is announced ready:
 	// Getenv need not be safe for use alongside whoever waits for that.
-	limitMemory := p.Getenv("GOMEMLIMIT") == ""
+	pace := p.Getenv("GOGC") == "" && p.Getenv("GOMEMLIMIT") == ""
 	if err := srv.Listen(cfg.Addr); err != nil {
 		srv.Engine.Close()
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -212,8 +212,8 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	// answers: a big world is served a collection sooner.
 	go func() {
 		releaseLoadGarbage()
-		if limitMemory {
-			keepMemoryLimit(ctx)
+		if pace {
+			keepCollectorPace(ctx)
 		}
 	}()
 	if err := srv.Serve(ctx); err != nil {
