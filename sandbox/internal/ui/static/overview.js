@@ -119,27 +119,13 @@ export async function render(view) {
   // acting holds off the live refresh while a button's call runs.
   let acting = false;
 
-  async function advance(button, req) {
-    acting = true;
-    await busy(button, async () => {
-      try {
-        lastResult = advanceResult(await control('POST', '/clock/advance', req));
-      } catch (err) {
-        lastResult = errorBox(err);
-      }
-      notify('sandbox:changed');
-      await refresh();
-    });
-    acting = false;
-  }
-
-  async function reset() {
+  // act runs a button's call with the live refresh held off, keeps what
+  // it gives (or its error) as the result shown, then refreshes.
+  async function act(call) {
     acting = true;
     try {
       try {
-        await control('POST', '/reset');
-        toast('The world is back at its scenario\'s start.');
-        lastResult = null;
+        lastResult = await call();
       } catch (err) {
         lastResult = errorBox(err);
       }
@@ -148,6 +134,18 @@ export async function render(view) {
     } finally {
       acting = false;
     }
+  }
+
+  async function advance(button, req) {
+    await busy(button, () => act(async () => advanceResult(await control('POST', '/clock/advance', req))));
+  }
+
+  async function reset() {
+    await act(async () => {
+      await control('POST', '/reset');
+      toast('The world is back at its scenario\'s start.');
+      return null;
+    });
   }
   // The reset button outlives the live refresh, so a refresh between its
   // two clicks keeps it armed.
