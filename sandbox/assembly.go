@@ -47,8 +47,9 @@ func Wiring() kernel.Wiring {
 			deliveries.KindDelivery: kernel.Derived(deliveries.DeliveryIndexes),
 			kernel.KindEvent:        kernel.Derived(kernel.EventIndexes),
 		},
-		OnEmit: []func(op *kernel.Op, e *kernel.Emitted) error{deliveries.FanOut},
-		Seed:   loadScenario,
+		Retired: []string{deliveries.RetiredDeliveryAll},
+		OnEmit:  []func(op *kernel.Op, e *kernel.Emitted) error{deliveries.FanOut},
+		Seed:    loadScenario,
 	}
 }
 

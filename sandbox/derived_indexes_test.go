@@ -21,7 +21,7 @@ var derivedIndexNames = map[string][]string{
 	kernel.KindTransaction:  {ledger.IndexTxnLE, ledger.IndexTxnAccount, ledger.IndexTxnVA, ledger.IndexTxnCard, ledger.IndexTxnGroup, ledger.IndexTxnFee},
 	kernel.KindCard:         {cards.IndexCardLE, cards.IndexCardName, cards.IndexCardAccount, cards.IndexCardGroup},
 	kernel.KindCardGroup:    {cards.IndexGroupLE},
-	deliveries.KindDelivery: {deliveries.IndexDeliveryAll, deliveries.IndexDeliveryWebhook, deliveries.IndexDeliveryQueue, deliveries.IndexDeliveryDue},
+	deliveries.KindDelivery: {deliveries.IndexDeliveryWebhook, deliveries.IndexDeliveryQueue, deliveries.IndexDeliveryDue},
 	kernel.KindEvent:        {kernel.IndexEventDue, kernel.IndexEventDone},
 }
 
@@ -263,4 +263,83 @@ func TestRecordWithoutIndexKeysHasNoSidecar(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A snapshot written by an earlier version holds entries of an index no
+// longer kept (every delivery in the order made): the world restored from
+// it drops them, and still lists its deliveries, in the order they were
+// made, and with the bodies they post.
+func TestRetiredDeliveryIndexIsDroppedOnRestore(t *testing.T) {
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
+	enginetest.NewEndpoint(t, w)
+	err := w.Update(func(op *kernel.Op) error {
+		a := enginetest.ActorInOp(t, op, "sk_sandbox_acme")
+		for _, name := range []string{"One", "Two", "Three"} {
+			if _, err := cards.CreateCard(op, a, cards.NewCard{Name: name}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{}, kernel.PageRequest{Size: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before.Items) < 6 {
+		t.Fatalf("%d deliveries, want those of the demo and of three new cards", len(before.Items))
+	}
+	for i := 1; i < len(before.Items); i++ {
+		if before.Items[i-1].Seq >= before.Items[i].Seq {
+			t.Fatalf("deliveries listed out of the order made: %s (seq %d) before %s (seq %d)",
+				before.Items[i-1].ID, before.Items[i-1].Seq, before.Items[i].ID, before.Items[i].Seq)
+		}
+	}
+	retired := kernel.IndexPrefix(deliveries.RetiredDeliveryAll)
+	err = w.Db.Update(func(tx *store.Tx) error {
+		for _, d := range before.Items {
+			if err := tx.PutRaw(kernel.IndexKey(deliveries.RetiredDeliveryAll, store.Seq(d.Seq), d.ID), d.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := w.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(old), retired) {
+		t.Fatal("the snapshot lacks the retired entries it was made to hold")
+	}
+	if err := w.Restore(old); err != nil {
+		t.Fatal(err)
+	}
+	err = w.View(func(op *kernel.Op) error {
+		return op.Tx.Scan(retired, "", false, func(k, _ string) bool {
+			t.Errorf("the restored world keeps %q", k)
+			return true
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{}, kernel.PageRequest{Size: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Items) != len(before.Items) {
+		t.Fatalf("%d deliveries after the restore, %d before", len(after.Items), len(before.Items))
+	}
+	for i, d := range after.Items {
+		want := `{"entityId":"` + d.EntityID + `","event":"` + d.Event + `","eventId":"` + d.EventID + `"}`
+		if d.ID != before.Items[i].ID || d.Body() != want {
+			t.Errorf("delivery %d after the restore: %s posting %s; before: %s, posting %s", i, d.ID, d.Body(), before.Items[i].ID, want)
+		}
+	}
+	checkDerivedIndexes(t, w)
 }

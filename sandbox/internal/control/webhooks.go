@@ -96,7 +96,7 @@ func optTime(t *time.Time) *string {
 
 func deliveryOf(d *deliveries.WebhookDelivery) deliveryView {
 	v := deliveryView{ID: d.ID, WebhookID: d.WebhookID, LegalEntityID: d.LegalEntityID, Event: d.Event, EventID: d.EventID,
-		EntityID: d.EntityID, Payload: json.RawMessage(d.Body), Status: d.Status, Source: d.Source, RelatedID: d.RelatedID,
+		EntityID: d.EntityID, Payload: json.RawMessage(d.Body()), Status: d.Status, Source: d.Source, RelatedID: d.RelatedID,
 		AttemptCount: len(d.Attempts), Attempts: make([]attemptView, len(d.Attempts)), NextAttemptAt: optTime(d.NextAttemptAt),
 		CreatedAt: ts(d.CreatedAt), CompletedAt: optTime(d.CompletedAt)}
 	for i, a := range d.Attempts {

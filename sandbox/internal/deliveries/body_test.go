@@ -14,9 +14,9 @@ func TestEventBodyIsTheEventsJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := eventBody(e)
-		if err != nil || got != string(want) {
-			t.Errorf("eventBody(%q) = %s, %v; want %s", s, got, err, want)
+		d := WebhookDelivery{EntityID: e.EntityID, Event: e.Event, EventID: e.EventID}
+		if got := d.Body(); got != string(want) {
+			t.Errorf("the body of a delivery for entity %q is %s; want %s", s, got, want)
 		}
 	}
 }

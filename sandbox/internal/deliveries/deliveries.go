@@ -61,12 +61,12 @@ type webhookEvent struct {
 
 // eventBody is json.Marshal(e) as a string. Ids and event types need no
 // escaping, so it is usually written directly, in one allocation.
-func eventBody(e webhookEvent) (string, error) {
+func eventBody(e webhookEvent) string {
 	if !plainJSON(e.EntityID) || !plainJSON(e.Event) || !plainJSON(e.EventID) {
-		b, err := json.Marshal(e)
-		return string(b), err
+		b, _ := json.Marshal(e) // strings always marshal
+		return string(b)
 	}
-	return `{"entityId":"` + e.EntityID + `","event":"` + e.Event + `","eventId":"` + e.EventID + `"}`, nil
+	return `{"entityId":"` + e.EntityID + `","event":"` + e.Event + `","eventId":"` + e.EventID + `"}`
 }
 
 // plainJSON reports whether json.Marshal writes s between quotes as it is:
@@ -156,12 +156,8 @@ func newDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, re
 	if err != nil {
 		return nil, err
 	}
-	body, err := eventBody(webhookEvent{EntityID: entityID, Event: event, EventID: eventID})
-	if err != nil {
-		return nil, err
-	}
 	d := &WebhookDelivery{ID: id, WebhookID: w.ID, LegalEntityID: w.LegalEntityID, EventID: eventID, Event: event,
-		EntityID: entityID, Body: body, Status: DeliveryQueued, Source: source, RelatedID: related,
+		EntityID: entityID, Status: DeliveryQueued, Source: source, RelatedID: related,
 		Attempts: []DeliveryAttempt{}, CreatedAt: op.Now, Seq: seq, Order: store.Seq(seq)}
 	if chaos.Shuffle {
 		d.Order = fmt.Sprintf("%016x", kernel.Derive(op.W.Seed, "webhook.shuffle", seq))

@@ -3,11 +3,9 @@ package deliveries
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // DueDelivery is a delivery the sender should post now.
@@ -37,7 +35,7 @@ func DueDeliveries(w *kernel.World, limit int) ([]DueDelivery, error) {
 				return fmt.Errorf("delivery %s names missing webhook %s: %v", d.ID, d.WebhookID, err)
 			}
 			out = append(out, DueDelivery{ID: d.ID, WebhookID: d.WebhookID, URL: hook.URL, EventID: d.EventID,
-				Event: d.Event, Body: []byte(d.Body), Attempt: len(d.Attempts) + 1})
+				Event: d.Event, Body: []byte(d.Body()), Attempt: len(d.Attempts) + 1})
 		}
 		return nil
 	})
@@ -78,14 +76,14 @@ func Deliveries(w *kernel.World, f DeliveryFilter, req kernel.PageRequest) (kern
 	if err := f.Check(); err != nil {
 		return kernel.Page[WebhookDelivery]{}, err
 	}
-	prefix := kernel.IndexPrefix(IndexDeliveryAll)
-	if f.WebhookID != "" {
-		prefix = kernel.IndexPrefix(IndexDeliveryWebhook, f.WebhookID)
-	}
 	var page kernel.Page[WebhookDelivery]
 	err := w.View(func(op *kernel.Op) error {
 		var err error
-		page, err = kernel.List(op, KindDelivery, prefix, req, f.match)
+		if f.WebhookID != "" {
+			page, err = kernel.List(op, KindDelivery, kernel.IndexPrefix(IndexDeliveryWebhook, f.WebhookID), req, f.match)
+		} else {
+			page, err = kernel.ListRecords(op, KindDelivery, req, f.match)
+		}
 		return err
 	})
 	return page, err
@@ -93,7 +91,8 @@ func Deliveries(w *kernel.World, f DeliveryFilter, req kernel.PageRequest) (kern
 
 // EventDeliveries lists the deliveries made for events, in creation
 // order: what the write that raised them queued. Deliveries come after
-// their event in sequence, so the walk starts at the first event's.
+// their event in sequence, so the walk goes back from the newest delivery
+// to the first event's.
 func EventDeliveries(op *kernel.Op, events []kernel.Emitted) ([]WebhookDelivery, error) {
 	if len(events) == 0 {
 		return nil, nil
@@ -103,16 +102,19 @@ func EventDeliveries(op *kernel.Op, events []kernel.Emitted) ([]WebhookDelivery,
 		ids[e.EventID] = true
 	}
 	var out []WebhookDelivery
-	req := kernel.PageRequest{After: kernel.IndexKey(IndexDeliveryAll, store.Seq(events[0].Seq)), Size: 500}
+	req := kernel.PageRequest{Desc: true, Size: 500}
 	for {
-		page, err := kernel.List(op, KindDelivery, kernel.IndexPrefix(IndexDeliveryAll), req, func(d *WebhookDelivery) bool {
-			return ids[d.EventID]
+		earlier := false
+		page, err := kernel.ListRecords(op, KindDelivery, req, func(d *WebhookDelivery) bool {
+			earlier = earlier || d.Seq < events[0].Seq
+			return !earlier && ids[d.EventID]
 		})
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, page.Items...)
-		if page.Next == "" {
+		if page.Next == "" || earlier {
+			slices.Reverse(out)
 			return out, nil
 		}
 		req.After = page.Next
@@ -131,16 +133,15 @@ func FirstDelivery(w *kernel.World, f DeliveryFilter, after string) (*WebhookDel
 	err := w.View(func(op *kernel.Op) error {
 		req := kernel.PageRequest{Size: 1}
 		if after != "" {
-			prev, err := delivery(op, after)
-			if e, ok := kernel.AsError(err); ok && e.Code == kernel.CodeNotFound {
-				return kernel.NotFound("webhook delivery", "after", after)
-			}
-			if err != nil {
+			if _, err := delivery(op, after); err != nil {
+				if e, ok := kernel.AsError(err); ok && e.Code == kernel.CodeNotFound {
+					return kernel.NotFound("webhook delivery", "after", after)
+				}
 				return err
 			}
-			req.After = DeliveryIndexes(prev)[0]
+			req.After = kernel.RecordKey(KindDelivery, after)
 		}
-		page, err := kernel.List(op, KindDelivery, kernel.IndexPrefix(IndexDeliveryAll), req, f.match)
+		page, err := kernel.ListRecords(op, KindDelivery, req, f.match)
 		if len(page.Items) > 0 {
 			found = &page.Items[0]
 		}
@@ -241,8 +242,8 @@ func WebhookNotifications(op *kernel.Op, a *kernel.Actor, webhookID string, req 
 func Made(w *kernel.World) (int64, error) {
 	var n int64
 	err := w.View(func(op *kernel.Op) error {
-		raw, _, err := op.Tx.GetRaw(kernel.SeqKey(PrefixDelivery))
-		n, _ = strconv.ParseInt(raw, 10, 64)
+		var err error
+		n, err = kernel.CounterValue(op, PrefixDelivery)
 		return err
 	})
 	return n, err

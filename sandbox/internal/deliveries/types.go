@@ -48,9 +48,7 @@ type WebhookDelivery struct {
 	EventID       string `json:"eventId"`
 	Event         string `json:"event"`
 	EntityID      string `json:"entityId"`
-	// Body is the exact JSON posted: the WebhookEvent.
-	Body   string `json:"body"`
-	Status string `json:"status"`
+	Status        string `json:"status"`
 	// Source says why the delivery exists; RelatedID names the delivery it
 	// redelivers or duplicates.
 	Source        string            `json:"source"`
@@ -64,6 +62,12 @@ type WebhookDelivery struct {
 	// Order places the delivery in the sender's queue: the sequence, or a
 	// seeded random key while deliveries are shuffled.
 	Order string `json:"order"`
+}
+
+// Body is the exact JSON the delivery posts: the WebhookEvent. It is a
+// function of the delivery's event, so it is not stored with it.
+func (d *WebhookDelivery) Body() string {
+	return eventBody(webhookEvent{EntityID: d.EntityID, Event: d.Event, EventID: d.EventID})
 }
 
 // DeliveryAttempt is one HTTP request made for a delivery.
@@ -104,18 +108,21 @@ const (
 	// (kernel.World.Changed).
 	TopicDeliveries      = "webhook_deliveries"
 	KindDelivery         = "webhook_delivery"
-	IndexDeliveryAll     = "delivery.all"
 	IndexDeliveryWebhook = "delivery.webhook"
 	// IndexDeliveryQueue holds each endpoint's unfinished deliveries in
 	// event order.
 	IndexDeliveryQueue = "delivery.queue"
 	// IndexDeliveryDue holds the deliveries the sender should post now.
 	IndexDeliveryDue = "delivery.due"
+	// RetiredDeliveryAll listed every delivery in the order they were
+	// made, which their ids now give (kernel.ListRecords). Earlier data
+	// files hold its entries; they are removed when a world adopts one.
+	RetiredDeliveryAll = "delivery.all"
 )
 
 func DeliveryIndexes(d *WebhookDelivery) []string {
 	seq := store.Seq(d.Seq)
-	keys := []string{kernel.IndexKey(IndexDeliveryAll, seq, d.ID), kernel.IndexKey(IndexDeliveryWebhook, d.WebhookID, seq, d.ID)}
+	keys := []string{kernel.IndexKey(IndexDeliveryWebhook, d.WebhookID, seq, d.ID)}
 	switch d.Status {
 	case DeliveryQueued, DeliveryRetrying:
 		keys = append(keys, kernel.IndexKey(IndexDeliveryQueue, d.WebhookID, seq, d.ID))

@@ -2,21 +2,42 @@ package kernel
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
+// CountersKey holds all of a world's sequence counters, one line each,
+// "<name> <value>", in name order: a write that moves several (creating a
+// card moves four) stores one key. Counter names are words the code
+// chooses (id prefixes, "global"): no spaces, no line breaks.
+var CountersKey = store.Key("m", "seqs")
+
+// legacyCounterPrefix holds the counters of data files written before
+// CountersKey, one key per counter. They are read when a counter is not
+// in CountersKey, and removed by the next write that stores the counters.
+var legacyCounterPrefix = store.Prefix("m", "seq")
+
 // seqCache is a world's sequence counters as its last write left them,
-// so that a write need not read a counter back from the store before
-// moving it on: creating a card moves four. It is only touched inside
-// write transactions, which the store runs one at a time.
+// so that a write need not read and parse them back from the store
+// before moving them on. It is only touched inside write transactions,
+// which the store runs one at a time.
 type seqCache struct {
-	// version is the store Version of the write that left the counters;
-	// any other write since (a reset, a restore, a write that did not go
-	// through World.Update) makes the cache stale, and it starts over.
+	// db and version are the store and the store Version of the write
+	// that left the counters; any other write since (a reset, a restore,
+	// a write that did not go through World.Update), or another store
+	// (a data file adopted), makes the cache stale, and it starts over.
+	db      *store.DB
 	version uint64
-	n       map[string]int64
+	// names are the counters' names in order; n their values.
+	names []string
+	n     map[string]int64
+	// legacy are the per-counter keys read from an older data file, to
+	// remove when the counters are next stored.
+	legacy []string
 }
 
 // ErrReadOnlyCounter reports a counter moved in a read-only operation.
@@ -35,19 +56,16 @@ func (op *Op) Counter(name string) (int64, error) {
 			return c.n, nil
 		}
 	}
-	n, ok := op.W.seqs.current(v)[name]
-	if !ok {
-		raw, _, err := op.Tx.GetRaw(SeqKey(name))
-		if err != nil {
-			return 0, err
-		}
-		n, _ = strconv.ParseInt(raw, 10, 64)
+	c, err := op.W.seqs.current(op)
+	if err != nil {
+		return 0, err
 	}
 	if op.seqs == nil {
 		op.seqs = make([]counter, 0, 4) // an operation moves a few
 	}
-	op.seqs = append(op.seqs, counter{name, n + 1})
-	return n + 1, nil
+	n := c.n[name] + 1
+	op.seqs = append(op.seqs, counter{name, n})
+	return n, nil
 }
 
 // counter is a sequence counter an operation moved, and where it left it.
@@ -56,15 +74,63 @@ type counter struct {
 	n    int64
 }
 
-// storeCounters writes the counters the operation moved, in name order.
+// storeCounters writes the world's counters with those the operation
+// moved, when it moved any.
 func (op *Op) storeCounters() error {
-	slices.SortFunc(op.seqs, func(a, b counter) int { return strings.Compare(a.name, b.name) })
-	for _, c := range op.seqs {
-		if err := op.Tx.PutRaw(SeqKey(c.name), strconv.FormatInt(c.n, 10)); err != nil {
+	if len(op.seqs) == 0 {
+		return nil
+	}
+	c, err := op.W.seqs.current(op)
+	if err != nil {
+		return err
+	}
+	for _, k := range c.legacy {
+		if err := op.Tx.Delete(k); err != nil {
 			return err
 		}
 	}
-	return nil
+	names := c.names
+	for _, s := range op.seqs {
+		if _, ok := c.n[s.name]; !ok {
+			names = append(slices.Clip(names), s.name)
+		}
+	}
+	if len(names) != len(c.names) {
+		slices.Sort(names)
+	}
+	return op.Tx.PutRaw(CountersKey, formatCounters(names, func(name string) int64 {
+		for _, s := range op.seqs {
+			if s.name == name {
+				return s.n
+			}
+		}
+		return c.n[name]
+	}))
+}
+
+// formatCounters is CountersKey's value for counters with these names, in
+// order.
+func formatCounters(names []string, value func(name string) int64) string {
+	var b strings.Builder
+	b.Grow(24 * len(names))
+	var num [20]byte
+	for _, name := range names {
+		b.WriteString(name)
+		b.WriteByte(' ')
+		b.Write(strconv.AppendInt(num[:0], value(name), 10))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// finishCounters ends an operation that err did not fail by storing its
+// counters, then keeps the world's counter cache in step with the outcome.
+func (op *Op) finishCounters(err error) error {
+	if err == nil {
+		err = op.storeCounters()
+	}
+	op.settleCounters(err == nil)
+	return err
 }
 
 // settleCounters, called last inside a write made by World.Update, keeps
@@ -75,20 +141,129 @@ func (op *Op) storeCounters() error {
 func (op *Op) settleCounters(ok bool) {
 	c := &op.W.seqs
 	v := op.Tx.Version()
-	n := c.current(v)
-	c.version = v
-	if ok {
-		for _, s := range op.seqs {
-			n[s.name] = s.n
+	if c.db != op.W.Db {
+		c.n = nil
+		return
+	}
+	if c.version != v {
+		// The write moved no counter, or failed before reading them:
+		// what the previous write left still holds, unless that was not
+		// the write before this one.
+		if c.n == nil || c.version != v-1 {
+			c.n = nil
+			return
 		}
+		c.version = v
+	}
+	if !ok || len(op.seqs) == 0 {
+		return
+	}
+	c.legacy = nil
+	added := false
+	for _, s := range op.seqs {
+		if _, ok := c.n[s.name]; !ok {
+			c.names = append(c.names, s.name)
+			added = true
+		}
+		c.n[s.name] = s.n
+	}
+	if added {
+		slices.Sort(c.names)
 	}
 }
 
-// current returns the cached counters for the write that makes Version v:
-// those the previous write left (or this one, already), else none.
-func (c *seqCache) current(v uint64) map[string]int64 {
-	if c.n == nil || (c.version != v-1 && c.version != v) {
-		c.version, c.n = v, map[string]int64{}
+// current returns the counters as the write op runs in finds them: those
+// the previous write left, or else those it reads from the store.
+func (c *seqCache) current(op *Op) (*seqCache, error) {
+	v := op.Tx.Version()
+	if c.n != nil && c.db == op.W.Db && (c.version == v-1 || c.version == v) {
+		c.version = v
+		return c, nil
 	}
-	return c.n
+	names, n, legacy, err := readCounters(op.Tx)
+	if err != nil {
+		c.n = nil
+		return nil, err
+	}
+	c.db, c.version, c.names, c.n, c.legacy = op.W.Db, v, names, n, legacy
+	return c, nil
+}
+
+// readCounters reads a world's counters from its store: CountersKey, and
+// the keys of counters stored one per key by an older data file.
+func readCounters(tx *store.Tx) (names []string, n map[string]int64, legacy []string, err error) {
+	raw, _, err := tx.GetRaw(CountersKey)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	n = map[string]int64{}
+	for line := range strings.Lines(raw) {
+		name, value, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		v, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || name == "" {
+			return nil, nil, nil, fmt.Errorf("stored sequence counters: bad line %q", line)
+		}
+		names = append(names, name)
+		n[name] = v
+	}
+	var bad error
+	err = tx.Scan(legacyCounterPrefix, "", false, func(key, val string) bool {
+		name := strings.TrimPrefix(key, legacyCounterPrefix)
+		v, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			bad = fmt.Errorf("stored sequence counter %q: %q is not a number", name, val)
+			return false
+		}
+		if _, ok := n[name]; !ok {
+			names = append(names, name)
+			n[name] = v
+		}
+		legacy = append(legacy, key)
+		return true
+	})
+	if err == nil {
+		err = bad
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(legacy) > 0 {
+		slices.Sort(names)
+	}
+	return names, n, legacy, nil
+}
+
+// CounterValue is where a named sequence stands: the last value it gave,
+// 0 before the first.
+func CounterValue(op *Op, name string) (int64, error) {
+	for _, s := range op.seqs {
+		if s.name == name {
+			return s.n, nil
+		}
+	}
+	_, n, _, err := readCounters(op.Tx)
+	return n[name], err
+}
+
+// SetCounter stores where a named sequence stands in tx, outside any
+// operation of the world: the world's next write reads it back.
+func SetCounter(tx *store.Tx, name string, value int64) error {
+	if name == "" || strings.ContainsAny(name, " \n") {
+		return fmt.Errorf("sequence counter name %q: must be a word", name)
+	}
+	names, n, legacy, err := readCounters(tx)
+	if err != nil {
+		return err
+	}
+	if _, ok := n[name]; !ok {
+		names = append(names, name)
+		slices.Sort(names)
+	}
+	n[name] = value
+	for _, k := range legacy {
+		if err := tx.Delete(k); err != nil {
+			return err
+		}
+	}
+	return tx.PutRaw(CountersKey, formatCounters(names, func(name string) int64 { return n[name] }))
 }

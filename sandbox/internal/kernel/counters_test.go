@@ -2,6 +2,8 @@ package kernel_test
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
@@ -61,7 +63,7 @@ func TestCountersFollowTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after the reset", next(), 1)
-	err = w.Db.Update(func(tx *store.Tx) error { return tx.PutRaw(kernel.SeqKey("test_"), "41") })
+	err = w.Db.Update(func(tx *store.Tx) error { return kernel.SetCounter(tx, "test_", 41) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +72,8 @@ func TestCountersFollowTheStore(t *testing.T) {
 		if _, err := op.NewID("test_"); !errors.Is(err, kernel.ErrReadOnlyCounter) {
 			t.Errorf("a counter moved in a read-only operation: %v", err)
 		}
-		if raw, _, _ := op.Tx.GetRaw(kernel.SeqKey("test_")); raw != "42" {
-			t.Errorf("stored counter %q, want 42", raw)
+		if n, err := kernel.CounterValue(op, "test_"); n != 42 || err != nil {
+			t.Errorf("stored counter %d (%v), want 42", n, err)
 		}
 		return nil
 	})
@@ -117,5 +119,76 @@ func TestPanickingWriteStoresNothing(t *testing.T) {
 	}
 	if want := kernel.DeriveID(w.Seed, "test_", 1); id != want {
 		t.Errorf("next id %s, want number 1 (%s): the panicking write moved the counter", id, want)
+	}
+}
+
+// A store that keeps its counters one key each, as data files written
+// before CountersKey do, counts on from them; the first write that moves
+// a counter gathers them all into CountersKey and removes the old keys.
+func TestCountersOfAnOlderStore(t *testing.T) {
+	old := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
+	now := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
+	legacy := store.Prefix("m", "seq")
+	err := old.Db.Update(func(tx *store.Tx) error {
+		raw, ok, err := tx.GetRaw(kernel.CountersKey)
+		if err != nil || !ok {
+			t.Fatalf("the seeded world stores no counters: %v", err)
+		}
+		for line := range strings.Lines(raw) {
+			name, value, _ := strings.Cut(strings.TrimSpace(line), " ")
+			if err := tx.PutRaw(legacy+name, value); err != nil {
+				return err
+			}
+		}
+		return tx.Delete(kernel.CountersKey)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newIDs := func(w *kernel.World) (ids []string) {
+		t.Helper()
+		err := w.Update(func(op *kernel.Op) error {
+			for _, prefix := range []string{kernel.PrefixCard, kernel.PrefixEvent, "test_"} {
+				id, err := op.NewID(prefix)
+				if err != nil {
+					return err
+				}
+				ids = append(ids, id)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	if got, want := newIDs(old), newIDs(now); !slices.Equal(got, want) {
+		t.Fatalf("ids from the older store %v, from a new one %v", got, want)
+	}
+	stored := func(w *kernel.World) (counters string, legacyKeys int) {
+		t.Helper()
+		err := w.View(func(op *kernel.Op) error {
+			var err error
+			counters, _, err = op.Tx.GetRaw(kernel.CountersKey)
+			if err != nil {
+				return err
+			}
+			return op.Tx.Scan(legacy, "", false, func(string, string) bool { legacyKeys++; return true })
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return counters, legacyKeys
+	}
+	got, left := stored(old)
+	want, _ := stored(now)
+	if got != want || left != 0 {
+		t.Fatalf("after a write the older store holds counters\n%s(and %d old keys), a new one\n%s", got, left, want)
+	}
+	if !strings.Contains(want, "test_ 1\n") || !strings.Contains(want, "global ") {
+		t.Fatalf("stored counters lack the ones moved:\n%s", want)
+	}
+	if got, want := newIDs(old), newIDs(now); !slices.Equal(got, want) {
+		t.Fatalf("second ids from the older store %v, from a new one %v", got, want)
 	}
 }

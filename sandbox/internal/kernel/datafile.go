@@ -53,7 +53,7 @@ func (e *Engine) adoptFile(w *World, spec WorldSpec, initial []store.KV) error {
 			return &AnotherWorldError{Path: spec.DataPath, Stored: stored, Wanted: w.meta(), ClockStartGiven: spec.ClockStart != nil}
 		}
 		w.created = stored.Created
-		return w.adoptMeta()
+		return w.adoptStore()
 	}
 	w.created = e.wall().UTC().Truncate(time.Second)
 	if err := w.Db.ReplaceItems(initial); err != nil {

@@ -6,8 +6,6 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
-
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // ID prefixes, following the real service where it shows one.
@@ -33,9 +31,6 @@ const (
 	// shows it (dfa_abc123).
 	PrefixAgentRequest = "dfa_"
 )
-
-// SeqKey holds a world's sequence counters.
-func SeqKey(name string) string { return store.Key("m", "seq", name) }
 
 // Digest hashes (seed, label, n): the root of every deterministic value.
 func Digest(seed int64, label string, n int64) [sha256.Size]byte {

@@ -30,6 +30,29 @@ type Page[T any] struct {
 // keeps those keep accepts (all when keep is nil), until a page is full.
 // Next is set only when a further item exists.
 func List[T any](op *Op, kind, prefix string, req PageRequest, keep func(*T) bool) (Page[T], error) {
+	return walk(op, prefix, req, keep, func(key, val string) (string, string, error) {
+		id, _ := SplitIndexValue(val)
+		rk := recordKey(kind, id)
+		raw, ok, err := op.Tx.GetRaw(rk)
+		if err != nil || !ok {
+			return "", "", fmt.Errorf("index %q names missing %s %q: %v", key, kind, id, err)
+		}
+		return rk, raw, nil
+	})
+}
+
+// ListRecords is List over the records of a kind themselves, in id order:
+// for kinds whose ids count up (OrderedID), the order they were made in,
+// with no index to keep. Cursors are record keys.
+func ListRecords[T any](op *Op, kind string, req PageRequest, keep func(*T) bool) (Page[T], error) {
+	return walk(op, RecordPrefix(kind), req, keep, func(key, val string) (string, string, error) {
+		return key, val, nil
+	})
+}
+
+// walk pages through the keys under prefix; record gives, for each key and
+// value, the key and stored string of the record it stands for.
+func walk[T any](op *Op, prefix string, req PageRequest, keep func(*T) bool, record func(key, val string) (string, string, error)) (Page[T], error) {
 	if req.After != "" && !ValidCursorKey(req.After, prefix) {
 		return Page[T]{}, InvalidField("cursor", "does not belong to this list")
 	}
@@ -50,11 +73,9 @@ func List[T any](op *Op, kind, prefix string, req PageRequest, keep func(*T) boo
 			more = true
 			return false
 		}
-		id, _ := SplitIndexValue(val)
-		rk := recordKey(kind, id)
-		raw, ok, err := op.Tx.GetRaw(rk)
-		if err != nil || !ok {
-			scanErr = fmt.Errorf("index %q names missing %s %q: %v", key, kind, id, err)
+		rk, raw, err := record(key, val)
+		if err != nil {
+			scanErr = err
 			return false
 		}
 		// Records are decoded in place, in the page or the spare, not into

@@ -28,6 +28,13 @@ const (
 
 func recordKey(kind, id string) string { return store.Key("r", kind, id) }
 
+// RecordKey is where a record of a kind is stored: records of a kind sort
+// by id, so ids that count up keep them in the order they were made.
+func RecordKey(kind, id string) string { return recordKey(kind, id) }
+
+// RecordPrefix is the prefix shared by every record of a kind.
+func RecordPrefix(kind string) string { return store.Prefix("r", kind) }
+
 // IndexSidecar remembers which index keys a record currently has.
 func IndexSidecar(kind, id string) string { return store.Key("x", kind, id) }
 

@@ -14,6 +14,10 @@ type Wiring struct {
 	// saves 100,000 keys and 35 MB, and spares every card created writes at
 	// random places in the store (its sidecar and its deliveries').
 	Derived map[string]DeriveIndexes
+	// Retired names the indexes no longer kept. Their entries are removed
+	// from a store written by an earlier version (a data file, a
+	// snapshot) when a world adopts it.
+	Retired []string
 	// OnEmit runs, inside the emitting operation, for every emitted event.
 	OnEmit []func(op *Op, e *Emitted) error
 	// Seed writes a scenario into a new world.

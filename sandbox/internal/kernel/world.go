@@ -110,12 +110,7 @@ func (w *World) Update(fn func(*Op) error) error {
 				op.settleCounters(false)
 			}
 		}()
-		err = fn(op)
-		if err == nil {
-			err = op.storeCounters()
-		}
-		op.settleCounters(err == nil)
-		return err
+		return op.finishCounters(fn(op))
 	})
 	if panicked != nil {
 		panic(panicked)
@@ -142,10 +137,7 @@ func (w *World) fill(fn func(*Op) error) error {
 	deferred := []string{store.Prefix("r"), store.Prefix("i"), store.Prefix("x")}
 	return w.Db.Bulk(deferred, func(tx *store.Tx) error {
 		op := &Op{W: w, Tx: tx, Now: w.VirtualClock.Now()}
-		if err := fn(op); err != nil {
-			return err
-		}
-		return op.storeCounters()
+		return op.finishCounters(fn(op))
 	})
 }
 
@@ -238,7 +230,7 @@ func (w *World) replace(load func() error) error {
 	if err := load(); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	if err := w.adoptMeta(); err != nil {
+	if err := w.adoptStore(); err != nil {
 		return err
 	}
 	defer w.Touch()

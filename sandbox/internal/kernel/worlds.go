@@ -37,8 +37,49 @@ func (w *World) meta() WorldMeta {
 	return WorldMeta{Scenario: w.Scenario, Seed: w.Seed, Start: w.Start, KeySuffix: w.keySuffix, Created: w.created}
 }
 
-// adoptMeta reads the store's metadata into the world's fields. The caller
-// holds the gate exclusively (or the world is not shared yet).
+// adoptStore makes a store's state the world's: it reads the store's
+// metadata into the world's fields, and removes the entries of retired
+// indexes an earlier version wrote. The caller holds the gate
+// exclusively (or the world is not shared yet).
+func (w *World) adoptStore() error {
+	if err := w.adoptMeta(); err != nil {
+		return err
+	}
+	return w.retireIndexes()
+}
+
+// retireIndexes removes the entries of the indexes the wiring retired.
+func (w *World) retireIndexes() error {
+	for _, name := range w.wiring.Retired {
+		var keys []string
+		err := w.Db.View(func(tx *store.Tx) error {
+			return tx.Scan(IndexPrefix(name), "", false, func(k, _ string) bool {
+				keys = append(keys, k)
+				return true
+			})
+		})
+		if err != nil || len(keys) == 0 {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		err = w.Db.Update(func(tx *store.Tx) error {
+			for _, k := range keys {
+				if err := tx.Delete(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("remove the retired index %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// adoptMeta reads the store's metadata into the world's fields.
 func (w *World) adoptMeta() error {
 	return w.Db.View(func(tx *store.Tx) error {
 		var m WorldMeta
@@ -86,7 +127,7 @@ func (w *World) rekey() error {
 				return err
 			}
 		}
-		if err := op.storeCounters(); err != nil {
+		if err := op.finishCounters(nil); err != nil {
 			return err
 		}
 		return tx.Put(metaKey, w.meta())
@@ -115,7 +156,7 @@ func (e *Engine) fromSnapshot(id string, snapshot []byte) (*World, error) {
 // adopt wraps a store holding a world's state into a world.
 func (e *Engine) adopt(id string, db *store.DB, initial func() ([]store.KV, error)) (*World, error) {
 	w := &World{ID: id, Catalog: e.Catalog, Db: db, VirtualClock: clock.New(time.Time{}, e.wall), initial: initial, wiring: e.wiring}
-	if err := w.adoptMeta(); err != nil {
+	if err := w.adoptStore(); err != nil {
 		db.Close()
 		return nil, err
 	}
