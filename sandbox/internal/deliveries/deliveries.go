@@ -85,7 +85,7 @@ func plainJSON(s string) bool {
 // FanOut gives every endpoint of the event's legal entity that wants it a
 // delivery.
 func FanOut(op *kernel.Op, e *kernel.Emitted) error {
-	hooks, err := kernel.All[Webhook](op, kernel.KindWebhook, kernel.IndexPrefix(IndexWebhookLE, e.LegalEntityID))
+	hooks, err := endpoints(op, e.LegalEntityID)
 	if err != nil || len(hooks) == 0 {
 		return err
 	}
@@ -240,15 +240,17 @@ func pump(op *kernel.Op, w *Webhook, chaos WebhookChaos) error {
 }
 
 // deliveryState is the one field of a delivery the head of a queue is
-// looked at for. The head is often a delivery that has failed many times;
-// decoding its status alone spares a copy of every attempt it made, each
-// time an event is queued behind it.
+// looked at for, read from its record when its queue entry was written
+// before entries kept it. The head is often a delivery that has failed
+// many times; decoding its status alone spares a copy of every attempt it
+// made.
 type deliveryState struct {
 	Status string `json:"status"`
 }
 
 // queueHead finds the first delivery under a queue's index prefix and
-// reports whether it is queued (not yet due).
+// reports whether it is queued (not yet due), from the status its entry
+// keeps.
 func queueHead(op *kernel.Op, queue string) (id string, queued bool, err error) {
 	var key string
 	scanErr := op.Tx.Scan(queue, "", false, func(k, val string) bool {
@@ -258,7 +260,10 @@ func queueHead(op *kernel.Op, queue string) (id string, queued bool, err error) 
 	if scanErr != nil || key == "" {
 		return "", false, scanErr
 	}
-	id, _ = kernel.SplitIndexValue(id)
+	id, status := kernel.SplitIndexValue(id)
+	if status != "" {
+		return id, status == DeliveryQueued, nil
+	}
 	var st deliveryState
 	ok, err := op.Get(KindDelivery, id, &st)
 	if err == nil && !ok {

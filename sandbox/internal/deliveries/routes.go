@@ -1,0 +1,101 @@
+package deliveries
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+)
+
+// Every event a legal entity raises is fanned out to its endpoints, and
+// every delivery queued looks at the head of its endpoint's queue. Both
+// read index entries that keep what they need after the id (see
+// kernel.Covering), so that neither loads and decodes a record: an
+// endpoint's webhook.le entry keeps its status, whether it is archived
+// and the events it receives; a delivery's delivery.queue entry keeps its
+// status. Entries written before they kept facts hold the id alone, and
+// their record is read instead.
+
+// Covering keeps in the endpoint's webhook.le entry what fanning an event
+// out reads: its status, "archived" or "", and its enabled events joined
+// by commas.
+func (w *Webhook) Covering() (string, string) {
+	archived := ""
+	if w.ArchivedAt != nil {
+		archived = "archived"
+	}
+	for _, e := range w.EnabledEvents {
+		if e == "" || strings.ContainsAny(e, ","+store.Sep+kernel.FactsSep) {
+			return IndexWebhookLE, ""
+		}
+	}
+	if w.Status == "" || strings.ContainsAny(w.Status, store.Sep+kernel.FactsSep) {
+		return IndexWebhookLE, ""
+	}
+	return IndexWebhookLE, w.Status + store.Sep + archived + store.Sep + strings.Join(w.EnabledEvents, ",")
+}
+
+// archivedAt stands for the time an endpoint known only from its entry was
+// archived: fanning out reads only whether it was.
+var archivedAt = time.Unix(0, 0).UTC()
+
+// endpoints lists a legal entity's endpoints in creation order, with the
+// fields fanning an event out reads: id, legal entity, status, whether it
+// is archived, enabled events.
+func endpoints(op *kernel.Op, le string) ([]Webhook, error) {
+	var out []Webhook
+	var stale []string // ids whose entries keep no facts
+	var bad error
+	err := op.Tx.Scan(kernel.IndexPrefix(IndexWebhookLE, le), "", false, func(key, val string) bool {
+		id, facts := kernel.SplitIndexValue(val)
+		w := Webhook{ID: id, LegalEntityID: le}
+		status, rest, ok1 := strings.Cut(facts, store.Sep)
+		archived, events, ok2 := strings.Cut(rest, store.Sep)
+		if !ok1 || !ok2 || (archived != "" && archived != "archived") {
+			if facts != "" {
+				bad = fmt.Errorf("index entry %q keeps facts %q that do not read", key, facts)
+				return false
+			}
+			stale = append(stale, id)
+			out = append(out, w)
+			return true
+		}
+		w.Status = status
+		if archived != "" {
+			w.ArchivedAt = &archivedAt
+		}
+		if events != "" {
+			w.EnabledEvents = strings.Split(events, ",")
+		}
+		out = append(out, w)
+		return true
+	})
+	if err == nil {
+		err = bad
+	}
+	if err != nil || len(stale) == 0 {
+		return out, err
+	}
+	for i := range out {
+		if len(stale) > 0 && out[i].ID == stale[0] {
+			stale = stale[1:]
+			w, ok, err := LoadWebhook(op, out[i].ID)
+			if err != nil || !ok {
+				return nil, fmt.Errorf("webhook index names missing webhook %q: %v", out[i].ID, err)
+			}
+			out[i] = *w
+		}
+	}
+	return out, nil
+}
+
+// Covering keeps a delivery's status in its delivery.queue entry, which
+// only unfinished deliveries have.
+func (d *WebhookDelivery) Covering() (string, string) {
+	if strings.ContainsAny(d.Status, store.Sep+kernel.FactsSep) {
+		return IndexDeliveryQueue, ""
+	}
+	return IndexDeliveryQueue, d.Status
+}
