@@ -265,11 +265,12 @@ func TestRecordWithoutIndexKeysHasNoSidecar(t *testing.T) {
 	})
 }
 
-// A snapshot written by an earlier version holds entries of an index no
-// longer kept (every delivery in the order made): the world restored from
-// it drops them, and still lists its deliveries, in the order they were
-// made, and with the bodies they post.
-func TestRetiredDeliveryIndexIsDroppedOnRestore(t *testing.T) {
+// A snapshot written by an earlier version holds keys no longer kept: the
+// entries of the index of every delivery in the order made, and the log of
+// every emitted event. The world restored from it drops them, and still
+// lists its deliveries, in the order they were made, and with the bodies
+// they post.
+func TestRetiredKeysAreDroppedOnRestore(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	enginetest.NewEndpoint(t, w)
 	err := w.Update(func(op *kernel.Op) error {
@@ -297,10 +298,14 @@ func TestRetiredDeliveryIndexIsDroppedOnRestore(t *testing.T) {
 				before.Items[i-1].ID, before.Items[i-1].Seq, before.Items[i].ID, before.Items[i].Seq)
 		}
 	}
-	retired := kernel.IndexPrefix(deliveries.RetiredDeliveryAll)
+	retired, log := kernel.IndexPrefix(deliveries.RetiredDeliveryAll), store.Prefix("l", "emitted")
 	err = w.Db.Update(func(tx *store.Tx) error {
 		for _, d := range before.Items {
 			if err := tx.PutRaw(kernel.IndexKey(deliveries.RetiredDeliveryAll, store.Seq(d.Seq), d.ID), d.ID); err != nil {
+				return err
+			}
+			event := `{"eventId":"` + d.EventID + `","event":"` + d.Event + `","entityId":"` + d.EntityID + `"}`
+			if err := tx.PutRaw(store.Key("l", "emitted", d.LegalEntityID, store.Seq(d.Seq-1), d.EventID), event); err != nil {
 				return err
 			}
 		}
@@ -313,17 +318,23 @@ func TestRetiredDeliveryIndexIsDroppedOnRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(old), retired) {
-		t.Fatal("the snapshot lacks the retired entries it was made to hold")
+	if !strings.Contains(string(old), retired) || !strings.Contains(string(old), log) {
+		t.Fatal("the snapshot lacks the retired keys it was made to hold")
 	}
 	if err := w.Restore(old); err != nil {
 		t.Fatal(err)
 	}
 	err = w.View(func(op *kernel.Op) error {
-		return op.Tx.Scan(retired, "", false, func(k, _ string) bool {
-			t.Errorf("the restored world keeps %q", k)
-			return true
-		})
+		for _, prefix := range []string{retired, log} {
+			err := op.Tx.Scan(prefix, "", false, func(k, _ string) bool {
+				t.Errorf("the restored world keeps %q", k)
+				return true
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -286,7 +286,7 @@ func TestSingleUseCardClosesAfterItsFirstAttempt(t *testing.T) {
 	if s.Card.Status != "closed" || readCard(t, e, "card_acmeoneoff", "").Status != "closed" {
 		t.Fatalf("single-use card still %s after a declined attempt", s.Card.Status)
 	}
-	if got := cardEmittedFor(t, e, "le_acme", "card_acmeoneoff"); !slices.Equal(got, []string{kernel.EventCardUpdate, kernel.EventCardDelete}) {
+	if got := acmeEventsFor(t, e, "card_acmeoneoff"); !slices.Equal(got, []string{kernel.EventCardUpdate, kernel.EventCardDelete}) {
 		t.Fatalf("events = %v", got)
 	}
 	wantDecision(t, authorize(t, e, "card_acmeoneoff", 1000, "merchant_v2_aws"), false, "card.status", "card_closed")

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 func expenseBody(user, destination string, amount int) map[string]any {
@@ -40,21 +39,6 @@ func expenseCall(t *testing.T, e *env, method, path string, body any) expenseSta
 	}
 	arDo(e, method, path, acmeKey, body).status(t, http.StatusOK).decode(t, &out)
 	return out.ExpenseReport
-}
-
-func emitted(t *testing.T, e *env, entity string) []string {
-	t.Helper()
-	var out []string
-	e.eng.Default().View(func(op *kernel.Op) error {
-		evs, err := op.EmittedEvents("le_acme")
-		for _, ev := range evs {
-			if ev.EntityID == entity {
-				out = append(out, ev.Event)
-			}
-		}
-		return err
-	})
-	return out
 }
 
 func TestApprovedExpenseIsReimbursedThroughTheLedger(t *testing.T) {
@@ -91,7 +75,7 @@ func TestApprovedExpenseIsReimbursedThroughTheLedger(t *testing.T) {
 	if task := arItems(e.get("/task?filter:attr[expenseReportId]="+r.ID, acmeKey, "").status(t, 200).json(t)); task[0]["status"] != "completed" {
 		t.Fatalf("task after approval = %v", task[0])
 	}
-	if evs := emitted(t, e, r.ID); !slices.Equal(evs, []string{"expense_report.create", "expense_report.update", "expense_report.update"}) {
+	if evs := acmeEventsFor(t, e, r.ID); !slices.Equal(evs, []string{"expense_report.create", "expense_report.update", "expense_report.update"}) {
 		t.Fatalf("webhook events = %v", evs)
 	}
 }

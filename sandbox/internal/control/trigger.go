@@ -74,21 +74,19 @@ func (c *Control) triggerEvent(r *http.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		before, err := op.EmittedEvents(le.ID)
-		if err != nil {
-			return err
-		}
 		run := &triggerRun{op: op, actor: &kernel.Actor{LegalEntity: *le,
 			Principal: kernel.Principal{Key: kernel.APIKey{Kind: kernel.KeyLegalEntity, LegalEntityID: le.ID, Name: "slash-sandbox trigger"}}}}
 		entity, err := action.run(run, b.EntityID)
 		if err != nil {
 			return err
 		}
-		after, err := op.EmittedEvents(le.ID)
-		if err != nil {
-			return err
+		var raised []kernel.Emitted
+		for _, e := range op.Emitted() {
+			if e.LegalEntityID == le.ID {
+				raised = append(raised, e)
+			}
 		}
-		out, err = triggered(op, b.Event, entity, le.ID, run.actions, after[len(before):])
+		out, err = triggered(op, b.Event, entity, le.ID, run.actions, raised)
 		return err
 	})
 	if err != nil {

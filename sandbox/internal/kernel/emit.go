@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"cmp"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -33,16 +32,16 @@ type Emitted struct {
 	Seq           int64     `json:"seq"`
 }
 
-// emittedLog is the key of a legal entity's emitted event with sequence
-// seq. Emitted events form an append-only log read in order: nothing looks
-// one up by id, so each is one entry in sequence order, not a record and
-// an index entry.
-func emittedLog(legalEntityID string, seq int64, id string) string {
-	return store.Key("l", "emitted", legalEntityID, store.Seq(seq), id)
-}
+// retiredEmittedLog held every emitted event, one key each, in data files
+// written before deliveries were the only record of them: the log had no
+// reader but the operation that wrote it. Its keys are removed when a
+// world adopts such a file (see World.retire).
+var retiredEmittedLog = store.Prefix("l", "emitted")
 
 // Emit records that entityID of a legal entity changed in a way webhook
-// receivers hear about. Call it in the operation that makes the change.
+// receivers hear about. Call it in the operation that makes the change:
+// the reactions the engine was wired with (the deliveries it owes) run in
+// it, and Emitted lists it until the operation ends.
 func (op *Op) Emit(legalEntityID, event, entityID string) error {
 	if op.Loading {
 		return nil
@@ -55,10 +54,8 @@ func (op *Op) Emit(legalEntityID, event, entityID string) error {
 	if err != nil {
 		return err
 	}
-	e := &Emitted{EventID: id, Event: event, EntityID: entityID, LegalEntityID: legalEntityID, At: op.Now, Seq: seq}
-	if err := op.Tx.Put(emittedLog(legalEntityID, seq, id), e); err != nil {
-		return err
-	}
+	op.emitted = append(op.emitted, Emitted{EventID: id, Event: event, EntityID: entityID, LegalEntityID: legalEntityID, At: op.Now, Seq: seq})
+	e := &op.emitted[len(op.emitted)-1]
 	for _, h := range op.W.wiring.OnEmit {
 		if err := h(op, e); err != nil {
 			return err
@@ -67,17 +64,5 @@ func (op *Op) Emit(legalEntityID, event, entityID string) error {
 	return nil
 }
 
-// EmittedEvents lists a legal entity's emitted events, oldest first.
-func (op *Op) EmittedEvents(legalEntityID string) ([]Emitted, error) {
-	var out []Emitted
-	var err error
-	scanErr := op.Tx.Scan(store.Prefix("l", "emitted", legalEntityID), "", false, func(_, raw string) bool {
-		var e Emitted
-		if err = store.DecodeValue(raw, &e); err != nil {
-			return false
-		}
-		out = append(out, e)
-		return true
-	})
-	return out, cmp.Or(scanErr, err)
-}
+// Emitted lists the events the operation has emitted so far, in order.
+func (op *Op) Emitted() []Emitted { return op.emitted }

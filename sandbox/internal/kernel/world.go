@@ -86,6 +86,8 @@ type Op struct {
 	// seqs are the sequence counters the operation moved, stored when it
 	// ends.
 	seqs []counter
+	// emitted are the events the operation emitted.
+	emitted []Emitted
 	// onRecord hears of every record Save creates (WorldSpec.OnRecord).
 	onRecord func(kind string)
 }

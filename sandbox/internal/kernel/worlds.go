@@ -38,22 +38,27 @@ func (w *World) meta() WorldMeta {
 }
 
 // adoptStore makes a store's state the world's: it reads the store's
-// metadata into the world's fields, and removes the entries of retired
-// indexes an earlier version wrote. The caller holds the gate
+// metadata into the world's fields, and removes the keys an earlier
+// version wrote that this one no longer keeps. The caller holds the gate
 // exclusively (or the world is not shared yet).
 func (w *World) adoptStore() error {
 	if err := w.adoptMeta(); err != nil {
 		return err
 	}
-	return w.retireIndexes()
+	return w.retire()
 }
 
-// retireIndexes removes the entries of the indexes the wiring retired.
-func (w *World) retireIndexes() error {
+// retire removes the keys no longer kept: the emitted-event log and the
+// entries of the indexes the wiring retired.
+func (w *World) retire() error {
+	prefixes := []string{retiredEmittedLog}
 	for _, name := range w.wiring.Retired {
+		prefixes = append(prefixes, IndexPrefix(name))
+	}
+	for _, prefix := range prefixes {
 		var keys []string
 		err := w.Db.View(func(tx *store.Tx) error {
-			return tx.Scan(IndexPrefix(name), "", false, func(k, _ string) bool {
+			return tx.Scan(prefix, "", false, func(k, _ string) bool {
 				keys = append(keys, k)
 				return true
 			})
@@ -73,7 +78,7 @@ func (w *World) retireIndexes() error {
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("remove the retired index %s: %w", name, err)
+			return fmt.Errorf("remove the keys under %q, no longer kept: %w", prefix, err)
 		}
 	}
 	return nil
