@@ -109,8 +109,15 @@ func decodeDocument(raw []byte) (map[string]any, error) {
 var upstreamNotice sync.Once
 
 // conform fails the test when a response does not validate.
+// conformMu runs one conformance check at a time: the OpenAPI validator
+// renders a schema the first time it checks against it, and two checks
+// rendering the same schema at once race.
+var conformMu sync.Mutex
+
 func conform(t *testing.T, r *resp) {
 	t.Helper()
+	conformMu.Lock()
+	defer conformMu.Unlock()
 	c, err := documents()
 	if err != nil {
 		t.Fatalf("loading the OpenAPI documents: %v", err)
