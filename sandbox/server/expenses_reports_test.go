@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
 )
 
 func expenseBody(user, destination string, amount int) map[string]any {

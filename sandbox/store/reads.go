@@ -35,6 +35,15 @@ func (r *Reads) span(lo, hi string) {
 	}
 }
 
+// Add records what other recorded as read too (r may be nil: nothing is
+// recorded).
+func (r *Reads) Add(other *Reads) {
+	if r != nil && other != nil {
+		r.keys = append(r.keys, other.keys...)
+		r.ranges = append(r.ranges, other.ranges...)
+	}
+}
+
 // Seal sorts what was read for the checks; nothing may be added after.
 func (r *Reads) Seal() {
 	slices.Sort(r.keys)

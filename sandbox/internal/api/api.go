@@ -121,23 +121,35 @@ func (a *API) auth(r *http.Request, o authOpts) (*call, error) {
 	info.World, info.Reference = w.ID, w.ReferenceID
 	c := &call{W: w, reads: info.Reads}
 	header := r.Header.Get("x-legal-entity")
-	err := c.view(func(op *kernel.Op) error {
-		p, err := op.Authenticate(key)
-		if err != nil {
-			return err
-		}
-		c.P = p
-		info.Key = p.Key.Name
-		if o.gen == web.Gen2 {
-			if err := checkGen2(p, header); err != nil {
+	k := authKey{apiKey: key, header: header, gen: o.gen, headerOptional: o.headerOptional}
+	cache, version := authCacheOf(w), w.Version()
+	if actor, reads, ok := cache.get(w, k, version); ok {
+		p := actor.Principal
+		c.Actor, c.P = actor, &p
+		info.Key = actor.Key.Name
+		info.Reads.Add(reads)
+	} else {
+		reads := &store.Reads{}
+		err := w.ViewReads(reads, func(op *kernel.Op) error {
+			p, err := op.Authenticate(key)
+			if err != nil {
 				return err
 			}
+			c.P = p
+			info.Key = p.Key.Name
+			if o.gen == web.Gen2 {
+				if err := checkGen2(p, header); err != nil {
+					return err
+				}
+			}
+			c.Actor, err = op.Act(p, header, o.headerOptional)
+			return err
+		})
+		info.Reads.Add(reads)
+		if err != nil {
+			return nil, err
 		}
-		c.Actor, err = op.Act(p, header, o.headerOptional)
-		return err
-	})
-	if err != nil {
-		return nil, err
+		cache.put(k, c.Actor, reads, version)
 	}
 	if c.Actor != nil && c.Actor.LegalEntity.ID != "" {
 		info.LegalEntity = c.Actor.LegalEntity.ID

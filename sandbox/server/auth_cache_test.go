@@ -1,0 +1,52 @@
+package server_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+)
+
+// A credential's resolution is kept between requests, never past a write
+// that changes what it was resolved from: a user whose role on a legal
+// entity is taken away is refused the next request for it, whether the
+// answer was kept by the read cache or not, and a role given back is
+// honoured at once.
+func TestCredentialsFollowTheirRecords(t *testing.T) {
+	e := newEnv(t, options{})
+	w := e.eng.Default()
+	setRole := func(active bool) {
+		t.Helper()
+		err := w.Update(func(op *kernel.Op) error {
+			var u kernel.User
+			if ok, err := op.Get(kernel.KindUser, "u_alice", &u); err != nil || !ok {
+				t.Fatalf("u_alice: found %v, %v", ok, err)
+			}
+			for i := range u.Roles {
+				if u.Roles[i].LegalEntityID == "le_globex" {
+					u.Roles[i].Active = active
+				}
+			}
+			return op.Tx.Put(kernel.RecordKey(kernel.KindUser, "u_alice"), &u)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, path := range []string{"/card", "/account"} {
+		for range 2 {
+			e.do(req{path: path, key: "sk_sandbox_alice", le: "le_globex"}).status(t, http.StatusOK)
+		}
+		e.do(req{path: path, key: "sk_sandbox_alice", le: "le_acme"}).status(t, http.StatusOK)
+		setRole(false)
+		e.do(req{path: path, key: "sk_sandbox_alice", le: "le_globex"}).status(t, http.StatusForbidden)
+		e.do(req{path: path, key: "sk_sandbox_alice", le: "le_acme"}).status(t, http.StatusOK)
+		setRole(true)
+		e.do(req{path: path, key: "sk_sandbox_alice", le: "le_globex"}).status(t, http.StatusOK)
+	}
+	// Writes resolve their credential the same way.
+	card := map[string]any{"accountId": "sa_group_globexmain", "type": "virtual", "name": "Kept credential"}
+	e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_alice", le: "le_globex", body: card}).status(t, http.StatusCreated)
+	setRole(false)
+	e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_alice", le: "le_globex", body: card}).status(t, http.StatusForbidden)
+}
