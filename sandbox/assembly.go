@@ -47,9 +47,10 @@ func Wiring() kernel.Wiring {
 			deliveries.KindDelivery: kernel.Derived(deliveries.DeliveryIndexes),
 			kernel.KindEvent:        kernel.Derived(kernel.EventIndexes),
 		},
-		Retired: []string{deliveries.RetiredDeliveryAll},
-		OnEmit:  []func(op *kernel.Op, e *kernel.Emitted) error{deliveries.FanOut},
-		Seed:    loadScenario,
+		Retired:  []string{deliveries.RetiredDeliveryAll},
+		Upgrades: []func(op *kernel.Op) error{deliveries.UpgradeIndexes},
+		OnEmit:   []func(op *kernel.Op, e *kernel.Emitted) error{deliveries.FanOut},
+		Seed:     loadScenario,
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 // checkEntryFacts fails unless every endpoint's webhook.le entry keeps
-// what its record's Covering gives, and every delivery.queue entry keeps
+// what its record's Covering gives, and every delivery.webhook entry keeps
 // the status of the delivery it names.
 func checkEntryFacts(t *testing.T, w *kernel.World) {
 	t.Helper()
@@ -31,13 +31,13 @@ func checkEntryFacts(t *testing.T, w *kernel.World) {
 		if err != nil {
 			return err
 		}
-		return op.Tx.Scan(kernel.IndexPrefix(deliveries.IndexDeliveryQueue), "", false, func(k, val string) bool {
+		return op.Tx.Scan(kernel.IndexPrefix(deliveries.IndexDeliveryWebhook), "", false, func(k, val string) bool {
 			id, facts := kernel.SplitIndexValue(val)
 			d, err := deliveries.Delivery(w, id)
 			if err != nil {
 				t.Errorf("%q: %v", k, err)
 			} else if facts != d.Status {
-				t.Errorf("queue entry of %s keeps status %q; the delivery is %s", id, facts, d.Status)
+				t.Errorf("entry %q of %s keeps status %q; the delivery is %s", k, id, facts, d.Status)
 			}
 			return true
 		})
@@ -62,8 +62,8 @@ func newCards(t *testing.T, w *kernel.World, names ...string) {
 }
 
 // An endpoint's entry follows its status, its archiving and the events it
-// takes; a delivery's queue entry follows its status as it is queued, made
-// due, attempted and retried. Fanning a card's event out reads them: an
+// takes; a delivery's entry follows its status as it is queued, made due,
+// attempted, retried and finished. Fanning a card's event out reads them: an
 // endpoint that takes other events gets nothing, an archived one nothing,
 // a paused one a queued delivery.
 func TestEntriesKeepTheFactsFanningOutReads(t *testing.T) {
@@ -146,7 +146,7 @@ func TestFanOutReadsEntriesWithoutFacts(t *testing.T) {
 	stripped := 0
 	err := plain.Db.Update(func(tx *store.Tx) error {
 		var entries [][2]string
-		for _, name := range []string{deliveries.IndexWebhookLE, deliveries.IndexDeliveryQueue} {
+		for _, name := range []string{deliveries.IndexWebhookLE, deliveries.IndexDeliveryWebhook} {
 			err := tx.Scan(kernel.IndexPrefix(name), "", false, func(k, val string) bool {
 				id, facts := kernel.SplitIndexValue(val)
 				if facts != "" {

@@ -21,7 +21,7 @@ var derivedIndexNames = map[string][]string{
 	kernel.KindTransaction:  {ledger.IndexTxnLE, ledger.IndexTxnAccount, ledger.IndexTxnVA, ledger.IndexTxnCard, ledger.IndexTxnGroup, ledger.IndexTxnFee},
 	kernel.KindCard:         {cards.IndexCardLE, cards.IndexCardName, cards.IndexCardAccount, cards.IndexCardGroup},
 	kernel.KindCardGroup:    {cards.IndexGroupLE},
-	deliveries.KindDelivery: {deliveries.IndexDeliveryWebhook, deliveries.IndexDeliveryQueue, deliveries.IndexDeliveryDue},
+	deliveries.KindDelivery: {deliveries.IndexDeliveryWebhook, deliveries.IndexDeliveryDue},
 	kernel.KindEvent:        {kernel.IndexEventDue, kernel.IndexEventDone},
 }
 

@@ -190,7 +190,7 @@ func delivery(op *kernel.Op, id string) (*WebhookDelivery, error) {
 // unfinished lists an endpoint's queued, pending and retrying deliveries in
 // event order.
 func unfinished(op *kernel.Op, webhookID string) ([]WebhookDelivery, error) {
-	return kernel.All[WebhookDelivery](op, KindDelivery, kernel.IndexPrefix(IndexDeliveryQueue, webhookID))
+	return kernel.All[WebhookDelivery](op, KindDelivery, queuePrefix(webhookID))
 }
 
 // pumpDeliveries makes the head of a sending endpoint's queue due.
@@ -213,7 +213,7 @@ func pump(op *kernel.Op, w *Webhook, chaos WebhookChaos) error {
 	if !w.sending() {
 		return nil
 	}
-	queue := kernel.IndexPrefix(IndexDeliveryQueue, w.ID)
+	queue := queuePrefix(w.ID)
 	if chaos.Shuffle {
 		page, err := kernel.List[WebhookDelivery](op, KindDelivery, queue, kernel.PageRequest{Size: 1000}, nil)
 		if err != nil {

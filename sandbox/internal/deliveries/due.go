@@ -80,7 +80,7 @@ func Deliveries(w *kernel.World, f DeliveryFilter, req kernel.PageRequest) (kern
 	err := w.View(func(op *kernel.Op) error {
 		var err error
 		if f.WebhookID != "" {
-			page, err = kernel.List(op, KindDelivery, kernel.IndexPrefix(IndexDeliveryWebhook, f.WebhookID), req, f.match)
+			page, err = endpointHistory(op, f.WebhookID, req, f.match)
 		} else {
 			page, err = kernel.ListRecords(op, KindDelivery, req, f.match)
 		}
@@ -234,7 +234,7 @@ func WebhookNotifications(op *kernel.Op, a *kernel.Actor, webhookID string, req 
 		return kernel.Page[WebhookDelivery]{}, err
 	}
 	req.Desc = true
-	return kernel.List[WebhookDelivery](op, KindDelivery, kernel.IndexPrefix(IndexDeliveryWebhook, webhookID), req, nil)
+	return endpointHistory(op, webhookID, req, nil)
 }
 
 // Made is how many deliveries the world has made so far; the difference

@@ -14,7 +14,7 @@ import (
 // read index entries that keep what they need after the id (see
 // kernel.Covering), so that neither loads and decodes a record: an
 // endpoint's webhook.le entry keeps its status, whether it is archived
-// and the events it receives; a delivery's delivery.queue entry keeps its
+// and the events it receives; a delivery's delivery.webhook entry keeps its
 // status. Entries written before they kept facts hold the id alone, and
 // their record is read instead.
 
@@ -91,11 +91,10 @@ func endpoints(op *kernel.Op, le string) ([]Webhook, error) {
 	return out, nil
 }
 
-// Covering keeps a delivery's status in its delivery.queue entry, which
-// only unfinished deliveries have.
+// Covering keeps a delivery's status in its endpoint's entry.
 func (d *WebhookDelivery) Covering() (string, string) {
 	if strings.ContainsAny(d.Status, store.Sep+kernel.FactsSep) {
-		return IndexDeliveryQueue, ""
+		return IndexDeliveryWebhook, ""
 	}
-	return IndexDeliveryQueue, d.Status
+	return IndexDeliveryWebhook, d.Status
 }

@@ -106,28 +106,51 @@ const MaxResponseBody = 4 << 10
 const (
 	// TopicDeliveries is announced when a delivery is made or changes
 	// (kernel.World.Changed).
-	TopicDeliveries      = "webhook_deliveries"
-	KindDelivery         = "webhook_delivery"
+	TopicDeliveries = "webhook_deliveries"
+	KindDelivery    = "webhook_delivery"
+	// IndexDeliveryWebhook holds each endpoint's deliveries in event
+	// order, in two ranges: its queue, the unfinished ones (queued,
+	// pending, retrying: stateQueued), and its finished ones
+	// (stateFinished). A delivery moves from the first to the second
+	// when it finishes; its history is the two merged (endpointHistory).
 	IndexDeliveryWebhook = "delivery.webhook"
-	// IndexDeliveryQueue holds each endpoint's unfinished deliveries in
-	// event order.
-	IndexDeliveryQueue = "delivery.queue"
 	// IndexDeliveryDue holds the deliveries the sender should post now.
 	IndexDeliveryDue = "delivery.due"
 	// RetiredDeliveryAll listed every delivery in the order they were
 	// made, which their ids now give (kernel.ListRecords). Earlier data
 	// files hold its entries; they are removed when a world adopts one.
 	RetiredDeliveryAll = "delivery.all"
+	// retiredDeliveryQueue held each endpoint's unfinished deliveries
+	// apart from its history, in data files written before the two
+	// shared IndexDeliveryWebhook (see UpgradeIndexes).
+	retiredDeliveryQueue = "delivery.queue"
 )
+
+// The ranges of an endpoint's entries in IndexDeliveryWebhook.
+const (
+	stateQueued   = "q"
+	stateFinished = "d"
+)
+
+// unfinished reports whether a delivery status is one of its endpoint's
+// queue.
+func unfinishedStatus(status string) bool {
+	return status == DeliveryQueued || status == DeliveryPending || status == DeliveryRetrying
+}
+
+// queuePrefix is the range of an endpoint's unfinished deliveries.
+func queuePrefix(webhookID string) string {
+	return kernel.IndexPrefix(IndexDeliveryWebhook, webhookID, stateQueued)
+}
 
 func DeliveryIndexes(d *WebhookDelivery) []string {
 	seq := store.Seq(d.Seq)
-	keys := []string{kernel.IndexKey(IndexDeliveryWebhook, d.WebhookID, seq, d.ID)}
-	switch d.Status {
-	case DeliveryQueued, DeliveryRetrying:
-		keys = append(keys, kernel.IndexKey(IndexDeliveryQueue, d.WebhookID, seq, d.ID))
-	case DeliveryPending:
-		keys = append(keys, kernel.IndexKey(IndexDeliveryQueue, d.WebhookID, seq, d.ID), kernel.IndexKey(IndexDeliveryDue, d.Order, d.ID))
+	if !unfinishedStatus(d.Status) {
+		return []string{kernel.IndexKey(IndexDeliveryWebhook, d.WebhookID, stateFinished, seq, d.ID)}
+	}
+	keys := []string{kernel.IndexKey(IndexDeliveryWebhook, d.WebhookID, stateQueued, seq, d.ID)}
+	if d.Status == DeliveryPending {
+		keys = append(keys, kernel.IndexKey(IndexDeliveryDue, d.Order, d.ID))
 	}
 	return keys
 }

@@ -18,6 +18,11 @@ type Wiring struct {
 	// from a store written by an earlier version (a data file, a
 	// snapshot) when a world adopts it.
 	Retired []string
+	// Upgrades bring what an earlier version stored to what this one
+	// keeps, when a world adopts a data file or a snapshot; each runs in
+	// one write after the retired indexes are gone, and does nothing to a
+	// store already up to date.
+	Upgrades []func(op *Op) error
 	// OnEmit runs, inside the emitting operation, for every emitted event.
 	OnEmit []func(op *Op, e *Emitted) error
 	// Seed writes a scenario into a new world.

@@ -45,7 +45,19 @@ func (w *World) adoptStore() error {
 	if err := w.adoptMeta(); err != nil {
 		return err
 	}
-	return w.retire()
+	if err := w.retire(); err != nil {
+		return err
+	}
+	for _, upgrade := range w.wiring.Upgrades {
+		err := w.Db.Update(func(tx *store.Tx) error {
+			op := &Op{W: w, Tx: tx, Now: w.VirtualClock.Now()}
+			return op.finishCounters(upgrade(op))
+		})
+		if err != nil {
+			return fmt.Errorf("upgrade the stored state: %w", err)
+		}
+	}
+	return nil
 }
 
 // retire removes the keys no longer kept: the emitted-event log and the
