@@ -32,9 +32,8 @@ type seqCache struct {
 	// (a data file adopted), makes the cache stale, and it starts over.
 	db      *store.DB
 	version uint64
-	// names are the counters' names in order; n their values.
-	names []string
-	n     map[string]int64
+	// vals are the counters in name order; nil when the cache is stale.
+	vals []counter
 	// legacy are the per-counter keys read from an older data file, to
 	// remove when the counters are next stored.
 	legacy []string
@@ -63,15 +62,44 @@ func (op *Op) Counter(name string) (int64, error) {
 	if op.seqs == nil {
 		op.seqs = make([]counter, 0, 4) // an operation moves a few
 	}
-	n := c.n[name] + 1
+	n := valueOf(c.vals, name) + 1
 	op.seqs = append(op.seqs, counter{name, n})
 	return n, nil
 }
 
-// counter is a sequence counter an operation moved, and where it left it.
+// counter is a sequence counter and where it stands.
 type counter struct {
 	name string
 	n    int64
+}
+
+func byName(a, b counter) int { return strings.Compare(a.name, b.name) }
+
+// valueOf is where the counter name stands among vals (in name order): 0
+// when it has not moved yet.
+func valueOf(vals []counter, name string) int64 {
+	if i, ok := slices.BinarySearchFunc(vals, counter{name: name}, byName); ok {
+		return vals[i].n
+	}
+	return 0
+}
+
+// merged is vals (in name order) with the counters moved set, in name
+// order; it shares no memory with vals.
+func merged(vals, moved []counter) []counter {
+	out := make([]counter, 0, len(vals)+len(moved))
+	moved = slices.SortedFunc(slices.Values(moved), byName)
+	for len(vals) > 0 || len(moved) > 0 {
+		switch {
+		case len(moved) == 0 || len(vals) > 0 && vals[0].name < moved[0].name:
+			out, vals = append(out, vals[0]), vals[1:]
+		case len(vals) > 0 && vals[0].name == moved[0].name:
+			out, vals, moved = append(out, moved[0]), vals[1:], moved[1:]
+		default:
+			out, moved = append(out, moved[0]), moved[1:]
+		}
+	}
+	return out
 }
 
 // storeCounters writes the world's counters with those the operation
@@ -89,38 +117,23 @@ func (op *Op) storeCounters() error {
 			return err
 		}
 	}
-	names := c.names
-	for _, s := range op.seqs {
-		if _, ok := c.n[s.name]; !ok {
-			names = append(slices.Clip(names), s.name)
-		}
-	}
-	if len(names) != len(c.names) {
-		slices.Sort(names)
-	}
-	return op.Tx.PutRaw(CountersKey, formatCounters(names, func(name string) int64 {
-		for _, s := range op.seqs {
-			if s.name == name {
-				return s.n
-			}
-		}
-		return c.n[name]
-	}))
+	return op.Tx.PutRaw(CountersKey, formatCounters(merged(c.vals, op.seqs)))
 }
 
-// formatCounters is CountersKey's value for counters with these names, in
-// order.
-func formatCounters(names []string, value func(name string) int64) string {
-	var b strings.Builder
-	b.Grow(24 * len(names))
-	var num [20]byte
-	for _, name := range names {
-		b.WriteString(name)
-		b.WriteByte(' ')
-		b.Write(strconv.AppendInt(num[:0], value(name), 10))
-		b.WriteByte('\n')
+// formatCounters is CountersKey's value for counters in name order.
+func formatCounters(vals []counter) string {
+	size := 0
+	for _, c := range vals {
+		size += len(c.name) + 22
 	}
-	return b.String()
+	b := make([]byte, 0, size)
+	for _, c := range vals {
+		b = append(b, c.name...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, c.n, 10)
+		b = append(b, '\n')
+	}
+	return string(b)
 }
 
 // finishCounters ends an operation that err did not fail by storing its
@@ -142,33 +155,21 @@ func (op *Op) settleCounters(ok bool) {
 	c := &op.W.seqs
 	v := op.Tx.Version()
 	if c.db != op.W.Db {
-		c.n = nil
+		c.vals = nil
 		return
 	}
 	if c.version != v {
 		// The write moved no counter, or failed before reading them:
 		// what the previous write left still holds, unless that was not
 		// the write before this one.
-		if c.n == nil || c.version != v-1 {
-			c.n = nil
+		if c.vals == nil || c.version != v-1 {
+			c.vals = nil
 			return
 		}
 		c.version = v
 	}
-	if !ok || len(op.seqs) == 0 {
-		return
-	}
-	c.legacy = nil
-	added := false
-	for _, s := range op.seqs {
-		if _, ok := c.n[s.name]; !ok {
-			c.names = append(c.names, s.name)
-			added = true
-		}
-		c.n[s.name] = s.n
-	}
-	if added {
-		slices.Sort(c.names)
+	if ok && len(op.seqs) > 0 {
+		c.vals, c.legacy = merged(c.vals, op.seqs), nil
 	}
 }
 
@@ -176,36 +177,40 @@ func (op *Op) settleCounters(ok bool) {
 // the previous write left, or else those it reads from the store.
 func (c *seqCache) current(op *Op) (*seqCache, error) {
 	v := op.Tx.Version()
-	if c.n != nil && c.db == op.W.Db && (c.version == v-1 || c.version == v) {
+	if c.vals != nil && c.db == op.W.Db && (c.version == v-1 || c.version == v) {
 		c.version = v
 		return c, nil
 	}
-	names, n, legacy, err := readCounters(op.Tx)
+	vals, legacy, err := readCounters(op.Tx)
 	if err != nil {
-		c.n = nil
+		c.vals = nil
 		return nil, err
 	}
-	c.db, c.version, c.names, c.n, c.legacy = op.W.Db, v, names, n, legacy
+	c.db, c.version, c.vals, c.legacy = op.W.Db, v, vals, legacy
 	return c, nil
 }
 
-// readCounters reads a world's counters from its store: CountersKey, and
-// the keys of counters stored one per key by an older data file.
-func readCounters(tx *store.Tx) (names []string, n map[string]int64, legacy []string, err error) {
+// readCounters reads a world's counters, in name order, from its store:
+// CountersKey, and the keys of counters stored one per key by an older
+// data file.
+func readCounters(tx *store.Tx) (vals []counter, legacy []string, err error) {
 	raw, _, err := tx.GetRaw(CountersKey)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	n = map[string]int64{}
+	vals = []counter{} // not nil: a cache of no counters is not stale
 	for line := range strings.Lines(raw) {
 		name, value, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
 		v, err := strconv.ParseInt(value, 10, 64)
 		if err != nil || name == "" {
-			return nil, nil, nil, fmt.Errorf("stored sequence counters: bad line %q", line)
+			return nil, nil, fmt.Errorf("stored sequence counters: bad line %q", line)
 		}
-		names = append(names, name)
-		n[name] = v
+		vals = append(vals, counter{name, v})
 	}
+	if !slices.IsSortedFunc(vals, byName) {
+		return nil, nil, fmt.Errorf("stored sequence counters are not in name order")
+	}
+	var old []counter
 	var bad error
 	err = tx.Scan(legacyCounterPrefix, "", false, func(key, val string) bool {
 		name := strings.TrimPrefix(key, legacyCounterPrefix)
@@ -214,9 +219,8 @@ func readCounters(tx *store.Tx) (names []string, n map[string]int64, legacy []st
 			bad = fmt.Errorf("stored sequence counter %q: %q is not a number", name, val)
 			return false
 		}
-		if _, ok := n[name]; !ok {
-			names = append(names, name)
-			n[name] = v
+		if _, found := slices.BinarySearchFunc(vals, counter{name: name}, byName); !found {
+			old = append(old, counter{name, v})
 		}
 		legacy = append(legacy, key)
 		return true
@@ -225,12 +229,12 @@ func readCounters(tx *store.Tx) (names []string, n map[string]int64, legacy []st
 		err = bad
 	}
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	if len(legacy) > 0 {
-		slices.Sort(names)
+	if len(old) > 0 {
+		vals = merged(vals, old)
 	}
-	return names, n, legacy, nil
+	return vals, legacy, nil
 }
 
 // CounterValue is where a named sequence stands: the last value it gave,
@@ -241,8 +245,8 @@ func CounterValue(op *Op, name string) (int64, error) {
 			return s.n, nil
 		}
 	}
-	_, n, _, err := readCounters(op.Tx)
-	return n[name], err
+	vals, _, err := readCounters(op.Tx)
+	return valueOf(vals, name), err
 }
 
 // SetCounter stores where a named sequence stands in tx, outside any
@@ -251,19 +255,14 @@ func SetCounter(tx *store.Tx, name string, value int64) error {
 	if name == "" || strings.ContainsAny(name, " \n") {
 		return fmt.Errorf("sequence counter name %q: must be a word", name)
 	}
-	names, n, legacy, err := readCounters(tx)
+	vals, legacy, err := readCounters(tx)
 	if err != nil {
 		return err
 	}
-	if _, ok := n[name]; !ok {
-		names = append(names, name)
-		slices.Sort(names)
-	}
-	n[name] = value
 	for _, k := range legacy {
 		if err := tx.Delete(k); err != nil {
 			return err
 		}
 	}
-	return tx.PutRaw(CountersKey, formatCounters(names, func(name string) int64 { return n[name] }))
+	return tx.PutRaw(CountersKey, formatCounters(merged(vals, []counter{{name, value}})))
 }
