@@ -3,7 +3,7 @@
 # POST /card (the world reset after each POST run), each paired with a bare
 # net/http hello-world run just before it; the figure is the median ratio of
 # ROUNDS rounds (default 5). Request log on, at info level. Limits: 40% for
-# the GETs, 20% for POST /card.
+# the GETs, 30% for POST /card.
 #   bash bench/throughput.sh
 #   bash bench/throughput.sh -only "POST /card"    # one target alone
 set -euo pipefail

@@ -39,7 +39,7 @@ func runThroughput(args []string) error {
 	targets := []*target{
 		{name: "GET /card", req: rawRequest("GET", "/card", key, nil), min: 0.40},
 		{name: "GET /transaction", req: rawRequest("GET", "/transaction", key, nil), min: 0.40},
-		{name: "POST /card", req: rawRequest("POST", "/card", key, cardBody), min: 0.20, reset: true},
+		{name: "POST /card", req: rawRequest("POST", "/card", key, cardBody), min: 0.30, reset: true},
 	}
 	if *only != "" {
 		names := strings.Split(*only, ",")

@@ -94,12 +94,14 @@ func FanOut(op *kernel.Op, e *kernel.Emitted) error {
 	if err != nil {
 		return err
 	}
+	var w Webhook // the fields queueing reads
 	for i := range hooks {
-		w := &hooks[i]
-		if w.ArchivedAt != nil || !w.wants(e.Event) {
+		h := &hooks[i]
+		if h.archived || !h.wants(e.Event) {
 			continue
 		}
-		if _, err := queueDelivery(op, w, chaos, e.EventID, e.Event, e.EntityID, SourceEvent, ""); err != nil {
+		w = Webhook{ID: h.id, LegalEntityID: e.LegalEntityID, Status: h.status}
+		if _, err := queueDelivery(op, &w, chaos, e.EventID, e.Event, e.EntityID, SourceEvent, ""); err != nil {
 			return err
 		}
 	}

@@ -38,20 +38,35 @@ func (w *Webhook) Covering() (string, string) {
 	return IndexWebhookLE, w.Status + store.Sep + archived + store.Sep + strings.Join(w.EnabledEvents, ",")
 }
 
-// archivedAt stands for the time an endpoint known only from its entry was
-// archived: fanning out reads only whether it was.
-var archivedAt = time.Unix(0, 0).UTC()
+// endpoint is what fanning an event out reads of an endpoint.
+type endpoint struct {
+	id, status string
+	archived   bool
+	// events are the event types it takes, joined by commas ("" for all).
+	events string
+}
 
-// endpoints lists a legal entity's endpoints in creation order, with the
-// fields fanning an event out reads: id, legal entity, status, whether it
-// is archived, enabled events.
-func endpoints(op *kernel.Op, le string) ([]Webhook, error) {
-	var out []Webhook
-	var stale []string // ids whose entries keep no facts
+// wants reports whether the endpoint takes an event type.
+func (e *endpoint) wants(event string) bool {
+	if e.events == "" {
+		return true
+	}
+	for t := range strings.SplitSeq(e.events, ",") {
+		if t == event {
+			return true
+		}
+	}
+	return false
+}
+
+// endpoints lists a legal entity's endpoints in creation order, with what
+// fanning an event out reads of them.
+func endpoints(op *kernel.Op, le string) ([]endpoint, error) {
+	out := make([]endpoint, 0, 4) // a legal entity has a few
+	var stale []int               // entries that keep no facts
 	var bad error
 	err := op.Tx.Scan(kernel.IndexPrefix(IndexWebhookLE, le), "", false, func(key, val string) bool {
 		id, facts := kernel.SplitIndexValue(val)
-		w := Webhook{ID: id, LegalEntityID: le}
 		status, rest, ok1 := strings.Cut(facts, store.Sep)
 		archived, events, ok2 := strings.Cut(rest, store.Sep)
 		if !ok1 || !ok2 || (archived != "" && archived != "archived") {
@@ -59,35 +74,23 @@ func endpoints(op *kernel.Op, le string) ([]Webhook, error) {
 				bad = fmt.Errorf("index entry %q keeps facts %q that do not read", key, facts)
 				return false
 			}
-			stale = append(stale, id)
-			out = append(out, w)
-			return true
+			stale = append(stale, len(out))
 		}
-		w.Status = status
-		if archived != "" {
-			w.ArchivedAt = &archivedAt
-		}
-		if events != "" {
-			w.EnabledEvents = strings.Split(events, ",")
-		}
-		out = append(out, w)
+		out = append(out, endpoint{id: id, status: status, archived: archived != "", events: events})
 		return true
 	})
 	if err == nil {
 		err = bad
 	}
-	if err != nil || len(stale) == 0 {
-		return out, err
+	if err != nil {
+		return nil, err
 	}
-	for i := range out {
-		if len(stale) > 0 && out[i].ID == stale[0] {
-			stale = stale[1:]
-			w, ok, err := LoadWebhook(op, out[i].ID)
-			if err != nil || !ok {
-				return nil, fmt.Errorf("webhook index names missing webhook %q: %v", out[i].ID, err)
-			}
-			out[i] = *w
+	for _, i := range stale {
+		w, ok, err := LoadWebhook(op, out[i].id)
+		if err != nil || !ok {
+			return nil, fmt.Errorf("webhook index names missing webhook %q: %v", out[i].id, err)
 		}
+		out[i] = endpoint{id: w.ID, status: w.Status, archived: w.ArchivedAt != nil, events: strings.Join(w.EnabledEvents, ",")}
 	}
 	return out, nil
 }

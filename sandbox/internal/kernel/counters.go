@@ -84,26 +84,34 @@ func valueOf(vals []counter, name string) int64 {
 	return 0
 }
 
-// merged is vals (in name order) with the counters moved set, in name
-// order; it shares no memory with vals.
+// merged is vals (in name order) with the counters moved (in name order)
+// set, in name order; it shares no memory with vals.
 func merged(vals, moved []counter) []counter {
 	out := make([]counter, 0, len(vals)+len(moved))
-	moved = slices.SortedFunc(slices.Values(moved), byName)
-	for len(vals) > 0 || len(moved) > 0 {
-		switch {
-		case len(moved) == 0 || len(vals) > 0 && vals[0].name < moved[0].name:
-			out, vals = append(out, vals[0]), vals[1:]
-		case len(vals) > 0 && vals[0].name == moved[0].name:
-			out, vals, moved = append(out, moved[0]), vals[1:], moved[1:]
-		default:
-			out, moved = append(out, moved[0]), moved[1:]
-		}
-	}
+	eachMerged(vals, moved, func(c counter) { out = append(out, c) })
 	return out
 }
 
+// eachMerged calls fn for each counter of vals with those moved set, in
+// name order (both are in name order).
+func eachMerged(vals, moved []counter, fn func(counter)) {
+	for len(vals) > 0 || len(moved) > 0 {
+		switch {
+		case len(moved) == 0 || len(vals) > 0 && vals[0].name < moved[0].name:
+			fn(vals[0])
+			vals = vals[1:]
+		case len(vals) > 0 && vals[0].name == moved[0].name:
+			fn(moved[0])
+			vals, moved = vals[1:], moved[1:]
+		default:
+			fn(moved[0])
+			moved = moved[1:]
+		}
+	}
+}
+
 // storeCounters writes the world's counters with those the operation
-// moved, when it moved any.
+// moved, when it moved any. It puts the moved ones in name order.
 func (op *Op) storeCounters() error {
 	if len(op.seqs) == 0 {
 		return nil
@@ -117,23 +125,30 @@ func (op *Op) storeCounters() error {
 			return err
 		}
 	}
-	return op.Tx.PutRaw(CountersKey, formatCounters(merged(c.vals, op.seqs)))
+	slices.SortFunc(op.seqs, byName)
+	return op.Tx.PutRaw(CountersKey, formatCounters(c.vals, op.seqs))
 }
 
-// formatCounters is CountersKey's value for counters in name order.
-func formatCounters(vals []counter) string {
+// formatCounters is CountersKey's value for vals with those moved set
+// (both in name order).
+func formatCounters(vals, moved []counter) string {
 	size := 0
 	for _, c := range vals {
-		size += len(c.name) + 22
+		size += len(c.name) + 12
 	}
-	b := make([]byte, 0, size)
-	for _, c := range vals {
-		b = append(b, c.name...)
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, c.n, 10)
-		b = append(b, '\n')
+	for _, c := range moved {
+		size += len(c.name) + 12
 	}
-	return string(b)
+	var b strings.Builder
+	b.Grow(size)
+	var num [20]byte
+	eachMerged(vals, moved, func(c counter) {
+		b.WriteString(c.name)
+		b.WriteByte(' ')
+		b.Write(strconv.AppendInt(num[:0], c.n, 10))
+		b.WriteByte('\n')
+	})
+	return b.String()
 }
 
 // finishCounters ends an operation that err did not fail by storing its
@@ -168,8 +183,21 @@ func (op *Op) settleCounters(ok bool) {
 		}
 		c.version = v
 	}
-	if ok && len(op.seqs) > 0 {
-		c.vals, c.legacy = merged(c.vals, op.seqs), nil
+	if !ok || len(op.seqs) == 0 {
+		return
+	}
+	c.legacy = nil
+	added := false
+	for _, s := range op.seqs {
+		if i, found := slices.BinarySearchFunc(c.vals, s, byName); found {
+			c.vals[i].n = s.n
+		} else {
+			added = true
+		}
+	}
+	if added {
+		slices.SortFunc(op.seqs, byName)
+		c.vals = merged(c.vals, op.seqs)
 	}
 }
 
@@ -232,6 +260,7 @@ func readCounters(tx *store.Tx) (vals []counter, legacy []string, err error) {
 		return nil, nil, err
 	}
 	if len(old) > 0 {
+		slices.SortFunc(old, byName)
 		vals = merged(vals, old)
 	}
 	return vals, legacy, nil
@@ -264,5 +293,5 @@ func SetCounter(tx *store.Tx, name string, value int64) error {
 			return err
 		}
 	}
-	return tx.PutRaw(CountersKey, formatCounters(merged(vals, []counter{{name, value}})))
+	return tx.PutRaw(CountersKey, formatCounters(vals, []counter{{name, value}}))
 }
