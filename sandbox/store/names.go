@@ -134,6 +134,24 @@ func stringEnd(b []byte, from int) int {
 	}
 }
 
+// AppendName appends an object name and its colon in the stored form: two
+// bytes for a name of storedNames, else the name quoted as JSON writes a
+// name that needs no escaping.
+func AppendName(dst []byte, name string) []byte {
+	if code, ok := nameCodes[name]; ok {
+		return append(dst, byte(code>>8)+1, byte(code))
+	}
+	dst = append(dst, '"')
+	dst = append(dst, name...)
+	return append(dst, '"', ':')
+}
+
+// ExpandNames is the JSON a stored value holds.
+func ExpandNames(raw string) string { return string(expandNames(nil, raw)) }
+
+// CompactNames is the stored form of JSON as json.Marshal writes it.
+func CompactNames(js []byte) string { return string(compactNames(bytes.Clone(js))) }
+
 // expandNames appends the JSON of a stored value to dst.
 func expandNames(dst []byte, raw string) []byte {
 	for {

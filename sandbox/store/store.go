@@ -252,11 +252,12 @@ func (t *Tx) Put(key string, v any) error {
 // encoders are buffers for encode; one that grew past 64 KiB is dropped.
 var encoders = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// JSONAppender is a value that can write its own JSON, exactly as
-// json.Marshal would, faster: a record stored many times a second. It
-// reports false when it cannot (a value it leaves to json.Marshal).
-type JSONAppender interface {
-	AppendJSON(dst []byte) ([]byte, bool)
+// StoredAppender is a value that writes its own stored form, exactly as
+// encode makes it from json.Marshal, faster: a record stored many times a
+// second. It writes its JSON with each object name as AppendName writes
+// it, or reports false when it cannot (a value it leaves to json.Marshal).
+type StoredAppender interface {
+	AppendStored(dst []byte) ([]byte, bool)
 }
 
 // encode is json.Marshal(v) in the stored form (see names.go), made a
@@ -269,10 +270,10 @@ func encode(key string, v any, keep func([]byte) string) (string, error) {
 			encoders.Put(buf)
 		}
 	}()
-	if a, ok := v.(JSONAppender); ok {
-		if b, ok := a.AppendJSON(buf.AvailableBuffer()); ok {
+	if a, ok := v.(StoredAppender); ok {
+		if b, ok := a.AppendStored(buf.AvailableBuffer()); ok {
 			buf.Write(b)
-			return keep(compactNames(buf.Bytes())), nil
+			return keep(buf.Bytes()), nil
 		}
 	}
 	if err := json.NewEncoder(buf).Encode(v); err != nil {

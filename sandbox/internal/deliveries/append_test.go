@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
-// A delivery writes its own JSON exactly as json.Marshal does, whichever
-// optional fields it has; with attempts or strings that need escaping it
-// leaves the work to json.Marshal.
-func TestDeliveryAppendsItsJSONAsMarshalDoes(t *testing.T) {
+// A delivery writes its own stored form, whose JSON is exactly what
+// json.Marshal gives, whichever optional fields it has; with attempts or
+// strings that need escaping it leaves the work to json.Marshal.
+func TestDeliveryAppendsItsStoredForm(t *testing.T) {
 	at := time.Date(2026, 6, 15, 14, 0, 0, 0, time.UTC)
 	later := at.Add(1500*time.Millisecond + 7)
 	strs := []string{"", "whdel_000000051abcdef", "card_creation.event", "card_3y6yczyy4rqsj28"}
@@ -45,14 +47,15 @@ func TestDeliveryAppendsItsJSONAsMarshalDoes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := d.AppendJSON([]byte("prefix"))
+		got, ok := d.AppendStored([]byte("prefix"))
 		if !ok {
 			left++
 			continue
 		}
 		appended++
-		if !strings.HasPrefix(string(got), "prefix") || string(got[len("prefix"):]) != string(want) {
-			t.Fatalf("delivery %d:\n%s\njson.Marshal:\n%s", i, got, want)
+		stored := strings.TrimPrefix(string(got), "prefix")
+		if len(stored) == len(got) || stored != store.CompactNames(want) || store.ExpandNames(stored) != string(want) {
+			t.Fatalf("delivery %d:\n%q\nreads as\n%s\njson.Marshal:\n%s", i, got, store.ExpandNames(stored), want)
 		}
 	}
 	if appended < 100 || left < 100 {
@@ -60,7 +63,7 @@ func TestDeliveryAppendsItsJSONAsMarshalDoes(t *testing.T) {
 	}
 }
 
-// AppendJSON writes every field of WebhookDelivery: a field added to it
+// AppendStored writes every field of WebhookDelivery: a field added to it
 // must be added there too, and here.
 func TestDeliveryAppendKnowsEveryField(t *testing.T) {
 	var names []string
@@ -71,6 +74,6 @@ func TestDeliveryAppendKnowsEveryField(t *testing.T) {
 		"relatedId,omitempty", "attempts", "nextAttemptAt,omitempty", "retryEventId,omitempty", "createdAt",
 		"completedAt,omitempty", "seq", "order"}
 	if !slices.Equal(names, want) {
-		t.Fatalf("WebhookDelivery's fields are\n%v\nAppendJSON writes\n%v", names, want)
+		t.Fatalf("WebhookDelivery's fields are\n%v\nAppendStored writes\n%v", names, want)
 	}
 }

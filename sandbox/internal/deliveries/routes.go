@@ -103,11 +103,26 @@ func (d *WebhookDelivery) Covering() (string, string) {
 	return IndexDeliveryWebhook, d.Status
 }
 
-// AppendJSON writes a delivery not yet attempted, whose strings need no
-// escaping, as json.Marshal does (store.JSONAppender): queueing one is
-// the work of every event, and the encoder's reflection a good part of
-// it. Others are left to json.Marshal.
-func (d *WebhookDelivery) AppendJSON(b []byte) ([]byte, bool) {
+// deliveryNames are the stored forms of a delivery's object names, in order
+// (store.AppendName).
+var deliveryNames = func() (n struct {
+	id, webhookID, legalEntityID, eventID, event, entityID, status, source, relatedID, attempts,
+	nextAttemptAt, retryEventID, createdAt, completedAt, seq, order string
+}) {
+	name := func(s string) string { return string(store.AppendName(nil, s)) }
+	n.id, n.webhookID, n.legalEntityID, n.eventID = name("id"), name("webhookId"), name("legalEntityId"), name("eventId")
+	n.event, n.entityID, n.status, n.source = name("event"), name("entityId"), name("status"), name("source")
+	n.relatedID, n.attempts, n.nextAttemptAt = name("relatedId"), name("attempts"), name("nextAttemptAt")
+	n.retryEventID, n.createdAt, n.completedAt = name("retryEventId"), name("createdAt"), name("completedAt")
+	n.seq, n.order = name("seq"), name("order")
+	return n
+}()
+
+// AppendStored writes a delivery not yet attempted, whose strings need no
+// escaping, in its stored form (store.StoredAppender): queueing one is the
+// work of every event, and encoding/json's reflection and the compaction
+// of its names a good part of it. Others are left to json.Marshal.
+func (d *WebhookDelivery) AppendStored(b []byte) ([]byte, bool) {
 	if len(d.Attempts) > 0 || d.Attempts == nil {
 		return b, false
 	}
@@ -118,52 +133,52 @@ func (d *WebhookDelivery) AppendJSON(b []byte) ([]byte, bool) {
 		}
 	}
 	str := func(b []byte, name, value string) []byte {
-		b = append(b, `"`...)
 		b = append(b, name...)
-		b = append(b, `":"`...)
+		b = append(b, '"')
 		b = append(b, value...)
-		return append(b, `",`...)
+		return append(b, '"', ',')
 	}
 	at := func(b []byte, name string, t time.Time) ([]byte, bool) {
-		b = append(b, `"`...)
 		b = append(b, name...)
-		b = append(b, `":"`...)
+		b = append(b, '"')
 		b, err := t.AppendText(b)
-		return append(b, `",`...), err == nil
+		return append(b, '"', ','), err == nil
 	}
 	b = append(b, '{')
-	b = str(b, "id", d.ID)
-	b = str(b, "webhookId", d.WebhookID)
-	b = str(b, "legalEntityId", d.LegalEntityID)
-	b = str(b, "eventId", d.EventID)
-	b = str(b, "event", d.Event)
-	b = str(b, "entityId", d.EntityID)
-	b = str(b, "status", d.Status)
-	b = str(b, "source", d.Source)
+	b = str(b, deliveryNames.id, d.ID)
+	b = str(b, deliveryNames.webhookID, d.WebhookID)
+	b = str(b, deliveryNames.legalEntityID, d.LegalEntityID)
+	b = str(b, deliveryNames.eventID, d.EventID)
+	b = str(b, deliveryNames.event, d.Event)
+	b = str(b, deliveryNames.entityID, d.EntityID)
+	b = str(b, deliveryNames.status, d.Status)
+	b = str(b, deliveryNames.source, d.Source)
 	if d.RelatedID != "" {
-		b = str(b, "relatedId", d.RelatedID)
+		b = str(b, deliveryNames.relatedID, d.RelatedID)
 	}
-	b = append(b, `"attempts":[],`...)
+	b = append(b, deliveryNames.attempts...)
+	b = append(b, "[],"...)
 	ok := true
 	if d.NextAttemptAt != nil {
-		if b, ok = at(b, "nextAttemptAt", *d.NextAttemptAt); !ok {
+		if b, ok = at(b, deliveryNames.nextAttemptAt, *d.NextAttemptAt); !ok {
 			return b, false
 		}
 	}
 	if d.RetryEventID != "" {
-		b = str(b, "retryEventId", d.RetryEventID)
+		b = str(b, deliveryNames.retryEventID, d.RetryEventID)
 	}
-	if b, ok = at(b, "createdAt", d.CreatedAt); !ok {
+	if b, ok = at(b, deliveryNames.createdAt, d.CreatedAt); !ok {
 		return b, false
 	}
 	if d.CompletedAt != nil {
-		if b, ok = at(b, "completedAt", *d.CompletedAt); !ok {
+		if b, ok = at(b, deliveryNames.completedAt, *d.CompletedAt); !ok {
 			return b, false
 		}
 	}
-	b = append(b, `"seq":`...)
+	b = append(b, deliveryNames.seq...)
 	b = strconv.AppendInt(b, d.Seq, 10)
-	b = append(b, `,"order":"`...)
-	b = append(b, d.Order...)
-	return append(b, `"}`...), true
+	b = append(b, ',')
+	b = str(b, deliveryNames.order, d.Order)
+	b[len(b)-1] = '}'
+	return b, true
 }
