@@ -2,8 +2,10 @@ package cards
 
 import (
 	"encoding/json"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // Card is a virtual card.
@@ -107,4 +109,48 @@ type UtilizationLimit struct {
 type TransactionSizeLimit struct {
 	Minimum *kernel.Money `json:"minimum,omitempty" yaml:"minimum"`
 	Maximum *kernel.Money `json:"maximum,omitempty" yaml:"maximum"`
+}
+
+// cardNames are the stored forms of a card's object names.
+var cardNames = struct {
+	id, legalEntityID, accountID, virtualAccountID, cardGroupID, cardProductID, name, status, pan, cvv,
+	expiryMonth, expiryYear, isPhysical, isSingleUse, createdAt, seq store.Name
+}{store.NameOf("id"), store.NameOf("legalEntityId"), store.NameOf("accountId"), store.NameOf("virtualAccountId"),
+	store.NameOf("cardGroupId"), store.NameOf("cardProductId"), store.NameOf("name"), store.NameOf("status"),
+	store.NameOf("pan"), store.NameOf("cvv"), store.NameOf("expiryMonth"), store.NameOf("expiryYear"),
+	store.NameOf("isPhysical"), store.NameOf("isSingleUse"), store.NameOf("createdAt"), store.NameOf("seq")}
+
+// AppendStored writes a card without a spending constraint, user data or
+// modifiers in its stored form (store.StoredAppender): every POST /card
+// stores one. Others, and strings that need escaping, are left to
+// json.Marshal.
+func (c *Card) AppendStored(b []byte) ([]byte, bool) {
+	if c.SpendingConstraint != nil || len(c.UserData) > 0 || len(c.Modifiers) > 0 {
+		return b, false
+	}
+	n := &cardNames
+	o := store.NewStoredObject(b)
+	o.String(n.id, c.ID)
+	o.String(n.legalEntityID, c.LegalEntityID)
+	o.String(n.accountID, c.AccountID)
+	if c.VirtualAccountID != "" {
+		o.String(n.virtualAccountID, c.VirtualAccountID)
+	}
+	if c.CardGroupID != "" {
+		o.String(n.cardGroupID, c.CardGroupID)
+	}
+	if c.CardProductID != "" {
+		o.String(n.cardProductID, c.CardProductID)
+	}
+	o.String(n.name, c.Name)
+	o.String(n.status, c.Status)
+	o.String(n.pan, c.PAN)
+	o.String(n.cvv, c.CVV)
+	o.String(n.expiryMonth, c.ExpiryMonth)
+	o.String(n.expiryYear, c.ExpiryYear)
+	o.Bool(n.isPhysical, c.IsPhysical)
+	o.Bool(n.isSingleUse, c.IsSingleUse)
+	o.Time(n.createdAt, c.CreatedAt)
+	o.Int(n.seq, c.Seq)
+	return o.End()
 }

@@ -62,24 +62,11 @@ type webhookEvent struct {
 // eventBody is json.Marshal(e) as a string. Ids and event types need no
 // escaping, so it is usually written directly, in one allocation.
 func eventBody(e webhookEvent) string {
-	if !plainJSON(e.EntityID) || !plainJSON(e.Event) || !plainJSON(e.EventID) {
+	if !store.PlainJSON(e.EntityID) || !store.PlainJSON(e.Event) || !store.PlainJSON(e.EventID) {
 		b, _ := json.Marshal(e) // strings always marshal
 		return string(b)
 	}
 	return `{"entityId":"` + e.EntityID + `","event":"` + e.Event + `","eventId":"` + e.EventID + `"}`
-}
-
-// plainJSON reports whether json.Marshal writes s between quotes as it is:
-// printable ASCII without the quote, the backslash and the characters it
-// escapes for HTML.
-func plainJSON(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			return false
-		}
-	}
-	return true
 }
 
 // FanOut gives every endpoint of the event's legal entity that wants it a

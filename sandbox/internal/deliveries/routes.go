@@ -2,9 +2,7 @@ package deliveries
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
@@ -103,82 +101,48 @@ func (d *WebhookDelivery) Covering() (string, string) {
 	return IndexDeliveryWebhook, d.Status
 }
 
-// deliveryNames are the stored forms of a delivery's object names, in order
-// (store.AppendName).
-var deliveryNames = func() (n struct {
+// deliveryNames are the stored forms of a delivery's object names.
+var deliveryNames = struct {
 	id, webhookID, legalEntityID, eventID, event, entityID, status, source, relatedID, attempts,
-	nextAttemptAt, retryEventID, createdAt, completedAt, seq, order string
-}) {
-	name := func(s string) string { return string(store.AppendName(nil, s)) }
-	n.id, n.webhookID, n.legalEntityID, n.eventID = name("id"), name("webhookId"), name("legalEntityId"), name("eventId")
-	n.event, n.entityID, n.status, n.source = name("event"), name("entityId"), name("status"), name("source")
-	n.relatedID, n.attempts, n.nextAttemptAt = name("relatedId"), name("attempts"), name("nextAttemptAt")
-	n.retryEventID, n.createdAt, n.completedAt = name("retryEventId"), name("createdAt"), name("completedAt")
-	n.seq, n.order = name("seq"), name("order")
-	return n
-}()
+	nextAttemptAt, retryEventID, createdAt, completedAt, seq, order store.Name
+}{store.NameOf("id"), store.NameOf("webhookId"), store.NameOf("legalEntityId"), store.NameOf("eventId"),
+	store.NameOf("event"), store.NameOf("entityId"), store.NameOf("status"), store.NameOf("source"),
+	store.NameOf("relatedId"), store.NameOf("attempts"), store.NameOf("nextAttemptAt"), store.NameOf("retryEventId"),
+	store.NameOf("createdAt"), store.NameOf("completedAt"), store.NameOf("seq"), store.NameOf("order")}
 
-// AppendStored writes a delivery not yet attempted, whose strings need no
-// escaping, in its stored form (store.StoredAppender): queueing one is the
-// work of every event, and encoding/json's reflection and the compaction
-// of its names a good part of it. Others are left to json.Marshal.
+// AppendStored writes a delivery not yet attempted in its stored form
+// (store.StoredAppender): queueing one is the work of every event, and
+// encoding/json's reflection and the compaction of its names a good part
+// of it. Others, and strings that need escaping, are left to json.Marshal.
 func (d *WebhookDelivery) AppendStored(b []byte) ([]byte, bool) {
 	if len(d.Attempts) > 0 || d.Attempts == nil {
 		return b, false
 	}
-	for _, s := range []string{d.ID, d.WebhookID, d.LegalEntityID, d.EventID, d.Event, d.EntityID, d.Status,
-		d.Source, d.RelatedID, d.RetryEventID, d.Order} {
-		if !plainJSON(s) {
-			return b, false
-		}
-	}
-	str := func(b []byte, name, value string) []byte {
-		b = append(b, name...)
-		b = append(b, '"')
-		b = append(b, value...)
-		return append(b, '"', ',')
-	}
-	at := func(b []byte, name string, t time.Time) ([]byte, bool) {
-		b = append(b, name...)
-		b = append(b, '"')
-		b, err := t.AppendText(b)
-		return append(b, '"', ','), err == nil
-	}
-	b = append(b, '{')
-	b = str(b, deliveryNames.id, d.ID)
-	b = str(b, deliveryNames.webhookID, d.WebhookID)
-	b = str(b, deliveryNames.legalEntityID, d.LegalEntityID)
-	b = str(b, deliveryNames.eventID, d.EventID)
-	b = str(b, deliveryNames.event, d.Event)
-	b = str(b, deliveryNames.entityID, d.EntityID)
-	b = str(b, deliveryNames.status, d.Status)
-	b = str(b, deliveryNames.source, d.Source)
+	n := &deliveryNames
+	o := store.NewStoredObject(b)
+	o.String(n.id, d.ID)
+	o.String(n.webhookID, d.WebhookID)
+	o.String(n.legalEntityID, d.LegalEntityID)
+	o.String(n.eventID, d.EventID)
+	o.String(n.event, d.Event)
+	o.String(n.entityID, d.EntityID)
+	o.String(n.status, d.Status)
+	o.String(n.source, d.Source)
 	if d.RelatedID != "" {
-		b = str(b, deliveryNames.relatedID, d.RelatedID)
+		o.String(n.relatedID, d.RelatedID)
 	}
-	b = append(b, deliveryNames.attempts...)
-	b = append(b, "[],"...)
-	ok := true
+	o.JSON(n.attempts, "[]")
 	if d.NextAttemptAt != nil {
-		if b, ok = at(b, deliveryNames.nextAttemptAt, *d.NextAttemptAt); !ok {
-			return b, false
-		}
+		o.Time(n.nextAttemptAt, *d.NextAttemptAt)
 	}
 	if d.RetryEventID != "" {
-		b = str(b, deliveryNames.retryEventID, d.RetryEventID)
+		o.String(n.retryEventID, d.RetryEventID)
 	}
-	if b, ok = at(b, deliveryNames.createdAt, d.CreatedAt); !ok {
-		return b, false
-	}
+	o.Time(n.createdAt, d.CreatedAt)
 	if d.CompletedAt != nil {
-		if b, ok = at(b, deliveryNames.completedAt, *d.CompletedAt); !ok {
-			return b, false
-		}
+		o.Time(n.completedAt, *d.CompletedAt)
 	}
-	b = append(b, deliveryNames.seq...)
-	b = strconv.AppendInt(b, d.Seq, 10)
-	b = append(b, ',')
-	b = str(b, deliveryNames.order, d.Order)
-	b[len(b)-1] = '}'
-	return b, true
+	o.Int(n.seq, d.Seq)
+	o.String(n.order, d.Order)
+	return o.End()
 }
