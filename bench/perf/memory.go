@@ -32,7 +32,7 @@ func runMemory(args []string) error {
 		return err
 	}
 	fmt.Printf("memory: heap held per record, %d of each created in process, after a collection\n", *n)
-	fmt.Printf("  a card (POST /card; with its event and its delivery queued to the demo's paused endpoint): %.0f bytes\n", card)
+	fmt.Printf("  a card (POST /card; with the deliveries queued to the demo's two endpoints of le_acme): %.0f bytes\n", card)
 	fmt.Printf("  a transaction (POST /_sandbox/simulate/incoming-transfer, ACH, posted): %.0f bytes\n", txn)
 
 	s, _, err := start(*bin, "", "/_sandbox/health", "--scenario", *big, "--log-level", "warn")
