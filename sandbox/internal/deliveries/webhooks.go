@@ -44,20 +44,6 @@ func (w *Webhook) sending() bool {
 	return w.ArchivedAt == nil && w.Status == WebhookActive
 }
 
-// wants reports whether the endpoint receives an event type: every type
-// when enabledEvents is empty.
-func (w *Webhook) wants(event string) bool {
-	if len(w.EnabledEvents) == 0 {
-		return true
-	}
-	for _, e := range w.EnabledEvents {
-		if e == event {
-			return true
-		}
-	}
-	return false
-}
-
 // WebhookURLProblem says what is wrong with an endpoint URL ("" when it is
 // an absolute http or https URL with a host).
 func WebhookURLProblem(raw string) string {

@@ -277,21 +277,3 @@ func CounterValue(op *Op, name string) (int64, error) {
 	vals, _, err := readCounters(op.Tx)
 	return valueOf(vals, name), err
 }
-
-// SetCounter stores where a named sequence stands in tx, outside any
-// operation of the world: the world's next write reads it back.
-func SetCounter(tx *store.Tx, name string, value int64) error {
-	if name == "" || strings.ContainsAny(name, " \n") {
-		return fmt.Errorf("sequence counter name %q: must be a word", name)
-	}
-	vals, legacy, err := readCounters(tx)
-	if err != nil {
-		return err
-	}
-	for _, k := range legacy {
-		if err := tx.Delete(k); err != nil {
-			return err
-		}
-	}
-	return tx.PutRaw(CountersKey, formatCounters(vals, []counter{{name, value}}))
-}

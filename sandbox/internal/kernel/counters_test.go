@@ -63,7 +63,7 @@ func TestCountersFollowTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after the reset", next(), 1)
-	err = w.Db.Update(func(tx *store.Tx) error { return kernel.SetCounter(tx, "test_", 41) })
+	err = w.Db.Update(func(tx *store.Tx) error { return tx.PutRaw(kernel.CountersKey, "test_ 41\n") })
 	if err != nil {
 		t.Fatal(err)
 	}
