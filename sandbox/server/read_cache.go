@@ -136,22 +136,19 @@ func (wr *worldReads) get(world *kernel.World, key string, version uint64) (*cac
 	wr.mu.Lock()
 	defer wr.mu.Unlock()
 	a := wr.answers[key]
-	if a == nil || a.valid == version {
-		return a, version
-	}
-	if a.reads == nil || a.valid > version {
+	if a == nil {
 		return nil, 0
 	}
-	changed, checked := world.Db.ChangedSince(a.valid, version, a.reads)
-	if changed {
-		delete(wr.answers, key)
-		wr.bytes -= len(a.body)
+	if !world.Db.Holds(a.reads, &a.valid, version) {
+		if a.reads != nil && a.valid < version { // a write since changed it
+			delete(wr.answers, key)
+			wr.bytes -= len(a.body)
+		}
 		return nil, 0
 	}
-	// Writes past checked are still running: the answer holds as of
+	// Writes past a.valid are still running: the answer holds as of
 	// before them, which is what a read made now may see.
-	a.valid = checked
-	return a, checked
+	return a, a.valid
 }
 
 func (wr *worldReads) put(key string, a *cachedAnswer) {

@@ -116,6 +116,26 @@ func (d *DB) ChangedSince(since, now uint64, reads *Reads) (changed bool, checke
 	return false, now
 }
 
+// Holds reports whether what was worked out from reads, known to hold at
+// Version *valid, still holds at Version now, and moves *valid on to the
+// Version up to which that is known (see ChangedSince: a write still
+// running is not seen). Nil reads recorded nothing, and hold only at
+// *valid itself.
+func (d *DB) Holds(reads *Reads, valid *uint64, now uint64) bool {
+	if *valid == now {
+		return true
+	}
+	if reads == nil || *valid > now {
+		return false
+	}
+	changed, checked := d.ChangedSince(*valid, now, reads)
+	if changed {
+		return false
+	}
+	*valid = checked
+	return true
+}
+
 // ViewReads runs fn in a read-only transaction that records what it reads
 // in reads (nil: records nothing).
 func (d *DB) ViewReads(reads *Reads, fn func(*Tx) error) error {

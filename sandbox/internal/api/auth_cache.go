@@ -54,37 +54,37 @@ func (c *authCache) get(w *kernel.World, k authKey, version uint64) (*kernel.Act
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.m[k]
-	if e == nil || e.valid > version {
+	if e == nil {
 		return nil, nil, false
 	}
-	if e.valid < version {
-		changed, checked := w.Db.ChangedSince(e.valid, version, e.reads)
-		if changed {
+	if !w.Db.Holds(e.reads, &e.valid, version) {
+		if e.valid < version { // a write since changed it
 			delete(c.m, k)
-			return nil, nil, false
 		}
-		e.valid = checked
+		return nil, nil, false
 	}
-	a := e.actor
-	if a.User != nil {
-		u := *a.User
-		a.User = &u
-	}
+	a := copyActor(&e.actor)
 	return &a, e.reads, true
 }
 
 // put keeps what k resolved to, read at version or later.
 func (c *authCache) put(k authKey, a *kernel.Actor, reads *store.Reads, version uint64) {
 	reads.Seal()
-	e := &resolved{actor: *a, reads: reads, valid: version}
-	if a.User != nil {
-		u := *a.User
-		e.actor.User = &u
-	}
+	e := &resolved{actor: copyActor(a), reads: reads, valid: version}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= authCacheEntries {
 		c.m = map[authKey]*resolved{}
 	}
 	c.m[k] = e
+}
+
+// copyActor is a copy of an actor that shares no user with it.
+func copyActor(a *kernel.Actor) kernel.Actor {
+	c := *a
+	if a.User != nil {
+		u := *a.User
+		c.User = &u
+	}
+	return c
 }
