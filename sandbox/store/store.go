@@ -325,6 +325,22 @@ func (t *Tx) Delete(key string) error {
 	return err
 }
 
+// DeletePrefix deletes every key under prefix.
+func (t *Tx) DeletePrefix(prefix string) error {
+	var keys []string
+	err := t.Scan(prefix, "", false, func(k, _ string) bool {
+		keys = append(keys, k)
+		return true
+	})
+	for _, k := range keys {
+		if err != nil {
+			break
+		}
+		err = t.Delete(k)
+	}
+	return err
+}
+
 // Scan visits the keys that start with prefix, in key order (reverse order
 // when desc), starting strictly after the key after when it is not empty,
 // until fn returns false.

@@ -84,33 +84,25 @@ func UpgradeIndexes(op *kernel.Op) error {
 		return err
 	}
 	for _, prefix := range []string{kernel.IndexPrefix(retiredDeliveryQueue), history, kernel.IndexPrefix(IndexDeliveryDue)} {
-		var keys []string
-		if err := op.Tx.Scan(prefix, "", false, func(k, _ string) bool { keys = append(keys, k); return true }); err != nil {
+		if err := op.Tx.DeletePrefix(prefix); err != nil {
 			return err
 		}
-		for _, k := range keys {
-			if err := op.Tx.Delete(k); err != nil {
-				return err
-			}
-		}
 	}
-	var all []WebhookDelivery
 	req := kernel.PageRequest{Size: 1000}
 	for {
 		page, err := kernel.ListRecords[WebhookDelivery](op, KindDelivery, req, nil)
 		if err != nil {
 			return err
 		}
-		all = append(all, page.Items...)
+		for i := range page.Items {
+			d := &page.Items[i]
+			if err := op.Save(KindDelivery, d.ID, d, DeliveryIndexes(d)...); err != nil {
+				return fmt.Errorf("upgrade the index entries of delivery %s: %w", d.ID, err)
+			}
+		}
 		if page.Next == "" {
-			break
+			return nil
 		}
 		req.After = page.Next
 	}
-	for i := range all {
-		if err := op.Save(KindDelivery, all[i].ID, &all[i], DeliveryIndexes(&all[i])...); err != nil {
-			return fmt.Errorf("upgrade the index entries of delivery %s: %w", all[i].ID, err)
-		}
-	}
-	return nil
 }

@@ -132,8 +132,8 @@ const (
 	stateFinished = "d"
 )
 
-// unfinished reports whether a delivery status is one of its endpoint's
-// queue.
+// unfinishedStatus reports whether a delivery of that status is in its
+// endpoint's queue.
 func unfinishedStatus(status string) bool {
 	return status == DeliveryQueued || status == DeliveryPending || status == DeliveryRetrying
 }

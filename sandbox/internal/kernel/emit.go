@@ -35,7 +35,7 @@ type Emitted struct {
 // retiredEmittedLog held every emitted event, one key each, in data files
 // written before deliveries were the only record of them: the log had no
 // reader but the operation that wrote it. Its keys are removed when a
-// world adopts such a file (see World.retire).
+// world adopts such a file (see World.adoptStore).
 var retiredEmittedLog = store.Prefix("l", "emitted")
 
 // Emit records that entityID of a legal entity changed in a way webhook

@@ -19,9 +19,9 @@ type Wiring struct {
 	// snapshot) when a world adopts it.
 	Retired []string
 	// Upgrades bring what an earlier version stored to what this one
-	// keeps, when a world adopts a data file or a snapshot; each runs in
-	// one write after the retired indexes are gone, and does nothing to a
-	// store already up to date.
+	// keeps, when a world adopts a data file or a snapshot; they run in
+	// the write that removes the retired indexes, after it has, and do
+	// nothing to a store already up to date.
 	Upgrades []func(op *Op) error
 	// OnEmit runs, inside the emitting operation, for every emitted event.
 	OnEmit []func(op *Op, e *Emitted) error

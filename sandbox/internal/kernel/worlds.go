@@ -38,59 +38,39 @@ func (w *World) meta() WorldMeta {
 }
 
 // adoptStore makes a store's state the world's: it reads the store's
-// metadata into the world's fields, and removes the keys an earlier
-// version wrote that this one no longer keeps. The caller holds the gate
-// exclusively (or the world is not shared yet).
+// metadata into the world's fields, then brings what an earlier version
+// stored to what this one keeps, in one write that changes nothing in a
+// store already up to date: it removes the emitted-event log and the
+// entries of the indexes the wiring retired, and runs the wiring's
+// upgrades. The caller holds the gate exclusively (or the world is not
+// shared yet).
 func (w *World) adoptStore() error {
 	if err := w.adoptMeta(); err != nil {
 		return err
 	}
-	if err := w.retire(); err != nil {
-		return err
-	}
-	for _, upgrade := range w.wiring.Upgrades {
-		err := w.Db.Update(func(tx *store.Tx) error {
-			op := &Op{W: w, Tx: tx, Now: w.VirtualClock.Now()}
-			return op.finishCounters(upgrade(op))
-		})
-		if err != nil {
-			return fmt.Errorf("upgrade the stored state: %w", err)
-		}
+	err := w.Db.Update(func(tx *store.Tx) error {
+		op := &Op{W: w, Tx: tx, Now: w.VirtualClock.Now()}
+		return op.finishCounters(w.upgrade(op))
+	})
+	if err != nil {
+		return fmt.Errorf("upgrade the stored state: %w", err)
 	}
 	return nil
 }
 
-// retire removes the keys no longer kept: the emitted-event log and the
-// entries of the indexes the wiring retired.
-func (w *World) retire() error {
-	prefixes := []string{retiredEmittedLog}
+func (w *World) upgrade(op *Op) error {
+	retired := []string{retiredEmittedLog}
 	for _, name := range w.wiring.Retired {
-		prefixes = append(prefixes, IndexPrefix(name))
+		retired = append(retired, IndexPrefix(name))
 	}
-	for _, prefix := range prefixes {
-		var keys []string
-		err := w.Db.View(func(tx *store.Tx) error {
-			return tx.Scan(prefix, "", false, func(k, _ string) bool {
-				keys = append(keys, k)
-				return true
-			})
-		})
-		if err != nil || len(keys) == 0 {
-			if err != nil {
-				return err
-			}
-			continue
+	for _, prefix := range retired {
+		if err := op.Tx.DeletePrefix(prefix); err != nil {
+			return err
 		}
-		err = w.Db.Update(func(tx *store.Tx) error {
-			for _, k := range keys {
-				if err := tx.Delete(k); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("remove the keys under %q, no longer kept: %w", prefix, err)
+	}
+	for _, upgrade := range w.wiring.Upgrades {
+		if err := upgrade(op); err != nil {
+			return err
 		}
 	}
 	return nil
