@@ -47,6 +47,31 @@ func checkEntryFacts(t *testing.T, w *kernel.World) {
 	}
 }
 
+// listDeliveries lists the deliveries f matches, in the order they were
+// made (up to 10,000).
+func listDeliveries(t *testing.T, w *kernel.World, f deliveries.DeliveryFilter) []deliveries.WebhookDelivery {
+	t.Helper()
+	page, err := deliveries.Deliveries(w, f, kernel.PageRequest{Size: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page.Items
+}
+
+// restoreOwnSnapshot restores the world from a snapshot of itself, as a
+// world adopting what an earlier version stored does, and returns it.
+func restoreOwnSnapshot(t *testing.T, w *kernel.World) []byte {
+	t.Helper()
+	snapshot, err := w.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Restore(snapshot); err != nil {
+		t.Fatal(err)
+	}
+	return snapshot
+}
+
 // newCards creates cards for acme in one write each.
 func newCards(t *testing.T, w *kernel.World, names ...string) {
 	t.Helper()
@@ -92,12 +117,8 @@ func TestEntriesKeepTheFactsFanningOutReads(t *testing.T) {
 	}
 	newCards(t, w, "Fanned out")
 	checkEntryFacts(t, w)
-	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{}, kernel.PageRequest{Size: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := map[string]string{}
-	for _, d := range page.Items[made:] {
+	for _, d := range listDeliveries(t, w, deliveries.DeliveryFilter{})[made:] {
 		got[d.WebhookID] = d.Status
 	}
 	if _, ok := got[picky.ID]; ok {
@@ -174,15 +195,7 @@ func TestFanOutReadsEntriesWithoutFacts(t *testing.T) {
 	}
 	newCards(t, plain, "One", "Two")
 	newCards(t, kept, "One", "Two")
-	list := func(w *kernel.World) []deliveries.WebhookDelivery {
-		t.Helper()
-		page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{}, kernel.PageRequest{Size: 1000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return page.Items
-	}
-	a, b := list(plain), list(kept)
+	a, b := listDeliveries(t, plain, deliveries.DeliveryFilter{}), listDeliveries(t, kept, deliveries.DeliveryFilter{})
 	if len(a) != len(b) {
 		t.Fatalf("%d deliveries from entries without facts, %d from entries with", len(a), len(b))
 	}

@@ -273,34 +273,20 @@ func TestRecordWithoutIndexKeysHasNoSidecar(t *testing.T) {
 func TestRetiredKeysAreDroppedOnRestore(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	enginetest.NewEndpoint(t, w)
-	err := w.Update(func(op *kernel.Op) error {
-		a := enginetest.ActorInOp(t, op, "sk_sandbox_acme")
-		for _, name := range []string{"One", "Two", "Three"} {
-			if _, err := cards.CreateCard(op, a, cards.NewCard{Name: name}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	newCards(t, w, "One", "Two", "Three")
+	before := listDeliveries(t, w, deliveries.DeliveryFilter{})
+	if len(before) < 6 {
+		t.Fatalf("%d deliveries, want those of the demo and of three new cards", len(before))
 	}
-	before, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{}, kernel.PageRequest{Size: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(before.Items) < 6 {
-		t.Fatalf("%d deliveries, want those of the demo and of three new cards", len(before.Items))
-	}
-	for i := 1; i < len(before.Items); i++ {
-		if before.Items[i-1].Seq >= before.Items[i].Seq {
+	for i := 1; i < len(before); i++ {
+		if before[i-1].Seq >= before[i].Seq {
 			t.Fatalf("deliveries listed out of the order made: %s (seq %d) before %s (seq %d)",
-				before.Items[i-1].ID, before.Items[i-1].Seq, before.Items[i].ID, before.Items[i].Seq)
+				before[i-1].ID, before[i-1].Seq, before[i].ID, before[i].Seq)
 		}
 	}
 	retired, log := kernel.IndexPrefix(deliveries.RetiredDeliveryAll), store.Prefix("l", "emitted")
-	err = w.Db.Update(func(tx *store.Tx) error {
-		for _, d := range before.Items {
+	err := w.Db.Update(func(tx *store.Tx) error {
+		for _, d := range before {
 			if err := tx.PutRaw(kernel.IndexKey(deliveries.RetiredDeliveryAll, store.Seq(d.Seq), d.ID), d.ID); err != nil {
 				return err
 			}
@@ -314,15 +300,9 @@ func TestRetiredKeysAreDroppedOnRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, err := w.Snapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	old := restoreOwnSnapshot(t, w)
 	if !strings.Contains(string(old), retired) || !strings.Contains(string(old), log) {
 		t.Fatal("the snapshot lacks the retired keys it was made to hold")
-	}
-	if err := w.Restore(old); err != nil {
-		t.Fatal(err)
 	}
 	err = w.View(func(op *kernel.Op) error {
 		for _, prefix := range []string{retired, log} {
@@ -339,17 +319,14 @@ func TestRetiredKeysAreDroppedOnRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{}, kernel.PageRequest{Size: 1000})
-	if err != nil {
-		t.Fatal(err)
+	after := listDeliveries(t, w, deliveries.DeliveryFilter{})
+	if len(after) != len(before) {
+		t.Fatalf("%d deliveries after the restore, %d before", len(after), len(before))
 	}
-	if len(after.Items) != len(before.Items) {
-		t.Fatalf("%d deliveries after the restore, %d before", len(after.Items), len(before.Items))
-	}
-	for i, d := range after.Items {
+	for i, d := range after {
 		want := `{"entityId":"` + d.EntityID + `","event":"` + d.Event + `","eventId":"` + d.EventID + `"}`
-		if d.ID != before.Items[i].ID || d.Body() != want {
-			t.Errorf("delivery %d after the restore: %s posting %s; before: %s, posting %s", i, d.ID, d.Body(), before.Items[i].ID, want)
+		if d.ID != before[i].ID || d.Body() != want {
+			t.Errorf("delivery %d after the restore: %s posting %s; before: %s, posting %s", i, d.ID, d.Body(), before[i].ID, want)
 		}
 	}
 	checkDerivedIndexes(t, w)

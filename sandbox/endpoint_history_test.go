@@ -42,12 +42,8 @@ func mixedEndpoint(t *testing.T, w *kernel.World) (*deliveries.Webhook, []delive
 	if n != 12 {
 		t.Fatalf("%d deliveries to the new endpoint were due, want 12", n)
 	}
-	all, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{}, kernel.PageRequest{Size: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var mine []deliveries.WebhookDelivery
-	for _, d := range all.Items {
+	for _, d := range listDeliveries(t, w, deliveries.DeliveryFilter{}) {
 		if d.WebhookID == hook.ID {
 			mine = append(mine, d)
 		}
@@ -184,13 +180,7 @@ func TestOlderDeliveryIndexEntriesAreRewritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, err := w.Snapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Restore(old); err != nil {
-		t.Fatal(err)
-	}
+	restoreOwnSnapshot(t, w)
 	checkDerivedIndexes(t, w)
 	checkEntryFacts(t, w)
 	err = w.View(func(op *kernel.Op) error {
@@ -202,12 +192,9 @@ func TestOlderDeliveryIndexEntriesAreRewritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID}, kernel.PageRequest{Size: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(ids(got.Items), ids(want)) {
-		t.Errorf("history after the restore:\n%v\nbefore\n%v", ids(got.Items), ids(want))
+	got := listDeliveries(t, w, deliveries.DeliveryFilter{WebhookID: hook.ID})
+	if !slices.Equal(ids(got), ids(want)) {
+		t.Errorf("history after the restore:\n%v\nbefore\n%v", ids(got), ids(want))
 	}
 	// The queue still works: a new card queues behind the retrying ones
 	// and each is sent in turn.

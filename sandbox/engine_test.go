@@ -337,11 +337,7 @@ func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
 	// The demo's paused endpoint of le_acme takes every event and keeps
 	// its deliveries queued.
 	count := func() []deliveries.WebhookDelivery {
-		page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: "webhook_acmelocal"}, kernel.PageRequest{Size: 10000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return page.Items
+		return listDeliveries(t, w, deliveries.DeliveryFilter{WebhookID: "webhook_acmelocal"})
 	}
 	if n := len(count()); n != 0 {
 		t.Fatalf("loading the scenario emitted %d events", n)
