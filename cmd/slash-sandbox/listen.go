@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 
 // listenOptions are what listen is told.
@@ -264,6 +265,8 @@ func (f *forwarder) forward(r *http.Request, body []byte) (int, []byte, string, 
 	for _, h := range hopHeaders {
 		req.Header.Del(h)
 	}
+	// A forward to the sandbox itself is refused there, whatever it names.
+	req.Header.Set(server.SenderHeader, server.SentByListen)
 	res, err := f.http.Do(req)
 	if err != nil {
 		return 0, nil, "", err

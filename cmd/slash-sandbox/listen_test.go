@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 
 // lockedBuffer is a buffer several goroutines write to.
@@ -202,8 +203,11 @@ func TestListenForwardsDeliveries(t *testing.T) {
 		if r.method != http.MethodPost || string(r.body) != sent.Body || !strings.Contains(sent.Body, `"entityId":"`+tr.EntityID+`"`) {
 			t.Fatalf("app got %s %q, the sandbox sent %q", r.method, r.body, sent.Body)
 		}
+		if got := r.header.Get(server.SenderHeader); sent.Headers["slash-sandbox-sender"] != "webhook" || got != "listen" {
+			t.Errorf("sender header: the sandbox sent %q, the app got %q", sent.Headers["slash-sandbox-sender"], got)
+		}
 		for name, value := range sent.Headers {
-			if name == "content-length" {
+			if name == "content-length" || name == "slash-sandbox-sender" {
 				continue
 			}
 			if got := r.header.Get(name); got != value {
@@ -303,6 +307,56 @@ func TestListenForwardsDeliveries(t *testing.T) {
 			t.Fatalf("printed line = %q", line)
 		}
 	})
+}
+
+// TestListenForwardingToTheSandboxChangesNothing: listen told to forward
+// to the sandbox's own reset forwards with the sender header, and the
+// sandbox refuses it: the card made before is still there, and the
+// delivery records the sandbox's 403.
+func TestListenForwardingToTheSandboxChangesNothing(t *testing.T) {
+	s := startProgram(t, nil, "--addr", "127.0.0.1:0", "--log-level", "error")
+	defer s.stop(t)
+	ctx := context.Background()
+	c := client.New("http://" + s.addr)
+	acme := publicAPI{c: c, key: "sk_sandbox_acme", le: "le_acme"}
+	var card struct {
+		ID string `json:"id"`
+	}
+	if err := acme.call(ctx, http.MethodPost, "/card", map[string]string{"type": "virtual", "name": "Before"}, &card); err != nil {
+		t.Fatal(err)
+	}
+	l := startListen(t, "--forward-to", "http://"+s.addr+"/_sandbox/reset", "--server", "http://"+s.addr)
+	defer l.stop(t)
+	tr, err := c.TriggerEvent(ctx, client.EventTrigger{Event: "card.update"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Do(ctx, http.MethodPost, "/_sandbox/webhook-deliveries/settle", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := acme.call(ctx, http.MethodGet, "/card/"+card.ID, nil, nil); err != nil {
+		t.Fatalf("the card made before the forward: %v", err)
+	}
+	ds, err := c.Deliveries(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer struct {
+		Status int    `json:"status"`
+		Body   string `json:"body"`
+	}
+	// The first event the trigger raised is tried, and holds the others
+	// back while it is retried.
+	for _, d := range ds {
+		if d.WebhookID == l.webhook && d.EventID == tr.Events[0].EventID && len(d.Attempts) > 0 {
+			if err := json.Unmarshal(d.Attempts[0].Response, &answer); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if answer.Status != http.StatusForbidden || !strings.Contains(answer.Body, "does not act on requests it sent itself") {
+		t.Fatalf("the delivery through listen recorded %+v", answer)
+	}
 }
 
 // lineWith is the printed line that names an event id.

@@ -95,6 +95,14 @@ type MCPHost struct {
 	API      func() http.Handler
 }
 
+// SenderHeader marks every request the sandbox and its command line send
+// themselves (webhook deliveries, authorization-webhook calls, the listen
+// command's forwards); the sandbox refuses any request that carries it.
+const SenderHeader = web.SenderHeader
+
+// SentByListen is SenderHeader's value on the listen command's forwards.
+const SentByListen = web.SentByListen
+
 // ErrDataHoldsAnotherWorld is wrapped by New's error when Config.DataPath
 // holds a world other than the one the configuration asks for; the error
 // says what the file holds.

@@ -2,7 +2,7 @@ package api
 
 import (
 	"bytes"
-	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -175,12 +175,8 @@ func (a *API) doUpload(r *http.Request, check func([]byte) (string, error),
 		return nil, err
 	}
 	raw, err := io.ReadAll(r.Body)
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return nil, kernel.Errorf(kernel.CodePayloadTooLarge, "the upload is larger than %d bytes", web.MaxMultipartBody)
-	}
 	if err != nil {
-		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "the request body could not be read: %v", err)
+		return nil, web.ReadError(err, fmt.Sprintf("the upload is larger than %d bytes", web.MaxMultipartBody))
 	}
 	f, err := multipartFile(r.Header.Get("Content-Type"), raw)
 	if err != nil {

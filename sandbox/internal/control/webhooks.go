@@ -245,7 +245,7 @@ const (
 func optionalBody(r *http.Request, v any) error {
 	raw, err := io.ReadAll(io.LimitReader(r.Body, web.MaxBody+1))
 	if err != nil {
-		return kernel.InvalidField("body", "could not be read")
+		return web.ReadError(err, "the request body is larger than the request limit")
 	}
 	if strings.TrimSpace(string(raw)) == "" {
 		return nil

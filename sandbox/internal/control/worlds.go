@@ -263,7 +263,7 @@ func (c *Control) importSnapshot(r *http.Request) (any, error) {
 	}
 	file, err := io.ReadAll(r.Body)
 	if err != nil {
-		return nil, kernel.Errorf(kernel.CodePayloadTooLarge, "the snapshot file is larger than the request limit")
+		return nil, web.ReadError(err, "the snapshot file is larger than the request limit")
 	}
 	s, err := c.Engine.ImportSnapshot(file)
 	if err != nil {

@@ -28,17 +28,30 @@ func ReadBody(r *http.Request) ([]byte, error) {
 		return nil, err
 	}
 	body, err := readBody(r)
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) || len(body) > MaxBody {
-		return nil, kernel.Errorf(kernel.CodePayloadTooLarge, "the request body is larger than %d bytes", MaxBody)
+	if len(body) > MaxBody {
+		err = &http.MaxBytesError{Limit: MaxBody}
 	}
 	if err != nil {
-		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "the request body could not be read: %v", err)
+		return nil, ReadError(err, fmt.Sprintf("the request body is larger than %d bytes", MaxBody))
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, kernel.InvalidField("body", "a JSON body is required")
 	}
 	return body, nil
+}
+
+// ReadError is the error a request whose body could not be read answers
+// with: 413 with tooLarge when the body passed its limit, 408 when it did
+// not arrive in time, else 400.
+func ReadError(err error, tooLarge string) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return kernel.Errorf(kernel.CodePayloadTooLarge, "%s", tooLarge)
+	}
+	if e, ok := kernel.AsError(err); ok {
+		return e
+	}
+	return kernel.Errorf(kernel.CodeInvalidRequest, "the request body could not be read: %v", err)
 }
 
 // readBody reads the whole body, or takes it as the journal read it.

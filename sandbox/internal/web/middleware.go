@@ -33,7 +33,10 @@ type Middleware struct {
 	// Origins guards every path under /_sandbox/ (nil: loopback and IP
 	// hosts, same-origin pages).
 	Origins *Origins
-	seq     atomic.Int64
+	// BodyReadTimeout is how long a request body may take to arrive, each
+	// further MiB of it given as long again (0: DefaultBodyReadTimeout).
+	BodyReadTimeout time.Duration
+	seq             atomic.Int64
 }
 
 // Wrap returns next behind the middleware.
@@ -45,7 +48,17 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 			info.RequestID = requestID(m.seq.Add(1))
 		}
 		r = WithInfo(r, info)
+		raw := w
+		w = &statusWriter{ResponseWriter: w, info: info}
 		w.Header().Set("X-Request-Id", info.RequestID)
+		if sender := r.Header.Get(SenderHeader); sender != "" {
+			info.Route = "sandbox.refused"
+			WriteError(w, r, GenOf(r.URL.Path), kernel.Errorf(kernel.CodeForbidden, "the sandbox does not act on requests "+
+				"it sent itself (this one carries %s: %s): point webhooks and forwarding at your own receiver", SenderHeader,
+				sender))
+			m.log(r, info, start)
+			return
+		}
 		guarded, shared := guards(r.URL.Path), ""
 		if guarded {
 			if err := m.Origins.check(r); err != nil {
@@ -59,7 +72,8 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		} else {
 			publicCORS(w, r)
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, BodyLimit(r))
+		r.Body = http.MaxBytesReader(raw, r.Body, BodyLimit(r))
+		r.Body = m.paceBody(raw, r)
 		defer m.log(r, info, start)
 		defer func() {
 			if p := recover(); p != nil {

@@ -66,6 +66,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
 // Authorization webhook headers. The first three are the real service's;
@@ -175,6 +176,7 @@ func (c *Caller) call(hook *cards.AuthorizationWebhook, id, virtual string, body
 	req.Header.Set(HeaderAuthTimestamp, timestamp)
 	req.Header.Set(HeaderAuthSignature, sig)
 	req.Header.Set(HeaderVirtualTime, virtual)
+	req.Header.Set(web.SenderHeader, web.SentByAuthorization)
 	client := c.Client
 	if client == nil {
 		client = http.DefaultClient

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,7 +17,12 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
+
+// senderHeader is web.SenderHeader as the recorded request headers spell
+// theirs, in lower case.
+var senderHeader = strings.ToLower(web.SenderHeader)
 
 // DeliveryTimeout is how long a receiver has to answer a delivery.
 const DeliveryTimeout = 10 * time.Second
@@ -300,6 +306,9 @@ func (s *Sender) post(d deliveries.DueDelivery, now time.Time) deliveries.Attemp
 		HeaderTimestamp:   strconv.FormatInt(now.Unix(), 10),
 		HeaderAttempt:     strconv.Itoa(d.Attempt),
 		HeaderVirtualTime: virtualTime(now),
+		// The sandbox refuses a request that carries it: a delivery
+		// pointed at the sandbox itself cannot act on it.
+		senderHeader: web.SentByWebhook,
 	}
 	req, err := http.NewRequest(http.MethodPost, d.URL, bytes.NewReader(d.Body))
 	if err != nil {
