@@ -92,6 +92,7 @@ func TestBadFlags(t *testing.T) {
 		{"serve", "--seed", "x"}, {"--clock-start", "tomorrow"}, {"--clock", "warp"}, {"--log-level", "loud"},
 		{"--log-format", "xml"}, {"--durability", "maybe"}, {"--nope"}, {"frobnicate"},
 		{"--webhook-timeout", "soon"}, {"--webhook-advance-wait", "0s"}, {"--webhook-advance-wait", "1h"},
+		{"--idle-timeout", "0s"}, {"--body-read-timeout", "forever"},
 	} {
 		if r := runProgram(t, nil, args...); r.code != 2 || r.stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)

@@ -27,6 +27,7 @@ type options struct {
 	data, durability, logLevel, logFormat                   string
 	scenariosDir, allowedHosts, allowedOrigins              string
 	webhookTimeout, advanceWait                             string
+	idleTimeout, bodyReadTimeout                            string
 	resetData                                               bool
 	// resetDataEnv is SANDBOX_RESET_DATA as given, checked with the rest.
 	resetDataEnv string
@@ -68,6 +69,8 @@ func (p *Program) serveFlags(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.allowedOrigins, "allowed-origins", env("SANDBOX_ALLOWED_ORIGINS", ""), "comma-separated browser origins allowed to call the control API, e.g. http://localhost:5173 (SANDBOX_ALLOWED_ORIGINS)")
 	fs.StringVar(&o.webhookTimeout, "webhook-timeout", env("SANDBOX_WEBHOOK_TIMEOUT", "10s"), "how long a webhook receiver has to answer a delivery (SANDBOX_WEBHOOK_TIMEOUT)")
 	fs.StringVar(&o.advanceWait, "webhook-advance-wait", env("SANDBOX_WEBHOOK_ADVANCE_WAIT", "5s"), "how long a clock advance waits for the deliveries due at one instant; the first wait that runs out ends the waiting (SANDBOX_WEBHOOK_ADVANCE_WAIT)")
+	fs.StringVar(&o.idleTimeout, "idle-timeout", env("SANDBOX_IDLE_TIMEOUT", "2m"), "how long an idle keep-alive connection stays open (SANDBOX_IDLE_TIMEOUT)")
+	fs.StringVar(&o.bodyReadTimeout, "body-read-timeout", env("SANDBOX_BODY_READ_TIMEOUT", "60s"), "how long each MiB of a request body may take to arrive; a slower body is answered 408 (SANDBOX_BODY_READ_TIMEOUT)")
 	return fs
 }
 
@@ -118,6 +121,12 @@ func (p *Program) config(o *options, adminToken string) (server.Config, error) {
 		return cfg, err
 	}
 	if cfg.Webhooks.AdvanceWait, err = duration("--webhook-advance-wait", o.advanceWait); err != nil {
+		return cfg, err
+	}
+	if cfg.IdleTimeout, err = duration("--idle-timeout", o.idleTimeout); err != nil {
+		return cfg, err
+	}
+	if cfg.BodyReadTimeout, err = duration("--body-read-timeout", o.bodyReadTimeout); err != nil {
 		return cfg, err
 	}
 	if cfg.Durability, err = store.ParseDurability(o.durability); err != nil {

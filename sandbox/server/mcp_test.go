@@ -316,3 +316,22 @@ func TestMCPEncryptsCardData(t *testing.T) {
 		}
 	})
 }
+
+// TestMCPRequestsAreLoggedWithTheirStatus: the MCP SDK writes its answers
+// itself, and the request log still names each one's status.
+func TestMCPRequestsAreLoggedWithTheirStatus(t *testing.T) {
+	e := newEnv(t, options{})
+	s := mustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
+	if _, err := s.ListTools(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	lines := where(logLines(t, e.log.String()), "POST /mcp")
+	if len(lines) < 2 {
+		t.Fatalf("%d log lines for POST /mcp", len(lines))
+	}
+	for _, l := range lines {
+		if status, _ := l["status"].(float64); status < 200 || status > 299 {
+			t.Fatalf("POST /mcp logged with status %v: %v", l["status"], l)
+		}
+	}
+}

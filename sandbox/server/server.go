@@ -68,11 +68,26 @@ type Config struct {
 	// that never queries analytics (a test using sandboxtest) does not
 	// compile SQLite.
 	Analytics Analytics
+	// IdleTimeout closes a keep-alive connection that has carried no
+	// request for this long (0: DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	// BodyReadTimeout is how long a request body may take to arrive, each
+	// further MiB of it given as long again (0: web.DefaultBodyReadTimeout,
+	// 60 s); a body too slow is answered 408 and its connection closed.
+	BodyReadTimeout time.Duration
 	// MCP serves the MCP server at /mcp: mcp.Server from package
 	// sandbox/mcp, which the binary always passes. Nil: /mcp answers 501
 	// naming that package. Passed in for the same reason, the MCP SDK.
 	MCP MCP
 }
+
+// DefaultIdleTimeout is how long an idle keep-alive connection stays open
+// unless Config.IdleTimeout says otherwise.
+const DefaultIdleTimeout = 2 * time.Minute
+
+// DefaultBodyReadTimeout is how long a request body may take to arrive,
+// per MiB, unless Config.BodyReadTimeout says otherwise.
+const DefaultBodyReadTimeout = web.DefaultBodyReadTimeout
 
 // Analytics is an SQL engine for POST /analytics; sandbox/analytics has
 // the one there is.
@@ -116,6 +131,7 @@ type Server struct {
 	srv       *http.Server
 	ln        net.Listener
 	scenarios *scenario.Library
+	idle      time.Duration
 }
 
 // New loads the scenario and builds the handler; it does not listen yet.
@@ -143,7 +159,10 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{Engine: eng, log: cfg.Log, scenarios: cfg.Scenarios}
+	s := &Server{Engine: eng, log: cfg.Log, scenarios: cfg.Scenarios, idle: cfg.IdleTimeout}
+	if s.idle <= 0 {
+		s.idle = DefaultIdleTimeout
+	}
 	s.Handler = Handler(eng, cfg)
 	return s, nil
 }
@@ -156,7 +175,8 @@ func Handler(eng *kernel.Engine, cfg Config) http.Handler {
 
 // wrap puts the outer middleware around the router.
 func wrap(eng *kernel.Engine, cfg Config, r *mux.Router) http.Handler {
-	mw := &web.Middleware{Log: cfg.Log, Origins: &web.Origins{Addr: cfg.Addr, Hosts: cfg.AllowedHosts, Origins: cfg.AllowedOrigins}}
+	mw := &web.Middleware{Log: cfg.Log, Origins: &web.Origins{Addr: cfg.Addr, Hosts: cfg.AllowedHosts, Origins: cfg.AllowedOrigins},
+		BodyReadTimeout: cfg.BodyReadTimeout}
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
 	}
@@ -289,7 +309,9 @@ func (s *Server) Serve(ctx context.Context) error {
 	// shutdown, while ordinary writes, which never look, finish.
 	base, stopRequests := context.WithCancel(context.Background())
 	defer stopRequests()
-	s.srv = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second,
+	// No ReadTimeout: one that ran out while a long poll waits would end
+	// its context. The middleware bounds each request body instead.
+	s.srv = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: s.idle,
 		BaseContext: func(net.Listener) context.Context { return base }}
 	errc := make(chan error, 1)
 	go func() { errc <- s.srv.Serve(s.ln) }()

@@ -72,9 +72,13 @@ func (b *pacedBody) Read(p []byte) (int, error) {
 	b.read += int64(n)
 	switch {
 	case b.done:
-	case err != nil:
+	case err == io.EOF:
+		// Read whole: the connection is the server's again.
 		b.done = true
 		b.rc.SetReadDeadline(time.Time{})
+	case err != nil:
+		// The deadline stays: it ends the server's reading of the rest.
+		b.done = true
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			err = kernel.Errorf(kernel.CodeTimeout, "the request body did not arrive in time: each MiB of it must "+
 				"arrive within %s (%d bytes came)", b.limit, b.read)
