@@ -121,7 +121,9 @@ func TestLongPollsOutliveTheConnectionLimits(t *testing.T) {
 	postJSON(t, base+"/_sandbox/webhooks/"+hook["id"].(string)+"/trigger", "", `{"event":"card.update","entityId":"card_acmeaws"}`, 201)
 	<-arrived
 	settled := make(chan map[string]any, 1)
-	go func() { settled <- postJSON(t, base+"/_sandbox/webhook-deliveries/settle", "", `{"timeout":"30s"}`, 200) }()
+	go func() {
+		settled <- postJSON(t, base+"/_sandbox/webhook-deliveries/settle", "", `{"timeout":"30s"}`, 200)
+	}()
 	// Nothing signals that a limit did not run out: give it ten times
 	// its length before the receiver answers.
 	time.Sleep(10 * limit)
