@@ -3,17 +3,27 @@ package scenario
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // suggest returns `; did you mean "x"?` for the candidate closest to got,
 // when one is close enough to be a slip of the keyboard, else "".
+// A candidate whose length differs from got's by more than a slip is not
+// measured: the distance is at least that difference, so a long value
+// costs no more than reading it.
 func suggest(got string, candidates []string) string {
 	best, bestD := "", -1
+	lower := strings.ToLower(got)
+	n := utf8.RuneCountInString(lower)
 	for _, c := range candidates {
 		if c == got {
 			continue
 		}
-		d := distance(strings.ToLower(got), strings.ToLower(c))
+		lc := strings.ToLower(c)
+		if m := utf8.RuneCountInString(lc); max(n-m, m-n) > slip(len(got)) {
+			continue
+		}
+		d := distance(lower, lc)
 		if bestD < 0 || d < bestD || d == bestD && c < best {
 			best, bestD = c, d
 		}

@@ -136,3 +136,41 @@ func TestFaultGatewayStatusesAndUnknownRoutes(t *testing.T) {
 		}
 	})
 }
+
+// TestLongInputsGetNoSuggestion: suggestions cost time in proportion to
+// the input's length, so a page looping over a 500 KB path, or a caller
+// naming a 900 KB route or event, gets a plain answer without one.
+func TestLongInputsGetNoSuggestion(t *testing.T) {
+	e := newEnv(t, options{})
+	t.Run("a path too long to be near a route", func(t *testing.T) {
+		path := "/card/" + strings.Repeat("x", 500<<10)
+		r := e.do(req{path: path, key: acmeKey, header: fromAPage}).gen1(t, 404, "not_found")
+		if msg := r["message"].(string); strings.Contains(msg, "did you mean") {
+			t.Fatalf("message suggests a route: %.200s", msg)
+		}
+		// A short one still has its suggestion.
+		if msg := e.do(req{path: "/cards", key: acmeKey}).gen1(t, 404, "not_found")["message"].(string); !strings.Contains(msg,
+			"did you mean GET /card?") {
+			t.Fatalf("message = %q", msg)
+		}
+	})
+	long := strings.Repeat("card.create", 900<<10/len("card.create"))
+	t.Run("a fault's route longer than every route's name", func(t *testing.T) {
+		r := e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: map[string]any{"route": long, "status": 500}})
+		d := r.gen2(t, 400, "invalid_request")["/route"]
+		if !strings.Contains(d, "bytes long; no route's name is longer than") || strings.Contains(d, "did you mean") {
+			t.Fatalf("details /route = %.300s", d)
+		}
+		if items := e.get("/_sandbox/faults", "", "").status(t, 200).json(t)["items"].([]any); len(items) != 0 {
+			t.Fatalf("faults after the refusal: %v", items)
+		}
+	})
+	t.Run("an event type far longer than every type", func(t *testing.T) {
+		hook := createHook(t, e, "http://127.0.0.1:9/hooks")
+		r := e.do(req{method: http.MethodPost, path: "/_sandbox/webhooks/" + hook.ID + "/trigger",
+			body: map[string]any{"event": long}}).gen2(t, 400, "invalid_request")
+		if _, ok := r["/event"]; !ok {
+			t.Fatalf("details = %.300v", r)
+		}
+	})
+}

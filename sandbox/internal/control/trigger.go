@@ -3,7 +3,6 @@ package control
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/gorilla/mux"
@@ -194,30 +193,14 @@ func nearestEventType(name string) string {
 		if (len(name) >= 5 && strings.Contains(t, name)) || strings.Contains(name, t) {
 			return t
 		}
-		if d := editDistance(name, t); d < bestDist {
+		// The distance is at least the difference in length: a long
+		// name is never measured against every type.
+		if max(len(name)-len(t), len(t)-len(name)) >= bestDist {
+			continue
+		}
+		if d := web.Distance(name, t); d < bestDist {
 			best, bestDist = t, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between two strings, by byte.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = slices.Min([]int{prev[j] + 1, cur[j-1] + 1, prev[j-1] + cost})
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }

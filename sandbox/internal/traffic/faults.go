@@ -43,6 +43,9 @@ func checkFault(f *Fault, routes []string) error {
 	switch {
 	case f.Route == "":
 		d["/route"] = `required: a route name such as "card.create", or "*" for every public route`
+	case f.Route != "*" && routes != nil && len(f.Route) > longest(routes):
+		d["/route"] = fmt.Sprintf("is %d bytes long; no route's name is longer than %d (docs/coverage.md lists every route)",
+			len(f.Route), longest(routes))
 	case f.Route != "*" && routes != nil && !slices.Contains(routes, f.Route):
 		msg := fmt.Sprintf("%q is not a public route's name", f.Route)
 		if near, ok := web.Nearest(routes, f.Route); ok {
@@ -72,6 +75,16 @@ func checkFault(f *Fault, routes []string) error {
 		return kernel.Invalid(d)
 	}
 	return nil
+}
+
+// longest is the length of the longest of names: a longer one is refused
+// before any is suggested.
+func longest(names []string) int {
+	n := 0
+	for _, name := range names {
+		n = max(n, len(name))
+	}
+	return n
 }
 
 // AddFault checks a fault and injects it into a world's public routes: it

@@ -32,11 +32,20 @@ func Templates(r *mux.Router) []RouteTemplate {
 	return out
 }
 
+// MaxNearMissPath is the longest path NearMiss looks for a route near: no
+// route is nearly that long, and the edit distance of a longer one would
+// cost time in proportion to its length for every template.
+const MaxNearMissPath = 256
+
 // NearMiss finds the route a request that matched none most likely meant,
 // the way WireMock names a near miss: the template whose segments are
 // fewest edits away, another method costing one more edit when both read
-// or both write, and two more otherwise.
+// or both write, and two more otherwise. A path longer than
+// MaxNearMissPath has none.
 func NearMiss(routes []RouteTemplate, method, path string) (RouteTemplate, bool) {
+	if len(path) > MaxNearMissPath {
+		return RouteTemplate{}, false
+	}
 	got := segments(path)
 	best, bestCost := RouteTemplate{}, -1
 	for _, t := range routes {
@@ -113,14 +122,20 @@ func Distance(a, b string) int {
 	return prev[len(b)]
 }
 
-// Nearest is the name among names fewest edits away from name, and whether
-// it is close enough to suggest.
+// Nearest is the name among names fewest edits away from name, when one
+// is close enough to suggest. A name whose length differs from name's by
+// more than the edits allowed is never measured: the distance is at least
+// that difference, so a long name costs no more than reading it.
 func Nearest(names []string, name string) (string, bool) {
+	allowed := max(2, len(name)/3)
 	best, bestCost := "", -1
 	for _, n := range names {
+		if abs(len(n)-len(name)) > allowed {
+			continue
+		}
 		if c := Distance(n, name); bestCost < 0 || c < bestCost {
 			best, bestCost = n, c
 		}
 	}
-	return best, bestCost >= 0 && bestCost <= max(2, len(name)/3)
+	return best, bestCost >= 0 && bestCost <= allowed
 }
