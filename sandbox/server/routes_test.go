@@ -2,9 +2,11 @@ package server_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -143,5 +145,40 @@ func TestEveryOperationIsRouted(t *testing.T) {
 	}
 	if len(skipped) > 0 && !t.Failed() {
 		t.Skipf("%d of %d operations routed; pending elsewhere:\n  %s", len(want)-len(skipped), len(want), strings.Join(skipped, "\n  "))
+	}
+}
+
+// TestLiteralPathsAnswer405ToOtherMethods walks every route whose path is
+// all literal and sends it each method it does not take: the answer is
+// 405 with the methods it does take, never the answer of a route whose
+// variable would read the literal word as an id.
+func TestLiteralPathsAnswer405ToOtherMethods(t *testing.T) {
+	e := newEnv(t, options{})
+	r, _ := server.Router(e.eng, withAll(server.Config{Log: zerolog.Nop()}))
+	methods := map[string][]string{}
+	r.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		path, err := route.GetPathTemplate()
+		ms, merr := route.GetMethods()
+		if err == nil && merr == nil && route.GetName() != "" && !strings.Contains(path, "{") {
+			methods[path] = append(methods[path], ms...)
+		}
+		return nil
+	})
+	if len(methods) < 50 {
+		t.Fatalf("only %d literal paths", len(methods))
+	}
+	for path, allowed := range methods {
+		sort.Strings(allowed)
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			if slices.Contains(allowed, m) {
+				continue
+			}
+			res := e.do(req{method: m, path: path, key: acmeKey})
+			got := strings.Split(res.Header.Get("Allow"), ", ")
+			sort.Strings(got)
+			if res.StatusCode != http.StatusMethodNotAllowed || !slices.Equal(got, allowed) {
+				t.Errorf("%s %s = %d, Allow %q; want 405, Allow %q", m, path, res.StatusCode, got, strings.Join(allowed, ", "))
+			}
+		}
 	}
 }

@@ -216,6 +216,7 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	}
 	ui.Register(r, docs) // ahead of the control API, whose admin token it does not need
 	controls := ctl.Register(r, docs)
+	web.LiteralsWin(r)
 	unmatched(r, controls, shaping)
 	return r, docs
 }

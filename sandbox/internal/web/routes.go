@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gorilla/mux"
 )
@@ -21,4 +22,30 @@ func NameRoutes(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// LiteralsWin keeps a route's variable from standing for a path another
+// route spells out: DELETE /snapshots/{id} does not take
+// /snapshots/import, which POST /snapshots/import names, so DELETE there
+// answers 405 with the methods the literal route allows instead of
+// whatever the variable's route makes of the word. Call it once every
+// route is registered.
+func LiteralsWin(r *mux.Router) {
+	literal := map[string]bool{}
+	var variable []*mux.Route
+	r.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		path, err := route.GetPathTemplate()
+		switch {
+		case err != nil || route.GetName() == "":
+		case strings.Contains(path, "{"):
+			variable = append(variable, route)
+		default:
+			literal[path] = true
+		}
+		return nil
+	})
+	notLiteral := func(req *http.Request, _ *mux.RouteMatch) bool { return !literal[req.URL.Path] }
+	for _, route := range variable {
+		route.MatcherFunc(notLiteral)
+	}
 }
