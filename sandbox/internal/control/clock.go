@@ -53,10 +53,9 @@ func eventOf(e kernel.Event) eventView {
 // leap day included. Further is a 400; advance again to go on.
 const maxAdvanceSpan = 366 * 24 * time.Hour
 
-// target resolves an advance request: by a duration, to an instant, or to
-// the next scheduled event.
-func target(w *kernel.World, req advanceRequest) (time.Time, error) {
-	now := w.Now()
+// target resolves an advance request from the clock now: by a duration,
+// to an instant, or to the next scheduled event.
+func target(w *kernel.World, req advanceRequest, now time.Time) (time.Time, error) {
 	var to time.Time
 	field := "/to"
 	switch {
@@ -116,18 +115,30 @@ func (c *Control) advance(r *http.Request) (any, error) {
 		return nil, err
 	}
 	req.By, req.To = strings.TrimSpace(req.By), strings.TrimSpace(req.To)
-	from := w.Now()
-	to, err := target(w, req)
-	if err != nil {
+	// Refused at once, before any wait; the advance works its target out
+	// again from the clock it finds (a restore may have moved it since).
+	if _, err := target(w, req, w.Now()); err != nil {
 		return nil, err
 	}
-	progress := c.advanceLog(w, from, to)
+	var from, to time.Time
+	var progress *advanceLog
+	resolve := func(now time.Time) (time.Time, error) {
+		t, err := target(w, req, now)
+		if err == nil {
+			from, to, progress = now, t, c.advanceLog(w, now, t)
+		}
+		return t, err
+	}
+	each := func(e kernel.Event) { progress.event(e) }
 	var ran []kernel.Event
 	hooks := advanceHooks{Delivered: []webhooks.Sent{}}
 	if c.Webhooks != nil && (req.SettleWebhooks == nil || *req.SettleWebhooks) {
-		ran, hooks.Delivered, hooks.Settled, err = c.advanceSettling(r.Context(), w, to, progress.event)
+		ran, hooks.Delivered, hooks.Settled, err = c.advanceSettling(r.Context(), w, resolve, each)
 	} else {
-		ran, err = w.AdvanceEach(r.Context(), to, kernel.MaxAdvanceEvents, progress.event)
+		ran, err = w.AdvanceFrom(r.Context(), resolve, kernel.MaxAdvanceEvents, each)
+	}
+	if progress == nil {
+		return nil, err
 	}
 	progress.done(err)
 	if err != nil {

@@ -290,9 +290,11 @@ func (c *Control) settleDeliveries(r *http.Request) (any, error) {
 // so a slow or dead receiver holds it for AdvanceWait at most once (and
 // all the waits together never pass maxSettleTimeout). A clock that moves
 // by itself (real or scaled) is advanced in one step and settled after:
-// its instants cannot be held still. each is called with every event that
-// ran.
-func (c *Control) advanceSettling(parent context.Context, w *kernel.World, to time.Time, each func(kernel.Event)) ([]kernel.Event, []webhooks.Sent, bool, error) {
+// its instants cannot be held still. The first step works the target out
+// with resolve from the clock it finds; each is called with every event
+// that ran.
+func (c *Control) advanceSettling(parent context.Context, w *kernel.World, resolve func(time.Time) (time.Time, error),
+	each func(kernel.Event)) ([]kernel.Event, []webhooks.Sent, bool, error) {
 	total, cancelTotal := context.WithTimeout(parent, maxSettleTimeout)
 	defer cancelTotal()
 	var ran []kernel.Event
@@ -308,25 +310,63 @@ func (c *Control) advanceSettling(parent context.Context, w *kernel.World, to ti
 		sent = append(sent, out.Delivered...)
 		settled = settled && out.Settled
 	}
-	for w.Clock().Mode == clock.Frozen {
-		settle()
-		next, ok, err := w.NextEventAt()
-		if err != nil {
-			return ran, sent, settled, err
+	step := &steps{w: w, resolve: resolve}
+	for !step.last {
+		if w.Clock().Mode == clock.Frozen {
+			settle()
 		}
-		if !ok || next.After(to) {
-			break
-		}
-		evs, err := w.AdvanceEach(parent, next, kernel.MaxAdvanceEvents-len(ran), each)
+		evs, err := w.AdvanceFrom(parent, step.next, kernel.MaxAdvanceEvents-len(ran), each)
 		ran = append(ran, evs...)
 		if err != nil {
 			return ran, sent, settled, err
 		}
 	}
-	evs, err := w.AdvanceEach(parent, to, kernel.MaxAdvanceEvents-len(ran), each)
-	ran = append(ran, evs...)
 	if w.Clock().Mode != clock.Frozen {
 		settle()
 	}
-	return ran, sent, settled, err
+	return ran, sent, settled, nil
+}
+
+// steps are the instants a settling advance stops at: each next instant an
+// event is due (when the clock is frozen), then the target, which the
+// first step works out.
+type steps struct {
+	w        *kernel.World
+	resolve  func(time.Time) (time.Time, error)
+	to       time.Time
+	resolved bool
+	// last is set once the step to the target is given.
+	last bool
+}
+
+// next is where the advance that finds the clock at now goes. A restore
+// that moved the clock past the target meanwhile leaves only what is due
+// to run: the clock does not go back.
+func (s *steps) next(now time.Time) (time.Time, error) {
+	if !s.resolved {
+		to, err := s.resolve(now)
+		if err != nil {
+			return to, err
+		}
+		s.to, s.resolved = to, true
+	}
+	if s.w.Clock().Mode == clock.Frozen {
+		next, ok, err := s.w.NextEventAt()
+		if err != nil {
+			return now, err
+		}
+		if ok && !next.After(s.to) {
+			return later(next, now), nil
+		}
+	}
+	s.last = true
+	return later(s.to, now), nil
+}
+
+// later is the later of two instants.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

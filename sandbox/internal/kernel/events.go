@@ -189,14 +189,35 @@ func (w *World) AdvanceContext(ctx context.Context, target time.Time, max int) (
 // AdvanceEach is AdvanceContext that calls each (when not nil) with every
 // event as soon as it has run, so long advances can report progress.
 func (w *World) AdvanceEach(ctx context.Context, target time.Time, max int, each func(Event)) ([]Event, error) {
+	return w.AdvanceFrom(ctx, func(time.Time) (time.Time, error) { return target, nil }, max, each)
+}
+
+// AdvanceFrom is AdvanceEach to the instant target works out from the
+// clock as the advance finds it, once no other advance runs: a relative
+// advance ("by 36h") measured from a clock read earlier would find the
+// clock already past its target when a snapshot restored meanwhile moved
+// it on. An error of target ends the advance before anything ran.
+func (w *World) AdvanceFrom(ctx context.Context, target func(now time.Time) (time.Time, error), max int,
+	each func(Event)) ([]Event, error) {
 	w.advancing.Lock()
 	defer w.advancing.Unlock()
+	now := w.Now()
+	to, err := target(now)
+	if err != nil {
+		return nil, err
+	}
+	return w.advance(ctx, now, to, max, each)
+}
+
+// advance runs the events due by target from the clock now; the caller
+// holds w.advancing.
+func (w *World) advance(ctx context.Context, now, target time.Time, max int, each func(Event)) ([]Event, error) {
 	if err := clock.InRange(target); err != nil {
 		return nil, InvalidField("/to", err.Error())
 	}
-	if target.Before(w.Now()) {
+	if target.Before(now) {
 		return nil, Errorf(CodeInvalidRequest, "the clock never moves backwards: %s is before %s",
-			target.UTC().Format(time.RFC3339), w.Now().Format(time.RFC3339)).With("to", target.UTC().Format(time.RFC3339))
+			target.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339)).With("to", target.UTC().Format(time.RFC3339))
 	}
 	var ran []Event
 	for {
