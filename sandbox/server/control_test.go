@@ -2,11 +2,14 @@ package server_test
 
 import (
 	"bytes"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 	"net/http"
+	"net/url"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 
 func TestHealthAndClock(t *testing.T) {
@@ -207,6 +210,34 @@ func TestAdminToken(t *testing.T) {
 	e.do(req{path: "/_sandbox/keys", header: map[string]string{"Authorization": "Bearer s3cret"}}).status(t, 200)
 	e.do(req{method: http.MethodPost, path: "/_sandbox/reset"}).gen2(t, 401, "unauthorized")
 	e.get("/account", "sk_sandbox_acme", "").status(t, 200)
+}
+
+// TestAdminTokenSparesOnlyTheSecureForm: with an admin token, the secure
+// form's routes open without it, directly or under the world's path, and
+// no other route does, whatever /forms/ its path holds.
+func TestAdminTokenSparesOnlyTheSecureForm(t *testing.T) {
+	e := newEnv(t, options{adminToken: "s3cret"})
+	createIR(e, "sk_sandbox_alice", "le_acme", "form", validIR).status(t, 200)
+	link, _ := outboxLink(t, e, "hello@pixelforge.test")
+	token := link[strings.LastIndex(link, "/")+1:]
+	for _, path := range []string{link, "/_sandbox/worlds/default/forms/information-requests/" + token} {
+		e.do(req{path: path}).status(t, 200)
+		if r := postForm(e, path, url.Values{}); r.StatusCode == 401 {
+			t.Fatalf("POST %s without the token = 401: %s", path, r.body)
+		}
+	}
+	for _, r := range []req{
+		{path: "/_sandbox/worlds/forms/keys"},
+		{path: "/_sandbox/worlds/forms/x"},
+		{path: "/_sandbox/worlds/default/forms/x"},
+		{path: "/_sandbox/worlds/default/worlds/default/forms/information-requests/" + token},
+		{path: "/_sandbox/snapshots/forms/export"},
+		{method: http.MethodPost, path: "/_sandbox/agent-requests/forms/approve"},
+		{method: http.MethodPost, path: "/_sandbox/webhook-deliveries/forms/redeliver"},
+		{path: "/_sandbox/worlds/default/agent-requests/forms"},
+	} {
+		e.do(r).gen2(t, 401, "unauthorized")
+	}
 }
 
 // GET /_sandbox/health answers a liveness probe without the admin token,

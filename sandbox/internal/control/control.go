@@ -3,6 +3,7 @@ package control
 import (
 	"crypto/subtle"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,11 @@ type Control struct {
 	Wall func() time.Time
 }
 
+// worldScoped is the route of every control path under
+// /_sandbox/worlds/{world}/, which it serves as the path after it in that
+// world.
+const worldScoped = "sandbox.world_scoped"
+
 // Register adds every control route to r, under /_sandbox, and their
 // descriptions, with the components they name, to docs. It returns the
 // subrouter that holds the routes.
@@ -46,7 +52,7 @@ func (c *Control) Register(r *mux.Router, docs *openapi.Registry) *mux.Router {
 	describe(docs)
 	routesScenarioSchema(r, docs)
 	s := r.PathPrefix("/_sandbox").Subrouter()
-	s.Use(c.requireToken)
+	s.Use(c.requireToken(r))
 	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }
 	route(http.MethodGet, "/health", "sandbox.health", c.health)
 	route(http.MethodPost, "/reset", "sandbox.reset", c.reset)
@@ -69,27 +75,51 @@ func (c *Control) Register(r *mux.Router, docs *openapi.Registry) *mux.Router {
 	c.routesTrigger(s)
 	s.Handle("/worlds/{world}/{rest:.+}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		c.forward(r, w, req)
-	})).Name("sandbox.world_scoped")
+	})).Name(worldScoped)
 	return s
 }
 
 // requireToken enforces the admin token when one is configured. Two calls
-// pass without it: the secure form, opened from an emailed link by a
-// contact who has no admin token (its unguessable token protects it), and
-// GET /_sandbox/health, which a liveness probe calls and which then says
-// only that the server is up (see health). A wrong token is refused
-// everywhere.
-func (c *Control) requireToken(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		open := strings.Contains(r.URL.Path, "/forms/") ||
-			(r.URL.Path == "/_sandbox/health" && presentedToken(r) == "")
-		if !open && !c.authorized(r) {
-			web.WriteError(w, r, web.Gen2, kernel.Errorf(kernel.CodeUnauthorized,
-				"the control API needs the admin token (X-Admin-Token or Authorization: Bearer)"))
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+// pass without it: the secure form's routes, opened from an emailed link
+// by a contact who has no admin token (its unguessable token protects
+// it), and GET /_sandbox/health, which a liveness probe calls and which
+// then says only that the server is up (see health). A wrong token is
+// refused everywhere. root is the whole router, which tells what a
+// world-scoped path stands for.
+func (c *Control) requireToken(root *mux.Router) mux.MiddlewareFunc {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			open := isForm(root, r) || (r.URL.Path == "/_sandbox/health" && presentedToken(r) == "")
+			if !open && !c.authorized(r) {
+				web.WriteError(w, r, web.Gen2, kernel.Errorf(kernel.CodeUnauthorized,
+					"the control API needs the admin token (X-Admin-Token or Authorization: Bearer)"))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// formRoutes are the secure form's routes, which need no admin token.
+var formRoutes = []string{"sandbox.form.information_request", "sandbox.form.information_request.submit"}
+
+// isForm reports whether a request is for the secure form: its route is
+// one of formRoutes, or it is a world-scoped path that stands for one.
+func isForm(root *mux.Router, r *http.Request) bool {
+	route := mux.CurrentRoute(r)
+	if route == nil {
+		return false
+	}
+	switch name := route.GetName(); {
+	case slices.Contains(formRoutes, name):
+		return true
+	case name != worldScoped:
+		return false
+	}
+	probe := r.Clone(r.Context())
+	probe.URL.Path, probe.URL.RawPath = "/_sandbox/"+mux.Vars(r)["rest"], ""
+	var m mux.RouteMatch
+	return root.Match(probe, &m) && m.Route != nil && slices.Contains(formRoutes, m.Route.GetName())
 }
 
 // presentedToken is the admin token a request carries: X-Admin-Token, else
