@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 
 // fromAPage is what a web page of any origin sends with the public API's
@@ -130,5 +131,44 @@ func TestRequestsTheSandboxSentAreRefusedEverywhere(t *testing.T) {
 	msg := e.do(req{method: http.MethodGet, path: "/_sandbox/health", header: marked}).json(t)["message"].(string)
 	if !strings.Contains(msg, refusedSelf) {
 		t.Fatalf("message = %q", msg)
+	}
+}
+
+// TestServedSandboxDoesNotConnectToItself: a sandbox that listens knows
+// its own address, so a delivery to it is not even sent: it fails with a
+// reason saying so, and the world is as it was. A receiver elsewhere on
+// loopback still gets its deliveries.
+func TestServedSandboxDoesNotConnectToItself(t *testing.T) {
+	addr := serveLimited(t, "demo", server.Config{})
+	base := "http://" + addr
+	card := postJSON(t, base+"/card", "sk_sandbox_acme", `{"type":"virtual","name":"Before the page"}`, 201)
+	for _, host := range []string{addr, "localhost:" + addr[strings.LastIndex(addr, ":")+1:]} {
+		hook := postJSON(t, base+"/webhook", "sk_sandbox_acme", `{"url":"http://`+host+`/_sandbox/reset","name":"page"}`, 201)
+		postJSON(t, base+"/_sandbox/webhooks/"+hook["id"].(string)+"/trigger", "",
+			`{"event":"card.update","entityId":"`+card["id"].(string)+`"}`, 201)
+	}
+	settled := postJSON(t, base+"/_sandbox/webhook-deliveries/settle", "", `{}`, 200)
+	delivered, _ := settled["delivered"].([]any)
+	if len(delivered) != 2 {
+		t.Fatalf("settle = %v, want two attempts", settled)
+	}
+	for _, d := range delivered {
+		d := d.(map[string]any)
+		if d["responseStatus"] != nil || !strings.Contains(d["error"].(string), "the sandbox does not send requests to itself") {
+			t.Fatalf("attempt = %v, want it refused before it was sent", d)
+		}
+	}
+	r, err := http.NewRequest(http.MethodGet, base+"/card/"+card["id"].(string), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Header.Set("X-API-Key", "sk_sandbox_acme")
+	res, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("the card made before = %d", res.StatusCode)
 	}
 }

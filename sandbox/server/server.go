@@ -132,6 +132,8 @@ type Server struct {
 	ln        net.Listener
 	scenarios *scenario.Library
 	idle      time.Duration
+	// self learns the listener's address, which webhooks never reach.
+	self *webhooks.Self
 }
 
 // New loads the scenario and builds the handler; it does not listen yet.
@@ -160,6 +162,10 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s := &Server{Engine: eng, log: cfg.Log, scenarios: cfg.Scenarios, idle: cfg.IdleTimeout}
+	if cfg.Webhooks.Self == nil {
+		cfg.Webhooks.Self = &webhooks.Self{}
+	}
+	s.self = cfg.Webhooks.Self
 	if s.idle <= 0 {
 		s.idle = DefaultIdleTimeout
 	}
@@ -295,6 +301,7 @@ func (s *Server) Listen(addr string) error {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	s.ln = ln
+	s.self.Listening(ln.Addr())
 	return nil
 }
 

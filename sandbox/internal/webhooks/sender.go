@@ -41,6 +41,9 @@ type Options struct {
 	// it makes due (default DefaultAdvanceWait); the first wait that runs
 	// out ends the waiting, and the advance answers with what is pending.
 	AdvanceWait time.Duration
+	// Self, when set, is told the address the sandbox listens on: no
+	// delivery or authorization call connects to it.
+	Self *Self
 	// Log receives a line per delivery attempt and authorization call:
 	// info when it succeeded, warn when it failed (zero value: none).
 	Log zerolog.Logger
@@ -116,12 +119,12 @@ func Attach(eng *kernel.Engine, o Options) *Sender {
 	if o.AdvanceWait <= 0 {
 		o.AdvanceWait = DefaultAdvanceWait
 	}
-	client := &http.Client{Timeout: o.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error {
-		return http.ErrUseLastResponse
-	}}
+	// Redirects are not followed: a receiver cannot send a delivery on.
+	client := &http.Client{Timeout: o.Timeout, Transport: transport(o.Self),
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	s := &Sender{eng: eng, client: client, queues: map[*kernel.World]*queue{}, AdvanceWait: o.AdvanceWait, log: o.Log,
-		Caller: &Caller{Client: &http.Client{CheckRedirect: client.CheckRedirect}, Timeout: o.AuthorizationTimeout,
-			WallClock: o.WallClock, Log: o.Log}}
+		Caller: &Caller{Client: &http.Client{Transport: client.Transport, CheckRedirect: client.CheckRedirect},
+			Timeout: o.AuthorizationTimeout, WallClock: o.WallClock, Log: o.Log}}
 	eng.SetDeliveryNotifier(func(w *kernel.World) { s.Kick(w) })
 	cards.SetAuthorizer(eng, s.Caller)
 	eng.OnWorldDeleted(s.forgetDeleted)
