@@ -24,9 +24,10 @@ const (
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
 // Middleware wraps the whole server: it attaches Info, assigns the request
-// id, keeps other origins and hosts away from the control API and the
-// dashboard, answers CORS preflights, caps the body and logs one line per
-// request.
+// id, refuses the requests the sandbox sent itself (SenderHeader), keeps
+// other origins and hosts away from the control API and the dashboard,
+// answers CORS preflights, caps the body and how long it may take to
+// arrive, and logs one line per request.
 type Middleware struct {
 	Log       zerolog.Logger
 	Reference func() string
@@ -51,11 +52,7 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		raw := w
 		w = &statusWriter{ResponseWriter: w, info: info}
 		w.Header().Set("X-Request-Id", info.RequestID)
-		if sender := r.Header.Get(SenderHeader); sender != "" {
-			info.Route = "sandbox.refused"
-			WriteError(w, r, GenOf(r.URL.Path), kernel.Errorf(kernel.CodeForbidden, "the sandbox does not act on requests "+
-				"it sent itself (this one carries %s: %s): point webhooks and forwarding at your own receiver", SenderHeader,
-				sender))
+		if refusedOwn(w, r) {
 			m.log(r, info, start)
 			return
 		}
@@ -95,6 +92,22 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// refusedOwn answers 403 to a request the sandbox sent itself (a webhook
+// delivery or authorization call whose URL names the sandbox, a forward of
+// the listen command), whatever its route: no such request may act on the
+// sandbox's state.
+func refusedOwn(w http.ResponseWriter, r *http.Request) bool {
+	sender := r.Header.Get(SenderHeader)
+	if sender == "" {
+		return false
+	}
+	InfoOf(r).Route = "sandbox.refused"
+	WriteError(w, r, GenOf(r.URL.Path), kernel.Errorf(kernel.CodeForbidden, "the sandbox does not act on requests "+
+		"it sent itself (this one carries %s: %s): point webhooks and forwarding at your own receiver", SenderHeader,
+		sender))
+	return true
 }
 
 // requestID is "req_" and n with at least 8 digits, as "req_%08d" prints it.
