@@ -32,8 +32,9 @@ type Server struct {
 	// Document is the sandbox's OpenAPI document (built once the router is
 	// complete); the tools list and describe its operations.
 	Document func() map[string]any
-	// API is the assembled public handler a tool call is served through.
-	API func() http.Handler
+	// API is the handler a tool call is served through: the public API's
+	// routes behind the server's middleware, and no other route.
+	API http.Handler
 	// Version is the sandbox's version, reported to clients.
 	Version string
 

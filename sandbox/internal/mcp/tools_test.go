@@ -92,12 +92,58 @@ func TestAPIRequest(t *testing.T) {
 	for _, c := range []struct{ method, path, want string }{
 		{"TRACE", "/account", "use GET, POST, PUT, PATCH or DELETE"},
 		{"GET", "account", "give a path of the API"},
-		{"GET", "/_sandbox/keys", "give a path of the API"},
-		{"POST", "/mcp", "give a path of the API"},
+		{"GET", "/_sandbox/keys", "not the control API"},
+		{"POST", "/mcp", "nor the MCP server"},
 		{"GET", "/account?%zz", "invalid URL escape"},
 	} {
 		if _, err := s.apiRequest(context.Background(), call, CallArgs{Method: c.method, Path: c.path}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %s: error %v, want one saying %q", c.method, c.path, err, c.want)
+		}
+	}
+}
+
+// TestAPIPath is every way a path argument may try to name another host
+// or a control route: each is refused, or cleaned to the path the API's
+// router will match.
+func TestAPIPath(t *testing.T) {
+	for raw, want := range map[string]string{
+		"/card/card_1":               "/card/card_1",
+		"/card/card_1/":              "/card/card_1",
+		"/card/./card_1":             "/card/card_1",
+		"/card//card_1":              "/card/card_1",
+		"/card/card%5F1":             "/card/card_1",
+		"/v2/contact/le_c_1":         "/v2/contact/le_c_1",
+		"/x/../card":                 "/card",
+		"/../../card":                "/card",
+		"/mcpx":                      "/mcpx",
+		"/card/a%3Fb":                "/card/a?b",
+		"/_sandboxish":               "error: not the control API",
+		"//x/_sandbox/keys":          "error: not a URL or a host",
+		"///_sandbox/keys":           "error: not a URL or a host",
+		"//127.0.0.1:8080/_sandbox":  "error: not a URL or a host",
+		"http://127.0.0.1/_sandbox":  "error: not a URL or a host",
+		"HTTP://x/card":              "error: not a URL or a host",
+		"mailto:x@y":                 "error: starts with /",
+		"/%2F_sandbox/keys":          "error: not the control API",
+		"/%2f%2fx/_sandbox/keys":     "/x/_sandbox/keys",
+		"/a/..//_sandbox/keys":       "error: not the control API",
+		"/a/%2e%2e/_sandbox/keys":    "error: not the control API",
+		"/_sandbox/../_sandbox/keys": "error: not the control API",
+		"/_SANDBOX/keys":             "error: not the control API",
+		"/mcp":                       "error: nor the MCP server",
+		"/mcp/../mcp/":               "error: nor the MCP server",
+		`\\x\_sandbox\keys`:          "error: not a backslash",
+		`/\x/_sandbox/keys`:          "error: not a backslash",
+		"/%5C_sandbox/keys":          "error: not a backslash",
+		"/card#x":                    "error: no fragment",
+		"/card/%zz":                  "error: invalid URL escape",
+	} {
+		got, err := apiPath(raw)
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		if got != want && !(strings.HasPrefix(want, "error: ") && strings.Contains(got, strings.TrimPrefix(want, "error: "))) {
+			t.Errorf("apiPath(%q) = %q, want %q", raw, got, want)
 		}
 	}
 }
