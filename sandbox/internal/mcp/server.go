@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gorilla/mux"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,6 +25,14 @@ const (
 	// hostHeader carries the Host the client used, so the links the API
 	// writes (the approval URL) point where the client can reach.
 	hostHeader = "X-Sandbox-Mcp-Host"
+)
+
+// The sessions the server keeps: at most MaxSessions at once (opening
+// another closes the least recently used idle one), each closed after
+// SessionIdle without a request.
+const (
+	MaxSessions = 1000
+	SessionIdle = 30 * time.Minute
 )
 
 // Server is the MCP server over the sandbox.
@@ -52,8 +61,8 @@ func (s *Server) Register(r *mux.Router, docs *openapi.Registry) {
 	// the tools send nothing while they run, and one write is cheaper than
 	// a stream's. Messages the server starts still go out on the GET stream.
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{JSONResponse: true})
-	r.Handle(Path, s.authenticate(transport)).Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
+		&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: SessionIdle})
+	r.Handle(Path, s.authenticate(newSessions(server, transport, MaxSessions))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
 	docs.Describe("mcp", openapi.Op{Summary: "The MCP server (Streamable HTTP)", Extension: true, Security: openapi.APIKeyOnly,
 		Description: "Model Context Protocol over Streamable HTTP: JSON-RPC messages in, JSON or an event stream out. " +
 			"The API key may also be sent as ?apiKey=, a user key's legal entity as ?legalEntity=, and an RSA public key " +
@@ -68,9 +77,10 @@ func (s *Server) Register(r *mux.Router, docs *openapi.Registry) {
 }
 
 // authenticate refuses a connection without a known API key or with a
-// malformed RSA key before the protocol sees it, and copies the query's
-// credentials into the headers the tools read.
-func (s *Server) authenticate(next http.Handler) http.Handler {
+// malformed or refused RSA key before the protocol sees it, copies the
+// query's credentials into the headers the tools read, bounds a batch and
+// serves the request in the key's own session.
+func (s *Server) authenticate(next *sessions) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		fill := func(header, param string) {
@@ -97,6 +107,15 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			}
 		}
 		r.Header.Set(hostHeader, r.Host)
-		next.ServeHTTP(w, r)
+		if r.Method != http.MethodPost {
+			next.serve(w, r, key)
+			return
+		}
+		bw, r, ok := limitBatch(w, r)
+		if !ok {
+			return
+		}
+		next.serve(bw, r, key)
+		bw.sendHeader()
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
+	"math/big"
 	"net/http"
 	"reflect"
 	"strings"
@@ -307,4 +308,62 @@ func wrap(s string, n int) string {
 		s = s[n:]
 	}
 	return b.String() + s
+}
+
+// publicKey is the base64 SubjectPublicKeyInfo of an RSA public key with
+// an odd modulus of the given size (all ones: the checks and the
+// encryption need no real key) and exponent e.
+func publicKey(t *testing.T, bits, e int) string {
+	t.Helper()
+	n := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits)), big.NewInt(1))
+	der, err := x509.MarshalPKIXPublicKey(&rsa.PublicKey{N: n, E: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(der)
+}
+
+// TestPublicKeyLimits: a 2048- to 4096-bit key with a sane exponent is
+// accepted and encrypts; a smaller or larger modulus, an even one, and an
+// exponent of 1, even or past 2^31 are refused, each with what is
+// accepted.
+func TestPublicKeyLimits(t *testing.T) {
+	for _, c := range []struct {
+		bits, e int
+		want    string
+	}{
+		{2048, 65537, ""},
+		{3072, 65537, ""},
+		{4096, 65537, ""},
+		{2048, 3, ""},
+		{4096, 1<<31 - 1, ""},
+		{512, 65537, "modulus has 512 bits"},
+		{1024, 65537, "modulus has 1024 bits"},
+		{2047, 65537, "modulus has 2047 bits"},
+		{4097, 65537, "modulus has 4097 bits"},
+		{8192, 65537, "modulus has 8192 bits"},
+		{1 << 20, 65537, "modulus has 1048576 bits"},
+		{2048, 1, "public exponent is 1"},
+		{2048, 65536, "public exponent is 65536"},
+		{2048, 2, "public exponent is 2"},
+		{2048, 1<<31 + 1, "public exponent is 2147483649"},
+		{2048, 1<<62 + 1, "public exponent is 4611686018427387905"},
+	} {
+		key, err := parsePublicKey(publicKey(t, c.bits, c.e))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%d bits, e=%d: %v", c.bits, c.e, err)
+		case c.want == "":
+			if _, err := encryptCardData(map[string]any{"pan": "4242424242424242"}, key); err != nil {
+				t.Errorf("%d bits, e=%d: accepted, but encrypting: %v", c.bits, c.e, err)
+			}
+		case err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "2048 to 4096 bits"):
+			t.Errorf("%d bits, e=%d: error %v, want one saying %q and what is accepted", c.bits, c.e, err, c.want)
+		}
+	}
+	even := new(big.Int).Lsh(big.NewInt(1), 2047)
+	der, _ := x509.MarshalPKIXPublicKey(&rsa.PublicKey{N: even, E: 65537})
+	if _, err := parsePublicKey(base64.StdEncoding.EncodeToString(der)); err == nil || !strings.Contains(err.Error(), "even") {
+		t.Errorf("an even modulus: %v", err)
+	}
 }
