@@ -27,12 +27,12 @@ const (
 	hostHeader = "X-Sandbox-Mcp-Host"
 )
 
-// The sessions the server keeps: at most MaxSessions at once (opening
+// The sessions the server keeps: at most maxSessions at once (opening
 // another closes the least recently used idle one), each closed after
-// SessionIdle without a request.
+// sessionIdle without a request.
 const (
-	MaxSessions = 1000
-	SessionIdle = 30 * time.Minute
+	maxSessions = 1000
+	sessionIdle = 30 * time.Minute
 )
 
 // Server is the MCP server over the sandbox.
@@ -61,20 +61,42 @@ func (s *Server) Register(r *mux.Router, docs *openapi.Registry) {
 	// the tools send nothing while they run, and one write is cheaper than
 	// a stream's. Messages the server starts still go out on the GET stream.
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: SessionIdle})
-	r.Handle(Path, s.authenticate(newSessions(server, transport, MaxSessions))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
+		&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: sessionIdle})
+	r.Handle(Path, s.authenticate(newSessions(server, transport, maxSessions))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
 	docs.Describe("mcp", openapi.Op{Summary: "The MCP server (Streamable HTTP)", Extension: true, Security: openapi.APIKeyOnly,
 		Description: "Model Context Protocol over Streamable HTTP: JSON-RPC messages in, JSON or an event stream out. " +
+			"A session answers only the API key that opened it (any other gets 404, as for an unknown session); " +
+			"at most 1,000 live at once, and one idle for 30 minutes is closed. A batch holds at most 50 messages " +
+			"and its answers at most 16 MiB. " +
 			"The API key may also be sent as ?apiKey=, a user key's legal entity as ?legalEntity=, and an RSA public key " +
-			"(base64 DER) as ?rsaPublicKey= or X-RSA-Public-Key to have PAN and CVV encrypted.",
+			"(base64 DER, 2048 to 4096 bits, exponent 65537) as ?rsaPublicKey= or X-RSA-Public-Key to have PAN and CVV encrypted.",
 		Query: []openapi.Param{{Name: "apiKey"}, {Name: "legalEntity"}, {Name: "rsaPublicKey"}},
 		Body:  openapi.Schema{"type": "object"}, BodyOptional: true, Read: true,
-		Content: openapi.Content{"application/json": openapi.Schema{"type": "object"}, "text/event-stream": openapi.Schema{"type": "string"}},
+		Content: openapi.Content{"application/json": openapi.Schema{"type": []any{"object", "array"}},
+			"text/event-stream": openapi.Schema{"type": "string"}},
 		// The refusals before the protocol starts are the control API's
 		// envelope, which the origin guard in front writes too.
-		Extra: map[int]any{http.StatusBadRequest: openapi.Ref("ErrorV2"), http.StatusUnauthorized: openapi.Ref("ErrorV2"),
-			http.StatusForbidden: openapi.Ref("ErrorV2")}})
+		Extra: map[int]any{
+			http.StatusAccepted:              openapi.Content{},
+			http.StatusNoContent:             openapi.Content{},
+			http.StatusBadRequest:            openapi.Schema{"oneOf": []any{openapi.Ref("ErrorV2"), rpcErrorSchema}},
+			http.StatusUnauthorized:          openapi.Ref("ErrorV2"),
+			http.StatusForbidden:             openapi.Ref("ErrorV2"),
+			http.StatusNotFound:              openapi.Content{"text/plain": openapi.Schema{"type": "string"}},
+			http.StatusRequestEntityTooLarge: rpcErrorSchema,
+			http.StatusServiceUnavailable:    rpcErrorSchema,
+		}})
 }
+
+// rpcErrorSchema is a JSON-RPC error object that answers no request in
+// particular: a batch or a session refused.
+var rpcErrorSchema = openapi.Schema{"type": "object", "required": []any{"jsonrpc", "id", "error"},
+	"additionalProperties": false, "properties": openapi.Schema{
+		"jsonrpc": openapi.Schema{"const": "2.0"},
+		"id":      openapi.Schema{"type": "null"},
+		"error": openapi.Schema{"type": "object", "required": []any{"code", "message"}, "properties": openapi.Schema{
+			"code": openapi.Schema{"type": "integer"}, "message": openapi.Schema{"type": "string"}}},
+	}}
 
 // authenticate refuses a connection without a known API key or with a
 // malformed or refused RSA key before the protocol sees it, copies the
