@@ -39,7 +39,8 @@ func laneState(t *testing.T, e *env, pending string) string {
 // returns the agent request that now waits for a person.
 func deferredRename(t *testing.T, s *mcp.ClientSession) string {
 	t.Helper()
-	c, _ := callAPI(t, s, map[string]any{"method": "PATCH", "path": "/card/card_acmeaws", "body": map[string]any{"name": "x"}})
+	c, _ := callAPI(t, s, map[string]any{"method": "PATCH", "path": "/card/card_acmeaws",
+		"body": map[string]any{"name": "x"}})
 	if c.Status != 403 || c.AgentRequestID == "" {
 		t.Fatalf("the read-only write was not deferred: %d %v", c.Status, c.Body)
 	}

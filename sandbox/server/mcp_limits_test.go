@@ -48,7 +48,8 @@ func rawSession(t *testing.T, e *env, key string) string {
 func batch(n int, tool, args string) string {
 	msgs := make([]string, n)
 	for i := range msgs {
-		msgs[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, i+1, tool, args)
+		msgs[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call",`+
+			`"params":{"name":%q,"arguments":%s}}`, i+1, tool, args)
 	}
 	return "[" + strings.Join(msgs, ",") + "]"
 }
@@ -62,7 +63,8 @@ func rpcError(t *testing.T, r *resp, status int, want string) {
 	r.decode(t, &m)
 	e, _ := m["error"].(map[string]any)
 	msg, _ := e["message"].(string)
-	if id, ok := m["id"]; !ok || id != nil || m["jsonrpc"] != "2.0" || e["code"] != -32600.0 || !strings.Contains(msg, want) {
+	id, hasID := m["id"]
+	if !hasID || id != nil || m["jsonrpc"] != "2.0" || e["code"] != -32600.0 || !strings.Contains(msg, want) {
 		t.Fatalf("answer %s, want a JSON-RPC error with id null saying %q", r.body, want)
 	}
 }
@@ -100,11 +102,13 @@ func TestMCPBatchesAreBounded(t *testing.T) {
 	if 50*len(doc) < 16<<20 {
 		t.Fatalf("the document is %d bytes: fifty of them stay under 16 MiB", len(doc))
 	}
-	r = mcpPost(t, e, "sk_sandbox_acme", id, batch(50, "call_api_endpoint", `{"method":"GET","path":"/openapi.json"}`), nil)
+	documents := batch(50, "call_api_endpoint", `{"method":"GET","path":"/openapi.json"}`)
+	r = mcpPost(t, e, "sk_sandbox_acme", id, documents, nil)
 	rpcError(t, r, http.StatusBadRequest, "the answers to this batch come to more than 16 MiB")
 
 	// The session still serves a single call.
-	r = mcpPost(t, e, "sk_sandbox_acme", id, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_endpoints"}}`, nil)
+	single := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_endpoints"}}`
+	r = mcpPost(t, e, "sk_sandbox_acme", id, single, nil)
 	if r.status(t, 200); !strings.Contains(string(r.body), `"id":3`) {
 		t.Fatalf("a single call after the refused batches: %s", r.body)
 	}

@@ -156,7 +156,8 @@ func wrap(eng *kernel.Engine, cfg Config, r *mux.Router) http.Handler {
 // middleware is the outer middleware: request ids, the origin guard, CORS,
 // body limits, the log.
 func middleware(eng *kernel.Engine, cfg Config) *web.Middleware {
-	mw := &web.Middleware{Log: cfg.Log, Origins: &web.Origins{Addr: cfg.Addr, Hosts: cfg.AllowedHosts, Origins: cfg.AllowedOrigins}}
+	origins := &web.Origins{Addr: cfg.Addr, Hosts: cfg.AllowedHosts, Origins: cfg.AllowedOrigins}
+	mw := &web.Middleware{Log: cfg.Log, Origins: origins}
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
 	}

@@ -31,8 +31,8 @@ func parsePublicKey(raw string) (*rsa.PublicKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	accepted := fmt.Sprintf("give an RSA key of %d to %d bits with the public exponent 65537 (an odd exponent of at least 3)",
-		minRSABits, maxRSABits)
+	accepted := fmt.Sprintf("give an RSA key of %d to %d bits with the public exponent 65537 "+
+		"(an odd exponent of at least 3)", minRSABits, maxRSABits)
 	switch bits := key.N.BitLen(); {
 	case bits < minRSABits || bits > maxRSABits:
 		return nil, fmt.Errorf("the key's modulus has %d bits: %s", bits, accepted)

@@ -62,7 +62,8 @@ func (s *Server) Register(r *mux.Router, docs *openapi.Registry) {
 	// a stream's. Messages the server starts still go out on the GET stream.
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: sessionIdle})
-	r.Handle(Path, s.authenticate(newSessions(server, transport, maxSessions))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
+	r.Handle(Path, s.authenticate(newSessions(server, transport, maxSessions))).
+		Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
 	docs.Describe("mcp", openapi.Op{Summary: "The MCP server (Streamable HTTP)", Extension: true, Security: openapi.APIKeyOnly,
 		Description: "Model Context Protocol over Streamable HTTP: JSON-RPC messages in, JSON or an event stream out. " +
 			"A session answers only the API key that opened it (any other gets 404, as for an unknown session); " +

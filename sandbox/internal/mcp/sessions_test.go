@@ -105,13 +105,15 @@ func TestSessionsAreBoundToTheirKey(t *testing.T) {
 	for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
 		status, body := ss.post(t, method, s.ID(), "sk_b", pingMessage)
 		if status != http.StatusNotFound || status != unknownStatus || body != unknownBody {
-			t.Errorf("%s with another key: %d %q, want what an unknown session gets: %d %q", method, status, body, unknownStatus, unknownBody)
+			t.Errorf("%s with another key: %d %q, want what an unknown session gets: %d %q",
+				method, status, body, unknownStatus, unknownBody)
 		}
 	}
 	if err := s.Ping(context.Background(), nil); err != nil {
 		t.Errorf("the session's own key, after another key's DELETE: %v", err)
 	}
-	if status, body := ss.post(t, http.MethodPost, s.ID(), "sk_a", pingMessage); status != http.StatusOK || !strings.Contains(body, `"id":7`) {
+	status, body := ss.post(t, http.MethodPost, s.ID(), "sk_a", pingMessage)
+	if status != http.StatusOK || !strings.Contains(body, `"id":7`) {
 		t.Errorf("the session's own key: %d %s", status, body)
 	}
 }
@@ -162,8 +164,8 @@ func TestSessionsCapRefusesWhenEveryOneIsBusy(t *testing.T) {
 		wg.Go(func() { s.CallTool(context.Background(), &mcp.CallToolParams{Name: "wait"}) })
 		<-ss.entered
 	}
-	status, body := ss.post(t, http.MethodPost, "", "sk_a",
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	status, body := ss.post(t, http.MethodPost, "", "sk_a", `{"jsonrpc":"2.0","id":1,"method":"initialize",`+
+		`"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	if !isRPCError(body, "holds 2 sessions") || status != http.StatusServiceUnavailable {
 		t.Errorf("initialize with every session busy: %d %s", status, body)
 	}
