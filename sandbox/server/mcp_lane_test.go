@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -201,4 +202,25 @@ func hostileToolCalls(t *testing.T, e *env, doc map[string]any) {
 		t.Errorf("the tool calls changed the world:\nbefore %s\nafter  %s", before, after)
 	}
 	t.Logf("sent %d hostile tool calls", sent)
+}
+
+// TestMCPToolsReadTheWholeDocument: GET /openapi.json through a tool is the
+// document GET /openapi.json answers over HTTP.
+func TestMCPToolsReadTheWholeDocument(t *testing.T) {
+	e := newEnv(t, options{})
+	s := mustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
+	text, isErr := callTool(t, s, "call_api_endpoint", map[string]any{"method": "GET", "path": "/openapi.json"})
+	var c struct {
+		Status int
+		Body   json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(text), &c); err != nil || isErr || c.Status != 200 {
+		t.Fatalf("GET /openapi.json through a tool: %v %.200s", err, text)
+	}
+	var viaTool, viaHTTP any
+	json.Unmarshal(c.Body, &viaTool)
+	e.get("/openapi.json", "", "").status(t, 200).decode(t, &viaHTTP)
+	if !reflect.DeepEqual(viaTool, viaHTTP) {
+		t.Errorf("the document a tool reads differs from GET /openapi.json's")
+	}
 }

@@ -193,6 +193,10 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 		pub.Register(public, openapi.NewRegistry())
 		unmatched(public, nil, shaping)
 		pub.Register(r, docs)
+		// The document a tool reads is the sandbox's whole one, the one
+		// GET /openapi.json answers over HTTP.
+		const document = "openapi.document"
+		public.Get(document).Handler(r.Get(document).GetHandler())
 		cfg.MCP(MCPHost{Router: r, Docs: docs, Engine: eng, Version: Version,
 			Document: sync.OnceValue(func() map[string]any {
 				return openapi.Build(r, docs, openapi.Info{Title: "slash-sandbox", Version: Version})
