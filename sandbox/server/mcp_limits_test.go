@@ -11,6 +11,7 @@ import (
 	"io"
 	mathbig "math/big"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -80,11 +81,29 @@ func TestMCPBatchesAreBounded(t *testing.T) {
 	if len(flood) > 1<<20 {
 		t.Fatalf("the flood is %d bytes, past the body limit", len(flood))
 	}
+	// Answering the flood held about 730 MiB; refusing it allocates a few
+	// copies of the megabyte sent.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	hr, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/mcp?apiKey=sk_sandbox_acme", strings.NewReader(flood))
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Accept", "application/json, text/event-stream")
+	hr.Header.Set("Mcp-Session-Id", id)
+	res, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	runtime.ReadMemStats(&after)
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 32<<20 {
+		t.Errorf("refusing the flood allocated %d MiB", allocated>>20)
+	}
+	if len(answer) > 1024 {
+		t.Errorf("the refusal is %d bytes", len(answer))
+	}
 	r := mcpPost(t, e, "sk_sandbox_acme", id, flood, nil)
 	rpcError(t, r, http.StatusBadRequest, "a batch holds at most 50 messages; this one holds 9000")
-	if len(r.body) > 1024 {
-		t.Errorf("the refusal is %d bytes", len(r.body))
-	}
 
 	r = mcpPost(t, e, "sk_sandbox_acme", id, batch(50, "list_endpoints", "{}"), nil).status(t, 200)
 	var answers []struct {

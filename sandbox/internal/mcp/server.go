@@ -57,12 +57,14 @@ func (s *Server) Register(r *mux.Router, docs *openapi.Registry) {
 		Instructions: "Tools over the Slash API as this sandbox serves it: list_endpoints, get_endpoint_schema, call_api_endpoint.",
 	})
 	s.addTools(server)
+	batches := newBatches()
+	server.AddReceivingMiddleware(batches.middleware)
 	// A call is answered with one JSON body rather than an event stream:
 	// the tools send nothing while they run, and one write is cheaper than
 	// a stream's. Messages the server starts still go out on the GET stream.
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: sessionIdle})
-	r.Handle(Path, s.authenticate(newSessions(server, transport, maxSessions))).
+	r.Handle(Path, s.authenticate(newSessions(server, transport, maxSessions), batches)).
 		Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
 	docs.Describe("mcp", openapi.Op{Summary: "The MCP server (Streamable HTTP)", Extension: true, Security: openapi.APIKeyOnly,
 		Description: "Model Context Protocol over Streamable HTTP: JSON-RPC messages in, JSON or an event stream out. " +
@@ -103,7 +105,7 @@ var rpcErrorSchema = openapi.Schema{"type": "object", "required": []any{"jsonrpc
 // malformed or refused RSA key before the protocol sees it, copies the
 // query's credentials into the headers the tools read, bounds a batch and
 // serves the request in the key's own session.
-func (s *Server) authenticate(next *sessions) http.Handler {
+func (s *Server) authenticate(next *sessions, batches *batches) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		fill := func(header, param string) {
@@ -134,11 +136,11 @@ func (s *Server) authenticate(next *sessions) http.Handler {
 			next.serve(w, r, key)
 			return
 		}
-		bw, r, ok := limitBatch(w, r)
+		bw, r, done, ok := batches.limit(w, r)
 		if !ok {
 			return
 		}
+		defer done()
 		next.serve(bw, r, key)
-		bw.sendHeader()
 	})
 }
