@@ -187,7 +187,9 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 		// The MCP server's tools call a router of their own that holds the
 		// public API and nothing else, so that no path a tool is given can
 		// reach the control API: the same handlers, traffic shaping and
-		// read cache as r.
+		// read cache as r. It is registered first, so that what the API
+		// keeps of its router (the routes an approved agent request runs
+		// through) is r's, as without it.
 		public := mux.NewRouter().SkipClean(true)
 		public.Use(web.NameRoutes, shaping.Middleware, reads.middleware)
 		pub.Register(public, openapi.NewRegistry())
