@@ -99,15 +99,17 @@ type MCP func(MCPHost)
 
 // MCPHost is what an MCP server is mounted with: the router and the
 // registry of descriptions it adds its route to, the engine, the version
-// it reports, and the OpenAPI document and the whole handler, each made
-// once, on first use, after the router is complete.
+// it reports, the OpenAPI document, made once on first use after the
+// router is complete, and the handler of the public API alone its tools
+// call: it holds none of the control API's routes, the dashboard's or its
+// own.
 type MCPHost struct {
 	Router   *mux.Router
 	Docs     *openapi.Registry
 	Engine   *kernel.Engine
 	Version  string
 	Document func() map[string]any
-	API      func() http.Handler
+	API      http.Handler
 }
 
 // SenderHeader marks every request the sandbox and its command line send
@@ -181,12 +183,18 @@ func Handler(eng *kernel.Engine, cfg Config) http.Handler {
 
 // wrap puts the outer middleware around the router.
 func wrap(eng *kernel.Engine, cfg Config, r *mux.Router) http.Handler {
-	mw := &web.Middleware{Log: cfg.Log, Origins: &web.Origins{Addr: cfg.Addr, Hosts: cfg.AllowedHosts, Origins: cfg.AllowedOrigins},
-		BodyReadTimeout: cfg.BodyReadTimeout}
+	return middleware(eng, cfg).Wrap(dashboardRedirects(newStaticRoutes(r)))
+}
+
+// middleware is the outer middleware: request ids, the origin guard, CORS,
+// body limits, the log.
+func middleware(eng *kernel.Engine, cfg Config) *web.Middleware {
+	origins := &web.Origins{Addr: cfg.Addr, Hosts: cfg.AllowedHosts, Origins: cfg.AllowedOrigins}
+	mw := &web.Middleware{Log: cfg.Log, Origins: origins, BodyReadTimeout: cfg.BodyReadTimeout}
 	if w := eng.Default(); w != nil {
 		mw.Reference = w.ReferenceID
 	}
-	return mw.Wrap(dashboardRedirects(newStaticRoutes(r)))
+	return mw
 }
 
 // Router is every route of the sandbox, without the outer middleware, and
@@ -208,16 +216,29 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	// Every routed request is journaled; public ones meet the world's rate
 	// limit and injected faults before the read cache and the handler.
 	r.Use(web.NameRoutes, shaping.Middleware, reads.middleware)
-	pub.Register(r, docs)
-	// The MCP server's tools read the finished document and serve their
-	// calls through the whole handler, both made once, on first use.
 	if cfg.MCP != nil {
+		// The MCP server's tools call a router of their own that holds the
+		// public API and nothing else, so that no path a tool is given can
+		// reach the control API: the same handlers, traffic shaping and
+		// read cache as r. It is registered first, so that what the API
+		// keeps of its router (the routes an approved agent request runs
+		// through) is r's, as without it.
+		public := mux.NewRouter().SkipClean(true)
+		public.Use(web.NameRoutes, shaping.Middleware, reads.middleware)
+		pub.Register(public, openapi.NewRegistry())
+		unmatched(public, nil, shaping)
+		pub.Register(r, docs)
+		// The document a tool reads is the sandbox's whole one, the one
+		// GET /openapi.json answers over HTTP.
+		const document = "openapi.document"
+		public.Get(document).Handler(r.Get(document).GetHandler())
 		cfg.MCP(MCPHost{Router: r, Docs: docs, Engine: eng, Version: Version,
 			Document: sync.OnceValue(func() map[string]any {
 				return openapi.Build(r, docs, openapi.Info{Title: "slash-sandbox", Version: Version})
 			}),
-			API: sync.OnceValue(func() http.Handler { return wrap(eng, cfg, r) })})
+			API: middleware(eng, cfg).Wrap(newStaticRoutes(public))})
 	} else {
+		pub.Register(r, docs)
 		mcpNotServed(r, docs)
 	}
 	ui.Register(r, docs) // ahead of the control API, whose admin token it does not need
@@ -241,8 +262,9 @@ func mcpNotServed(r *mux.Router, docs *openapi.Registry) {
 		Extra: map[int]any{http.StatusNotImplemented: openapi.Ref("ErrorV2")}})
 }
 
-// unmatched answers the requests that match no route: 405 when another
-// method would match, else 404 with the route the request most likely
+// unmatched answers the requests that match no route of r (nor of its
+// subrouter controls, when there is one): 405 when another method would
+// match, else 404 with the route the request most likely
 // meant (computed from the router's own templates) in the message, the
 // log and the journal, which records them all.
 func unmatched(r, controls *mux.Router, shaping *traffic.Traffic) {
@@ -277,7 +299,10 @@ func unmatched(r, controls *mux.Router, shaping *traffic.Traffic) {
 		}
 		web.WriteError(w, req, web.GenOf(req.URL.Path), kernel.Errorf(kernel.CodeNotFound, "%s", msg))
 	}))
-	r.NotFoundHandler, controls.NotFoundHandler = notFound, notFound
+	r.NotFoundHandler = notFound
+	if controls != nil {
+		controls.NotFoundHandler = notFound
+	}
 }
 
 // allowed lists the methods the router accepts for a request's path.

@@ -29,7 +29,9 @@ type hostile struct {
 // with every field null, of the wrong type, huge, negative or beyond 2^53.
 // No answer may be a 5xx, every error must be in its generation's
 // envelope, and a request that is refused must leave the accounts, their
-// balances and the clock exactly as they were.
+// balances and the clock exactly as they were. Then every operation goes
+// through the MCP server's call_api_endpoint in every spelling of its path
+// (hostileToolCalls): no control route answers a tool call.
 func TestHostileSweep(t *testing.T) {
 	e := newEnv(t, options{})
 	c, err := documents()
@@ -89,6 +91,7 @@ func TestHostileSweep(t *testing.T) {
 	if sent < 1500 {
 		t.Errorf("the hostile sweep sent only %d requests", sent)
 	}
+	t.Run("through the MCP tools", func(t *testing.T) { hostileToolCalls(t, e, c.ownDoc) })
 }
 
 // worldState is what a refused request must never change: every account

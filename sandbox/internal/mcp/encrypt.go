@@ -7,13 +7,45 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
+)
+
+// The RSA keys card data is encrypted for: a modulus of minRSABits to
+// maxRSABits bits and an odd public exponent from 3 to maxRSAExponent
+// (65537 in practice). A larger modulus costs more to encrypt with than a
+// call is worth (a million bits: over a minute a card); a smaller one or
+// an exponent of 1 protects nothing.
+const (
+	minRSABits     = 2048
+	maxRSABits     = 4096
+	maxRSAExponent = 1<<31 - 1
 )
 
 // parsePublicKey reads an RSA public key as the docs ask for it: the
 // base64 of its DER (SubjectPublicKeyInfo, what `openssl rsa -pubout`
-// writes between the PEM markers; a PKCS #1 key is accepted too).
+// writes between the PEM markers; a PKCS #1 key is accepted too), and
+// refuses a key outside the sizes and exponents above.
 func parsePublicKey(raw string) (*rsa.PublicKey, error) {
+	key, err := decodePublicKey(raw)
+	if err != nil {
+		return nil, err
+	}
+	accepted := fmt.Sprintf("give an RSA key of %d to %d bits with the public exponent 65537 "+
+		"(an odd exponent of at least 3)", minRSABits, maxRSABits)
+	switch bits := key.N.BitLen(); {
+	case bits < minRSABits || bits > maxRSABits:
+		return nil, fmt.Errorf("the key's modulus has %d bits: %s", bits, accepted)
+	case key.N.Bit(0) == 0:
+		return nil, fmt.Errorf("the key's modulus is even: %s", accepted)
+	case key.E < 3 || key.E%2 == 0 || key.E > maxRSAExponent:
+		return nil, fmt.Errorf("the key's public exponent is %d: %s", key.E, accepted)
+	}
+	return key, nil
+}
+
+// decodePublicKey reads the base64 DER of an RSA public key.
+func decodePublicKey(raw string) (*rsa.PublicKey, error) {
 	raw = strings.Join(strings.Fields(raw), "")
 	if strings.Contains(raw, "-----") {
 		return nil, errors.New("send the base64 between the PEM markers, without the markers")

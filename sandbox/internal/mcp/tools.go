@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	pathpkg "path"
 	"reflect"
 	"sort"
 	"strings"
@@ -133,7 +134,7 @@ func (s *Server) callEndpoint(ctx context.Context, req *mcp.CallToolRequest, in 
 		return errorResult(err)
 	}
 	rec := httptest.NewRecorder()
-	s.API().ServeHTTP(rec, httpReq)
+	s.API.ServeHTTP(rec, httpReq)
 	res := CallResult{Status: rec.Code, AgentRequestID: rec.Header().Get("X-Deferred-Action-Id")}
 	body := rec.Body.Bytes()
 	switch {
@@ -167,9 +168,10 @@ func (s *Server) apiRequest(ctx context.Context, req *mcp.CallToolRequest, in Ca
 	default:
 		return nil, fmt.Errorf("method %q: use GET, POST, PUT, PATCH or DELETE", in.Method)
 	}
-	path, rawQuery, _ := strings.Cut(in.Path, "?")
-	if !strings.HasPrefix(path, "/") || !callable(path) {
-		return nil, fmt.Errorf("path %q: give a path of the API, such as /account (list_endpoints lists them)", in.Path)
+	raw, rawQuery, _ := strings.Cut(in.Path, "?")
+	path, err := apiPath(raw)
+	if err != nil {
+		return nil, fmt.Errorf("path %q: %w", in.Path, err)
 	}
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
@@ -193,11 +195,14 @@ func (s *Server) apiRequest(ctx context.Context, req *mcp.CallToolRequest, in Ca
 		}
 		body = bytes.NewReader(raw)
 	}
-	u := &url.URL{Path: path, RawQuery: q.Encode()}
-	httpReq, err := http.NewRequestWithContext(web.WithVia(ctx, "mcp"), method, u.String(), body)
+	httpReq, err := http.NewRequestWithContext(web.WithVia(ctx, "mcp"), method, "/", body)
 	if err != nil {
 		return nil, err
 	}
+	// The URL is set field by field, never read back from a string, so
+	// the path is the one the API's router matches.
+	httpReq.URL = &url.URL{Path: path, RawQuery: q.Encode()}
+	httpReq.RequestURI = httpReq.URL.RequestURI()
 	httpReq.Host = header(req, hostHeader)
 	if in.Body != nil {
 		httpReq.Header.Set("Content-Type", "application/json")
@@ -208,6 +213,37 @@ func (s *Server) apiRequest(ctx context.Context, req *mcp.CallToolRequest, in Ca
 		}
 	}
 	return httpReq, nil
+}
+
+// apiPath is the path of a call as the API's router will match it: the
+// escapes decoded and the dot segments and repeated slashes resolved. A
+// URL, a host or a backslash is refused, and so is a path of the control
+// API or of this server, with a message naming what the tools serve (the
+// handler the calls go to holds no other route in any case).
+func apiPath(raw string) (string, error) {
+	switch {
+	case strings.Contains(raw, "://") || strings.HasPrefix(raw, "//"):
+		return "", errors.New("give only the path, such as /account, not a URL or a host")
+	case strings.ContainsRune(raw, '\\'):
+		return "", errors.New("a path's separator is /, not a backslash")
+	case !strings.HasPrefix(raw, "/"):
+		return "", errors.New("give a path of the API that starts with /, such as /account (list_endpoints lists them)")
+	case strings.ContainsRune(raw, '#'):
+		return "", errors.New("a path has no fragment (#)")
+	}
+	decoded, err := url.PathUnescape(raw)
+	if err != nil {
+		return "", err
+	}
+	if strings.ContainsRune(decoded, '\\') {
+		return "", errors.New("a path's separator is /, not a backslash")
+	}
+	clean := pathpkg.Clean(decoded)
+	if !callable(clean) || !callable(strings.ToLower(clean)) {
+		return "", errors.New("the tools call the public API, not the control API nor the MCP server; " +
+			"list_endpoints lists what they call")
+	}
+	return clean, nil
 }
 
 // queryValues turns a JSON query value into parameter values.

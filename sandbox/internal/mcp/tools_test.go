@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
+	"math/big"
 	"net/http"
 	"reflect"
 	"strings"
@@ -92,12 +93,59 @@ func TestAPIRequest(t *testing.T) {
 	for _, c := range []struct{ method, path, want string }{
 		{"TRACE", "/account", "use GET, POST, PUT, PATCH or DELETE"},
 		{"GET", "account", "give a path of the API"},
-		{"GET", "/_sandbox/keys", "give a path of the API"},
-		{"POST", "/mcp", "give a path of the API"},
+		{"GET", "/_sandbox/keys", "not the control API"},
+		{"POST", "/mcp", "nor the MCP server"},
 		{"GET", "/account?%zz", "invalid URL escape"},
 	} {
 		if _, err := s.apiRequest(context.Background(), call, CallArgs{Method: c.method, Path: c.path}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %s: error %v, want one saying %q", c.method, c.path, err, c.want)
+		}
+	}
+}
+
+// TestAPIPath is every way a path argument may try to name another host
+// or a control route: each is refused, or cleaned to the path the API's
+// router will match.
+func TestAPIPath(t *testing.T) {
+	for raw, want := range map[string]string{
+		"/card/card_1":               "/card/card_1",
+		"/card/card_1/":              "/card/card_1",
+		"/card/./card_1":             "/card/card_1",
+		"/card//card_1":              "/card/card_1",
+		"/card/card%5F1":             "/card/card_1",
+		"/v2/contact/le_c_1":         "/v2/contact/le_c_1",
+		"/x/../card":                 "/card",
+		"/../../card":                "/card",
+		"/mcpx":                      "/mcpx",
+		"/card/a%3Fb":                "/card/a?b",
+		"/_sandboxish":               "error: not the control API",
+		"//x/_sandbox/keys":          "error: not a URL or a host",
+		"///_sandbox/keys":           "error: not a URL or a host",
+		"//127.0.0.1:8080/_sandbox":  "error: not a URL or a host",
+		"http://127.0.0.1/_sandbox":  "error: not a URL or a host",
+		"HTTP://x/card":              "error: not a URL or a host",
+		"mailto:x@y":                 "error: starts with /",
+		"/%2F_sandbox/keys":          "error: not the control API",
+		"/%2f%2fx/_sandbox/keys":     "/x/_sandbox/keys",
+		"/a/..//_sandbox/keys":       "error: not the control API",
+		"/a/%2e%2e/_sandbox/keys":    "error: not the control API",
+		"/_sandbox/../_sandbox/keys": "error: not the control API",
+		"/_SANDBOX/keys":             "error: not the control API",
+		"/mcp":                       "error: nor the MCP server",
+		"/mcp/../mcp/":               "error: nor the MCP server",
+		`\\x\_sandbox\keys`:          "error: not a backslash",
+		`/\x/_sandbox/keys`:          "error: not a backslash",
+		"/%5C_sandbox/keys":          "error: not a backslash",
+		"/card#x":                    "error: no fragment",
+		"/card/%zz":                  "error: invalid URL escape",
+	} {
+		got, err := apiPath(raw)
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		refusal, isRefusal := strings.CutPrefix(want, "error: ")
+		if got != want && !(isRefusal && strings.Contains(got, refusal)) {
+			t.Errorf("apiPath(%q) = %q, want %q", raw, got, want)
 		}
 	}
 }
@@ -261,4 +309,63 @@ func wrap(s string, n int) string {
 		s = s[n:]
 	}
 	return b.String() + s
+}
+
+// publicKey is the base64 SubjectPublicKeyInfo of an RSA public key with
+// an odd modulus of the given size (all ones: the checks and the
+// encryption need no real key) and exponent e.
+func publicKey(t *testing.T, bits, e int) string {
+	t.Helper()
+	n := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits)), big.NewInt(1))
+	der, err := x509.MarshalPKIXPublicKey(&rsa.PublicKey{N: n, E: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(der)
+}
+
+// TestPublicKeyLimits: a 2048- to 4096-bit key with a sane exponent is
+// accepted and encrypts; a smaller or larger modulus, an even one, and an
+// exponent of 1, even or past 2^31 are refused, each with what is
+// accepted.
+func TestPublicKeyLimits(t *testing.T) {
+	for _, c := range []struct {
+		bits, e int
+		want    string
+	}{
+		{2048, 65537, ""},
+		{3072, 65537, ""},
+		{4096, 65537, ""},
+		{2048, 3, ""},
+		{4096, 1<<31 - 1, ""},
+		{512, 65537, "modulus has 512 bits"},
+		{1024, 65537, "modulus has 1024 bits"},
+		{2047, 65537, "modulus has 2047 bits"},
+		{4097, 65537, "modulus has 4097 bits"},
+		{8192, 65537, "modulus has 8192 bits"},
+		{1 << 20, 65537, "modulus has 1048576 bits"},
+		{2048, 1, "public exponent is 1"},
+		{2048, 65536, "public exponent is 65536"},
+		{2048, 2, "public exponent is 2"},
+		{2048, 1<<31 + 1, "public exponent is 2147483649"},
+		{2048, 1<<62 + 1, "public exponent is 4611686018427387905"},
+	} {
+		key, err := parsePublicKey(publicKey(t, c.bits, c.e))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%d bits, e=%d: %v", c.bits, c.e, err)
+		case c.want == "":
+			if _, err := encryptCardData(map[string]any{"pan": "4242424242424242"}, key); err != nil {
+				t.Errorf("%d bits, e=%d: accepted, but encrypting: %v", c.bits, c.e, err)
+			}
+		case err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "2048 to 4096 bits"):
+			t.Errorf("%d bits, e=%d: error %v, want one saying %q and what is accepted", c.bits, c.e, err, c.want)
+		}
+	}
+	even := new(big.Int).Lsh(big.NewInt(1), 2047)
+	der, _ := x509.MarshalPKIXPublicKey(&rsa.PublicKey{N: even, E: 65537})
+	_, err := parsePublicKey(base64.StdEncoding.EncodeToString(der))
+	if err == nil || !strings.Contains(err.Error(), "even") {
+		t.Errorf("an even modulus: %v", err)
+	}
 }
