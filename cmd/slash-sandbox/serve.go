@@ -181,6 +181,11 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 			"and seeds it afresh, or delete %s. To keep it, start with the scenario and seed it holds.\n", err, cfg.DataPath)
 		return errReported
 	}
+	if errors.Is(err, store.ErrDamaged) {
+		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file holds "+
+			"and seeds it afresh, or restore a copy of %s.\n", err, cfg.DataPath)
+		return errReported
+	}
 	if ps, ok := scenario.AsProblems(err); ok {
 		p.printProblems(ps)
 		return errReported

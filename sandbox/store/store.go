@@ -43,55 +43,117 @@ func ParseDurability(s string) (Durability, error) {
 	return "", fmt.Errorf("unknown durability %q (want always, everysecond or never)", s)
 }
 
-// DB is one world's database.
+// DB is one world's database: buntdb in memory, and the data file that
+// keeps it, if any (see datafile.go).
 type DB struct {
 	db    *buntdb.DB
 	path  string
+	file  *dataFile
 	cache *decodedCache
 	// version changes with every write transaction, inside it, before
 	// its changes become visible.
 	version atomic.Uint64
 	// changes are the keys the last writes wrote (see ChangedSince).
 	changes changeLog
+	// compacting is held by the compaction that runs.
+	compacting sync.Mutex
 }
 
 // Open opens a database file, or an in-memory one when path is "" or
 // ":memory:".
 func Open(path string, d Durability) (*DB, error) {
+	return OpenFile(path, FileOptions{Durability: d})
+}
+
+// OpenFile opens a database kept in the data file at path (created when
+// missing), or an in-memory one when path is "" or ":memory:". A write cut
+// short at the end of the file is dropped (and reported to o.OnRepair); a
+// file damaged elsewhere is refused with a *DamagedError.
+func OpenFile(path string, o FileOptions) (*DB, error) {
 	if path == "" {
 		path = ":memory:"
 	}
-	db, err := buntdb.Open(path)
+	db, err := buntdb.Open(":memory:")
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	policy := map[Durability]buntdb.SyncPolicy{
-		Always: buntdb.Always, EverySecond: buntdb.EverySecond, Never: buntdb.Never, "": buntdb.Always,
-	}[d]
-	cfg := buntdb.Config{SyncPolicy: policy, AutoShrinkPercentage: 100, AutoShrinkMinSize: 32 << 20}
-	if err := db.SetConfig(cfg); err != nil {
-		db.Close()
 		return nil, err
 	}
-	return &DB{db: db, path: path, cache: newDecodedCache()}, nil
+	d := &DB{db: db, path: path, cache: newDecodedCache()}
+	if d.Persistent() {
+		if d.file, err = openFile(path, o, db); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return d, nil
 }
 
 // Persistent reports whether the database lives in a file.
 func (d *DB) Persistent() bool { return d.path != ":memory:" }
 
-// Close flushes and closes the database.
-func (d *DB) Close() error { return d.db.Close() }
+// closeCompactMin is the size past which Close compacts a file that is
+// more than twice what its state takes.
+const closeCompactMin = 1 << 20
+
+// Close compacts the data file when that is worth it, syncs and closes it,
+// and closes the database.
+func (d *DB) Close() error {
+	if d.file == nil {
+		return d.db.Close()
+	}
+	var err error
+	if f := d.file; f.size > closeCompactMin && f.size > 2*f.live {
+		err = d.compact()
+	}
+	return errors.Join(err, d.file.close(), d.db.Close())
+}
+
+// compact rewrites the data file from the state, in a read-only
+// transaction: reads go on, writes wait.
+func (d *DB) compact() error {
+	if !d.compacting.TryLock() {
+		return nil
+	}
+	defer d.compacting.Unlock()
+	return d.db.View(func(tx *buntdb.Tx) error {
+		err := d.file.rewrite(tx)
+		if err != nil {
+			d.file.retryAt = d.file.size + d.file.size/2
+		}
+		return err
+	})
+}
 
 // Update runs fn in a read-write transaction; an error rolls it back whole.
+// With a data file, the transaction's changes are appended to it as one
+// frame before the commit, and synced as the durability says; a failed
+// write rolls the transaction back.
 func (d *DB) Update(fn func(*Tx) error) error {
-	return d.db.Update(func(tx *buntdb.Tx) error {
+	due := false
+	err := d.db.Update(func(tx *buntdb.Tx) error {
 		// Room for the keys most writes write (a new card: 17).
-		t := &Tx{tx: tx, cache: d.cache, version: d.version.Add(1), wrote: make([]string, 0, 24)}
+		t := &Tx{tx: tx, cache: d.cache, version: d.version.Add(1), wrote: make([]string, 0, 24), file: d.file}
 		// Logged before the commit makes the write visible; a write that
 		// rolls back is logged too, which only costs kept reads.
 		defer func() { d.changes.add(change{version: t.version, keys: t.wrote}) }()
-		return fn(t)
+		if d.file == nil {
+			return fn(t)
+		}
+		d.file.begin()
+		if err := fn(t); err != nil {
+			return err
+		}
+		if err := d.file.commit(); err != nil {
+			return err
+		}
+		due = d.file.due()
+		return nil
 	})
+	if err == nil && due {
+		// The write is in the file already: a compaction that fails is
+		// tried again later.
+		d.compact()
+	}
+	return err
 }
 
 // changedAll logs a write that may have changed any key.
@@ -115,7 +177,10 @@ func (d *DB) Bulk(deferPrefixes []string, fn func(*Tx) error) error {
 		if err := fn(t); err != nil {
 			return err
 		}
-		return t.settle()
+		if err := t.settle(); err != nil {
+			return err
+		}
+		return d.rewrite(tx)
 	})
 }
 
@@ -130,10 +195,22 @@ func (d *DB) View(fn func(*Tx) error) error { return d.ViewReads(nil, fn) }
 // Save writes every key to w in buntdb's append-only format.
 func (d *DB) Save(w io.Writer) error { return d.db.Save(w) }
 
-// Load reads keys written by Save.
+// Load reads keys written by Save; a data file is rewritten to hold them.
 func (d *DB) Load(r io.Reader) error {
 	defer d.changedAll(d.version.Add(1))
-	return d.db.Load(r)
+	if err := d.db.Load(r); err != nil || d.file == nil {
+		return err
+	}
+	return d.compact()
+}
+
+// rewrite replaces the data file, if any, with the state tx sees: a write
+// that replaces the whole state.
+func (d *DB) rewrite(tx *buntdb.Tx) error {
+	if d.file == nil {
+		return nil
+	}
+	return d.file.rewrite(tx)
 }
 
 // Replace makes the database hold exactly the keys of a snapshot written by
@@ -173,7 +250,7 @@ func (d *DB) ReplaceItems(items []KV) error {
 				return err
 			}
 		}
-		return nil
+		return d.rewrite(tx)
 	})
 }
 
@@ -191,6 +268,9 @@ type Tx struct {
 	// log; reads, the keys and ranges a read-only one reads (nil: none).
 	wrote []string
 	reads *Reads
+	// file, in a write transaction of a database with a data file, is
+	// told every write.
+	file *dataFile
 }
 
 // Version is the database Version a write transaction made (its
@@ -295,8 +375,17 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 	if t.later != nil {
 		return t.bulkSwap(key, s)
 	}
+	return t.set(key, s)
+}
+
+// set stores val at key, recording the write.
+func (t *Tx) set(key, val string) (prev string, replaced bool, err error) {
 	t.wrote = append(t.wrote, key)
-	return t.tx.Set(key, s, nil)
+	prev, replaced, err = t.tx.Set(key, val, nil)
+	if err == nil && t.file != nil {
+		t.file.noteSet(key, val, prev, replaced)
+	}
+	return prev, replaced, err
 }
 
 // PutRaw stores a string at key.
@@ -304,8 +393,7 @@ func (t *Tx) PutRaw(key, val string) error {
 	if t.later != nil {
 		return t.bulkPutRaw(key, val, false)
 	}
-	t.wrote = append(t.wrote, key)
-	_, _, err := t.tx.Set(key, val, nil)
+	_, _, err := t.set(key, val)
 	return err
 }
 
@@ -318,9 +406,12 @@ func (t *Tx) Delete(key string) error {
 		delete(t.later.stored, key)
 	}
 	t.wrote = append(t.wrote, key)
-	_, err := t.tx.Delete(key)
+	prev, err := t.tx.Delete(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return nil
+	}
+	if err == nil && t.file != nil {
+		t.file.noteDelete(key, prev)
 	}
 	return err
 }
