@@ -33,9 +33,11 @@ const (
 	maxFrame = 1 << 30
 	// rewriteChunk is the payload size of the frames of a rewritten file.
 	rewriteChunk = 1 << 20
-	// compactMin is the size below which a file is never compacted.
-	compactMin = 32 << 20
 )
+
+// compactMin is the size below which a file is never compacted (a
+// variable for the tests).
+var compactMin int64 = 32 << 20
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/tidwall/buntdb"
 )
@@ -36,15 +37,15 @@ type Repair struct {
 
 // String says what was mended, for the log.
 func (r Repair) String() string {
-	s := "data file " + r.Path
+	var said []string
 	if r.Dropped > 0 {
-		s += fmt.Sprintf(": dropped %d bytes at byte %d, a write cut short by a crash or a power loss (%s);"+
-			" the state is as it was before that write", r.Dropped, r.DroppedAt, r.Why)
+		said = append(said, fmt.Sprintf("dropped %d bytes at byte %d, a write cut short by a crash or a power loss (%s);"+
+			" the state is as it was before that write", r.Dropped, r.DroppedAt, r.Why))
 	}
 	if r.Upgraded {
-		s += ": upgraded from buntdb's format to the current one"
+		said = append(said, "upgraded from buntdb's format to the current one")
 	}
-	return s
+	return "data file " + r.Path + ": " + strings.Join(said, "; ")
 }
 
 // ErrDamaged is wrapped by the error of a data file that cannot be loaded.

@@ -11,8 +11,6 @@ import (
 // "set key value", "del key" and "flushdb". A file in buntdb's own format
 // is nothing but these commands, one after another.
 
-const flushCommand = "*1\r\n$7\r\nflushdb\r\n"
-
 func appendBulk(b []byte, s string) []byte {
 	b = append(b, '$')
 	b = strconv.AppendInt(b, int64(len(s)), 10)
