@@ -181,7 +181,8 @@ func (f *dataFile) rewrite(tx *buntdb.Tx) error {
 }
 
 // writeState writes the format's first line and frames holding every key
-// tx sees; it returns the bytes written and what the state takes.
+// tx sees; it returns the bytes written and what the state takes. The keys
+// go in fillOrder's order, which a load sets them in.
 func writeState(w *os.File, tx *buntdb.Tx) (size, live int64, err error) {
 	if _, err := w.WriteString(fileMagic); err != nil {
 		return 0, 0, err
@@ -197,14 +198,25 @@ func writeState(w *os.File, tx *buntdb.Tx) (size, live int64, err error) {
 		}
 	}
 	live = size
-	aerr := tx.Ascend("", func(k, v string) bool {
-		frame = appendSet(frame, k, v)
-		live += setSize(k, v)
-		if len(frame) >= rewriteChunk {
-			flush()
-		}
-		return err == nil
-	})
+	var aerr error
+	for _, first := range []bool{true, false} {
+		i := 0
+		aerr = errors.Join(aerr, tx.Ascend("", func(k, v string) bool {
+			// fillOrder's first pass: the first half of each group of
+			// 2*nodeHalf+1 keys, and its last key.
+			g := i % (2*nodeHalf + 1)
+			i++
+			if (g < nodeHalf || g == 2*nodeHalf) != first {
+				return true
+			}
+			frame = appendSet(frame, k, v)
+			live += setSize(k, v)
+			if len(frame) >= rewriteChunk {
+				flush()
+			}
+			return err == nil
+		}))
+	}
 	flush()
 	return size, live, errors.Join(aerr, err)
 }

@@ -80,6 +80,11 @@ func openFile(path string, o FileOptions, db *buntdb.DB) (*dataFile, error) {
 	}
 	repair := Repair{Path: path}
 	err = db.Update(func(tx *buntdb.Tx) error {
+		// Emptying the (empty) database first makes buntdb keep it whole
+		// for a rollback, rather than an entry for every key set.
+		if err := tx.DeleteAll(); err != nil {
+			return err
+		}
 		if o.Discard {
 			return f.rewrite(tx)
 		}
