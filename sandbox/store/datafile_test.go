@@ -183,9 +183,21 @@ func TestDataFileCompacts(t *testing.T) {
 		t.Fatalf("replacing the state left a file of %d bytes", size)
 	}
 	db, _ = openFileT(t, path, FileOptions{})
-	defer db.Close()
 	if got := contents(t, db); got != "only=1 " {
 		t.Fatalf("after ReplaceItems: %q", got)
+	}
+	var snapshot bytes.Buffer
+	src := mustOpen(t)
+	putAll(t, src, "loaded", "2")
+	src.Save(&snapshot)
+	if err := db.Load(&snapshot); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, _ = openFileT(t, path, FileOptions{})
+	defer db.Close()
+	if got := contents(t, db); got != "loaded=2 only=1 " {
+		t.Fatalf("after Load: %q", got)
 	}
 }
 

@@ -100,21 +100,19 @@ func (d *DB) Close() error {
 	if d.file == nil {
 		return d.db.Close()
 	}
-	var err error
-	if f := d.file; f.size > closeCompactMin && f.size > 2*f.live {
-		err = d.compact()
-	}
+	err := d.compact(func(f *dataFile) bool { return f.size > closeCompactMin && f.size > 2*f.live })
 	return errors.Join(err, d.file.close(), d.db.Close())
 }
 
-// compact rewrites the data file from the state, in a read-only
-// transaction: reads go on, writes wait.
-func (d *DB) compact() error {
-	if !d.compacting.TryLock() {
-		return nil
-	}
+// compact rewrites the data file from the state when worth says so, in a
+// read-only transaction: reads go on, writes wait.
+func (d *DB) compact(worth func(*dataFile) bool) error {
+	d.compacting.Lock()
 	defer d.compacting.Unlock()
 	return d.db.View(func(tx *buntdb.Tx) error {
+		if !worth(d.file) {
+			return nil
+		}
 		err := d.file.rewrite(tx)
 		if err != nil {
 			d.file.retryAt = d.file.size + d.file.size/2
@@ -122,6 +120,9 @@ func (d *DB) compact() error {
 		return err
 	})
 }
+
+// always is a compaction's worth when it must run.
+func always(*dataFile) bool { return true }
 
 // Update runs fn in a read-write transaction; an error rolls it back whole.
 // With a data file, the transaction's changes are appended to it as one
@@ -151,7 +152,7 @@ func (d *DB) Update(fn func(*Tx) error) error {
 	if err == nil && due {
 		// The write is in the file already: a compaction that fails is
 		// tried again later.
-		d.compact()
+		d.compact((*dataFile).due)
 	}
 	return err
 }
@@ -201,7 +202,7 @@ func (d *DB) Load(r io.Reader) error {
 	if err := d.db.Load(r); err != nil || d.file == nil {
 		return err
 	}
-	return d.compact()
+	return d.compact(always)
 }
 
 // rewrite replaces the data file, if any, with the state tx sees: a write
