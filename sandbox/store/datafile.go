@@ -41,6 +41,72 @@ var compactMin int64 = 32 << 20
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// OpenFile opens a database kept in the data file at path (created when
+// missing), or an in-memory one when path is "" or ":memory:". A write cut
+// short at the end of the file is dropped (and reported to o.OnRepair); a
+// file damaged elsewhere is refused with a *DamagedError.
+func OpenFile(path string, o FileOptions) (*DB, error) {
+	if path == "" {
+		path = ":memory:"
+	}
+	db, err := buntdb.Open(":memory:")
+	if err != nil {
+		return nil, err
+	}
+	d := &DB{db: db, path: path, cache: newDecodedCache()}
+	if d.Persistent() {
+		if d.file, err = openFile(path, o, db); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// closeCompactMin is the size past which Close compacts a file that is
+// more than twice what its state takes.
+const closeCompactMin = 1 << 20
+
+// Close compacts the data file when that is worth it, syncs and closes it,
+// and closes the database.
+func (d *DB) Close() error {
+	if d.file == nil {
+		return d.db.Close()
+	}
+	// A file a failed write left broken is made whole again.
+	err := d.compact(func(f *dataFile) bool { return f.broken != nil || f.size > closeCompactMin && f.size > 2*f.live })
+	return errors.Join(err, d.file.close(), d.db.Close())
+}
+
+// compact rewrites the data file from the state when worth says so, in a
+// read-only transaction: reads go on, writes wait.
+func (d *DB) compact(worth func(*dataFile) bool) error {
+	d.compacting.Lock()
+	defer d.compacting.Unlock()
+	return d.db.View(func(tx *buntdb.Tx) error {
+		if !worth(d.file) {
+			return nil
+		}
+		err := d.file.rewrite(tx)
+		if err != nil {
+			d.file.retryAt = d.file.size + d.file.size/2
+		}
+		return err
+	})
+}
+
+// always is a compaction's worth when it must run.
+func always(*dataFile) bool { return true }
+
+// rewrite replaces the data file, if any, with the state tx sees: a write
+// that replaces the whole state.
+func (d *DB) rewrite(tx *buntdb.Tx) error {
+	if d.file == nil {
+		return nil
+	}
+	return d.file.rewrite(tx)
+}
+
 // dataFile is a database's file. Frames are written inside the database's
 // write transactions, which buntdb runs one at a time, and the file is
 // rewritten inside one, or inside a read-only transaction (which no write
@@ -174,7 +240,7 @@ func (f *dataFile) rewrite(tx *buntdb.Tx) error {
 	syncDir(filepath.Dir(f.path))
 	f.mu.Lock()
 	old := f.f
-	f.f, f.size, f.live, f.dirty, f.retryAt = tmp, size, live, false, 0
+	f.f, f.size, f.live, f.dirty, f.retryAt, f.broken = tmp, size, live, false, 0, nil
 	f.mu.Unlock()
 	old.Close()
 	return nil

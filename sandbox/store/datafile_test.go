@@ -218,6 +218,13 @@ func TestFailedFileWriteRollsBack(t *testing.T) {
 	if err := db.Update(func(tx *Tx) error { return tx.PutRaw("b", "1") }); err == nil || !strings.Contains(err.Error(), "restart") {
 		t.Fatalf("a write after one that could not be taken back: %v", err)
 	}
+	// Closing rewrites the file whole.
+	db.Close()
+	db, repairs := openFileT(t, path, FileOptions{})
+	defer db.Close()
+	if got := contents(t, db); got != "a=1 " || len(repairs) != 0 {
+		t.Fatalf("reopened: %q, repairs %+v", got, repairs)
+	}
 }
 
 func fileSizeT(t *testing.T, path string) int64 {

@@ -65,64 +65,8 @@ func Open(path string, d Durability) (*DB, error) {
 	return OpenFile(path, FileOptions{Durability: d})
 }
 
-// OpenFile opens a database kept in the data file at path (created when
-// missing), or an in-memory one when path is "" or ":memory:". A write cut
-// short at the end of the file is dropped (and reported to o.OnRepair); a
-// file damaged elsewhere is refused with a *DamagedError.
-func OpenFile(path string, o FileOptions) (*DB, error) {
-	if path == "" {
-		path = ":memory:"
-	}
-	db, err := buntdb.Open(":memory:")
-	if err != nil {
-		return nil, err
-	}
-	d := &DB{db: db, path: path, cache: newDecodedCache()}
-	if d.Persistent() {
-		if d.file, err = openFile(path, o, db); err != nil {
-			db.Close()
-			return nil, err
-		}
-	}
-	return d, nil
-}
-
 // Persistent reports whether the database lives in a file.
 func (d *DB) Persistent() bool { return d.path != ":memory:" }
-
-// closeCompactMin is the size past which Close compacts a file that is
-// more than twice what its state takes.
-const closeCompactMin = 1 << 20
-
-// Close compacts the data file when that is worth it, syncs and closes it,
-// and closes the database.
-func (d *DB) Close() error {
-	if d.file == nil {
-		return d.db.Close()
-	}
-	err := d.compact(func(f *dataFile) bool { return f.size > closeCompactMin && f.size > 2*f.live })
-	return errors.Join(err, d.file.close(), d.db.Close())
-}
-
-// compact rewrites the data file from the state when worth says so, in a
-// read-only transaction: reads go on, writes wait.
-func (d *DB) compact(worth func(*dataFile) bool) error {
-	d.compacting.Lock()
-	defer d.compacting.Unlock()
-	return d.db.View(func(tx *buntdb.Tx) error {
-		if !worth(d.file) {
-			return nil
-		}
-		err := d.file.rewrite(tx)
-		if err != nil {
-			d.file.retryAt = d.file.size + d.file.size/2
-		}
-		return err
-	})
-}
-
-// always is a compaction's worth when it must run.
-func always(*dataFile) bool { return true }
 
 // Update runs fn in a read-write transaction; an error rolls it back whole.
 // With a data file, the transaction's changes are appended to it as one
@@ -203,15 +147,6 @@ func (d *DB) Load(r io.Reader) error {
 		return err
 	}
 	return d.compact(always)
-}
-
-// rewrite replaces the data file, if any, with the state tx sees: a write
-// that replaces the whole state.
-func (d *DB) rewrite(tx *buntdb.Tx) error {
-	if d.file == nil {
-		return nil
-	}
-	return d.file.rewrite(tx)
 }
 
 // Replace makes the database hold exactly the keys of a snapshot written by
