@@ -151,7 +151,7 @@ func (d *DB) Load(r io.Reader) error {
 
 // Replace makes the database hold exactly the keys of a snapshot written by
 // Save, in one transaction: readers see the old state or the new one, and a
-// file-backed database appends the change to its log like any write.
+// data file is rewritten to hold the new one.
 func (d *DB) Replace(r io.Reader) error {
 	staging, err := buntdb.Open(":memory:")
 	if err != nil {
@@ -174,7 +174,8 @@ func (d *DB) Replace(r io.Reader) error {
 	return d.ReplaceItems(items)
 }
 
-// ReplaceItems makes the database hold exactly items, in one transaction.
+// ReplaceItems makes the database hold exactly items, in one transaction
+// (and a data file, rewritten).
 func (d *DB) ReplaceItems(items []KV) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
 		defer d.changedAll(d.version.Add(1))
