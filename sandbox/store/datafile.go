@@ -227,22 +227,37 @@ func (f *dataFile) rewrite(tx *buntdb.Tx) error {
 	if err == nil {
 		err = tmp.Sync()
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), f.path)
-	}
-	if err != nil {
-		tmp.Close()
+	if err = errors.Join(err, tmp.Close()); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("rewrite data file %s: %w", f.path, err)
 	}
-	// The new file is in place; a failed sync of the directory would only
-	// lose the rename on a power loss, which leaves the old file, whole.
-	syncDir(filepath.Dir(f.path))
 	f.mu.Lock()
-	old := f.f
-	f.f, f.size, f.live, f.dirty, f.retryAt, f.broken = tmp, size, live, false, 0, nil
-	f.mu.Unlock()
-	old.Close()
+	defer f.mu.Unlock()
+	return f.swap(tmp.Name(), size, live)
+}
+
+// swap renames the file written at tmp over the data file. Both are closed
+// first (Windows renames no file that is open) and the data file is opened
+// again; a failure that leaves no file open breaks the data file.
+func (f *dataFile) swap(tmp string, size, live int64) error {
+	f.f.Close()
+	renamed := os.Rename(tmp, f.path)
+	if renamed != nil {
+		os.Remove(tmp)
+	} else {
+		// A failed sync of the directory could only lose the rename on a
+		// power loss, which leaves the old file, whole.
+		syncDir(filepath.Dir(f.path))
+		f.size, f.live, f.dirty, f.retryAt, f.broken = size, live, false, 0, nil
+	}
+	var err error
+	if f.f, err = os.OpenFile(f.path, os.O_RDWR, 0); err != nil {
+		f.broken = fmt.Errorf("data file %s: it could not be opened again after a rewrite (%v); restart the sandbox", f.path, err)
+		return f.broken
+	}
+	if renamed != nil {
+		return fmt.Errorf("rewrite data file %s: %w", f.path, renamed)
+	}
 	return nil
 }
 
