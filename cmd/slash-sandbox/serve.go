@@ -57,7 +57,7 @@ func (p *Program) serveFlags(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.clockStart, "clock-start", env("SANDBOX_CLOCK_START", ""), "virtual clock start, RFC 3339; default the scenario's, else now (SANDBOX_CLOCK_START)")
 	fs.StringVar(&o.clockMode, "clock", env("SANDBOX_CLOCK", "frozen"), "clock mode: frozen, real or scaled (SANDBOX_CLOCK)")
 	fs.StringVar(&o.clockScale, "clock-scale", env("SANDBOX_CLOCK_SCALE", "60"), "speed of the scaled clock (SANDBOX_CLOCK_SCALE)")
-	fs.StringVar(&o.data, "data", env("SANDBOX_DATA", ""), "buntdb file that keeps the state across restarts; default in memory (SANDBOX_DATA)")
+	fs.StringVar(&o.data, "data", env("SANDBOX_DATA", ""), "file that keeps the state across restarts; default in memory (SANDBOX_DATA)")
 	o.resetDataEnv = p.Getenv("SANDBOX_RESET_DATA")
 	resetData, _ := strconv.ParseBool(o.resetDataEnv)
 	fs.BoolVar(&o.resetData, "reset-data", resetData, "with --data: discard the world the file holds and seed it afresh (SANDBOX_RESET_DATA)")
@@ -188,6 +188,11 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	if errors.Is(err, server.ErrDataHoldsAnotherWorld) {
 		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file holds "+
 			"and seeds it afresh, or delete %s. To keep it, start with the scenario and seed it holds.\n", err, cfg.DataPath)
+		return errReported
+	}
+	if errors.Is(err, store.ErrDamaged) {
+		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file holds "+
+			"and seeds it afresh, or restore a copy of %s.\n", err, cfg.DataPath)
 		return errReported
 	}
 	if ps, ok := scenario.AsProblems(err); ok {

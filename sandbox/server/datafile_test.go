@@ -140,6 +140,9 @@ func TestDataFileOfPlainJSONRecords(t *testing.T) {
 		return w.Body.String()
 	}
 	before, now := serve(old), serve(filepath.Join(dir, "new.db"))
+	if upgraded, _ := os.ReadFile(old); !strings.HasPrefix(string(upgraded), "slash-sandbox data 1\n") {
+		t.Fatalf("the file written before was not rewritten in the current format: %.40q", upgraded)
+	}
 	card := `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Written before"}`
 	call(now, "POST", "/card", card)
 	reads := []string{"/card/card_3y6yczyy4rqsj28", "/card", "/transaction", "/account", "/legal-entity"}

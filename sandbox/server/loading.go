@@ -5,6 +5,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // loadLog tells the log how a scenario's loading goes: a progress line at
@@ -48,4 +49,14 @@ func (l *loadLog) done(world string) {
 		ev = ev.Dict("records_by_kind", web.Counts(l.byKind))
 	}
 	ev.Msgf("loaded scenario %s: %d records in %s", l.scenario, l.total, took.Round(time.Millisecond))
+}
+
+// repaired logs what opening the data file mended
+// (kernel.WorldSpec.OnDataRepair).
+func (l *loadLog) repaired(r store.Repair) {
+	ev := l.log.Warn().Str("data", r.Path)
+	if r.Dropped > 0 {
+		ev = ev.Int64("dropped_at", r.DroppedAt).Int64("dropped_bytes", r.Dropped)
+	}
+	ev.Bool("upgraded", r.Upgraded).Msg(r.String())
 }

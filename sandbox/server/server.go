@@ -151,7 +151,7 @@ func New(cfg Config) (*Server, error) {
 	loading := newLoadLog(cfg.Log, sc.Name, cfg.Wall)
 	_, err = eng.CreateWorld(kernel.WorldSpec{ID: "default", Scenario: sc, Seed: cfg.Seed, ClockStart: cfg.ClockStart,
 		ClockMode: cfg.ClockMode, ClockScale: cfg.ClockScale, DataPath: cfg.DataPath, Durability: cfg.Durability,
-		ResetData: cfg.ResetData, OnRecord: loading.record})
+		ResetData: cfg.ResetData, OnRecord: loading.record, OnDataRepair: loading.repaired})
 	if err != nil {
 		eng.Close()
 		return nil, err

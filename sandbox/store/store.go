@@ -43,55 +43,62 @@ func ParseDurability(s string) (Durability, error) {
 	return "", fmt.Errorf("unknown durability %q (want always, everysecond or never)", s)
 }
 
-// DB is one world's database.
+// DB is one world's database: buntdb in memory, and the data file that
+// keeps it, if any (see datafile.go).
 type DB struct {
 	db    *buntdb.DB
 	path  string
+	file  *dataFile
 	cache *decodedCache
 	// version changes with every write transaction, inside it, before
 	// its changes become visible.
 	version atomic.Uint64
 	// changes are the keys the last writes wrote (see ChangedSince).
 	changes changeLog
+	// compacting is held by the compaction that runs.
+	compacting sync.Mutex
 }
 
 // Open opens a database file, or an in-memory one when path is "" or
 // ":memory:".
 func Open(path string, d Durability) (*DB, error) {
-	if path == "" {
-		path = ":memory:"
-	}
-	db, err := buntdb.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	policy := map[Durability]buntdb.SyncPolicy{
-		Always: buntdb.Always, EverySecond: buntdb.EverySecond, Never: buntdb.Never, "": buntdb.Always,
-	}[d]
-	cfg := buntdb.Config{SyncPolicy: policy, AutoShrinkPercentage: 100, AutoShrinkMinSize: 32 << 20}
-	if err := db.SetConfig(cfg); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return &DB{db: db, path: path, cache: newDecodedCache()}, nil
+	return OpenFile(path, FileOptions{Durability: d})
 }
 
 // Persistent reports whether the database lives in a file.
 func (d *DB) Persistent() bool { return d.path != ":memory:" }
 
-// Close flushes and closes the database.
-func (d *DB) Close() error { return d.db.Close() }
-
 // Update runs fn in a read-write transaction; an error rolls it back whole.
+// With a data file, the transaction's changes are appended to it as one
+// frame before the commit, and synced as the durability says; a failed
+// write rolls the transaction back.
 func (d *DB) Update(fn func(*Tx) error) error {
-	return d.db.Update(func(tx *buntdb.Tx) error {
+	due := false
+	err := d.db.Update(func(tx *buntdb.Tx) error {
 		// Room for the keys most writes write (a new card: 17).
-		t := &Tx{tx: tx, cache: d.cache, version: d.version.Add(1), wrote: make([]string, 0, 24)}
+		t := &Tx{tx: tx, cache: d.cache, version: d.version.Add(1), wrote: make([]string, 0, 24), file: d.file}
 		// Logged before the commit makes the write visible; a write that
 		// rolls back is logged too, which only costs kept reads.
 		defer func() { d.changes.add(change{version: t.version, keys: t.wrote}) }()
-		return fn(t)
+		if d.file == nil {
+			return fn(t)
+		}
+		d.file.begin()
+		if err := fn(t); err != nil {
+			return err
+		}
+		if err := d.file.commit(); err != nil {
+			return err
+		}
+		due = d.file.due()
+		return nil
 	})
+	if err == nil && due {
+		// The write is in the file already: a compaction that fails is
+		// tried again later.
+		d.compact((*dataFile).due)
+	}
+	return err
 }
 
 // changedAll logs a write that may have changed any key.
@@ -115,7 +122,10 @@ func (d *DB) Bulk(deferPrefixes []string, fn func(*Tx) error) error {
 		if err := fn(t); err != nil {
 			return err
 		}
-		return t.settle()
+		if err := t.settle(); err != nil {
+			return err
+		}
+		return d.rewrite(tx)
 	})
 }
 
@@ -130,15 +140,18 @@ func (d *DB) View(fn func(*Tx) error) error { return d.ViewReads(nil, fn) }
 // Save writes every key to w in buntdb's append-only format.
 func (d *DB) Save(w io.Writer) error { return d.db.Save(w) }
 
-// Load reads keys written by Save.
+// Load reads keys written by Save; a data file is rewritten to hold them.
 func (d *DB) Load(r io.Reader) error {
 	defer d.changedAll(d.version.Add(1))
-	return d.db.Load(r)
+	if err := d.db.Load(r); err != nil || d.file == nil {
+		return err
+	}
+	return d.compact(always)
 }
 
 // Replace makes the database hold exactly the keys of a snapshot written by
 // Save, in one transaction: readers see the old state or the new one, and a
-// file-backed database appends the change to its log like any write.
+// data file is rewritten to hold the new one.
 func (d *DB) Replace(r io.Reader) error {
 	staging, err := buntdb.Open(":memory:")
 	if err != nil {
@@ -161,7 +174,8 @@ func (d *DB) Replace(r io.Reader) error {
 	return d.ReplaceItems(items)
 }
 
-// ReplaceItems makes the database hold exactly items, in one transaction.
+// ReplaceItems makes the database hold exactly items, in one transaction
+// (and a data file, rewritten).
 func (d *DB) ReplaceItems(items []KV) error {
 	return d.db.Update(func(tx *buntdb.Tx) error {
 		defer d.changedAll(d.version.Add(1))
@@ -173,7 +187,7 @@ func (d *DB) ReplaceItems(items []KV) error {
 				return err
 			}
 		}
-		return nil
+		return d.rewrite(tx)
 	})
 }
 
@@ -191,6 +205,9 @@ type Tx struct {
 	// log; reads, the keys and ranges a read-only one reads (nil: none).
 	wrote []string
 	reads *Reads
+	// file, in a write transaction of a database with a data file, is
+	// told every write.
+	file *dataFile
 }
 
 // Version is the database Version a write transaction made (its
@@ -295,8 +312,17 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 	if t.later != nil {
 		return t.bulkSwap(key, s)
 	}
+	return t.set(key, s)
+}
+
+// set stores val at key, recording the write.
+func (t *Tx) set(key, val string) (prev string, replaced bool, err error) {
 	t.wrote = append(t.wrote, key)
-	return t.tx.Set(key, s, nil)
+	prev, replaced, err = t.tx.Set(key, val, nil)
+	if err == nil && t.file != nil {
+		t.file.noteSet(key, val, prev, replaced)
+	}
+	return prev, replaced, err
 }
 
 // PutRaw stores a string at key.
@@ -304,8 +330,7 @@ func (t *Tx) PutRaw(key, val string) error {
 	if t.later != nil {
 		return t.bulkPutRaw(key, val, false)
 	}
-	t.wrote = append(t.wrote, key)
-	_, _, err := t.tx.Set(key, val, nil)
+	_, _, err := t.set(key, val)
 	return err
 }
 
@@ -318,9 +343,12 @@ func (t *Tx) Delete(key string) error {
 		delete(t.later.stored, key)
 	}
 	t.wrote = append(t.wrote, key)
-	_, err := t.tx.Delete(key)
+	prev, err := t.tx.Delete(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return nil
+	}
+	if err == nil && t.file != nil {
+		t.file.noteDelete(key, prev)
 	}
 	return err
 }

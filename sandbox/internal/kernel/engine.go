@@ -28,6 +28,9 @@ type WorldSpec struct {
 	// ResetData, with DataPath, discards what the file holds and seeds it
 	// afresh.
 	ResetData bool
+	// OnDataRepair, when set, is told what opening the data file mended: a
+	// write cut short at its end dropped, an older format upgraded.
+	OnDataRepair func(store.Repair)
 	// KeySuffix is appended to every API key of the scenario, so worlds made
 	// from one scenario each answer to their own keys.
 	KeySuffix string
@@ -156,7 +159,8 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 	}
 	if spec.DataPath != "" {
 		w.Db.Close()
-		if w.Db, err = store.Open(spec.DataPath, spec.Durability); err != nil {
+		opts := store.FileOptions{Durability: spec.Durability, Discard: spec.ResetData, OnRepair: spec.OnDataRepair}
+		if w.Db, err = store.OpenFile(spec.DataPath, opts); err != nil {
 			return nil, err
 		}
 		if err := e.adoptFile(w, spec, items); err != nil {
