@@ -87,6 +87,43 @@ func TestServeReportsEveryScenarioProblem(t *testing.T) {
 	}
 }
 
+// aliasBomb is a scenario whose card's userData repeats one 40 KB value
+// 3,000 times through aliases: 120 KB of YAML, 120 MB once expanded.
+func aliasBomb() string {
+	var b strings.Builder
+	b.WriteString("legalEntities: [{id: le_x, name: X}]\naccounts: [{id: sa_x, legalEntityId: le_x, name: A}]\n")
+	b.WriteString("cards:\n  - accountId: sa_x\n    name: C\n    userData:\n")
+	b.WriteString("      a0: &big \"" + strings.Repeat("x", 40_000) + "\"\n")
+	for i := 1; i <= 3000; i++ {
+		b.WriteString("      a" + strconv.Itoa(i) + ": *big\n")
+	}
+	return b.String()
+}
+
+// TestValidateAndServeRefuseAliasBomb: validate and serve --scenario tell
+// where a file's aliases expand it past its limit, and serve does not start.
+func TestValidateAndServeRefuseAliasBomb(t *testing.T) {
+	bomb := filepath.Join(t.TempDir(), "bomb.yaml")
+	if err := os.WriteFile(bomb, []byte(aliasBomb()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, args := range map[string][]string{
+		"validate": {"validate", bomb},
+		"serve":    {"--scenario", bomb, "--addr", "127.0.0.1:0"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := runProgram(t, nil, args...)
+			want := ": the file expands past 32 MiB of text, its limit (this alias repeats what it names"
+			if r.code != 1 || !strings.HasPrefix(r.stderr, bomb+":") || !strings.Contains(r.stderr, want) {
+				t.Fatalf("%s = %d %q, want 1 and the problem at an alias of %s", name, r.code, r.stderr, bomb)
+			}
+			if strings.Count(r.stderr, "\n") != 1 {
+				t.Fatalf("stderr = %q, want the one problem", r.stderr)
+			}
+		})
+	}
+}
+
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "--seed", "x"}, {"--clock-start", "tomorrow"}, {"--clock", "warp"}, {"--log-level", "loud"},
