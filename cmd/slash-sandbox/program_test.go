@@ -203,6 +203,48 @@ func TestServeUsesFlagsAndEnvironment(t *testing.T) {
 	}
 }
 
+// TestServeMemoryBudgetFlag: --memory-budget and SANDBOX_MEMORY_BUDGET
+// take a size, or 0 or off for none, which health reports; a bad value is
+// a usage error and a budget the scenario does not fit in stops the start
+// saying how to raise it.
+func TestServeMemoryBudgetFlag(t *testing.T) {
+	budgetOf := func(t *testing.T, env map[string]string, args ...string) any {
+		t.Helper()
+		s := startProgram(t, env, append([]string{"--addr", "127.0.0.1:0", "--scenario", "empty"}, args...)...)
+		defer s.stop(t)
+		return getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health", "")["memory"].(map[string]any)["budget"]
+	}
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want any
+	}{
+		{"the default", nil, nil, float64(2 << 30)},
+		{"the flag", nil, []string{"--memory-budget", "512MiB"}, float64(512 << 20)},
+		{"the environment", map[string]string{"SANDBOX_MEMORY_BUDGET": "4GiB"}, nil, float64(4 << 30)},
+		{"the flag over the environment", map[string]string{"SANDBOX_MEMORY_BUDGET": "4GiB"}, []string{"--memory-budget", "1GB"}, float64(1e9)},
+		{"off", map[string]string{"SANDBOX_MEMORY_BUDGET": "off"}, nil, nil},
+		{"0", nil, []string{"--memory-budget", "0"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := budgetOf(t, c.env, c.args...); got != c.want {
+				t.Fatalf("budget = %v, want %v", got, c.want)
+			}
+		})
+	}
+	for _, bad := range []string{"lots", "-1GiB", "12 parsecs", ""} {
+		if r := runProgram(t, nil, "--memory-budget", bad, "--addr", "127.0.0.1:0"); r.code != 2 || !strings.Contains(r.stderr, "--memory-budget") {
+			t.Errorf("--memory-budget %q: exit %d, stderr %q", bad, r.code, r.stderr)
+		}
+	}
+	r := runProgram(t, nil, "--memory-budget", "64KiB", "--addr", "127.0.0.1:0")
+	if r.code != 1 || !strings.Contains(r.stderr, `a world of scenario "demo" needs about`) || !strings.Contains(r.stderr, "64 KiB memory budget") ||
+		!strings.Contains(r.stderr, "--memory-budget (SANDBOX_MEMORY_BUDGET)") {
+		t.Fatalf("a budget the demo does not fit in: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
 // apiGet reads the public API with an API key; anything but a 200 fails.
 func apiGet(t *testing.T, url, key string) map[string]any {
 	t.Helper()
