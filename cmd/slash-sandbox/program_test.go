@@ -87,6 +87,43 @@ func TestServeReportsEveryScenarioProblem(t *testing.T) {
 	}
 }
 
+// aliasBomb is a scenario whose card's userData repeats one 40 KB value
+// 3,000 times through aliases: 120 KB of YAML, 120 MB once expanded.
+func aliasBomb() string {
+	var b strings.Builder
+	b.WriteString("legalEntities: [{id: le_x, name: X}]\naccounts: [{id: sa_x, legalEntityId: le_x, name: A}]\n")
+	b.WriteString("cards:\n  - accountId: sa_x\n    name: C\n    userData:\n")
+	b.WriteString("      a0: &big \"" + strings.Repeat("x", 40_000) + "\"\n")
+	for i := 1; i <= 3000; i++ {
+		b.WriteString("      a" + strconv.Itoa(i) + ": *big\n")
+	}
+	return b.String()
+}
+
+// TestValidateAndServeRefuseAliasBomb: validate and serve --scenario tell
+// where a file's aliases expand it past its limit, and serve does not start.
+func TestValidateAndServeRefuseAliasBomb(t *testing.T) {
+	bomb := filepath.Join(t.TempDir(), "bomb.yaml")
+	if err := os.WriteFile(bomb, []byte(aliasBomb()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, args := range map[string][]string{
+		"validate": {"validate", bomb},
+		"serve":    {"--scenario", bomb, "--addr", "127.0.0.1:0"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := runProgram(t, nil, args...)
+			want := ": the file expands past 32 MiB of text, its limit (this alias repeats what it names"
+			if r.code != 1 || !strings.HasPrefix(r.stderr, bomb+":") || !strings.Contains(r.stderr, want) {
+				t.Fatalf("%s = %d %q, want 1 and the problem at an alias of %s", name, r.code, r.stderr, bomb)
+			}
+			if strings.Count(r.stderr, "\n") != 1 {
+				t.Fatalf("stderr = %q, want the one problem", r.stderr)
+			}
+		})
+	}
+}
+
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "--seed", "x"}, {"--clock-start", "tomorrow"}, {"--clock", "warp"}, {"--log-level", "loud"},
@@ -164,6 +201,48 @@ func TestServeUsesFlagsAndEnvironment(t *testing.T) {
 	first, _, _ := strings.Cut(s.logs.String(), "\n")
 	if err := json.Unmarshal([]byte(first), &line); err != nil || line["level"] != "info" {
 		t.Fatalf("first log line is not JSON: %q", first)
+	}
+}
+
+// TestServeMemoryBudgetFlag: --memory-budget and SANDBOX_MEMORY_BUDGET
+// take a size, or 0 or off for none, which health reports; a bad value is
+// a usage error and a budget the scenario does not fit in stops the start
+// saying how to raise it.
+func TestServeMemoryBudgetFlag(t *testing.T) {
+	budgetOf := func(t *testing.T, env map[string]string, args ...string) any {
+		t.Helper()
+		s := startProgram(t, env, append([]string{"--addr", "127.0.0.1:0", "--scenario", "empty"}, args...)...)
+		defer s.stop(t)
+		return getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health", "")["memory"].(map[string]any)["budget"]
+	}
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want any
+	}{
+		{"the default", nil, nil, float64(2 << 30)},
+		{"the flag", nil, []string{"--memory-budget", "512MiB"}, float64(512 << 20)},
+		{"the environment", map[string]string{"SANDBOX_MEMORY_BUDGET": "4GiB"}, nil, float64(4 << 30)},
+		{"the flag over the environment", map[string]string{"SANDBOX_MEMORY_BUDGET": "4GiB"}, []string{"--memory-budget", "1GB"}, float64(1e9)},
+		{"off", map[string]string{"SANDBOX_MEMORY_BUDGET": "off"}, nil, nil},
+		{"0", nil, []string{"--memory-budget", "0"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := budgetOf(t, c.env, c.args...); got != c.want {
+				t.Fatalf("budget = %v, want %v", got, c.want)
+			}
+		})
+	}
+	for _, bad := range []string{"lots", "-1GiB", "12 parsecs", ""} {
+		if r := runProgram(t, nil, "--memory-budget", bad, "--addr", "127.0.0.1:0"); r.code != 2 || !strings.Contains(r.stderr, "--memory-budget") {
+			t.Errorf("--memory-budget %q: exit %d, stderr %q", bad, r.code, r.stderr)
+		}
+	}
+	r := runProgram(t, nil, "--memory-budget", "64KiB", "--addr", "127.0.0.1:0")
+	if r.code != 1 || !strings.Contains(r.stderr, `a world of scenario "demo" needs about`) || !strings.Contains(r.stderr, "64 KiB memory budget") ||
+		!strings.Contains(r.stderr, "--memory-budget (SANDBOX_MEMORY_BUDGET)") {
+		t.Fatalf("a budget the demo does not fit in: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
 

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/analytics"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
@@ -26,7 +28,7 @@ type options struct {
 	addr, scenario, seed, clockStart, clockMode, clockScale string
 	data, durability, logLevel, logFormat                   string
 	scenariosDir, allowedHosts, allowedOrigins              string
-	webhookTimeout, advanceWait                             string
+	webhookTimeout, advanceWait, memoryBudget               string
 	idleTimeout, bodyReadTimeout                            string
 	resetData                                               bool
 	// resetDataEnv is SANDBOX_RESET_DATA as given, checked with the rest.
@@ -68,6 +70,8 @@ func (p *Program) serveFlags(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.allowedHosts, "allowed-hosts", env("SANDBOX_ALLOWED_HOSTS", ""), "comma-separated Host names the control API and dashboard answer besides loopback and IP addresses (SANDBOX_ALLOWED_HOSTS)")
 	fs.StringVar(&o.allowedOrigins, "allowed-origins", env("SANDBOX_ALLOWED_ORIGINS", ""), "comma-separated browser origins allowed to call the control API, e.g. http://localhost:5173 (SANDBOX_ALLOWED_ORIGINS)")
 	fs.StringVar(&o.webhookTimeout, "webhook-timeout", env("SANDBOX_WEBHOOK_TIMEOUT", "10s"), "how long a webhook receiver has to answer a delivery (SANDBOX_WEBHOOK_TIMEOUT)")
+	fs.StringVar(&o.memoryBudget, "memory-budget", env("SANDBOX_MEMORY_BUDGET", "2GiB"), "memory the worlds and snapshots may hold together, "+
+		"such as 512MiB or 4GiB; work that needs more is refused with 507; 0 or off: no limit (SANDBOX_MEMORY_BUDGET)")
 	fs.StringVar(&o.advanceWait, "webhook-advance-wait", env("SANDBOX_WEBHOOK_ADVANCE_WAIT", "5s"), "how long a clock advance waits for the deliveries due at one instant; the first wait that runs out ends the waiting (SANDBOX_WEBHOOK_ADVANCE_WAIT)")
 	fs.StringVar(&o.idleTimeout, "idle-timeout", env("SANDBOX_IDLE_TIMEOUT", "2m"), "how long an idle keep-alive connection stays open (SANDBOX_IDLE_TIMEOUT)")
 	fs.StringVar(&o.bodyReadTimeout, "body-read-timeout", env("SANDBOX_BODY_READ_TIMEOUT", "60s"), "how long each MiB of a request body may take to arrive; a slower body is answered 408 (SANDBOX_BODY_READ_TIMEOUT)")
@@ -129,6 +133,9 @@ func (p *Program) config(o *options, adminToken string) (server.Config, error) {
 	if cfg.BodyReadTimeout, err = duration("--body-read-timeout", o.bodyReadTimeout); err != nil {
 		return cfg, err
 	}
+	if cfg.MemoryBudget, err = memoryBudget(o.memoryBudget); err != nil {
+		return cfg, err
+	}
 	if cfg.Durability, err = store.ParseDurability(o.durability); err != nil {
 		return cfg, fmt.Errorf("--durability: %v", err)
 	}
@@ -143,6 +150,19 @@ func duration(flag, s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s: %q is not a duration from 1ms to 10m, such as 5s", flag, s)
 	}
 	return d, nil
+}
+
+// memoryBudget reads --memory-budget: a size (512MiB, 4GiB, 2GB), or 0 or
+// off for no limit.
+func memoryBudget(s string) (int64, error) {
+	if s == "0" || strings.EqualFold(s, "off") {
+		return server.NoMemoryBudget, nil
+	}
+	n, err := humanize.ParseBytes(s)
+	if err != nil || n == 0 || n > math.MaxInt64 {
+		return 0, fmt.Errorf("--memory-budget: %q is not a size such as 512MiB or 4GiB, or 0 or off for no limit", s)
+	}
+	return int64(n), nil
 }
 
 // list splits a comma-separated flag value, dropping empty items.

@@ -166,6 +166,16 @@ type Health struct {
 	Clock      Clock  `json:"clock"`
 	// Worlds is how many worlds the sandbox holds.
 	Worlds int `json:"worlds"`
+	// Memory is what the worlds and snapshots hold, as the memory budget
+	// counts it, and the budget.
+	Memory Memory `json:"memory"`
+}
+
+// Memory is what the worlds and snapshots hold, in bytes, and the memory
+// budget (nil: none).
+type Memory struct {
+	Used   int64  `json:"used"`
+	Budget *int64 `json:"budget"`
 }
 
 // Key is an API key and what it may do.

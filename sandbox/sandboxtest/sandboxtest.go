@@ -47,6 +47,10 @@ type Options struct {
 	// MCP is the MCP server at /mcp: mcp.Server from package sandbox/mcp.
 	// Nil: /mcp answers 501. Left out by default for the MCP SDK's sake.
 	MCP server.MCP
+	// MemoryBudget bounds the bytes the sandbox's worlds and snapshots
+	// hold together, as the binary's --memory-budget does: 0 for
+	// server.DefaultMemoryBudget (2 GiB), server.NoMemoryBudget for none.
+	MemoryBudget int64
 }
 
 // Message is an email the sandbox sent, as its outbox shows it.
@@ -104,7 +108,7 @@ func New(o Options) (*Sandbox, error) {
 		log = *o.Log
 	}
 	cfg := server.Config{Scenario: o.Scenario, Seed: o.Seed, AdminToken: o.AdminToken, Log: log,
-		Analytics: o.Analytics, MCP: o.MCP}
+		Analytics: o.Analytics, MCP: o.MCP, MemoryBudget: o.MemoryBudget}
 	if !o.ClockStart.IsZero() {
 		cfg.ClockStart = &o.ClockStart
 	}

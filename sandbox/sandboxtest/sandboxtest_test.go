@@ -3,9 +3,12 @@ package sandboxtest_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest"
 )
 
@@ -42,5 +45,30 @@ func TestStartServesTheScenarioAndDrivesTheClock(t *testing.T) {
 	}
 	if _, err := sb.Control.Advance(ctx, "soon"); err == nil {
 		t.Fatal("a bad duration was accepted")
+	}
+}
+
+// TestMemoryBudget: a test's sandbox has the binary's memory budget, which
+// Options.MemoryBudget sets: a world past it is refused with 507 and the
+// sandbox's own world goes on answering.
+func TestMemoryBudget(t *testing.T) {
+	sb := sandboxtest.Start(t, sandboxtest.Options{Scenario: "empty", MemoryBudget: 16 << 20})
+	ctx := context.Background()
+	h, err := sb.Control.Health(ctx)
+	if err != nil || h.Memory.Budget == nil || *h.Memory.Budget != 16<<20 || h.Memory.Used <= 0 {
+		t.Fatalf("health = %+v, %v; want the 16 MiB budget and what is used", h.Memory, err)
+	}
+	huge := "name: gen\nlegalEntities: [{id: le_g, name: G}]\naccounts: [{id: sa_g, legalEntityId: le_g, name: A}]\n" +
+		"cards: [{id: card_g, accountId: sa_g, name: C}]\ngenerate:\n  - {kind: card_transactions, count: 100000}\n"
+	_, err = sb.Control.CreateWorld(ctx, client.NewWorld{YAML: huge})
+	var e *client.Error
+	if !errors.As(err, &e) || e.Status != http.StatusInsufficientStorage || !strings.Contains(e.Message, "16 MiB memory budget") {
+		t.Fatalf("err = %v, want 507 naming the 16 MiB budget", err)
+	}
+	if _, err := sb.Control.Clock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if worlds, err := sb.Control.Worlds(ctx); err != nil || len(worlds) != 1 {
+		t.Fatalf("worlds = %v, %v; want the sandbox's own alone", worlds, err)
 	}
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -23,10 +24,31 @@ type decoder struct {
 	bad map[string]bool
 	// budget bounds the nodes visited, aliases expanded included.
 	budget int
+	// text counts the bytes of text the file expands to, up to textLimit
+	// (see MaxExpandedBytes); via is the alias being expanded, where a
+	// file that expands too far is told so.
+	text, textLimit int
+	via             *yaml.Node
 }
 
+// MaxExpandedBytes bounds the text a scenario file expands to: every
+// value's text and the path it is known by (cards[0].userData.note), as
+// often as aliases repeat the value and nesting repeats a key in the paths
+// below it. A file may expand to this much or to ExpansionRatio times its
+// own size, whichever is more. Scenarios written by hand stay far below it
+// (the demo, 21 KB of YAML, expands to 34 KB); an alias repeating a large
+// value, whose copies would otherwise fill the memory of the world loaded
+// from it, does not.
+const MaxExpandedBytes = 32 << 20
+
+// ExpansionRatio is how many times its own size a file larger than an
+// ExpansionRatio-th of MaxExpandedBytes may expand to: a file without
+// aliases expands to about twice its size.
+const ExpansionRatio = 8
+
 func newDecoder(file string, size int) *decoder {
-	return &decoder{file: file, pos: map[string]Position{}, bad: map[string]bool{}, budget: 250_000 + size/4}
+	return &decoder{file: file, pos: map[string]Position{}, bad: map[string]bool{}, budget: 250_000 + size/4,
+		textLimit: max(MaxExpandedBytes, ExpansionRatio*size)}
 }
 
 func reflectValue(sc *Scenario) reflect.Value { return reflect.ValueOf(sc).Elem() }
@@ -55,13 +77,55 @@ func (d *decoder) at(path string, key, value *yaml.Node) {
 	d.pos[path] = Position{Line: n.Line, Column: n.Column}
 }
 
-// spend takes one node from the budget; false once it is spent.
-func (d *decoder) spend(n *yaml.Node) bool {
+// spend takes a node, at path, from the budgets: one value, and its text
+// and path. It is false once either is spent, which is said once. The
+// text is counted before anything is made of it.
+func (d *decoder) spend(n *yaml.Node, path string) bool {
 	d.budget--
 	if d.budget == -1 {
 		d.problem(n, "", "the file expands to too many values (aliases repeat what they name)")
 	}
-	return d.budget >= 0
+	was := d.text
+	d.text += len(path)
+	if r := resolve(n); r.Kind == yaml.ScalarNode {
+		d.text += len(r.Value)
+	}
+	if d.text > d.textLimit && was <= d.textLimit {
+		d.overflow(n)
+	}
+	return d.budget >= 0 && d.text <= d.textLimit
+}
+
+// overflow says the file expands past its text limit: at the alias whose
+// expansion went past it, when there is one.
+func (d *decoder) overflow(n *yaml.Node) {
+	why := "nesting repeats each key in the paths below it"
+	if d.via != nil {
+		n = d.via
+	}
+	if n.Kind == yaml.AliasNode {
+		why = "this alias repeats what it names"
+	}
+	d.problem(n, "", "the file expands past %s of text, its limit (%s; the limit is %s, or %d times the size of a larger file)",
+		mib(d.textLimit), why, mib(MaxExpandedBytes), ExpansionRatio)
+}
+
+// mib writes a size in MiB.
+func mib(n int) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// expanding notes the alias n while its expansion is decoded: the
+// outermost one, which the file's reader can find. done ends it.
+func (d *decoder) expanding(n *yaml.Node) (done func()) {
+	if n == nil || n.Kind != yaml.AliasNode || d.via != nil {
+		return func() {}
+	}
+	d.via = n
+	return func() { d.via = nil }
 }
 
 // got says what a node holds.
@@ -97,9 +161,10 @@ func resolve(n *yaml.Node) *yaml.Node {
 // decode decodes n into v, whose path is path. A null leaves the zero
 // value.
 func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
-	if !d.spend(n) {
+	if !d.spend(n, path) {
 		return
 	}
+	defer d.expanding(n)()
 	n = resolve(n)
 	if path == "" {
 		d.pos[""] = Position{Line: n.Line, Column: n.Column}
@@ -143,35 +208,54 @@ func (d *decoder) sequence(path string, n *yaml.Node, v reflect.Value) {
 	v.Set(out)
 }
 
+// pair is a key and its value in a mapping; via is the alias a merge key
+// (<<) brought it through, if any.
+type pair struct{ key, value, via *yaml.Node }
+
 // pairs lists a mapping's keys and values, merge keys (<<) expanded: a
 // key given explicitly wins over a merged one.
-func (d *decoder) pairs(n *yaml.Node) [][2]*yaml.Node {
-	var own, merged [][2]*yaml.Node
+func (d *decoder) pairs(n *yaml.Node) []pair {
+	var own, merged []pair
 	given := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
-			from := []*yaml.Node{resolve(val)}
-			if from[0].Kind == yaml.SequenceNode {
-				from = from[0].Content
+			from := []*yaml.Node{val}
+			if r := resolve(val); r.Kind == yaml.SequenceNode {
+				from = r.Content
 			}
 			for _, m := range from {
-				if m = resolve(m); m.Kind == yaml.MappingNode && d.spend(m) {
-					merged = append(merged, d.pairs(m)...)
+				via := aliasOf(val, m)
+				if r := resolve(m); r.Kind == yaml.MappingNode && d.spend(m, "") {
+					for _, p := range d.pairs(r) {
+						p.via = cmp.Or(p.via, via)
+						merged = append(merged, p)
+					}
 				}
 			}
 			continue
 		}
 		given[k.Value] = true
-		own = append(own, [2]*yaml.Node{k, val})
+		own = append(own, pair{key: k, value: val})
 	}
 	for _, p := range merged {
-		if !given[p[0].Value] {
-			given[p[0].Value] = true
+		if !given[p.key.Value] {
+			given[p.key.Value] = true
 			own = append(own, p)
 		}
 	}
 	return own
+}
+
+// aliasOf is the alias a merge key's value brings a mapping through: the
+// value itself, or the item of the list it is; nil when there is none.
+func aliasOf(val, item *yaml.Node) *yaml.Node {
+	for _, n := range []*yaml.Node{val, item} {
+		if n.Kind == yaml.AliasNode {
+			return n
+		}
+	}
+	return nil
 }
 
 func join(path, key string) string {
@@ -187,16 +271,16 @@ func (d *decoder) mapping(path string, n *yaml.Node, v reflect.Value) {
 		return
 	}
 	s := shapeOf(v.Type())
-	seen := map[string][2]*yaml.Node{}
+	seen := map[string]pair{}
 	for _, kv := range d.pairs(n) {
-		k, val := kv[0], kv[1]
+		k, val := kv.key, kv.value
 		p := join(path, k.Value)
 		if k.Kind != yaml.ScalarNode {
 			d.problem(k, path, "a key must be text, not %s", got(k))
 			continue
 		}
 		if first, dup := seen[k.Value]; dup {
-			d.problem(k, p, "is given twice (first at line %d)", first[0].Line)
+			d.problem(k, p, "is given twice (first at line %d)", first.key.Line)
 			continue
 		}
 		seen[k.Value] = kv
@@ -206,7 +290,9 @@ func (d *decoder) mapping(path string, n *yaml.Node, v reflect.Value) {
 			continue
 		}
 		d.at(p, k, resolve(val))
+		done := d.expanding(kv.via)
 		d.decode(p, val, v.Field(f.index))
+		done()
 		if !d.bad[p] {
 			d.enum(p, resolve(val), f, v.Field(f.index))
 		}
@@ -215,7 +301,7 @@ func (d *decoder) mapping(path string, n *yaml.Node, v reflect.Value) {
 		if f.required && !d.bad[join(path, f.key)] && empty(v.Field(f.index)) {
 			p := join(path, f.key)
 			if kv, ok := seen[f.key]; ok {
-				d.problem(resolve(kv[1]), p, "is required and must not be empty")
+				d.problem(resolve(kv.value), p, "is required and must not be empty")
 				continue
 			}
 			if f.typ.Kind() == reflect.Slice {
@@ -324,16 +410,17 @@ func (d *decoder) freeForm(path string, n *yaml.Node, v reflect.Value) {
 // walk records the positions under a free-form value and checks its keys
 // are text and given once.
 func (d *decoder) walk(path string, n *yaml.Node) bool {
-	if !d.spend(n) {
+	if !d.spend(n, path) {
 		return false
 	}
+	defer d.expanding(n)()
 	ok := true
 	n = resolve(n)
 	switch n.Kind {
 	case yaml.MappingNode:
 		seen := map[string]int{}
 		for _, kv := range d.pairs(n) {
-			k, val := kv[0], kv[1]
+			k, val := kv.key, kv.value
 			p := join(path, k.Value)
 			if k.Kind != yaml.ScalarNode {
 				d.problem(k, path, "a key must be text, not %s", got(k))
@@ -347,7 +434,10 @@ func (d *decoder) walk(path string, n *yaml.Node) bool {
 			}
 			seen[k.Value] = k.Line
 			d.at(p, k, resolve(val))
-			if !d.walk(p, val) {
+			done := d.expanding(kv.via)
+			walked := d.walk(p, val)
+			done()
+			if !walked {
 				return false
 			}
 		}

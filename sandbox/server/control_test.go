@@ -259,6 +259,9 @@ func TestHealthWithoutTheAdminToken(t *testing.T) {
 			h["clock"].(map[string]any)["now"] != "2026-06-15T14:00:00Z" {
 			t.Fatalf("health with the token = %v", h)
 		}
+		if m, _ := h["memory"].(map[string]any); m["used"].(float64) <= 0 || m["budget"] != float64(server.DefaultMemoryBudget) {
+			t.Fatalf("health with the token: memory = %v, want what is used and the default budget", h["memory"])
+		}
 	}
 	cases := []struct {
 		name   string

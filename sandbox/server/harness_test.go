@@ -123,6 +123,9 @@ type options struct {
 	scenariosDir   string
 	allowedHosts   []string
 	allowedOrigins []string
+	// memoryBudget replaces the engine's memory budget (0: the default;
+	// negative: none).
+	memoryBudget int64
 }
 
 func newEnv(t *testing.T, o options) *env {
@@ -137,6 +140,9 @@ func newEnv(t *testing.T, o options) *env {
 	eng, err := sandbox.NewEngine(nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if o.memoryBudget != 0 {
+		eng.SetMemoryBudget(max(o.memoryBudget, 0))
 	}
 	if _, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc}); err != nil {
 		t.Fatal(err)

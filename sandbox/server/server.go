@@ -79,6 +79,11 @@ type Config struct {
 	// sandbox/mcp, which the binary always passes. Nil: /mcp answers 501
 	// naming that package. Passed in for the same reason, the MCP SDK.
 	MCP MCP
+	// MemoryBudget is how many bytes the worlds and snapshots may hold
+	// together: work that would take more (a world, a reset, a restore, a
+	// snapshot taken or imported) is refused with 507. 0: DefaultMemoryBudget;
+	// NoMemoryBudget: no limit.
+	MemoryBudget int64
 }
 
 // DefaultIdleTimeout is how long an idle keep-alive connection stays open
@@ -88,6 +93,13 @@ const DefaultIdleTimeout = 2 * time.Minute
 // DefaultBodyReadTimeout is how long a request body may take to arrive,
 // per MiB, unless Config.BodyReadTimeout says otherwise.
 const DefaultBodyReadTimeout = web.DefaultBodyReadTimeout
+
+// DefaultMemoryBudget is the memory budget of a sandbox that sets none:
+// 2 GiB.
+const DefaultMemoryBudget = kernel.DefaultMemoryBudget
+
+// NoMemoryBudget, as Config.MemoryBudget, removes the memory budget.
+const NoMemoryBudget = -1
 
 // Analytics is an SQL engine for POST /analytics; sandbox/analytics has
 // the one there is.
@@ -147,6 +159,9 @@ func New(cfg Config) (*Server, error) {
 	eng, err := sandbox.NewEngine(cfg.Wall)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.MemoryBudget != 0 {
+		eng.SetMemoryBudget(max(cfg.MemoryBudget, 0))
 	}
 	loading := newLoadLog(cfg.Log, sc.Name, cfg.Wall)
 	_, err = eng.CreateWorld(kernel.WorldSpec{ID: "default", Scenario: sc, Seed: cfg.Seed, ClockStart: cfg.ClockStart,

@@ -59,6 +59,10 @@ func OpenFile(path string, o FileOptions) (*DB, error) {
 			db.Close()
 			return nil, err
 		}
+		if err := d.recount(); err != nil {
+			d.Close()
+			return nil, err
+		}
 	}
 	return d, nil
 }

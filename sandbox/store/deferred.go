@@ -140,6 +140,7 @@ func (t *Tx) settleRange(prefix string) error {
 // bulkPutRaw is PutRaw inside Bulk; kept says val is in the arena.
 func (t *Tx) bulkPutRaw(key, val string, kept bool) error {
 	d := t.later
+	t.stored(key, val, "", false)
 	if i := d.under(key); i >= 0 {
 		d.gather(key, val, kept)
 		d.untracked[i]++
@@ -160,6 +161,7 @@ func (t *Tx) bulkSwap(key, val string) (prev string, existed bool, err error) {
 		}
 	}
 	d.stored[key] = struct{}{}
+	t.stored(key, val, prev, existed)
 	if i >= 0 {
 		d.gather(key, val, true)
 		return prev, existed, nil

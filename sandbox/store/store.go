@@ -57,12 +57,45 @@ type DB struct {
 	changes changeLog
 	// compacting is held by the compaction that runs.
 	compacting sync.Mutex
+	// items and bytes are how many keys the database holds and the bytes
+	// of their keys and values (see Size).
+	items, bytes atomic.Int64
 }
 
 // Open opens a database file, or an in-memory one when path is "" or
 // ":memory:".
 func Open(path string, d Durability) (*DB, error) {
 	return OpenFile(path, FileOptions{Durability: d})
+}
+
+// Size is how many keys the database holds and how many bytes their keys
+// and values take: what it keeps in memory, less the overhead of each
+// item (see ItemOverhead). It is kept as writes commit, at the cost of an
+// addition each.
+func (d *DB) Size() (items, bytes int64) { return d.items.Load(), d.bytes.Load() }
+
+// ItemOverhead is the memory a key takes beyond its key's and value's
+// bytes: buntdb's item (48 bytes), its place in the tree, the rounding of
+// each string to an allocation size. BenchmarkItemOverhead measures 97
+// bytes for keys written one by one (a world's writes) and 65 for a Bulk
+// fill (a scenario's load, whose strings share large blocks); a world
+// copied from a loaded one shares its strings and takes about 93 a key.
+const ItemOverhead = 96
+
+// recount sets Size from what the database holds, after a change that
+// did not keep it (a load, a fill).
+func (d *DB) recount() error {
+	var items, n int64
+	err := d.db.View(func(tx *buntdb.Tx) error {
+		return tx.Ascend("", func(k, v string) bool {
+			items++
+			n += int64(len(k) + len(v))
+			return true
+		})
+	})
+	d.items.Store(items)
+	d.bytes.Store(n)
+	return err
 }
 
 // Persistent reports whether the database lives in a file.
@@ -74,9 +107,10 @@ func (d *DB) Persistent() bool { return d.path != ":memory:" }
 // write rolls the transaction back.
 func (d *DB) Update(fn func(*Tx) error) error {
 	due := false
+	var t *Tx
 	err := d.db.Update(func(tx *buntdb.Tx) error {
 		// Room for the keys most writes write (a new card: 17).
-		t := &Tx{tx: tx, cache: d.cache, version: d.version.Add(1), wrote: make([]string, 0, 24), file: d.file}
+		t = &Tx{tx: tx, cache: d.cache, version: d.version.Add(1), wrote: make([]string, 0, 24), file: d.file}
 		// Logged before the commit makes the write visible; a write that
 		// rolls back is logged too, which only costs kept reads.
 		defer func() { d.changes.add(change{version: t.version, keys: t.wrote}) }()
@@ -93,6 +127,10 @@ func (d *DB) Update(fn func(*Tx) error) error {
 		due = d.file.due()
 		return nil
 	})
+	if err == nil && t != nil {
+		d.items.Add(t.items)
+		d.bytes.Add(t.bytes)
+	}
 	if err == nil && due {
 		// The write is in the file already: a compaction that fails is
 		// tried again later.
@@ -112,7 +150,7 @@ func (d *DB) changedAll(v uint64) { d.changes.add(change{version: v, all: true})
 // order, before anything reads one of them and at the end (see
 // deferred.go); reads see what they would have seen without it.
 func (d *DB) Bulk(deferPrefixes []string, fn func(*Tx) error) error {
-	return d.db.Update(func(tx *buntdb.Tx) error {
+	err := d.db.Update(func(tx *buntdb.Tx) error {
 		v := d.version.Add(1)
 		defer d.changedAll(v)
 		if err := tx.DeleteAll(); err != nil {
@@ -127,6 +165,10 @@ func (d *DB) Bulk(deferPrefixes []string, fn func(*Tx) error) error {
 		}
 		return d.rewrite(tx)
 	})
+	if err != nil {
+		return err
+	}
+	return d.recount()
 }
 
 // Version is a number that changes whenever a write transaction runs. Its
@@ -143,7 +185,10 @@ func (d *DB) Save(w io.Writer) error { return d.db.Save(w) }
 // Load reads keys written by Save; a data file is rewritten to hold them.
 func (d *DB) Load(r io.Reader) error {
 	defer d.changedAll(d.version.Add(1))
-	if err := d.db.Load(r); err != nil || d.file == nil {
+	if err := d.db.Load(r); err != nil {
+		return err
+	}
+	if err := d.recount(); err != nil || d.file == nil {
 		return err
 	}
 	return d.compact(always)
@@ -177,7 +222,8 @@ func (d *DB) Replace(r io.Reader) error {
 // ReplaceItems makes the database hold exactly items, in one transaction
 // (and a data file, rewritten).
 func (d *DB) ReplaceItems(items []KV) error {
-	return d.db.Update(func(tx *buntdb.Tx) error {
+	var n int64
+	err := d.db.Update(func(tx *buntdb.Tx) error {
 		defer d.changedAll(d.version.Add(1))
 		if err := tx.DeleteAll(); err != nil {
 			return err
@@ -186,9 +232,15 @@ func (d *DB) ReplaceItems(items []KV) error {
 			if _, _, err := tx.Set(kv.Key, kv.Value, nil); err != nil {
 				return err
 			}
+			n += int64(len(kv.Key) + len(kv.Value))
 		}
 		return d.rewrite(tx)
 	})
+	if err == nil {
+		d.items.Store(int64(len(items)))
+		d.bytes.Store(n)
+	}
+	return err
 }
 
 // Tx is a transaction.
@@ -208,6 +260,24 @@ type Tx struct {
 	// file, in a write transaction of a database with a data file, is
 	// told every write.
 	file *dataFile
+	// items and bytes are what the write added to the database's Size
+	// (negative when it removed more); inside Bulk, what it put.
+	items, bytes int64
+}
+
+// Grown is what the transaction has added to the database's Size so far:
+// keys and their bytes. Inside Bulk it counts every put, replaced or not.
+func (t *Tx) Grown() (items, bytes int64) { return t.items, t.bytes }
+
+// stored counts a key set to val, which replaced prev when replaced.
+func (t *Tx) stored(key, val, prev string, replaced bool) {
+	t.bytes += int64(len(val))
+	if replaced {
+		t.bytes -= int64(len(prev))
+		return
+	}
+	t.items++
+	t.bytes += int64(len(key))
 }
 
 // Version is the database Version a write transaction made (its
@@ -319,6 +389,7 @@ func (t *Tx) Swap(key string, v any) (prev string, existed bool, err error) {
 func (t *Tx) set(key, val string) (prev string, replaced bool, err error) {
 	t.wrote = append(t.wrote, key)
 	prev, replaced, err = t.tx.Set(key, val, nil)
+	t.stored(key, val, prev, replaced)
 	if err == nil && t.file != nil {
 		t.file.noteSet(key, val, prev, replaced)
 	}
@@ -346,6 +417,10 @@ func (t *Tx) Delete(key string) error {
 	prev, err := t.tx.Delete(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return nil
+	}
+	if err == nil {
+		t.items--
+		t.bytes -= int64(len(key) + len(prev))
 	}
 	if err == nil && t.file != nil {
 		t.file.noteDelete(key, prev)

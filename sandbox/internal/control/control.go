@@ -181,6 +181,14 @@ type health struct {
 	Persistent bool      `json:"persistent"`
 	Clock      clockView `json:"clock"`
 	Worlds     int       `json:"worlds"`
+	Memory     memoryUse `json:"memory"`
+}
+
+// memoryUse is what worlds and snapshots hold, as the memory budget counts
+// it, and the budget (null: none), in bytes.
+type memoryUse struct {
+	Used   int64  `json:"used"`
+	Budget *int64 `json:"budget"`
 }
 
 // liveness is the health answer to a caller without the admin token when
@@ -200,8 +208,13 @@ func (c *Control) health(r *http.Request) (any, error) {
 	}
 	cv, err := clockOf(w)
 	m := w.Meta()
+	mem := memoryUse{}
+	var limit int64
+	if mem.Used, limit = c.Engine.MemoryUse(); limit > 0 {
+		mem.Budget = &limit
+	}
 	return health{Status: "ok", Version: c.Version, World: w.ID, Scenario: m.Scenario, Seed: m.Seed,
-		Persistent: w.Persistent(), Clock: cv, Worlds: len(c.Engine.Worlds())}, err
+		Persistent: w.Persistent(), Clock: cv, Worlds: len(c.Engine.Worlds()), Memory: mem}, err
 }
 
 func (c *Control) reset(r *http.Request) (any, error) {
@@ -209,7 +222,7 @@ func (c *Control) reset(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := w.Reset(); err != nil {
+	if err := c.Engine.Reset(w); err != nil {
 		return nil, err
 	}
 	c.Traffic.ClearJournal(w)

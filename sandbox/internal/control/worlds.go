@@ -261,9 +261,19 @@ func (c *Control) importSnapshot(r *http.Request) (any, error) {
 	if err := web.RequireJSON(r); err != nil {
 		return nil, err
 	}
+	// The file is held while it is read: a declared size that does not
+	// fit in the memory budget is refused before reading it.
+	res, err := c.Engine.Reserve("reading a snapshot file", max(r.ContentLength, 0))
+	if err != nil {
+		return nil, err
+	}
+	defer res.Release()
 	file, err := io.ReadAll(r.Body)
 	if err != nil {
 		return nil, web.ReadError(err, "the snapshot file is larger than the request limit")
+	}
+	if err := res.Grow(int64(len(file))); err != nil {
+		return nil, err
 	}
 	s, err := c.Engine.ImportSnapshot(file)
 	if err != nil {

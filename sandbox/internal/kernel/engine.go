@@ -65,6 +65,8 @@ type Engine struct {
 	// Hooks connect every world to the webhook sender and the
 	// authorization caller the server sets.
 	Hooks engineHooks
+	// memory is the budget of what worlds and snapshots hold.
+	memory memory
 }
 
 // NewEngine makes an engine whose worlds run what wiring names. wall is the
@@ -78,7 +80,7 @@ func NewEngine(wall clock.Wall, wiring Wiring) (*Engine, error) {
 		wall = time.Now
 	}
 	return &Engine{Catalog: cat, wall: wall, wiring: &wiring, worlds: map[string]*World{}, keys: map[string]string{},
-		loaded: map[string][]store.KV{}, snapshots: map[string]*Snapshot{}}, nil
+		loaded: map[string][]store.KV{}, snapshots: map[string]*Snapshot{}, memory: memory{limit: DefaultMemoryBudget}}, nil
 }
 
 // defaultClockStart is the wall time truncated to the second: the start of a
@@ -86,9 +88,16 @@ func NewEngine(wall clock.Wall, wiring Wiring) (*Engine, error) {
 func (e *Engine) defaultClockStart() time.Time { return e.wall().UTC().Truncate(time.Second) }
 
 // CreateWorld builds a world from its scenario and registers it. The first
-// world becomes the default one.
+// world becomes the default one. A world that does not fit in the memory
+// budget is refused, before its scenario is generated when its size can
+// be told, else as soon as its load goes past it.
 func (e *Engine) CreateWorld(spec WorldSpec) (*World, error) {
-	w, err := e.build(spec)
+	res, err := e.Reserve(fmt.Sprintf("a world of scenario %q", spec.Scenario.Name), 0)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Release()
+	w, err := e.build(spec, res)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +145,7 @@ const MaxWorlds = 1000
 // world already loaded it, else a fresh load. It keeps that state as the
 // world's starting point and, with a data file, opens the file: an existing
 // file keeps its state, a new one starts from the scenario.
-func (e *Engine) build(spec WorldSpec) (*World, error) {
+func (e *Engine) build(spec WorldSpec, res *Reservation) (*World, error) {
 	if spec.ID == "" {
 		spec.ID = "default"
 	}
@@ -148,11 +157,11 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 	e.mu.RLock()
 	cached := e.loaded[key]
 	e.mu.RUnlock()
-	w, items, err := e.fromCacheOrLoad(spec, seed, start, key, cached)
+	w, items, err := e.fromCacheOrLoad(spec, seed, start, key, cached, res)
 	if err != nil {
 		return nil, err
 	}
-	w.keySuffix, w.source = spec.KeySuffix, spec.Scenario
+	w.keySuffix, w.source, w.cacheKey = spec.KeySuffix, spec.Scenario, key
 	if err := w.rekey(); err != nil {
 		w.Db.Close()
 		return nil, err
@@ -180,17 +189,32 @@ func (e *Engine) build(spec WorldSpec) (*World, error) {
 // fromCacheOrLoad makes the world and returns its loaded state: a copy of
 // the cached state when there is one, else a fresh load, whose state is
 // cached when it is small enough to keep (see KeepStartKeys).
-func (e *Engine) fromCacheOrLoad(spec WorldSpec, seed int64, start time.Time, key string, cached []store.KV) (*World, []store.KV, error) {
+func (e *Engine) fromCacheOrLoad(spec WorldSpec, seed int64, start time.Time, key string, cached []store.KV,
+	res *Reservation) (*World, []store.KV, error) {
 	if cached != nil {
+		c := itemsCost(cached)
+		if err := res.Grow(c); err != nil {
+			return nil, nil, err
+		}
 		db, err := store.OpenWith(cached)
 		if err != nil {
 			return nil, nil, err
 		}
 		w, err := e.adopt(spec.ID, db, keptStart(cached))
+		if w != nil {
+			w.startCost = c
+		}
 		return w, cached, err
 	}
-	w, err := e.load(spec, seed, start)
+	if err := res.Grow(scenarioCost(spec.Scenario)); err != nil {
+		return nil, nil, err
+	}
+	w, err := e.load(spec, seed, start, res)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := res.Grow(w.MemoryCost()); err != nil {
+		w.Db.Close()
 		return nil, nil, err
 	}
 	items, err := w.Db.Items()
@@ -198,6 +222,7 @@ func (e *Engine) fromCacheOrLoad(spec WorldSpec, seed int64, start time.Time, ke
 		w.Db.Close()
 		return nil, nil, err
 	}
+	w.startCost = w.MemoryCost()
 	if len(items) > KeepStartKeys {
 		w.initial = e.reloadStart(spec, seed, start)
 		return w, items, nil
@@ -230,8 +255,10 @@ func (e *Engine) resolve(spec WorldSpec) (int64, time.Time) {
 	return seed, start
 }
 
-// load makes an in-memory world holding the scenario's records.
-func (e *Engine) load(spec WorldSpec, seed int64, start time.Time) (*World, error) {
+// load makes an in-memory world holding the scenario's records. With a
+// reservation, the load stops once its writes go past what the budget
+// lets it grow the reservation to.
+func (e *Engine) load(spec WorldSpec, seed int64, start time.Time, res *Reservation) (*World, error) {
 	sc := spec.Scenario
 	db, err := store.Open("", store.Never)
 	if err != nil {
@@ -240,6 +267,9 @@ func (e *Engine) load(spec WorldSpec, seed int64, start time.Time) (*World, erro
 	w := &World{ID: spec.ID, Scenario: sc.Name, Seed: seed, Start: start, Catalog: e.Catalog, Db: db, VirtualClock: clock.New(start, e.wall), wiring: e.wiring}
 	err = w.fill(func(op *Op) error {
 		op.onRecord = spec.OnRecord
+		if res != nil {
+			op.budget = &loadBudget{r: res}
+		}
 		if err := e.wiring.Seed(op, sc); err != nil {
 			return scenarioError(err)
 		}

@@ -37,6 +37,10 @@ const (
 	// serves the request (an in-process one without the SQL engine or the
 	// MCP server); the message names the package that adds it.
 	CodeNotServed Code = "not_served"
+	// CodeInsufficientStorage: the work would take more memory than the
+	// sandbox's budget has left (see Reserve); the message says how much,
+	// and how to raise the budget.
+	CodeInsufficientStorage Code = "insufficient_storage"
 )
 
 // Error is a domain error: a code, a human message and the variable data

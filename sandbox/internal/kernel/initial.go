@@ -30,7 +30,7 @@ func keptStart(items []store.KV) func() ([]store.KV, error) {
 func (e *Engine) reloadStart(spec WorldSpec, seed int64, start time.Time) func() ([]store.KV, error) {
 	spec = WorldSpec{ID: spec.ID, Scenario: spec.Scenario}
 	return func() ([]store.KV, error) {
-		w, err := e.load(spec, seed, start)
+		w, err := e.load(spec, seed, start, nil)
 		if err != nil {
 			return nil, err
 		}

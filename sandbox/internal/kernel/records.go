@@ -87,6 +87,11 @@ func (op *Op) Save(kind, id string, v any, index ...string) error {
 	if !existed && op.onRecord != nil {
 		op.onRecord(kind)
 	}
+	if !existed && op.budget != nil {
+		if err := op.budget.created(op); err != nil {
+			return err
+		}
+	}
 	old, sidecar, err := op.oldIndexKeys(kind, id, key, prev, existed)
 	if err != nil {
 		return err

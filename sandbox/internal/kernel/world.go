@@ -59,6 +59,12 @@ type World struct {
 	changes changes
 	// counter counts the world's changes for those who watch it.
 	counter changeCounter
+	// startCost is the memory the world's start takes (see MemoryCost):
+	// what a reset brings it back to.
+	startCost int64
+	// cacheKey names the loaded state the world was copied from or made
+	// (see Engine.loaded); "" for a world made from a snapshot.
+	cacheKey string
 }
 
 // Source is the scenario the world was built from, or nil when it was made
@@ -90,6 +96,9 @@ type Op struct {
 	emitted []Emitted
 	// onRecord hears of every record Save creates (WorldSpec.OnRecord).
 	onRecord func(kind string)
+	// budget checks a scenario's load against the memory budget as its
+	// records are created; nil outside a load.
+	budget *loadBudget
 }
 
 // errPanicked rolls back a write whose function panicked.

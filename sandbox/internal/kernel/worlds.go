@@ -147,7 +147,11 @@ func (e *Engine) fromSnapshot(id string, snapshot []byte) (*World, error) {
 		db.Close()
 		return nil, err
 	}
-	return e.adopt(id, db, keptStart(items))
+	w, err := e.adopt(id, db, keptStart(items))
+	if w != nil {
+		w.startCost = w.MemoryCost()
+	}
+	return w, err
 }
 
 // adopt wraps a store holding a world's state into a world.
@@ -184,6 +188,7 @@ func (e *Engine) DeleteWorld(id string) error {
 			delete(e.keys, k)
 		}
 	}
+	e.forgetLoaded(w.cacheKey)
 	hooks := e.onDelete
 	e.mu.Unlock()
 	for _, h := range hooks {
@@ -191,6 +196,18 @@ func (e *Engine) DeleteWorld(id string) error {
 	}
 	w.forgetWaiters()
 	return w.Close()
+}
+
+// forgetLoaded drops the loaded state kept under key once no world was
+// made from it: it would otherwise stay in memory, outside every world,
+// for as long as the process runs. The caller holds e.mu.
+func (e *Engine) forgetLoaded(key string) {
+	for _, w := range e.worlds {
+		if w.cacheKey == key {
+			return
+		}
+	}
+	delete(e.loaded, key)
 }
 
 // OnWorldDeleted registers what must forget a world once it is deleted
@@ -268,6 +285,11 @@ func (e *Engine) SpawnFromSnapshot(id, snapshotID string) (*World, error) {
 	} else if !worldIDPattern.MatchString(id) {
 		return nil, InvalidField("/id", "must be 1 to 40 lower-case letters, digits, - or _")
 	}
+	res, err := e.Reserve(fmt.Sprintf("a world of snapshot %s", s.ID), s.worldCost)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Release()
 	w, err := e.fromSnapshot(id, s.Data)
 	if err != nil {
 		return nil, err

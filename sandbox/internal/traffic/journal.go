@@ -1,6 +1,7 @@
 package traffic
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -62,6 +63,15 @@ type journalRecord struct {
 	request, response         []byte
 }
 
+// keptBody is the start of a request body the journal keeps: a copy when
+// the body is longer, which the journal would otherwise keep whole.
+func keptBody(body []byte) []byte {
+	if len(body) > journalBodyCap {
+		return bytes.Clone(body[:journalBodyCap])
+	}
+	return body
+}
+
 // record appends a served request to the journal and reports whether it
 // did. The journal itself, the wait for changes, the dashboard's files and
 // the dashboard's reads are not recorded.
@@ -73,7 +83,7 @@ func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec
 	e := journalRecord{requestID: info.RequestID, at: start, virtual: virtual, method: r.Method, path: r.URL.Path,
 		query: r.URL.RawQuery, route: info.Route, via: info.Via, hint: info.Hint, key: r.Header.Get("X-API-Key"), legalEntity: info.LegalEntity,
 		status: rec.status, latency: time.Since(start), referenceID: info.ReferenceID,
-		request: body[:min(len(body), journalBodyCap)], response: rec.body}
+		request: keptBody(body), response: rec.body}
 	for i, h := range journalHeaders {
 		e.header[i] = r.Header.Get(h)
 	}

@@ -52,3 +52,47 @@ func TestJournalIsARingWithABodyBudget(t *testing.T) {
 		t.Fatalf("after a clear: %d entries, %d body bytes", len(rt.journal), rt.bodyBytes)
 	}
 }
+
+// TestJournalKeepsOnlyTheStartOfALargeBody: the journal keeps a copy of
+// the start of a body longer than it keeps, not the body itself, which it
+// would otherwise hold whole for as long as the entry lives.
+func TestJournalKeepsOnlyTheStartOfALargeBody(t *testing.T) {
+	rt := &worldRuntime{}
+	body := bytes.Repeat([]byte("x"), 1<<20)
+	r := httptest.NewRequest("POST", "/_sandbox/worlds", nil)
+	rt.record(r, &web.Info{Route: "sandbox.worlds.create"}, body, &recorder{status: 400}, time.Now(), time.Now())
+	if kept := rt.newest(0).request; len(kept) != journalBodyCap || cap(kept) > journalBodyCap {
+		t.Fatalf("kept %d bytes of a buffer of %d, want %d of their own", len(kept), cap(kept), journalBodyCap)
+	}
+}
+
+// TestLargeBodyIsNotReadAhead: a body larger than a JSON request (a
+// snapshot file) is left for the handler to read, or to refuse unread;
+// the journal keeps the start of what the handler read.
+func TestLargeBodyIsNotReadAhead(t *testing.T) {
+	body := &countingReader{r: strings.NewReader(strings.Repeat("y", 2<<20))}
+	r := httptest.NewRequest("POST", "/_sandbox/snapshots/import", body)
+	r.ContentLength = 2 << 20
+	got, tee := peekBody(r)
+	if got != nil || tee == nil || body.n != 0 {
+		t.Fatalf("peekBody read %d bytes ahead of the handler", body.n)
+	}
+	buf := make([]byte, 100)
+	if _, err := r.Body.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	if string(tee.kept) != strings.Repeat("y", 100) {
+		t.Fatalf("the journal kept %q of what the handler read", tee.kept)
+	}
+}
+
+type countingReader struct {
+	r *strings.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}

@@ -1,6 +1,7 @@
 package traffic
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -107,7 +108,7 @@ func (t *Traffic) serve(next http.Handler, shape bool) http.Handler {
 		rt := t.of(world)
 		info := web.InfoOf(r)
 		start := time.Now()
-		body := peekBody(r)
+		body, tee := peekBody(r)
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 		public := !strings.HasPrefix(r.URL.Path, "/_sandbox/")
 		if !shape || !public || (!rt.limited(rec, r, world) && !rt.injectFault(rec, r, world, info.Route)) {
@@ -116,20 +117,47 @@ func (t *Traffic) serve(next http.Handler, shape bool) http.Handler {
 		if rec.hijacked {
 			return
 		}
+		if tee != nil {
+			body = tee.kept
+		}
 		if rt.record(r, info, body, rec, start, world.Now()) {
 			world.Touch()
 		}
 	})
 }
 
-// peekBody reads the request body for the journal and puts it back.
-func peekBody(r *http.Request) []byte {
+// peekBody reads the request body for the journal and puts it back. A
+// body that may be larger than a JSON request (an upload, a snapshot
+// file, one of unknown length) is not read ahead of the handler, which
+// may refuse it unread: the journal keeps the start of what the handler
+// reads (tee).
+func peekBody(r *http.Request) (body []byte, tee *teeBody) {
 	if r.Body == nil || r.Body == http.NoBody || (r.ContentLength == 0 && len(r.TransferEncoding) == 0) {
-		return nil
+		return nil, nil
+	}
+	if r.ContentLength < 0 || r.ContentLength > web.MaxBody {
+		tee = &teeBody{ReadCloser: r.Body}
+		r.Body = tee
+		return nil, tee
 	}
 	b, err := web.ReadAll(r.Body, r.ContentLength)
 	r.Body = web.ReplayBody(b, err)
-	return b
+	return b, nil
+}
+
+// teeBody keeps the start of what is read of a request body, as much as
+// the journal keeps.
+type teeBody struct {
+	io.ReadCloser
+	kept []byte
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	if room := journalBodyCap - len(t.kept); room > 0 {
+		t.kept = append(t.kept, p[:min(n, room)]...)
+	}
+	return n, err
 }
 
 // recorder keeps the status and the start of the body a handler wrote; the

@@ -177,6 +177,7 @@ var statusOf = map[kernel.Code]int{
 	kernel.CodeGatewayTimeout:       http.StatusGatewayTimeout,
 	kernel.CodeNotServed:            http.StatusNotImplemented,
 	kernel.CodeTimeout:              http.StatusRequestTimeout,
+	kernel.CodeInsufficientStorage:  http.StatusInsufficientStorage,
 }
 
 // StatusOf returns the HTTP status of an error code.
