@@ -93,21 +93,29 @@ func frameEnds(t *testing.T, file []byte, off int) map[int]bool {
 	return ends
 }
 
+// startTorn writes the torn scenario to a new directory and starts a
+// sandbox on a new data file beside it.
+func startTorn(t *testing.T) (scenarioFile, data string, w *tornWorld) {
+	t.Helper()
+	dir := t.TempDir()
+	scenarioFile = filepath.Join(dir, "torn.yaml")
+	if err := os.WriteFile(scenarioFile, []byte(tornScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data = filepath.Join(dir, "sandbox.db")
+	w, err := startOnFile(t, scenarioFile, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scenarioFile, data, w
+}
+
 // A power loss or a crash can cut the data file anywhere inside the bytes
 // a transfer appended. Started on the file cut at each such place, the
 // sandbox holds the transfer whole or not at all, every balance adding up
 // as before it, and logs what it dropped.
 func TestDataFileCutInsideATransfer(t *testing.T) {
-	dir := t.TempDir()
-	sc := filepath.Join(dir, "torn.yaml")
-	if err := os.WriteFile(sc, []byte(tornScenario), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	data := filepath.Join(dir, "sandbox.db")
-	w, err := startOnFile(t, sc, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, data, w := startTorn(t)
 	from0, to0 := w.balances()
 	before := fileBytes(t, data)
 	w.call("POST", "/transfers/book-transfer", `{"from":"sa_group_tornfrom","to":"sa_group_tornto","amountCents":12345}`)
@@ -121,7 +129,7 @@ func TestDataFileCutInsideATransfer(t *testing.T) {
 	}
 	ends := frameEnds(t, after, len(before))
 	appended := len(after) - len(before)
-	cut := filepath.Join(dir, "cut.db")
+	cut := filepath.Join(filepath.Dir(data), "cut.db")
 	for i := 0; i <= appended; i++ {
 		// Every byte from 40% to 60% of the write, a sample elsewhere.
 		if dense := i*10 >= appended*4 && i*10 <= appended*6; !dense && i%16 != 0 && !ends[len(before)+i] {
@@ -184,16 +192,7 @@ func fileSize(t *testing.T, path string) int64 {
 // the sandbox refuses to start and says where the file is damaged; reset
 // starts it afresh.
 func TestDataFileDamagedInTheMiddle(t *testing.T) {
-	dir := t.TempDir()
-	sc := filepath.Join(dir, "torn.yaml")
-	if err := os.WriteFile(sc, []byte(tornScenario), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	data := filepath.Join(dir, "sandbox.db")
-	w, err := startOnFile(t, sc, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, data, w := startTorn(t)
 	middle := fileSize(t, data) / 2
 	w.call("POST", "/transfers/book-transfer", `{"from":"sa_group_tornfrom","to":"sa_group_tornto","amountCents":12345}`)
 	w.srv.Engine.Close()
@@ -202,7 +201,7 @@ func TestDataFileDamagedInTheMiddle(t *testing.T) {
 	if err := os.WriteFile(data, file, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = startOnFile(t, sc, data)
+	_, err := startOnFile(t, sc, data)
 	var damaged *store.DamagedError
 	if !errors.As(err, &damaged) || !errors.Is(err, store.ErrDamaged) {
 		t.Fatalf("err = %v, want a damaged data file", err)
