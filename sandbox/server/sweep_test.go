@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -132,6 +133,10 @@ func (g *generator) value() string {
 	return g.pick(nasty)
 }
 
+// waitBounds are the query parameters that bound how long a wait waits,
+// with the shortest value each takes.
+var waitBounds = map[string]string{"timeout": "1ms", "wait": "0"}
+
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 
 func (g *generator) request(op sweepOp) req {
@@ -144,6 +149,13 @@ func (g *generator) request(op sweepOp) req {
 	}
 	if g.rng.IntN(4) == 0 {
 		q.Add(g.pick([]string{"cursor", "filter:legalEntityId", "limit", "offset", "unknown"}), g.value())
+	}
+	// A wait the request does not bound would idle for its default
+	// (seconds) and answer what a bounded one answers at once.
+	for name, short := range waitBounds {
+		if slices.Contains(op.query, name) && !q.Has(name) {
+			q.Set(name, short)
+		}
 	}
 	if len(q) > 0 {
 		path += "?" + q.Encode()
