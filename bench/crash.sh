@@ -3,7 +3,7 @@
 # same file, and check that every acknowledged write is there and that every
 # balance equals its entries. Loopback only; bounded in rounds and time.
 #   bash bench/crash.sh            # 3 rounds
-#   ROUNDS=1 bash bench/crash.sh   # the short version CI runs
+#   ROUNDS=2 bash bench/crash.sh   # the shorter version CI runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bench/out
