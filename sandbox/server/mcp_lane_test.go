@@ -224,3 +224,18 @@ func TestMCPToolsReadTheWholeDocument(t *testing.T) {
 		t.Errorf("the document a tool reads differs from GET /openapi.json's")
 	}
 }
+
+// TestMCPToolsAnswerLikeHTTPOnLiteralPaths: a path that one route spells
+// out and another's variable could stand for answers a tool call as it
+// answers over HTTP (405 naming the methods the literal route allows).
+func TestMCPToolsAnswerLikeHTTPOnLiteralPaths(t *testing.T) {
+	e := newEnv(t, options{})
+	s := mustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
+	for _, path := range []string{"/expense-report/bulk-action", "/expense-report/receipt"} {
+		overHTTP := e.get(path, "sk_sandbox_acme", "")
+		viaTool, _ := callAPI(t, s, map[string]any{"method": "GET", "path": path})
+		if viaTool.Status != overHTTP.StatusCode || viaTool.Status != http.StatusMethodNotAllowed {
+			t.Errorf("GET %s: %d through a tool, %d over HTTP, want 405 both", path, viaTool.Status, overHTTP.StatusCode)
+		}
+	}
+}

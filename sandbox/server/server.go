@@ -247,6 +247,7 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 		// GET /openapi.json answers over HTTP.
 		const document = "openapi.document"
 		public.Get(document).Handler(r.Get(document).GetHandler())
+		web.LiteralsWin(public)
 		cfg.MCP(MCPHost{Router: r, Docs: docs, Engine: eng, Version: Version,
 			Document: sync.OnceValue(func() map[string]any {
 				return openapi.Build(r, docs, openapi.Info{Title: "slash-sandbox", Version: Version})
