@@ -76,8 +76,10 @@ const (
 	kindAgentRequest = "agent_request"
 	indexAgentKey    = "agent.key"
 	indexAgentLE     = "agent.le"
-	AgentExpireKind  = "agent_request.expire"
-	agentExpiryKey   = "agent-expiry"
+	// AgentExpireKind is the scheduled event that expires a pending agent
+	// request (RunAgentExpiry).
+	AgentExpireKind = "agent_request.expire"
+	agentExpiryKey  = "agent-expiry"
 )
 
 func agentIndexes(ar *AgentRequest) []string {
@@ -153,6 +155,8 @@ func AgentRequests(op *kernel.Op, status string, req kernel.PageRequest) (kernel
 	})
 }
 
+// RunAgentExpiry expires the agent request the event names when it is
+// still pending; one already decided is left as it is.
 func RunAgentExpiry(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p struct {
 		AgentRequestID string `json:"agentRequestId"`

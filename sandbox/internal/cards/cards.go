@@ -430,6 +430,8 @@ func CardProducts(op *kernel.Op, req kernel.PageRequest) (kernel.Page[fixtures.C
 	return page, nil
 }
 
+// CardIndexes are the index keys of a card: by legal entity, by name
+// within the legal entity, by account and, when it has one, by card group.
 func CardIndexes(c *Card) []string {
 	at, seq := store.Millis(c.CreatedAt), store.Seq(c.Seq)
 	keys := []string{
@@ -443,12 +445,16 @@ func CardIndexes(c *Card) []string {
 	return keys
 }
 
+// IndexCardGroup holds a card group's cards in creation order.
 const IndexCardGroup = "card.group"
 
+// IndexCardAccount holds an account's cards in creation order.
 const IndexCardAccount = "card.account"
 
+// IndexCardName holds a legal entity's cards ordered by name.
 const IndexCardName = "card.name"
 
+// IndexCardLE holds a legal entity's cards in creation order.
 const IndexCardLE = "card.le"
 
 // twoDigits are the months as an expiry shows them, "01" to "12".

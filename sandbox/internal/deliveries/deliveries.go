@@ -300,6 +300,9 @@ func holdDeliveries(op *kernel.Op, webhookID, status string) error {
 	return nil
 }
 
+// RunWebhookRetry makes a retrying delivery due again for its next attempt.
+// An event that is no longer the delivery's retry (it was canceled, sent
+// or rescheduled meanwhile) does nothing.
 func RunWebhookRetry(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p struct {
 		DeliveryID string `json:"deliveryId"`

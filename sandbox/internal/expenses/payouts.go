@@ -133,6 +133,9 @@ func PayoutTransaction(op *kernel.Op, r *ExpenseReport, acc *kernel.Account, va 
 	return t, ledger.PostTransaction(op, t)
 }
 
+// Review records a reviewer's decision on a report (approved or rejected,
+// with the reason of a rejection) under a new review id; the caller saves
+// the report.
 func Review(op *kernel.Op, r *ExpenseReport, reviewerID, decision string, reason *string) error {
 	id, err := op.NewID(PrefixExpenseReview)
 	if err != nil {

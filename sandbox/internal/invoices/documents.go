@@ -24,6 +24,7 @@ const (
 // PrefixDocument starts every document id.
 const PrefixDocument = "doc_"
 
+// KindDocument is the record kind of a document.
 const KindDocument = "document"
 
 // Document is a file a legal entity uploaded (receipts, invoice logos) or

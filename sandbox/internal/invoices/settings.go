@@ -9,6 +9,8 @@ import (
 	"time"
 )
 
+// KindInvoiceSettings is the record kind of a legal entity's invoice
+// settings.
 const KindInvoiceSettings = "invoice_settings"
 
 // MaxLogoBytes is the largest invoice logo accepted (2 MiB).

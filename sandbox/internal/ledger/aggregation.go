@@ -15,6 +15,8 @@ type Aggregation struct {
 // NetChange is the money the transactions added, less what they took.
 func (g Aggregation) NetChange() int64 { return g.TotalIn + g.TotalOut }
 
+// Add counts one transaction of amount cents, into TotalIn when it is a
+// credit and into TotalOut otherwise.
 func (g *Aggregation) Add(amount int64) {
 	g.Count++
 	if amount > 0 {

@@ -18,6 +18,9 @@ const (
 	IndexTxnFee     = "txn.fee"
 )
 
+// TxnIndexes are the index keys of a transaction: by legal entity, account
+// and virtual account and, when it has them, by card, card group and the
+// transaction a fee is for.
 func TxnIndexes(t *Transaction) []string {
 	at, seq := store.Millis(t.CreatedAt), store.Seq(t.Seq)
 	keys := []string{
@@ -37,6 +40,9 @@ func TxnIndexes(t *Transaction) []string {
 	return keys
 }
 
+// Totals reads the running totals of an account subtype or a virtual
+// account (kernel.TotalsKey), from the bulk load's cache while a scenario
+// loads; missing totals are zero.
 func Totals(op *kernel.Op, owner, bucket string) (kernel.Totals, error) {
 	if op.Bulk != nil {
 		t, err := op.BulkTotals(owner, bucket)
@@ -154,7 +160,7 @@ func SetTransactionStatus(op *kernel.Op, t *Transaction, detailed string) error 
 	return op.Emit(t.LegalEntityID, kernel.EventTransactionUpdate, t.ID)
 }
 
-// Transaction loads a transaction by id, whatever its legal entity.
+// FindTransaction loads a transaction by id, whatever its legal entity.
 func FindTransaction(op *kernel.Op, id string) (*Transaction, bool, error) {
 	var t Transaction
 	ok, err := op.Get(kernel.KindTransaction, id, &t)
@@ -173,6 +179,9 @@ func ScheduleSettlement(op *kernel.Op, t *Transaction, at kernel.Instant, detail
 	return err
 }
 
+// RunSettle moves the event's pending transaction to its final detailed
+// status (settled when the event names none); a transaction no longer
+// pending is left as it is.
 func RunSettle(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p settlePayload
 	if err := kernel.JsonUnmarshal(ev.Payload, &p); err != nil {

@@ -84,9 +84,10 @@ type RailSettings struct {
 	ACHSettlementBusinessDays int `json:"achSettlementBusinessDays"`
 }
 
+// RailSettingsKey stores the world's RailSettings.
 var RailSettingsKey = store.Key("m", "money")
 
-// RailSettings returns the world's money-movement settings.
+// CurrentRailSettings returns the world's money-movement settings.
 func CurrentRailSettings(op *kernel.Op) (RailSettings, error) {
 	s := RailSettings{ACHSettlementBusinessDays: DefaultACHSettlementBusinessDays}
 	_, err := op.Tx.Get(RailSettingsKey, &s)
@@ -229,11 +230,15 @@ func SendWire(op *kernel.Op, a *kernel.Actor, r RailTransferRequest) (*RailTrans
 	return &RailTransfer{TransferID: id, TransactionID: t.ID, SettlesAt: at}, nil
 }
 
+// AchPayload is the payload of an ACH settlement event and of the return
+// that follows it when ReturnCode is set.
 type AchPayload struct {
 	TransactionID string `json:"transactionId"`
 	ReturnCode    string `json:"returnCode,omitempty"`
 }
 
+// RunACHSettle settles a pending ACH transfer and, when its payload
+// carries a return code, schedules its return one business day later.
 func RunACHSettle(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p AchPayload
 	if err := json.Unmarshal(ev.Payload, &p); err != nil {
@@ -398,6 +403,7 @@ func describeIncoming(t *Transaction, routing, sender, ref string) {
 	}
 }
 
+// FirstNonEmpty is a, or b when a is empty.
 func FirstNonEmpty(a, b string) string {
 	if a != "" {
 		return a
@@ -453,6 +459,8 @@ func Describe(t *Transaction) string {
 	return fmt.Sprintf("Outgoing %s", RailName(t.Category))
 }
 
+// RailName is how a statement line names a transaction category ("ACH
+// transfer" for ach); an unknown category reads as "".
 func RailName(category string) string {
 	return map[string]string{"ach": "ACH transfer", "wire": "wire transfer", "international_wire": "international wire",
 		"rtp": "RTP payment", "fee": "Slash fee", "internal": "internal transfer", "card": "card payment"}[category]
