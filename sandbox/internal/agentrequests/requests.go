@@ -165,8 +165,11 @@ func RunAgentExpiry(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	ar, ok, err := FindAgentRequest(op, p.AgentRequestID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("agent request %s: not found (%v)", p.AgentRequestID, err)
+	if err != nil {
+		return "", fmt.Errorf("agent request %s: not found (%w)", p.AgentRequestID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("agent request %s: not found", p.AgentRequestID)
 	}
 	if ar.Status != AgentPending {
 		return fmt.Sprintf("agent request %s already %s", ar.ID, ar.Status), nil

@@ -346,8 +346,11 @@ func recordAttempt(op *kernel.Op, id string, r AttemptResult) (*WebhookDelivery,
 		return nil, err
 	}
 	hook, ok, err := LoadWebhook(op, d.WebhookID)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("delivery %s names missing webhook %s: %v", d.ID, d.WebhookID, err)
+	if err != nil {
+		return nil, fmt.Errorf("delivery %s names missing webhook %s: %w", d.ID, d.WebhookID, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("delivery %s names missing webhook %s", d.ID, d.WebhookID)
 	}
 	at := r.SentAt.UTC()
 	if at.IsZero() || at.After(op.Now) {

@@ -190,8 +190,12 @@ func RunExpensePayout(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	var r ExpenseReport
-	if ok, err := op.Get(KindExpenseReport, p.ID, &r); err != nil || !ok {
-		return "", fmt.Errorf("expense report %s: not found (%v)", p.ID, err)
+	ok, err := op.Get(KindExpenseReport, p.ID, &r)
+	if err != nil {
+		return "", fmt.Errorf("expense report %s: not found (%w)", p.ID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("expense report %s: not found", p.ID)
 	}
 	if r.Status != ExpenseProcessing {
 		return fmt.Sprintf("expense report %s already %s", r.ID, r.Status), nil
@@ -201,8 +205,11 @@ func RunExpensePayout(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	t, ok, err := ledger.FindTransaction(op, r.TransactionID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("payout transaction %s: not found (%v)", r.TransactionID, err)
+	if err != nil {
+		return "", fmt.Errorf("payout transaction %s: not found (%w)", r.TransactionID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("payout transaction %s: not found", r.TransactionID)
 	}
 	detailed, status := "settled", ExpenseCompleted
 	if dest.Status != "active" {

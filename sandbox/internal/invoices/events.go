@@ -114,8 +114,11 @@ func eventInvoice(op *kernel.Op, ev *kernel.Event) (*Invoice, error) {
 	}
 	var inv Invoice
 	ok, err := op.Get(kernel.KindInvoice, p.InvoiceID, &inv)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("invoice %s: not found (%v)", p.InvoiceID, err)
+	if err != nil {
+		return nil, fmt.Errorf("invoice %s: not found (%w)", p.InvoiceID, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("invoice %s: not found", p.InvoiceID)
 	}
 	for purpose, ref := range inv.Events {
 		if ref.ID == ev.ID {
@@ -233,8 +236,11 @@ func emailInvoice(op *kernel.Op, inv *Invoice, kind string) error {
 func renderInvoice(op *kernel.Op, id string) ([]byte, error) {
 	var inv Invoice
 	ok, err := op.Get(kernel.KindInvoice, id, &inv)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("invoice %s: not found (%v)", id, err)
+	if err != nil {
+		return nil, fmt.Errorf("invoice %s: not found (%w)", id, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("invoice %s: not found", id)
 	}
 	s, err := InvoiceSettingsOf(op, inv.LegalEntityID)
 	if err != nil {

@@ -50,8 +50,12 @@ func AggregateTransactions(op *kernel.Op, a *kernel.Actor, f TransactionFilter) 
 			return true
 		}
 		t, found, err := FindTransaction(op, id)
-		if err != nil || !found {
-			loadErr = fmt.Errorf("index %q names missing transaction %q: %v", key, id, err)
+		if err != nil {
+			loadErr = fmt.Errorf("index %q names missing transaction %q: %w", key, id, err)
+			return false
+		}
+		if !found {
+			loadErr = fmt.Errorf("index %q names missing transaction %q", key, id)
 			return false
 		}
 		if t.Status != StatusFailed && f.Match(le, t) {

@@ -188,8 +188,11 @@ func RunSettle(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	t, ok, err := FindTransaction(op, p.TransactionID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("transaction %s: not found (%v)", p.TransactionID, err)
+	if err != nil {
+		return "", fmt.Errorf("transaction %s: not found (%w)", p.TransactionID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("transaction %s: not found", p.TransactionID)
 	}
 	if t.Status != StatusPending {
 		return fmt.Sprintf("transaction %s already %s", t.ID, t.DetailedStatus), nil

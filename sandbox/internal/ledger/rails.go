@@ -245,8 +245,11 @@ func RunACHSettle(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	t, ok, err := FindTransaction(op, p.TransactionID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("transaction %s: not found (%v)", p.TransactionID, err)
+	if err != nil {
+		return "", fmt.Errorf("transaction %s: not found (%w)", p.TransactionID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("transaction %s: not found", p.TransactionID)
 	}
 	if t.Status != StatusPending {
 		return fmt.Sprintf("transaction %s already %s", t.ID, t.DetailedStatus), nil
@@ -273,15 +276,21 @@ func RunACHReturn(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	orig, ok, err := FindTransaction(op, p.TransactionID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("transaction %s: not found (%v)", p.TransactionID, err)
+	if err != nil {
+		return "", fmt.Errorf("transaction %s: not found (%w)", p.TransactionID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("transaction %s: not found", p.TransactionID)
 	}
 	if orig.DetailedStatus != "settled" {
 		return fmt.Sprintf("transaction %s is %s; nothing to return", orig.ID, orig.DetailedStatus), nil
 	}
 	e, ok, err := Endpoint(op, orig.VirtualAccountID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("virtual account %s: not found (%v)", orig.VirtualAccountID, err)
+	if err != nil {
+		return "", fmt.Errorf("virtual account %s: not found (%w)", orig.VirtualAccountID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("virtual account %s: not found", orig.VirtualAccountID)
 	}
 	if e.VA.ClosedAt != nil {
 		if e, _, err = Endpoint(op, e.Account.ID); err != nil {
