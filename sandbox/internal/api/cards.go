@@ -243,8 +243,9 @@ func newCard(c *call, raw []byte) (cards.NewCard, error) {
 		return n, kernel.InvalidField("/type", `must be "virtual"`)
 	case b.Name == nil:
 		return n, kernel.InvalidField("/name", "required")
-	case n.AccountID == "" && c.P.Key.Kind == kernel.KeyUser:
-		return n, kernel.InvalidField("/accountId", "required with a user-scoped API key")
+	}
+	if err := cards.CheckAccountGiven(c.P, n.AccountID); err != nil {
+		return n, err
 	}
 	if err := cards.CheckName("/name", n.Name); err != nil {
 		return n, err

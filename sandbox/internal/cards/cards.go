@@ -214,11 +214,20 @@ type NewCard struct {
 	Constraint       *SpendingConstraint
 }
 
+// CheckAccountGiven refuses a new card without an account when p holds a
+// user-scoped key: only a legal-entity key has an account to default to.
+func CheckAccountGiven(p *kernel.Principal, accountID string) error {
+	if accountID == "" && p.Key.Kind == kernel.KeyUser {
+		return kernel.InvalidField("/accountId", "required with a user-scoped API key")
+	}
+	return nil
+}
+
 // CreateCard issues a virtual card. A legal-entity key may omit the
 // account: the entity's first open commercial account is used.
 func CreateCard(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
-	if n.AccountID == "" && a.Key.Kind == kernel.KeyUser {
-		return nil, kernel.InvalidField("/accountId", "required with a user-scoped API key")
+	if err := CheckAccountGiven(&a.Principal, n.AccountID); err != nil {
+		return nil, err
 	}
 	acc, err := cardAccount(op, a, n.AccountID)
 	if err != nil {
