@@ -233,8 +233,8 @@ func newCard(c *call, raw []byte) (cards.NewCard, error) {
 	if err := web.DecodeBytes(raw, &b, true); err != nil {
 		return cards.NewCard{}, err
 	}
-	n := cards.NewCard{AccountID: optString(b.AccountID), VirtualAccountID: optString(b.VirtualAccountID),
-		CardGroupID: optString(b.CardGroupID), CardProductID: optString(b.CardProductID), Name: optString(b.Name),
+	n := cards.NewCard{AccountID: kernel.Deref(b.AccountID), VirtualAccountID: kernel.Deref(b.VirtualAccountID),
+		CardGroupID: kernel.Deref(b.CardGroupID), CardProductID: kernel.Deref(b.CardProductID), Name: kernel.Deref(b.Name),
 		IsSingleUse: b.IsSingleUse != nil && *b.IsSingleUse}
 	switch {
 	case b.Type == nil:
@@ -260,14 +260,6 @@ func newCard(c *call, raw []byte) (cards.NewCard, error) {
 		n.Constraint, err = cards.ParseConstraint(b.SpendingConstraint, "/spendingConstraint", c.W.Now(), c.W.Catalog)
 	}
 	return n, err
-}
-
-// optString is an optional string body property ("" when absent).
-func optString(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 func (a *API) createCard(r *http.Request) (any, error) {

@@ -3,6 +3,7 @@ package expenses
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -186,7 +187,7 @@ func RunExpensePayout(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p struct {
 		ID string `json:"expenseReportId"`
 	}
-	if err := kernel.JsonUnmarshal(ev.Payload, &p); err != nil {
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
 	var r ExpenseReport

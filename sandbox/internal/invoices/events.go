@@ -1,6 +1,7 @@
 package invoices
 
 import (
+	"encoding/json"
 	"fmt"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"html"
@@ -109,7 +110,7 @@ func planInvoiceEvents(op *kernel.Op, inv *Invoice) error {
 // which is running.
 func eventInvoice(op *kernel.Op, ev *kernel.Event) (*Invoice, error) {
 	var p invoicePayload
-	if err := kernel.JsonUnmarshal(ev.Payload, &p); err != nil {
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return nil, err
 	}
 	var inv Invoice

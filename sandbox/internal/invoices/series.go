@@ -226,7 +226,7 @@ func RunSeriesIssue(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p struct {
 		SeriesID string `json:"seriesId"`
 	}
-	if err := kernel.JsonUnmarshal(ev.Payload, &p); err != nil {
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
 	var s InvoiceSeries

@@ -14,9 +14,6 @@ type Instant struct{ Time time.Time }
 // At makes an Instant.
 func At(t time.Time) Instant { return Instant{Time: t} }
 
-// JsonUnmarshal decodes JSON into v, as json.Unmarshal does.
-func JsonUnmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
-
 // ShapeOK checks a raw request property that decoded into v the way the
 // API checks request bodies (jsonshape): a null that v's type does not take
 // is recorded in d under its pointer below at.

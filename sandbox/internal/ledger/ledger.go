@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
@@ -184,7 +185,7 @@ func ScheduleSettlement(op *kernel.Op, t *Transaction, at kernel.Instant, detail
 // pending is left as it is.
 func RunSettle(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p settlePayload
-	if err := kernel.JsonUnmarshal(ev.Payload, &p); err != nil {
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
 	t, ok, err := FindTransaction(op, p.TransactionID)
