@@ -179,7 +179,8 @@ func (b cardEventBody) foreignField() string {
 
 // networkEvent checks a card-event body against its type.
 func networkEvent(w *kernel.World, b cardEventBody) (cards.NetworkEvent, error) {
-	n := cards.NetworkEvent{Type: b.Type, TransactionID: kernel.Deref(b.TransactionID), AmountCents: b.AmountCents, CardID: kernel.Deref(b.CardID)}
+	n := cards.NetworkEvent{Type: b.Type, TransactionID: kernel.Deref(b.TransactionID), AmountCents: b.AmountCents,
+		CardID: kernel.Deref(b.CardID)}
 	if _, known := cardEventFields[b.Type]; !known {
 		return n, kernel.InvalidField("/type", "must be one of "+strings.Join(cards.CardEventTypes, ", "))
 	}
