@@ -38,7 +38,7 @@ func runStartup(args []string) error {
 			break
 		}
 		if err := s.Stop(); err != nil {
-			return fmt.Errorf("run %d: stop: %v", i, err)
+			return fmt.Errorf("run %d: stop: %w", i, err)
 		}
 	}
 	defer last.Stop()

@@ -67,7 +67,7 @@ func runWorlds(args []string) error {
 		return fmt.Errorf("the race detector reported a data race; see %s", logPath)
 	}
 	if stopErr != nil {
-		return fmt.Errorf("the sandbox did not exit cleanly on SIGTERM (%v); see %s", stopErr, logPath)
+		return fmt.Errorf("the sandbox did not exit cleanly on SIGTERM (%w); see %s", stopErr, logPath)
 	}
 	return nil
 }

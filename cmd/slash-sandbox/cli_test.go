@@ -2,11 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	sandboxserver "github.com/slash-sandbox/slash-sandbox/sandbox/server"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	sandboxserver "github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 
 func TestControlCommands(t *testing.T) {

@@ -57,7 +57,7 @@ func (cl *cli) unreachable(err error) error {
 	case errors.As(err, &ce):
 		return fmt.Errorf("%s answered %d %s: %s", cl.server, ce.Status, ce.Code, strings.Join(strings.Fields(ce.Message), " "))
 	case errors.As(err, &ue):
-		return fmt.Errorf("%s is not answering: %v", cl.server, ue.Err)
+		return fmt.Errorf("%s is not answering: %w", cl.server, ue.Err)
 	}
-	return fmt.Errorf("%s: %v", cl.server, err)
+	return fmt.Errorf("%s: %w", cl.server, err)
 }

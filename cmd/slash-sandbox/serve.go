@@ -111,12 +111,12 @@ func (p *Program) config(o *options, adminToken string) (server.Config, error) {
 			return cfg, fmt.Errorf("--clock-start: %q is not an RFC 3339 instant", o.clockStart)
 		}
 		if err := clock.InRange(t); err != nil {
-			return cfg, fmt.Errorf("--clock-start: %v", err)
+			return cfg, fmt.Errorf("--clock-start: %w", err)
 		}
 		cfg.ClockStart = &t
 	}
 	if cfg.ClockMode, err = clock.ParseMode(o.clockMode); err != nil {
-		return cfg, fmt.Errorf("--clock: %v", err)
+		return cfg, fmt.Errorf("--clock: %w", err)
 	}
 	if cfg.ClockScale, err = strconv.ParseFloat(o.clockScale, 64); err != nil || cfg.ClockScale <= 0 || cfg.ClockScale > clock.MaxScale {
 		return cfg, fmt.Errorf("--clock-scale: %q is not a number above 0 and at most %d", o.clockScale, clock.MaxScale)
@@ -137,7 +137,7 @@ func (p *Program) config(o *options, adminToken string) (server.Config, error) {
 		return cfg, err
 	}
 	if cfg.Durability, err = store.ParseDurability(o.durability); err != nil {
-		return cfg, fmt.Errorf("--durability: %v", err)
+		return cfg, fmt.Errorf("--durability: %w", err)
 	}
 	cfg.Log, err = p.logger(o.logLevel, o.logFormat)
 	return cfg, err

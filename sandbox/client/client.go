@@ -44,6 +44,8 @@ type Error struct {
 	ReferenceID string            `json:"referenceId"`
 }
 
+// Error prints the status, the code and the message, then each detail
+// on a line of its own.
 func (e *Error) Error() string {
 	s := fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
 	for k, v := range e.Details {

@@ -36,6 +36,7 @@ func (p Problem) String() string {
 // Problems is every problem found in a file; it is an error.
 type Problems []Problem
 
+// Error lists the problems, one a line.
 func (ps Problems) Error() string {
 	lines := make([]string, len(ps))
 	for i, p := range ps {

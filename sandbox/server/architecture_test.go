@@ -1,7 +1,11 @@
 package server_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -99,4 +103,85 @@ func TestImportsFlowOneWay(t *testing.T) {
 	if seen == 0 {
 		t.Fatalf("go list named none of %s's packages", module)
 	}
+}
+
+// TestEveryExportedNameIsDocumented fails when an exported name of the
+// module's non-test files has no doc comment: a func, a method of an
+// exported type, a type, a const or a var (a comment on its group counts).
+func TestEveryExportedNameIsDocumented(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.Dir}}\t{{join .GoFiles \"\t\"}}", module+"/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	var missing []string
+	files := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Split(line, "\t")
+		for _, name := range fields[1:] {
+			fset := token.NewFileSet()
+			path := filepath.Join(fields[0], name)
+			f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+			if err != nil {
+				t.Fatalf("parse %s: %v", path, err)
+			}
+			files++
+			for _, n := range undocumented(f) {
+				missing = append(missing, fset.Position(n.Pos()).String()+": "+n.Name)
+			}
+		}
+	}
+	if files == 0 {
+		t.Fatalf("go list named no files of %s", module)
+	}
+	if len(missing) > 0 {
+		t.Errorf("%d exported names have no doc comment:\n%s", len(missing), strings.Join(missing, "\n"))
+	}
+}
+
+// undocumented are the exported names of f declared without a doc comment.
+func undocumented(f *ast.File) []*ast.Ident {
+	var names []*ast.Ident
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Doc == nil && d.Name.IsExported() && (d.Recv == nil || exportedReceiver(d.Recv)) {
+				names = append(names, d.Name)
+			}
+		case *ast.GenDecl:
+			if d.Doc != nil {
+				continue
+			}
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					if s.Doc == nil && s.Name.IsExported() {
+						names = append(names, s.Name)
+					}
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if s.Doc == nil && n.IsExported() {
+							names = append(names, n)
+						}
+					}
+				}
+			}
+		}
+	}
+	return names
+}
+
+// exportedReceiver reports whether a method's receiver type is exported.
+func exportedReceiver(recv *ast.FieldList) bool {
+	t := recv.List[0].Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	switch x := t.(type) {
+	case *ast.IndexExpr:
+		t = x.X
+	case *ast.IndexListExpr:
+		t = x.X
+	}
+	id, ok := t.(*ast.Ident)
+	return ok && id.IsExported()
 }

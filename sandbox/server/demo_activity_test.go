@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
 )
 
 // TestDemoOpensWithWorkUnderWay reads what the demo declares under way
@@ -14,7 +16,7 @@ import (
 func TestDemoOpensWithWorkUnderWay(t *testing.T) {
 	e := newEnv(t, options{})
 	var outbox struct {
-		Items []arMessage `json:"items"`
+		Items []client.Message `json:"items"`
 	}
 	e.get("/_sandbox/outbox", "", "").status(t, http.StatusOK).decode(t, &outbox)
 	var subjects []string

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
 )
 
 // Keys of the demo scenario used by the receivables and spend tests.
@@ -60,25 +62,11 @@ func arItems(body map[string]any) []map[string]any {
 	return out
 }
 
-// arMessage is an outbox message.
-type arMessage struct {
-	ID        string            `json:"id"`
-	Kind      string            `json:"kind"`
-	To        []string          `json:"to"`
-	CC        []string          `json:"cc"`
-	Subject   string            `json:"subject"`
-	Text      string            `json:"text"`
-	HTML      string            `json:"html"`
-	Links     map[string]string `json:"links"`
-	RelatedID string            `json:"relatedId"`
-	CreatedAt string            `json:"createdAt"`
-}
-
 // arOutbox lists the outbox with the given filters.
-func arOutbox(t *testing.T, e *env, filters url.Values) []arMessage {
+func arOutbox(t *testing.T, e *env, filters url.Values) []client.Message {
 	t.Helper()
 	var body struct {
-		Items    []arMessage `json:"items"`
+		Items    []client.Message `json:"items"`
 		Metadata struct {
 			Count int `json:"count"`
 		} `json:"metadata"`

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
 
@@ -237,7 +238,7 @@ func TestSeededEmailLinksLeadToTheirWorld(t *testing.T) {
 		{"seeded", "/_sandbox/worlds/seeded/documents/", "invoice", "", "ACME-100"},
 	} {
 		var page struct {
-			Items []arMessage `json:"items"`
+			Items []client.Message `json:"items"`
 		}
 		e.do(req{path: "/_sandbox/outbox?kind=" + c.kind, header: map[string]string{"X-Sandbox-World": c.world}}).status(t, 200).decode(t, &page)
 		if len(page.Items) == 0 {

@@ -189,7 +189,7 @@ func (f *dataFile) commit() error {
 		// The frame may be partly written: cut it off, or refuse every
 		// later write, which would follow a torn frame.
 		if terr := f.f.Truncate(f.size); terr != nil {
-			f.broken = fmt.Errorf("data file %s: a failed write could not be taken back (%v); restart the sandbox", f.path, terr)
+			f.broken = fmt.Errorf("data file %s: a failed write could not be taken back (%w); restart the sandbox", f.path, terr)
 		}
 		return fmt.Errorf("write data file %s: %w", f.path, err)
 	}
@@ -256,7 +256,8 @@ func (f *dataFile) swap(tmp string, size, live int64) error {
 	}
 	var err error
 	if f.f, err = os.OpenFile(f.path, os.O_RDWR, 0); err != nil {
-		f.broken = fmt.Errorf("data file %s: it could not be opened again after a rewrite (%v); restart the sandbox", f.path, err)
+		f.broken = fmt.Errorf("data file %s: it could not be opened again after a rewrite (%w); restart the sandbox",
+			f.path, err)
 		return f.broken
 	}
 	if renamed != nil {

@@ -58,12 +58,14 @@ type DamagedError struct {
 	Problem string
 }
 
+// Error says where the file is damaged and why it is not loaded.
 func (e *DamagedError) Error() string {
 	return fmt.Sprintf("data file %s is damaged at byte %d: %s. This is not a write cut short at the end of the file,"+
 		" which loading drops by itself: the file was changed or broken, and what it holds cannot be trusted",
 		e.Path, e.Offset, e.Problem)
 }
 
+// Unwrap makes the error match ErrDamaged.
 func (e *DamagedError) Unwrap() error { return ErrDamaged }
 
 // openFile opens or creates the data file at path and loads what it holds

@@ -76,8 +76,10 @@ const (
 	kindAgentRequest = "agent_request"
 	indexAgentKey    = "agent.key"
 	indexAgentLE     = "agent.le"
-	AgentExpireKind  = "agent_request.expire"
-	agentExpiryKey   = "agent-expiry"
+	// AgentExpireKind is the scheduled event that expires a pending agent
+	// request (RunAgentExpiry).
+	AgentExpireKind = "agent_request.expire"
+	agentExpiryKey  = "agent-expiry"
 )
 
 func agentIndexes(ar *AgentRequest) []string {
@@ -153,6 +155,8 @@ func AgentRequests(op *kernel.Op, status string, req kernel.PageRequest) (kernel
 	})
 }
 
+// RunAgentExpiry expires the agent request the event names when it is
+// still pending; one already decided is left as it is.
 func RunAgentExpiry(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p struct {
 		AgentRequestID string `json:"agentRequestId"`
@@ -161,8 +165,11 @@ func RunAgentExpiry(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	ar, ok, err := FindAgentRequest(op, p.AgentRequestID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("agent request %s: not found (%v)", p.AgentRequestID, err)
+	if err != nil {
+		return "", fmt.Errorf("agent request %s: not found (%w)", p.AgentRequestID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("agent request %s: not found", p.AgentRequestID)
 	}
 	if ar.Status != AgentPending {
 		return fmt.Sprintf("agent request %s already %s", ar.ID, ar.Status), nil

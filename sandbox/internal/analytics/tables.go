@@ -1,9 +1,10 @@
 package analytics
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"sort"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // AnalyticsColumn is one column of an analytics table.

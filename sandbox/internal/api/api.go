@@ -1,12 +1,12 @@
 package api
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/analytics"
 	"net/http"
 	"regexp"
 	"strings"
 
 	"github.com/gorilla/mux"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/analytics"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"

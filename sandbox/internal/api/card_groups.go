@@ -180,7 +180,7 @@ func newCardGroup(c *call, raw []byte) (cards.NewCardGroup, error) {
 	if b.Name == nil {
 		return cards.NewCardGroup{}, kernel.InvalidField("/name", "required")
 	}
-	n := cards.NewCardGroup{Name: *b.Name, VirtualAccountID: optString(b.VirtualAccountID)}
+	n := cards.NewCardGroup{Name: *b.Name, VirtualAccountID: kernel.Deref(b.VirtualAccountID)}
 	if err := cards.CheckName("/name", n.Name); err != nil {
 		return n, err
 	}

@@ -233,8 +233,8 @@ func newCard(c *call, raw []byte) (cards.NewCard, error) {
 	if err := web.DecodeBytes(raw, &b, true); err != nil {
 		return cards.NewCard{}, err
 	}
-	n := cards.NewCard{AccountID: optString(b.AccountID), VirtualAccountID: optString(b.VirtualAccountID),
-		CardGroupID: optString(b.CardGroupID), CardProductID: optString(b.CardProductID), Name: optString(b.Name),
+	n := cards.NewCard{AccountID: kernel.Deref(b.AccountID), VirtualAccountID: kernel.Deref(b.VirtualAccountID),
+		CardGroupID: kernel.Deref(b.CardGroupID), CardProductID: kernel.Deref(b.CardProductID), Name: kernel.Deref(b.Name),
 		IsSingleUse: b.IsSingleUse != nil && *b.IsSingleUse}
 	switch {
 	case b.Type == nil:
@@ -243,8 +243,9 @@ func newCard(c *call, raw []byte) (cards.NewCard, error) {
 		return n, kernel.InvalidField("/type", `must be "virtual"`)
 	case b.Name == nil:
 		return n, kernel.InvalidField("/name", "required")
-	case n.AccountID == "" && c.P.Key.Kind == kernel.KeyUser:
-		return n, kernel.InvalidField("/accountId", "required with a user-scoped API key")
+	}
+	if err := cards.CheckAccountGiven(c.P, n.AccountID); err != nil {
+		return n, err
 	}
 	if err := cards.CheckName("/name", n.Name); err != nil {
 		return n, err
@@ -259,14 +260,6 @@ func newCard(c *call, raw []byte) (cards.NewCard, error) {
 		n.Constraint, err = cards.ParseConstraint(b.SpendingConstraint, "/spendingConstraint", c.W.Now(), c.W.Catalog)
 	}
 	return n, err
-}
-
-// optString is an optional string body property ("" when absent).
-func optString(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 func (a *API) createCard(r *http.Request) (any, error) {

@@ -4,11 +4,12 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"strings"
+	"time"
+
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
-	"strings"
-	"time"
 )
 
 // Authorization webhook statuses.

@@ -1,9 +1,10 @@
 package cards
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"slices"
 	"strings"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // Fallback behaviours of an authorization webhook.

@@ -214,11 +214,20 @@ type NewCard struct {
 	Constraint       *SpendingConstraint
 }
 
+// CheckAccountGiven refuses a new card without an account when p holds a
+// user-scoped key: only a legal-entity key has an account to default to.
+func CheckAccountGiven(p *kernel.Principal, accountID string) error {
+	if accountID == "" && p.Key.Kind == kernel.KeyUser {
+		return kernel.InvalidField("/accountId", "required with a user-scoped API key")
+	}
+	return nil
+}
+
 // CreateCard issues a virtual card. A legal-entity key may omit the
 // account: the entity's first open commercial account is used.
 func CreateCard(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
-	if n.AccountID == "" && a.Key.Kind == kernel.KeyUser {
-		return nil, kernel.InvalidField("/accountId", "required with a user-scoped API key")
+	if err := CheckAccountGiven(&a.Principal, n.AccountID); err != nil {
+		return nil, err
 	}
 	acc, err := cardAccount(op, a, n.AccountID)
 	if err != nil {
@@ -430,6 +439,8 @@ func CardProducts(op *kernel.Op, req kernel.PageRequest) (kernel.Page[fixtures.C
 	return page, nil
 }
 
+// CardIndexes are the index keys of a card: by legal entity, by name
+// within the legal entity, by account and, when it has one, by card group.
 func CardIndexes(c *Card) []string {
 	at, seq := store.Millis(c.CreatedAt), store.Seq(c.Seq)
 	keys := []string{
@@ -443,12 +454,16 @@ func CardIndexes(c *Card) []string {
 	return keys
 }
 
+// IndexCardGroup holds a card group's cards in creation order.
 const IndexCardGroup = "card.group"
 
+// IndexCardAccount holds an account's cards in creation order.
 const IndexCardAccount = "card.account"
 
+// IndexCardName holds a legal entity's cards ordered by name.
 const IndexCardName = "card.name"
 
+// IndexCardLE holds a legal entity's cards in creation order.
 const IndexCardLE = "card.le"
 
 // twoDigits are the months as an expiry shows them, "01" to "12".

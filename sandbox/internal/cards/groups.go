@@ -136,8 +136,11 @@ func PatchGroupConstraint(op *kernel.Op, a *kernel.Actor, id string, patch []byt
 	return c, op.Save(kernel.KindCardGroup, g.ID, g, GroupIndexes(g)...)
 }
 
+// GroupIndexes are the index keys of a card group: its legal entity's
+// groups in creation order.
 func GroupIndexes(g *CardGroup) []string {
 	return []string{kernel.IndexKey(IndexGroupLE, g.LegalEntityID, store.Millis(g.CreatedAt), store.Seq(g.Seq), g.ID)}
 }
 
+// IndexGroupLE holds a legal entity's card groups in creation order.
 const IndexGroupLE = "group.le"

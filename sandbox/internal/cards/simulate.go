@@ -137,8 +137,12 @@ type authContext struct {
 // else the account's primary one.
 func authContextOf(op *kernel.Op, card *Card, req AuthorizationRequest) (*authContext, error) {
 	ac := &authContext{op: op, card: card, req: req, account: &kernel.Account{}, va: &ledger.VirtualAccount{}, subtype: "cash"}
-	if ok, err := op.Get(kernel.KindAccount, card.AccountID, ac.account); err != nil || !ok {
-		return nil, fmt.Errorf("card %s: account %s not found (%v)", card.ID, card.AccountID, err)
+	ok, err := op.Get(kernel.KindAccount, card.AccountID, ac.account)
+	if err != nil {
+		return nil, fmt.Errorf("card %s: account %s not found (%w)", card.ID, card.AccountID, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("card %s: account %s not found", card.ID, card.AccountID)
 	}
 	if card.CardGroupID != "" {
 		g := &CardGroup{}

@@ -142,8 +142,12 @@ func spendSince(op *kernel.Op, prefix string, from time.Time) (int64, error) {
 			return false
 		}
 		t, ok, err := ledger.FindTransaction(op, id)
-		if err != nil || !ok {
-			loadErr = fmt.Errorf("index %q names missing transaction %q: %v", key, id, err)
+		if err != nil {
+			loadErr = fmt.Errorf("index %q names missing transaction %q: %w", key, id, err)
+			return false
+		}
+		if !ok {
+			loadErr = fmt.Errorf("index %q names missing transaction %q", key, id)
 			return false
 		}
 		total += spendOf(t)

@@ -179,7 +179,8 @@ func (b cardEventBody) foreignField() string {
 
 // networkEvent checks a card-event body against its type.
 func networkEvent(w *kernel.World, b cardEventBody) (cards.NetworkEvent, error) {
-	n := cards.NetworkEvent{Type: b.Type, TransactionID: deref(b.TransactionID), AmountCents: b.AmountCents, CardID: deref(b.CardID)}
+	n := cards.NetworkEvent{Type: b.Type, TransactionID: kernel.Deref(b.TransactionID), AmountCents: b.AmountCents,
+		CardID: kernel.Deref(b.CardID)}
 	if _, known := cardEventFields[b.Type]; !known {
 		return n, kernel.InvalidField("/type", "must be one of "+strings.Join(cards.CardEventTypes, ", "))
 	}
@@ -190,7 +191,7 @@ func networkEvent(w *kernel.World, b cardEventBody) (cards.NetworkEvent, error) 
 		if n.CardID == "" {
 			return n, kernel.InvalidField("/cardId", "required for a verification")
 		}
-		m, err := merchantOf(w, deref(b.MerchantID), b.Merchant)
+		m, err := merchantOf(w, kernel.Deref(b.MerchantID), b.Merchant)
 		n.Merchant = m
 		return n, err
 	}
@@ -198,14 +199,6 @@ func networkEvent(w *kernel.World, b cardEventBody) (cards.NetworkEvent, error) 
 		return n, kernel.InvalidField("/transactionId", "required for a "+b.Type)
 	}
 	return n, checkAmount(b.AmountCents, false)
-}
-
-// deref is a string property's value, "" when absent.
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // simulateCardEvent applies a reversal, clearing, refund or verification.

@@ -300,6 +300,9 @@ func holdDeliveries(op *kernel.Op, webhookID, status string) error {
 	return nil
 }
 
+// RunWebhookRetry makes a retrying delivery due again for its next attempt.
+// An event that is no longer the delivery's retry (it was canceled, sent
+// or rescheduled meanwhile) does nothing.
 func RunWebhookRetry(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p struct {
 		DeliveryID string `json:"deliveryId"`
@@ -343,8 +346,11 @@ func recordAttempt(op *kernel.Op, id string, r AttemptResult) (*WebhookDelivery,
 		return nil, err
 	}
 	hook, ok, err := LoadWebhook(op, d.WebhookID)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("delivery %s names missing webhook %s: %v", d.ID, d.WebhookID, err)
+	if err != nil {
+		return nil, fmt.Errorf("delivery %s names missing webhook %s: %w", d.ID, d.WebhookID, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("delivery %s names missing webhook %s", d.ID, d.WebhookID)
 	}
 	at := r.SentAt.UTC()
 	if at.IsZero() || at.After(op.Now) {

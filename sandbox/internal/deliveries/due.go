@@ -31,8 +31,11 @@ func DueDeliveries(w *kernel.World, limit int) ([]DueDelivery, error) {
 		}
 		for _, d := range page.Items {
 			hook, ok, err := LoadWebhook(op, d.WebhookID)
-			if err != nil || !ok {
-				return fmt.Errorf("delivery %s names missing webhook %s: %v", d.ID, d.WebhookID, err)
+			if err != nil {
+				return fmt.Errorf("delivery %s names missing webhook %s: %w", d.ID, d.WebhookID, err)
+			}
+			if !ok {
+				return fmt.Errorf("delivery %s names missing webhook %s", d.ID, d.WebhookID)
 			}
 			out = append(out, DueDelivery{ID: d.ID, WebhookID: d.WebhookID, URL: hook.URL, EventID: d.EventID,
 				Event: d.Event, Body: []byte(d.Body()), Attempt: len(d.Attempts) + 1})

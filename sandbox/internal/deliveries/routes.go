@@ -85,8 +85,11 @@ func endpoints(op *kernel.Op, le string) ([]endpoint, error) {
 	}
 	for _, i := range stale {
 		w, ok, err := LoadWebhook(op, out[i].id)
-		if err != nil || !ok {
-			return nil, fmt.Errorf("webhook index names missing webhook %q: %v", out[i].id, err)
+		if err != nil {
+			return nil, fmt.Errorf("webhook index names missing webhook %q: %w", out[i].id, err)
+		}
+		if !ok {
+			return nil, fmt.Errorf("webhook index names missing webhook %q", out[i].id)
 		}
 		out[i] = endpoint{id: w.ID, status: w.Status, archived: w.ArchivedAt != nil, events: strings.Join(w.EnabledEvents, ",")}
 	}

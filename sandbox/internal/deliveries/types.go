@@ -107,7 +107,8 @@ const (
 	// TopicDeliveries is announced when a delivery is made or changes
 	// (kernel.World.Changed).
 	TopicDeliveries = "webhook_deliveries"
-	KindDelivery    = "webhook_delivery"
+	// KindDelivery is the record kind of a webhook delivery.
+	KindDelivery = "webhook_delivery"
 	// IndexDeliveryWebhook holds each endpoint's deliveries in event
 	// order, in two ranges: its queue, the unfinished ones (queued,
 	// pending, retrying: stateQueued), and its finished ones
@@ -143,6 +144,8 @@ func queuePrefix(webhookID string) string {
 	return kernel.IndexPrefix(IndexDeliveryWebhook, webhookID, stateQueued)
 }
 
+// DeliveryIndexes are the index keys of a delivery: its place in its
+// endpoint's queue or history and, while pending, in the sender's due list.
 func DeliveryIndexes(d *WebhookDelivery) []string {
 	seq := store.Seq(d.Seq)
 	if !unfinishedStatus(d.Status) {

@@ -87,6 +87,8 @@ func (in WebhookInput) Check() error {
 	return nil
 }
 
+// LoadWebhook loads a webhook endpoint by id, whatever its legal entity;
+// ok is false when there is none.
 func LoadWebhook(op *kernel.Op, id string) (*Webhook, bool, error) {
 	var w Webhook
 	ok, err := op.Get(kernel.KindWebhook, id, &w)
@@ -238,6 +240,8 @@ type Webhook struct {
 	Seq          int64  `json:"seq"`
 }
 
+// WebhookIndexes are the index keys of a webhook endpoint: its legal
+// entity's endpoints in creation order.
 func WebhookIndexes(w *Webhook) []string {
 	return []string{kernel.IndexKey(IndexWebhookLE, w.LegalEntityID, store.Millis(w.CreatedAt), store.Seq(w.Seq), w.ID)}
 }

@@ -3,6 +3,7 @@ package expenses
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -133,6 +134,9 @@ func PayoutTransaction(op *kernel.Op, r *ExpenseReport, acc *kernel.Account, va 
 	return t, ledger.PostTransaction(op, t)
 }
 
+// Review records a reviewer's decision on a report (approved or rejected,
+// with the reason of a rejection) under a new review id; the caller saves
+// the report.
 func Review(op *kernel.Op, r *ExpenseReport, reviewerID, decision string, reason *string) error {
 	id, err := op.NewID(PrefixExpenseReview)
 	if err != nil {
@@ -183,12 +187,16 @@ func RunExpensePayout(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p struct {
 		ID string `json:"expenseReportId"`
 	}
-	if err := kernel.JsonUnmarshal(ev.Payload, &p); err != nil {
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
 	var r ExpenseReport
-	if ok, err := op.Get(KindExpenseReport, p.ID, &r); err != nil || !ok {
-		return "", fmt.Errorf("expense report %s: not found (%v)", p.ID, err)
+	ok, err := op.Get(KindExpenseReport, p.ID, &r)
+	if err != nil {
+		return "", fmt.Errorf("expense report %s: not found (%w)", p.ID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("expense report %s: not found", p.ID)
 	}
 	if r.Status != ExpenseProcessing {
 		return fmt.Sprintf("expense report %s already %s", r.ID, r.Status), nil
@@ -198,8 +206,11 @@ func RunExpensePayout(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	t, ok, err := ledger.FindTransaction(op, r.TransactionID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("payout transaction %s: not found (%v)", r.TransactionID, err)
+	if err != nil {
+		return "", fmt.Errorf("payout transaction %s: not found (%w)", r.TransactionID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("payout transaction %s: not found", r.TransactionID)
 	}
 	detailed, status := "settled", ExpenseCompleted
 	if dest.Status != "active" {

@@ -34,6 +34,7 @@ const (
 	PrefixCustomMerchant  = "custom_merchant_"
 )
 
+// Record kinds of the expenses domain, and the indexes of its lists.
 const (
 	KindExpenseReport   = "expense_report"
 	KindUserBankAccount = "user_bank_account"
@@ -41,7 +42,9 @@ const (
 	indexExpenseSub     = "expense.submitted"
 	indexExpenseAmount  = "expense.amount"
 	indexExpenseTxDate  = "expense.txdate"
-	IndexUserBank       = "ub.user"
+	// IndexUserBank holds each user's bank accounts in the order they were
+	// added.
+	IndexUserBank = "ub.user"
 )
 
 // ExpenseReview is the decision on an expense report.

@@ -61,10 +61,12 @@ type InformationRequest struct {
 }
 
 const (
-	kindInfoRequest        = "info_request"
-	indexInfoContact       = "info.contact"
-	indexInfoLE            = "info.le"
-	indexInfoToken         = "info.token"
+	kindInfoRequest  = "info_request"
+	indexInfoContact = "info.contact"
+	indexInfoLE      = "info.le"
+	indexInfoToken   = "info.token"
+	// InfoSubmitEvent is the scheduled event of a scenario's "the contact
+	// submits" (RunScheduledSubmission).
 	InfoSubmitEvent        = "information_request.submit"
 	emailInformationReqest = "information_request"
 )

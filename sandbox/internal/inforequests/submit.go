@@ -3,11 +3,12 @@ package inforequests
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"math/big"
 	"regexp"
 	"strings"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
 // Submission is what a contact fills in the secure form.
@@ -240,8 +241,12 @@ func SubmitInformation(op *kernel.Op, id string, s *Submission) (*InformationReq
 // storeSubmission writes the submitted details onto the contact.
 func storeSubmission(op *kernel.Op, ir *InformationRequest, s *Submission) ([]*parties.Destination, error) {
 	var c parties.Contact
-	if ok, err := op.Get(kernel.KindContact, ir.ContactID, &c); err != nil || !ok {
-		return nil, fmt.Errorf("contact %s of request %s: %v", ir.ContactID, ir.ID, err)
+	ok, err := op.Get(kernel.KindContact, ir.ContactID, &c)
+	if err != nil {
+		return nil, fmt.Errorf("contact %s of request %s: %w", ir.ContactID, ir.ID, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("contact %s of request %s: not found", ir.ContactID, ir.ID)
 	}
 	var dests []*parties.Destination
 	if b := s.BankAccount; b != nil {

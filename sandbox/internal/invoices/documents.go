@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // Document types the sandbox stores.
@@ -24,6 +25,7 @@ const (
 // PrefixDocument starts every document id.
 const PrefixDocument = "doc_"
 
+// KindDocument is the record kind of a document.
 const KindDocument = "document"
 
 // Document is a file a legal entity uploaded (receipts, invoice logos) or

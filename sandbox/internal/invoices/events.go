@@ -1,11 +1,13 @@
 package invoices
 
 import (
+	"encoding/json"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"html"
 	"strings"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // Scheduled event kinds of invoices.
@@ -109,13 +111,16 @@ func planInvoiceEvents(op *kernel.Op, inv *Invoice) error {
 // which is running.
 func eventInvoice(op *kernel.Op, ev *kernel.Event) (*Invoice, error) {
 	var p invoicePayload
-	if err := kernel.JsonUnmarshal(ev.Payload, &p); err != nil {
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return nil, err
 	}
 	var inv Invoice
 	ok, err := op.Get(kernel.KindInvoice, p.InvoiceID, &inv)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("invoice %s: not found (%v)", p.InvoiceID, err)
+	if err != nil {
+		return nil, fmt.Errorf("invoice %s: not found (%w)", p.InvoiceID, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("invoice %s: not found", p.InvoiceID)
 	}
 	for purpose, ref := range inv.Events {
 		if ref.ID == ev.ID {
@@ -233,8 +238,11 @@ func emailInvoice(op *kernel.Op, inv *Invoice, kind string) error {
 func renderInvoice(op *kernel.Op, id string) ([]byte, error) {
 	var inv Invoice
 	ok, err := op.Get(kernel.KindInvoice, id, &inv)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("invoice %s: not found (%v)", id, err)
+	if err != nil {
+		return nil, fmt.Errorf("invoice %s: not found (%w)", id, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("invoice %s: not found", id)
 	}
 	s, err := InvoiceSettingsOf(op, inv.LegalEntityID)
 	if err != nil {

@@ -3,11 +3,12 @@ package invoices
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
 // LineItemsInput is the lines of an invoice or a series template.

@@ -506,12 +506,13 @@ func invoiceIndexes(inv *Invoice) []string {
 	return keys
 }
 
-const indexInvoiceTxn = "invoice.txn"
+// Invoices by due date, by number (unique per legal entity) and by the
+// transactions reconciled to them.
+const (
+	indexInvoiceDue    = "invoice.due"
+	indexInvoiceNumber = "invoice.number"
+	indexInvoiceTxn    = "invoice.txn"
+)
 
-const indexInvoiceNumber = "invoice.number"
-
-const // Invoices by due date, by number (unique per legal entity) and by
-// the transactions reconciled to them.
-indexInvoiceDue = "invoice.due"
-
+// IndexInvoiceLE holds a legal entity's invoices in order of issue.
 const IndexInvoiceLE = "invoice.le"

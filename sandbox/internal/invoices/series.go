@@ -226,12 +226,16 @@ func RunSeriesIssue(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p struct {
 		SeriesID string `json:"seriesId"`
 	}
-	if err := kernel.JsonUnmarshal(ev.Payload, &p); err != nil {
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
 	var s InvoiceSeries
-	if ok, err := op.Get(kindInvoiceSeries, p.SeriesID, &s); err != nil || !ok {
-		return "", fmt.Errorf("invoice series %s: not found (%v)", p.SeriesID, err)
+	ok, err := op.Get(kindInvoiceSeries, p.SeriesID, &s)
+	if err != nil {
+		return "", fmt.Errorf("invoice series %s: not found (%w)", p.SeriesID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("invoice series %s: not found", p.SeriesID)
 	}
 	if s.Status != SeriesActive || s.EventID != ev.ID {
 		return fmt.Sprintf("series %s is %s", s.ID, s.Status), nil

@@ -2,13 +2,16 @@ package invoices
 
 import (
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
+// KindInvoiceSettings is the record kind of a legal entity's invoice
+// settings.
 const KindInvoiceSettings = "invoice_settings"
 
 // MaxLogoBytes is the largest invoice logo accepted (2 MiB).

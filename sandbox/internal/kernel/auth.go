@@ -21,6 +21,8 @@ type Actor struct {
 // LegalEntityID is the entity the actor acts on.
 func (a *Actor) LegalEntityID() string { return a.LegalEntity.ID }
 
+// KeyIndex is the index key of an API key: every key of the world in the
+// order it was made.
 func KeyIndex(k *APIKey) string { return IndexKey("key.all", store.Seq(k.Seq), k.Key) }
 
 // Authenticate resolves an API key. An unknown key is 401.

@@ -23,6 +23,7 @@ type AnotherWorldError struct {
 	ClockStartGiven bool
 }
 
+// Error names the data file, the world it holds and the world asked for.
 func (e *AnotherWorldError) Error() string {
 	stored := []string{fmt.Sprintf("scenario %q", e.Stored.Scenario), fmt.Sprintf("seed %d", e.Stored.Seed),
 		"clock start " + e.Stored.Start.UTC().Format(time.RFC3339)}
@@ -37,6 +38,7 @@ func (e *AnotherWorldError) Error() string {
 		e.Path, strings.Join(stored, ", "), strings.Join(wanted, ", "))
 }
 
+// Unwrap makes the error match ErrAnotherWorld.
 func (e *AnotherWorldError) Unwrap() error { return ErrAnotherWorld }
 
 // adoptFile starts a file-backed world from the file's own state when it

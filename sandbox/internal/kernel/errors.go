@@ -51,6 +51,7 @@ type Error struct {
 	Details map[string]string
 }
 
+// Error is the code and the message.
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
 
 // Errorf builds an Error with no details.

@@ -51,6 +51,8 @@ func (op *Op) EventKinds() []string {
 // HandlesEvent reports whether the world runs scheduled events of kind.
 func (op *Op) HandlesEvent(kind string) bool { return op.W.HandlesEvent(kind) }
 
+// IndexEventDue holds the scheduled events by due time; IndexEventDone
+// holds the ones that ran or were canceled, in the order they were made.
 const (
 	IndexEventDue  = "event.due"
 	IndexEventDone = "event.done"

@@ -34,8 +34,11 @@ func List[T any](op *Op, kind, prefix string, req PageRequest, keep func(*T) boo
 		id, _ := SplitIndexValue(val)
 		rk := recordKey(kind, id)
 		raw, ok, err := op.Tx.GetRaw(rk)
-		if err != nil || !ok {
-			return "", "", fmt.Errorf("index %q names missing %s %q: %v", key, kind, id, err)
+		if err != nil {
+			return "", "", fmt.Errorf("index %q names missing %s %q: %w", key, kind, id, err)
+		}
+		if !ok {
+			return "", "", fmt.Errorf("index %q names missing %s %q", key, kind, id)
 		}
 		return rk, raw, nil
 	})

@@ -14,8 +14,6 @@ type Instant struct{ Time time.Time }
 // At makes an Instant.
 func At(t time.Time) Instant { return Instant{Time: t} }
 
-func JsonUnmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
-
 // ShapeOK checks a raw request property that decoded into v the way the
 // API checks request bodies (jsonshape): a null that v's type does not take
 // is recorded in d under its pointer below at.
@@ -45,6 +43,7 @@ func FormatCents(c int64) string {
 	return sign + "$" + string(grouped) + "." + frac
 }
 
+// Deref is the string s points to, or "" for nil.
 func Deref(s *string) string {
 	if s == nil {
 		return ""
@@ -52,6 +51,8 @@ func Deref(s *string) string {
 	return *s
 }
 
+// IsCountryCode reports whether s is shaped as an ISO 3166-1 alpha-2 code:
+// two capital letters.
 func IsCountryCode(s string) bool {
 	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
 }

@@ -7,16 +7,21 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
+// IndexLE holds every legal entity in scenario order, IndexAccount a legal
+// entity's accounts and indexVA an account's virtual accounts, both in
+// creation order.
 const (
 	IndexLE      = "le.all"
 	IndexAccount = "account.le"
 	indexVA      = "va.account"
 )
 
+// AccountIndex is the index key of an account under its legal entity.
 func AccountIndex(a *kernel.Account) string {
 	return kernel.IndexKey(IndexAccount, a.LegalEntityID, store.Millis(a.CreatedAt), store.Seq(a.Seq), a.ID)
 }
 
+// VaIndex is the index key of a virtual account under its account.
 func VaIndex(v *VirtualAccount) string {
 	return kernel.IndexKey(indexVA, v.AccountID, store.Millis(v.CreatedAt), store.Seq(v.Seq), v.ID)
 }

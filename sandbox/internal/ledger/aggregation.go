@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
@@ -15,6 +16,8 @@ type Aggregation struct {
 // NetChange is the money the transactions added, less what they took.
 func (g Aggregation) NetChange() int64 { return g.TotalIn + g.TotalOut }
 
+// Add counts one transaction of amount cents, into TotalIn when it is a
+// credit and into TotalOut otherwise.
 func (g *Aggregation) Add(amount int64) {
 	g.Count++
 	if amount > 0 {
@@ -48,8 +51,12 @@ func AggregateTransactions(op *kernel.Op, a *kernel.Actor, f TransactionFilter) 
 			return true
 		}
 		t, found, err := FindTransaction(op, id)
-		if err != nil || !found {
-			loadErr = fmt.Errorf("index %q names missing transaction %q: %v", key, id, err)
+		if err != nil {
+			loadErr = fmt.Errorf("index %q names missing transaction %q: %w", key, id, err)
+			return false
+		}
+		if !found {
+			loadErr = fmt.Errorf("index %q names missing transaction %q", key, id)
 			return false
 		}
 		if t.Status != StatusFailed && f.Match(le, t) {

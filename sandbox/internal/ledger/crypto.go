@@ -2,9 +2,10 @@ package ledger
 
 import (
 	"encoding/hex"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"slices"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // Off-ramp rails and currencies.

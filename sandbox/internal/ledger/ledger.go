@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
@@ -18,6 +19,9 @@ const (
 	IndexTxnFee     = "txn.fee"
 )
 
+// TxnIndexes are the index keys of a transaction: by legal entity, account
+// and virtual account and, when it has them, by card, card group and the
+// transaction a fee is for.
 func TxnIndexes(t *Transaction) []string {
 	at, seq := store.Millis(t.CreatedAt), store.Seq(t.Seq)
 	keys := []string{
@@ -37,6 +41,9 @@ func TxnIndexes(t *Transaction) []string {
 	return keys
 }
 
+// Totals reads the running totals of an account subtype or a virtual
+// account (kernel.TotalsKey), from the bulk load's cache while a scenario
+// loads; missing totals are zero.
 func Totals(op *kernel.Op, owner, bucket string) (kernel.Totals, error) {
 	if op.Bulk != nil {
 		t, err := op.BulkTotals(owner, bucket)
@@ -154,7 +161,7 @@ func SetTransactionStatus(op *kernel.Op, t *Transaction, detailed string) error 
 	return op.Emit(t.LegalEntityID, kernel.EventTransactionUpdate, t.ID)
 }
 
-// Transaction loads a transaction by id, whatever its legal entity.
+// FindTransaction loads a transaction by id, whatever its legal entity.
 func FindTransaction(op *kernel.Op, id string) (*Transaction, bool, error) {
 	var t Transaction
 	ok, err := op.Get(kernel.KindTransaction, id, &t)
@@ -173,14 +180,20 @@ func ScheduleSettlement(op *kernel.Op, t *Transaction, at kernel.Instant, detail
 	return err
 }
 
+// RunSettle moves the event's pending transaction to its final detailed
+// status (settled when the event names none); a transaction no longer
+// pending is left as it is.
 func RunSettle(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p settlePayload
-	if err := kernel.JsonUnmarshal(ev.Payload, &p); err != nil {
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
 	t, ok, err := FindTransaction(op, p.TransactionID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("transaction %s: not found (%v)", p.TransactionID, err)
+	if err != nil {
+		return "", fmt.Errorf("transaction %s: not found (%w)", p.TransactionID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("transaction %s: not found", p.TransactionID)
 	}
 	if t.Status != StatusPending {
 		return fmt.Sprintf("transaction %s already %s", t.ID, t.DetailedStatus), nil

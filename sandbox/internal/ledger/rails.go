@@ -84,9 +84,10 @@ type RailSettings struct {
 	ACHSettlementBusinessDays int `json:"achSettlementBusinessDays"`
 }
 
+// RailSettingsKey stores the world's RailSettings.
 var RailSettingsKey = store.Key("m", "money")
 
-// RailSettings returns the world's money-movement settings.
+// CurrentRailSettings returns the world's money-movement settings.
 func CurrentRailSettings(op *kernel.Op) (RailSettings, error) {
 	s := RailSettings{ACHSettlementBusinessDays: DefaultACHSettlementBusinessDays}
 	_, err := op.Tx.Get(RailSettingsKey, &s)
@@ -229,19 +230,26 @@ func SendWire(op *kernel.Op, a *kernel.Actor, r RailTransferRequest) (*RailTrans
 	return &RailTransfer{TransferID: id, TransactionID: t.ID, SettlesAt: at}, nil
 }
 
+// AchPayload is the payload of an ACH settlement event and of the return
+// that follows it when ReturnCode is set.
 type AchPayload struct {
 	TransactionID string `json:"transactionId"`
 	ReturnCode    string `json:"returnCode,omitempty"`
 }
 
+// RunACHSettle settles a pending ACH transfer and, when its payload
+// carries a return code, schedules its return one business day later.
 func RunACHSettle(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p AchPayload
 	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
 	t, ok, err := FindTransaction(op, p.TransactionID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("transaction %s: not found (%v)", p.TransactionID, err)
+	if err != nil {
+		return "", fmt.Errorf("transaction %s: not found (%w)", p.TransactionID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("transaction %s: not found", p.TransactionID)
 	}
 	if t.Status != StatusPending {
 		return fmt.Sprintf("transaction %s already %s", t.ID, t.DetailedStatus), nil
@@ -268,15 +276,21 @@ func RunACHReturn(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	orig, ok, err := FindTransaction(op, p.TransactionID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("transaction %s: not found (%v)", p.TransactionID, err)
+	if err != nil {
+		return "", fmt.Errorf("transaction %s: not found (%w)", p.TransactionID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("transaction %s: not found", p.TransactionID)
 	}
 	if orig.DetailedStatus != "settled" {
 		return fmt.Sprintf("transaction %s is %s; nothing to return", orig.ID, orig.DetailedStatus), nil
 	}
 	e, ok, err := Endpoint(op, orig.VirtualAccountID)
-	if err != nil || !ok {
-		return "", fmt.Errorf("virtual account %s: not found (%v)", orig.VirtualAccountID, err)
+	if err != nil {
+		return "", fmt.Errorf("virtual account %s: not found (%w)", orig.VirtualAccountID, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("virtual account %s: not found", orig.VirtualAccountID)
 	}
 	if e.VA.ClosedAt != nil {
 		if e, _, err = Endpoint(op, e.Account.ID); err != nil {
@@ -398,6 +412,7 @@ func describeIncoming(t *Transaction, routing, sender, ref string) {
 	}
 }
 
+// FirstNonEmpty is a, or b when a is empty.
 func FirstNonEmpty(a, b string) string {
 	if a != "" {
 		return a
@@ -453,6 +468,8 @@ func Describe(t *Transaction) string {
 	return fmt.Sprintf("Outgoing %s", RailName(t.Category))
 }
 
+// RailName is how a statement line names a transaction category ("ACH
+// transfer" for ach); an unknown category reads as "".
 func RailName(category string) string {
 	return map[string]string{"ach": "ACH transfer", "wire": "wire transfer", "international_wire": "international wire",
 		"rtp": "RTP payment", "fee": "Slash fee", "internal": "internal transfer", "card": "card payment"}[category]

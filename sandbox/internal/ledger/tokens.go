@@ -32,6 +32,8 @@ type tokenState struct {
 	Prices   []TokenPrice  `json:"prices"`
 }
 
+// TokenTickKind is the scheduled event that moves the token prices
+// (RunTokenTick).
 const TokenTickKind = "token_prices.tick"
 
 // InitTokens sets base prices from the catalogue and schedules the first tick.

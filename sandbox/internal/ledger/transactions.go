@@ -1,10 +1,11 @@
 package ledger
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"slices"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
 // TransactionFilter holds the transaction list's filters; zero values mean

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // PrefixCommissionRule starts the id of a virtual account's commission rule.

@@ -175,7 +175,7 @@ func (s *Server) apiRequest(ctx context.Context, req *mcp.CallToolRequest, in Ca
 	}
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return nil, fmt.Errorf("path %q: %v", in.Path, err)
+		return nil, fmt.Errorf("path %q: %w", in.Path, err)
 	}
 	keys := make([]string, 0, len(in.Query))
 	for k := range in.Query {
@@ -191,7 +191,7 @@ func (s *Server) apiRequest(ctx context.Context, req *mcp.CallToolRequest, in Ca
 	if in.Body != nil {
 		raw, err := json.Marshal(in.Body)
 		if err != nil {
-			return nil, fmt.Errorf("body: %v", err)
+			return nil, fmt.Errorf("body: %w", err)
 		}
 		body = bytes.NewReader(raw)
 	}

@@ -300,14 +300,18 @@ func destinationIndexes(d *Destination) []string {
 	}
 }
 
+// ContactIndexes are the index keys of a contact: its legal entity's
+// contacts in creation order.
 func ContactIndexes(c *Contact) []string {
 	return []string{kernel.IndexKey(IndexContactLE, c.LegalEntityID, store.Millis(c.CreatedAt), store.Seq(c.Seq), c.ID)}
 }
 
 const indexDestLE = "dest.le"
 
+// IndexDestContact holds a contact's destinations in creation order.
 const IndexDestContact = "dest.contact"
 
+// IndexContactLE holds a legal entity's contacts in creation order.
 const IndexContactLE = "contact.le"
 
 // SaveDestination stores a new contact destination.

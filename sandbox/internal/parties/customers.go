@@ -124,6 +124,8 @@ func CustomerOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Customer, er
 	return CustomerOfEntity(op, a.LegalEntityID(), id, field)
 }
 
+// CustomerOfEntity loads a customer of the legal entity; any other is
+// not found, reported against field.
 func CustomerOfEntity(op *kernel.Op, legalEntityID, id, field string) (*Customer, error) {
 	var c Customer
 	ok, err := op.Get(kernel.KindCustomer, id, &c)
@@ -192,8 +194,11 @@ func UpdateCustomer(op *kernel.Op, a *kernel.Actor, id string, p *CustomerPatch)
 	return c, op.Save(kernel.KindCustomer, c.ID, c, CustomerIndexes(c)...)
 }
 
+// CustomerIndexes are the index keys of a customer: its legal entity's
+// customers in creation order.
 func CustomerIndexes(c *Customer) []string {
 	return []string{kernel.IndexKey(IndexCustomerLE, c.LegalEntityID, store.Millis(c.CreatedAt), store.Seq(c.Seq), c.ID)}
 }
 
+// IndexCustomerLE holds a legal entity's customers in creation order.
 const IndexCustomerLE = "customer.le"

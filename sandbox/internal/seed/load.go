@@ -32,6 +32,8 @@ type loader struct {
 	emailed []*invoices.Invoice
 }
 
+// NewLoader makes the loader that writes the scenario sc into the world
+// op works on.
 func NewLoader(op *kernel.Op, sc *scenario.Scenario) *loader {
 	return &loader{op: op, sc: sc, vas: map[string]*ledger.VirtualAccount{}, accs: map[string]*kernel.Account{},
 		balances: map[string]int64{}, groups: map[string]*cards.CardGroup{}}

@@ -53,6 +53,8 @@ type Handler struct {
 // Handle adapts a Func to http.Handler, writing errors in gen's envelope.
 func Handle(gen Gen, fn Func) http.Handler { return Handler{Gen: gen, Fn: fn} }
 
+// ServeHTTP writes the handler's value as JSON, or its error in the
+// handler's envelope.
 func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	v, err := h.Fn(r)
 	if err != nil {
