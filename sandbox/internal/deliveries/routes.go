@@ -88,7 +88,12 @@ func endpoints(op *kernel.Op, le string) ([]endpoint, error) {
 		if err != nil || !ok {
 			return nil, fmt.Errorf("webhook index names missing webhook %q: %v", out[i].id, err)
 		}
-		out[i] = endpoint{id: w.ID, status: w.Status, archived: w.ArchivedAt != nil, events: strings.Join(w.EnabledEvents, ",")}
+		out[i] = endpoint{
+			id:       w.ID,
+			status:   w.Status,
+			archived: w.ArchivedAt != nil,
+			events:   strings.Join(w.EnabledEvents, ","),
+		}
 	}
 	return out, nil
 }
