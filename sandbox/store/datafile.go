@@ -256,7 +256,8 @@ func (f *dataFile) swap(tmp string, size, live int64) error {
 	}
 	var err error
 	if f.f, err = os.OpenFile(f.path, os.O_RDWR, 0); err != nil {
-		f.broken = fmt.Errorf("data file %s: it could not be opened again after a rewrite (%v); restart the sandbox", f.path, err)
+		f.broken = fmt.Errorf("data file %s: it could not be opened again after a rewrite (%v); restart the sandbox", f.path,
+			err)
 		return f.broken
 	}
 	if renamed != nil {
