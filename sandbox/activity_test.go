@@ -33,7 +33,8 @@ deferredWrites:
   - {key: sk_one_ro, method: PATCH, path: /card/card_1, body: {name: New}, at: -5m}
 webhooks:
   - {id: webhook_down, legalEntityId: le_one, url: "http://127.0.0.1:9/h", name: Down,
-     failing: {since: -1h, attempts: 3, events: [{event: card.update, entityId: card_1}, {event: card.delete, entityId: card_2}]}}
+     failing: {since: -1h, attempts: 3, events: [{event: card.update, entityId: card_1}, {event: card.delete,` +
+	` entityId: card_2}]}}
 `
 
 // TestActivityIsWrittenAsItHappened loads a scenario with work under way:
@@ -49,7 +50,8 @@ func TestActivityIsWrittenAsItHappened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(page.Items) != 1 || page.Items[0].To[0] != "ap@vendor.test" || !page.Items[0].CreatedAt.Equal(start.Add(-2*time.Hour)) {
+	if len(page.Items) != 1 || page.Items[0].To[0] != "ap@vendor.test" ||
+		!page.Items[0].CreatedAt.Equal(start.Add(-2*time.Hour)) {
 		t.Fatalf("the outbox holds %+v, want the request's email sent 2 hours before the start", page.Items)
 	}
 	err = w.View(func(op *kernel.Op) error {
@@ -78,7 +80,8 @@ func TestActivityIsWrittenAsItHappened(t *testing.T) {
 		head, next = next, head
 	}
 	wantNext := start.Add(-time.Hour).Add(deliveries.RetryDelay(1) + deliveries.RetryDelay(2) + deliveries.RetryDelay(3))
-	if head.Status != deliveries.DeliveryRetrying || len(head.Attempts) != 3 || head.NextAttemptAt == nil || !head.NextAttemptAt.Equal(wantNext) ||
+	if head.Status != deliveries.DeliveryRetrying || len(head.Attempts) != 3 || head.NextAttemptAt == nil ||
+		!head.NextAttemptAt.Equal(wantNext) ||
 		!strings.HasSuffix(head.Attempts[2].Error, "dial tcp 127.0.0.1:9: connect: connection refused") {
 		t.Errorf("the refused delivery: %+v, want 3 attempts and the next at %s", head, wantNext)
 	}
@@ -92,7 +95,8 @@ func TestActivityIsWrittenAsItHappened(t *testing.T) {
 // the rest before any engine exists.)
 func TestActivityProblemsNameTheirLine(t *testing.T) {
 	for _, tc := range []struct{ name, from, to, want string }{
-		{"ACH beyond the balance", "amountCents: 25000", "amountCents: 2500000", "activity.yaml:16:6: informationRequests[0].queuedAch: insufficient_funds"},
+		{"ACH beyond the balance", "amountCents: 25000", "amountCents: 2500000",
+			"activity.yaml:16:6: informationRequests[0].queuedAch: insufficient_funds"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc, err := scenario.Parse("activity.yaml", []byte(strings.Replace(activityScenario, tc.from, tc.to, 1)))

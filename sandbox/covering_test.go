@@ -24,7 +24,8 @@ func checkEntryFacts(t *testing.T, w *kernel.World) {
 				return true
 			}
 			if _, want := hook.Covering(); facts != want {
-				t.Errorf("%s (%s, archived %v, events %v): entry keeps %q, want %q", id, hook.Status, hook.ArchivedAt != nil, hook.EnabledEvents, facts, want)
+				t.Errorf("%s (%s, archived %v, events %v): entry keeps %q, want %q", id, hook.Status, hook.ArchivedAt != nil,
+					hook.EnabledEvents, facts, want)
 			}
 			return true
 		})
@@ -143,13 +144,15 @@ func TestEntriesKeepTheFactsFanningOutReads(t *testing.T) {
 		if due[0].Attempt > 1 {
 			status = 200
 		}
-		if _, err := deliveries.RecordDeliveryAttempt(w, due[0].ID, deliveries.AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status}); err != nil {
+		if _, err := deliveries.RecordDeliveryAttempt(w, due[0].ID,
+			deliveries.AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status}); err != nil {
 			t.Fatal(err)
 		}
 		checkEntryFacts(t, w)
 	}
 	err = w.Update(func(op *kernel.Op) error {
-		_, err := deliveries.SetWebhookStatus(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), paused.ID, deliveries.WebhookActive, "")
+		_, err := deliveries.SetWebhookStatus(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), paused.ID,
+			deliveries.WebhookActive, "")
 		return err
 	})
 	if err != nil {
@@ -200,9 +203,10 @@ func TestFanOutReadsEntriesWithoutFacts(t *testing.T) {
 		t.Fatalf("%d deliveries from entries without facts, %d from entries with", len(a), len(b))
 	}
 	for i := range a {
-		if a[i].ID != b[i].ID || a[i].WebhookID != b[i].WebhookID || a[i].Status != b[i].Status || a[i].EntityID != b[i].EntityID {
-			t.Errorf("delivery %d: %s to %s, %s, for %s; with facts: %s to %s, %s, for %s", i, a[i].ID, a[i].WebhookID, a[i].Status,
-				a[i].EntityID, b[i].ID, b[i].WebhookID, b[i].Status, b[i].EntityID)
+		if a[i].ID != b[i].ID || a[i].WebhookID != b[i].WebhookID || a[i].Status != b[i].Status ||
+			a[i].EntityID != b[i].EntityID {
+			t.Errorf("delivery %d: %s to %s, %s, for %s; with facts: %s to %s, %s, for %s", i, a[i].ID, a[i].WebhookID,
+				a[i].Status, a[i].EntityID, b[i].ID, b[i].WebhookID, b[i].Status, b[i].EntityID)
 		}
 	}
 }

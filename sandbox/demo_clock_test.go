@@ -70,7 +70,8 @@ func TestDemoLoadsAtAnyClockStart(t *testing.T) {
 						t.Fatalf("%s starts %s, want %s", id, l.StartDate, day)
 					}
 				}
-				_, err := cards.GroupUtilization(op, &kernel.Actor{LegalEntity: kernel.LegalEntity{ID: "le_acme"}}, "card_group_acmesaas")
+				_, err := cards.GroupUtilization(op, &kernel.Actor{LegalEntity: kernel.LegalEntity{ID: "le_acme"}},
+					"card_group_acmesaas")
 				return err
 			})
 			if err != nil {

@@ -18,7 +18,14 @@ import (
 
 // derivedIndexNames are the index names each derived kind writes.
 var derivedIndexNames = map[string][]string{
-	kernel.KindTransaction:  {ledger.IndexTxnLE, ledger.IndexTxnAccount, ledger.IndexTxnVA, ledger.IndexTxnCard, ledger.IndexTxnGroup, ledger.IndexTxnFee},
+	kernel.KindTransaction: {
+		ledger.IndexTxnLE,
+		ledger.IndexTxnAccount,
+		ledger.IndexTxnVA,
+		ledger.IndexTxnCard,
+		ledger.IndexTxnGroup,
+		ledger.IndexTxnFee,
+	},
 	kernel.KindCard:         {cards.IndexCardLE, cards.IndexCardName, cards.IndexCardAccount, cards.IndexCardGroup},
 	kernel.KindCardGroup:    {cards.IndexGroupLE},
 	deliveries.KindDelivery: {deliveries.IndexDeliveryWebhook, deliveries.IndexDeliveryDue},
@@ -31,7 +38,11 @@ var derivedIndexNames = map[string][]string{
 // has a sidecar.
 func checkDerivedIndexes(t *testing.T, w *kernel.World) {
 	t.Helper()
-	if got, want := slices.Sorted(maps.Keys(sandbox.Wiring().Derived)), slices.Sorted(maps.Keys(derivedIndexNames)); !slices.Equal(got, want) {
+	if got, want := slices.Sorted(maps.Keys(sandbox.Wiring().Derived)),
+		slices.Sorted(maps.Keys(derivedIndexNames)); !slices.Equal(
+		got,
+		want,
+	) {
 		t.Fatalf("derived kinds %v, the check knows %v", got, want)
 	}
 	err := w.View(func(op *kernel.Op) error {
@@ -142,7 +153,8 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 		if due[0].Attempt > 1 {
 			status = 200
 		}
-		d, err := deliveries.RecordDeliveryAttempt(w, due[0].ID, deliveries.AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status})
+		d, err := deliveries.RecordDeliveryAttempt(w, due[0].ID,
+			deliveries.AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +201,8 @@ func TestLegacySidecarIsUsedOnceAndDropped(t *testing.T) {
 		if err := op.Tx.PutRaw(stray, id); err != nil {
 			return err
 		}
-		return op.Tx.PutRaw(kernel.IndexSidecar(kernel.KindCard, id), strings.Join(append(cards.CardIndexes(&list[0]), stray), "\n"))
+		return op.Tx.PutRaw(kernel.IndexSidecar(kernel.KindCard, id),
+			strings.Join(append(cards.CardIndexes(&list[0]), stray), "\n"))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -326,7 +339,8 @@ func TestRetiredKeysAreDroppedOnRestore(t *testing.T) {
 	for i, d := range after {
 		want := `{"entityId":"` + d.EntityID + `","event":"` + d.Event + `","eventId":"` + d.EventID + `"}`
 		if d.ID != before[i].ID || d.Body() != want {
-			t.Errorf("delivery %d after the restore: %s posting %s; before: %s, posting %s", i, d.ID, d.Body(), before[i].ID, want)
+			t.Errorf("delivery %d after the restore: %s posting %s; before: %s, posting %s", i, d.ID, d.Body(), before[i].ID,
+				want)
 		}
 	}
 	checkDerivedIndexes(t, w)

@@ -35,7 +35,8 @@ func mixedEndpoint(t *testing.T, w *kernel.World) (*deliveries.Webhook, []delive
 			status = 500
 		}
 		n++
-		if _, err := deliveries.RecordDeliveryAttempt(w, d.ID, deliveries.AttemptResult{SentAt: w.Now(), URL: d.URL, ResponseStatus: status}); err != nil {
+		if _, err := deliveries.RecordDeliveryAttempt(w, d.ID, deliveries.AttemptResult{SentAt: w.Now(), URL: d.URL,
+			ResponseStatus: status}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,7 +78,8 @@ func TestEndpointHistoryPagesInTheOrderMade(t *testing.T) {
 			t.Fatalf("the records list %s before %s", want[i-1].ID, d.ID)
 		}
 	}
-	if finished == 0 || unfinished == 0 || want[0].Status == want[1].Status && want[1].Status == want[2].Status && want[2].Status == want[3].Status {
+	if finished == 0 || unfinished == 0 ||
+		want[0].Status == want[1].Status && want[1].Status == want[2].Status && want[2].Status == want[3].Status {
 		t.Fatalf("the endpoint's deliveries do not interleave finished and unfinished ones: %d and %d", finished, unfinished)
 	}
 	var retrying []string
@@ -123,7 +125,11 @@ func TestEndpointHistoryPagesInTheOrderMade(t *testing.T) {
 		if got := walk(true, deliveries.DeliveryFilter{}); !slices.Equal(got, newest) {
 			t.Errorf("size %d, newest first:\n%v\nwant\n%v", size, got, newest)
 		}
-		if got := walk(false, deliveries.DeliveryFilter{WebhookID: hook.ID, Status: deliveries.DeliveryRetrying}); !slices.Equal(got, retrying) {
+		if got := walk(false, deliveries.DeliveryFilter{WebhookID: hook.ID,
+			Status: deliveries.DeliveryRetrying}); !slices.Equal(
+			got,
+			retrying,
+		) {
 			t.Errorf("size %d, retrying only:\n%v\nwant\n%v", size, got, retrying)
 		}
 	}
@@ -131,7 +137,8 @@ func TestEndpointHistoryPagesInTheOrderMade(t *testing.T) {
 	if err != nil || first.Next == "" {
 		t.Fatalf("first page: %v, next %q", err, first.Next)
 	}
-	_, err = deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: "webhook_acmelocal"}, kernel.PageRequest{Size: 2, After: first.Next})
+	_, err = deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: "webhook_acmelocal"},
+		kernel.PageRequest{Size: 2, After: first.Next})
 	if e, ok := kernel.AsError(err); !ok || e.Code != kernel.CodeInvalidRequest {
 		t.Errorf("another endpoint's cursor: %v, want invalid", err)
 	}

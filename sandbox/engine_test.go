@@ -158,7 +158,8 @@ func TestAdvanceRunsAtMostItsEventsAndStopsWhole(t *testing.T) {
 		t.Fatalf("advancing on ran %d events to %v: %v", len(rest), w.Now(), err)
 	}
 	if rest[0].At.Before(ran[4].At) || rest[0].ID == ran[4].ID {
-		t.Fatalf("the advance that went on re-ran or skipped: %s at %v after %s at %v", rest[0].ID, rest[0].At, ran[4].ID, ran[4].At)
+		t.Fatalf("the advance that went on re-ran or skipped: %s at %v after %s at %v", rest[0].ID, rest[0].At, ran[4].ID,
+			ran[4].At)
 	}
 	t.Run("exactly as many events as allowed is no error", func(t *testing.T) {
 		w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
@@ -253,7 +254,8 @@ func TestResetRestoresTheScenarioStart(t *testing.T) {
 func TestScenarioEventOfUnknownKind(t *testing.T) {
 	src := "legalEntities:\n  - {id: le_x, name: X}\nevents:\n  - at: +1h\n    kind: nothing.happens\n"
 	_, err := scenario.Parse("e.yaml", []byte(src))
-	if err == nil || !strings.Contains(err.Error(), `e.yaml:5:11: events[0].kind: "nothing.happens" is not one of transaction.settle,`) {
+	if err == nil ||
+		!strings.Contains(err.Error(), `e.yaml:5:11: events[0].kind: "nothing.happens" is not one of transaction.settle,`) {
 		t.Fatalf("err = %v, want e.yaml:5:11: the kinds a scenario may schedule", err)
 	}
 }

@@ -32,7 +32,8 @@ func runBig(args []string) error {
 	for i := range *starts {
 		var err error
 		var took time.Duration
-		s, took, err = start(*bin, "bench/out/big-sandbox.log", "/_sandbox/health", "--scenario", *scenario, "--log-format", "json")
+		s, took, err = start(*bin, "bench/out/big-sandbox.log", "/_sandbox/health", "--scenario", *scenario, "--log-format",
+			"json")
 		if err != nil {
 			return err
 		}
@@ -77,7 +78,8 @@ func runBig(args []string) error {
 		if err := timeGet("/transaction/aggregation", &tagg); err != nil {
 			return err
 		}
-		filter := []string{"filter:category=card", "filter:status=pending", "filter:cardId=card_big_b&filter:detailed_status=settled"}[i%3]
+		filter := []string{"filter:category=card", "filter:status=pending",
+			"filter:cardId=card_big_b&filter:detailed_status=settled"}[i%3]
 		if err := timeGet("/transaction/aggregation?"+filter, &tfilt); err != nil {
 			return err
 		}
@@ -85,16 +87,31 @@ func runBig(args []string) error {
 	served, _ := s.RSS()
 	m1, m500, magg, mfilt := quantile(t1, .5), quantile(t500, .5), quantile(tagg, .5), quantile(tfilt, .5)
 	ratio := float64(m500) / float64(m1)
-	fmt.Printf("  GET /transaction page 1: median %s; page 500 (cursor from page 499): median %s; ratio %.2f (%d each, alternated, fresh)\n",
-		ms(m1), ms(m500), ratio, len(t1))
+	fmt.Printf(
+		"  GET /transaction page 1: median %s; page 500 (cursor from page 499): median %s; ratio %.2f (%d each, alternated,"+
+			" fresh)\n",
+		ms(m1),
+		ms(m500),
+		ratio,
+		len(t1),
+	)
 	fmt.Printf("  GET /transaction/aggregation over all: median %s (p90 %s); with filters: median %s; RSS after %s\n",
 		ms(magg), ms(quantile(tagg, .9)), ms(mfilt), mb(served))
 
 	return report([]limit{
-		{loads[len(loads)/2] < *maxLoad, fmt.Sprintf("load (start to healthy) median %s < %s", ms(loads[len(loads)/2]), *maxLoad)},
+		{
+			loads[len(loads)/2] < *maxLoad,
+			fmt.Sprintf("load (start to healthy) median %s < %s", ms(loads[len(loads)/2]), *maxLoad),
+		},
 		{ratio <= *maxRatio, fmt.Sprintf("page 500 costs %.2fx page 1 (<= %.1fx)", ratio, *maxRatio)},
-		{magg < *maxAgg && mfilt < *maxAgg, fmt.Sprintf("aggregation median %s, filtered %s (< %s)", ms(magg), ms(mfilt), *maxAgg)},
-		{max(loaded, served) < *maxRSS<<20, fmt.Sprintf("resident memory at most %s (< %d MB)", mb(max(loaded, served)), *maxRSS)},
+		{
+			magg < *maxAgg && mfilt < *maxAgg,
+			fmt.Sprintf("aggregation median %s, filtered %s (< %s)", ms(magg), ms(mfilt), *maxAgg),
+		},
+		{
+			max(loaded, served) < *maxRSS<<20,
+			fmt.Sprintf("resident memory at most %s (< %d MB)", mb(max(loaded, served)), *maxRSS),
+		},
 	})
 }
 

@@ -88,8 +88,14 @@ func crashRound(bin, data string, round, writers int, after time.Duration) error
 	if err := checkLedger(s.URL); err != nil {
 		return err
 	}
-	fmt.Printf("PASS  round %d: killed after %d attempted writes; all %d acknowledged transfers and %d notes survived; every balance equals its entries\n",
-		round, got.attempts, len(got.transfers), len(got.notes))
+	fmt.Printf(
+		"PASS  round %d: killed after %d attempted writes; all %d acknowledged transfers and %d notes survived; every"+
+			" balance equals its entries\n",
+		round,
+		got.attempts,
+		len(got.transfers),
+		len(got.notes),
+	)
 	return nil
 }
 
@@ -148,7 +154,13 @@ func write(base string, round, w int, txn string, got *acked, stop chan struct{}
 			got.mu.Unlock()
 		}
 		got.count()
-		status, err = call(http.MethodPatch, base+"/transaction/"+txn+"/note", "", []byte(fmt.Sprintf(`{"note":"%d"}`, i)), nil)
+		status, err = call(
+			http.MethodPatch,
+			base+"/transaction/"+txn+"/note",
+			"",
+			[]byte(fmt.Sprintf(`{"note":"%d"}`, i)),
+			nil,
+		)
 		if err != nil {
 			return
 		}
@@ -216,7 +228,8 @@ func checkTransfers(base string, got *acked) error {
 		}
 		status, err := call(http.MethodPost, base+"/transfer/virtual-account", t.key, []byte(t.body), &tr)
 		if err != nil || status != http.StatusOK || tr.TransferID != t.transferID {
-			return fmt.Errorf("acknowledged transfer %s (key %s) is not there after the restart: %d %q %v", t.transferID, t.key, status, tr.TransferID, err)
+			return fmt.Errorf("acknowledged transfer %s (key %s) is not there after the restart: %d %q %v", t.transferID, t.key,
+				status, tr.TransferID, err)
 		}
 	}
 	after, err := vaBalances(base)

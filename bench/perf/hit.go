@@ -27,7 +27,9 @@ func runHit(args []string) error {
 		b = []byte(*body)
 	}
 	req := rawRequest(*method, *path, header, b)
-	r := hammer(loadSpec{Addr: *addr, Conns: *conns, Duration: *dur, Warmup: time.Second, Max: 2_000_000}, func(int, int) []byte { return req })
-	fmt.Printf("%s %s: %.0f req/s, p50 %s, p99 %s, statuses %v\n", *method, *path, r.RPS(), ms(r.Pct(.5)), ms(r.Pct(.99)), r.Status)
+	r := hammer(loadSpec{Addr: *addr, Conns: *conns, Duration: *dur, Warmup: time.Second, Max: 2_000_000},
+		func(int, int) []byte { return req })
+	fmt.Printf("%s %s: %.0f req/s, p50 %s, p99 %s, statuses %v\n", *method, *path, r.RPS(), ms(r.Pct(.5)), ms(r.Pct(.99)),
+		r.Status)
 	return check(r)
 }

@@ -22,13 +22,33 @@ var commands = map[string]command{
 	"hello":      {runHello, "serve a bare net/http hello-world (the throughput baseline)"},
 	"throughput": {runThroughput, "requests per second on GET /card, GET /transaction and POST /card against hello-world"},
 	"hit":        {runHit, "load one running server with one request (a probe while optimizing)"},
-	"memory":     {runMemory, "heap bytes per card and per transaction; resident memory of bench/big.yaml and of 100 demo worlds"},
-	"mixed":      {runMixed, "the mix a test suite makes (60% GET /card, 20% GET /transaction, 20% POST /card) against hello-world, optionally over many worlds"},
-	"suite":      {runSuite, "what a test suite does: workers each create a world, write, read, advance 3 days, check, delete; worlds per second, no 5xx"},
-	"worlds":     {runWorlds, "mixed reads and writes across parallel worlds created and deleted for a bounded time: no 5xx, p50/p99, memory flat"},
-	"startup":    {runStartup, "start to healthy with the demo scenario (median of n runs) and resident memory"},
-	"big":        {runBig, "bench/big.yaml (100,000 transactions): load time, page 500 against page 1, aggregation, resident memory"},
-	"crash":      {runCrash, "kill -9 during a stream of writes to --data, restart, check every acknowledged write and the ledger"},
+	"memory": {
+		runMemory,
+		"heap bytes per card and per transaction; resident memory of bench/big.yaml and of 100 demo worlds",
+	},
+	"mixed": {
+		runMixed,
+		"the mix a test suite makes (60% GET /card, 20% GET /transaction, 20% POST /card) against hello-world, optionally" +
+			" over many worlds",
+	},
+	"suite": {
+		runSuite,
+		"what a test suite does: workers each create a world, write, read, advance 3 days, check, delete; worlds per" +
+			" second, no 5xx",
+	},
+	"worlds": {
+		runWorlds,
+		"mixed reads and writes across parallel worlds created and deleted for a bounded time: no 5xx, p50/p99, memory flat",
+	},
+	"startup": {runStartup, "start to healthy with the demo scenario (median of n runs) and resident memory"},
+	"big": {
+		runBig,
+		"bench/big.yaml (100,000 transactions): load time, page 500 against page 1, aggregation, resident memory",
+	},
+	"crash": {
+		runCrash,
+		"kill -9 during a stream of writes to --data, restart, check every acknowledged write and the ledger",
+	},
 }
 
 func main() {

@@ -32,7 +32,8 @@ func runMemory(args []string) error {
 		return err
 	}
 	fmt.Printf("memory: heap held per record, %d of each created in process, after a collection\n", *n)
-	fmt.Printf("  a card (POST /card; with the deliveries queued to the demo's two endpoints of le_acme): %.0f bytes\n", card)
+	fmt.Printf("  a card (POST /card; with the deliveries queued to the demo's two endpoints of le_acme): %.0f bytes\n",
+		card)
 	fmt.Printf("  a transaction (POST /_sandbox/simulate/incoming-transfer, ACH, posted): %.0f bytes\n", txn)
 
 	s, _, err := start(*bin, "", "/_sandbox/health", "--scenario", *big, "--log-level", "warn")
@@ -70,11 +71,23 @@ func perRecord(n int) (card, txn float64, err error) {
 	}
 	defer srv.Engine.Close()
 	h := srv.Handler
-	card, err = bytesPer(h, n, "POST", "/card", `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Memory card"}`)
+	card, err = bytesPer(
+		h,
+		n,
+		"POST",
+		"/card",
+		`{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Memory card"}`,
+	)
 	if err != nil {
 		return 0, 0, err
 	}
-	txn, err = bytesPer(h, n, "POST", "/_sandbox/simulate/incoming-transfer", `{"accountId":"sa_group_acmeoperating","rail":"ach","amountCents":3000}`)
+	txn, err = bytesPer(
+		h,
+		n,
+		"POST",
+		"/_sandbox/simulate/incoming-transfer",
+		`{"accountId":"sa_group_acmeoperating","rail":"ach","amountCents":3000}`,
+	)
 	return card, txn, err
 }
 

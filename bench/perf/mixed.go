@@ -22,11 +22,13 @@ func runMixed(args []string) error {
 	fs := flag.NewFlagSet("mixed", flag.ExitOnError)
 	bin := fs.String("bin", "bench/out/slash-sandbox", "sandbox binary")
 	conns := fs.Int("conns", 16, "concurrent connections")
-	worlds := fs.Int("worlds", 0, "spread the mix over this many worlds created through the control API (0: the default world)")
+	worlds := fs.Int("worlds", 0,
+		"spread the mix over this many worlds created through the control API (0: the default world)")
 	dur := fs.Duration("duration", 3*time.Second, "measured time of each run")
 	warm := fs.Duration("warmup", 500*time.Millisecond, "unmeasured warm-up before each run")
 	rounds := fs.Int("rounds", 5, "rounds (each a hello-world run and a mixed run)")
-	minRatio := fs.Float64("min-ratio", 0, "the median ratio to hello-world must reach this (0: 0.30 in one world, 0.25 over many)")
+	minRatio := fs.Float64("min-ratio", 0,
+		"the median ratio to hello-world must reach this (0: 0.30 in one world, 0.25 over many)")
 	maxP99 := fs.Duration("max-p99", 5*time.Millisecond, "the 99th percentile latency of the mix must stay under this")
 	logPath := fs.String("log", "bench/out/mixed-sandbox.log", "the sandbox's request log")
 	fs.Parse(args)
@@ -53,8 +55,15 @@ func runMixed(args []string) error {
 		// offset, so at any moment the connections spread over both.
 		return mix[(w*7+i)%len(mix)]
 	}
-	fmt.Printf("mixed: %d connections over %d world(s), 60%% GET /card, 20%% GET /transaction, 20%% POST /card; %d rounds of %s after %s warm-up\n\n",
-		*conns, len(keys), *rounds, *dur, *warm)
+	fmt.Printf(
+		"mixed: %d connections over %d world(s), 60%% GET /card, 20%% GET /transaction, 20%% POST /card; %d rounds of %s"+
+			" after %s warm-up\n\n",
+		*conns,
+		len(keys),
+		*rounds,
+		*dur,
+		*warm,
+	)
 	fmt.Printf("%-6s %12s %12s %7s %9s %9s\n", "round", "sandbox/s", "hello/s", "ratio", "p50", "p99")
 	t := &target{name: "mixed"}
 	spec := loadSpec{Conns: *conns, Duration: *dur, Warmup: *warm, Max: 2_000_000}
@@ -67,15 +76,22 @@ func runMixed(args []string) error {
 		if err := resetWorlds(sb.Addr, keys); err != nil {
 			return err
 		}
-		fmt.Printf("%-6d %12.0f %12.0f %6.1f%% %9s %9s\n", round, r.RPS(), h.RPS(), 100*r.RPS()/h.RPS(), ms(r.Pct(.5)), ms(r.Pct(.99)))
+		fmt.Printf("%-6d %12.0f %12.0f %6.1f%% %9s %9s\n", round, r.RPS(), h.RPS(), 100*r.RPS()/h.RPS(), ms(r.Pct(.5)),
+			ms(r.Pct(.99)))
 	}
 	rss, _ := sb.RSS()
 	fmt.Printf("\nsandbox RSS after the run: %s\n", mb(rss))
 	ratio, p99 := median(t.ratios), quantile(t.lat, .99)
 	return report([]limit{
-		{ratio >= *minRatio, fmt.Sprintf("mixed over %d world(s): %.0f req/s = %.1f%% of hello-world (median of %d rounds; target >= %.0f%%)",
-			len(keys), median(t.rps), 100*ratio, len(t.ratios), 100**minRatio)},
-		{p99 < *maxP99, fmt.Sprintf("latency p50 %s, p99 %s (target p99 < %s)", ms(quantile(t.lat, .5)), ms(p99), ms(*maxP99))},
+		{
+			ratio >= *minRatio,
+			fmt.Sprintf("mixed over %d world(s): %.0f req/s = %.1f%% of hello-world (median of %d rounds; target >= %.0f%%)",
+				len(keys), median(t.rps), 100*ratio, len(t.ratios), 100**minRatio),
+		},
+		{
+			p99 < *maxP99,
+			fmt.Sprintf("latency p50 %s, p99 %s (target p99 < %s)", ms(quantile(t.lat, .5)), ms(p99), ms(*maxP99)),
+		},
 	})
 }
 
@@ -93,7 +109,8 @@ func startPair(bin, logPath string) (hello, sb *server, err error) {
 		hello.Stop()
 		return nil, nil, err
 	}
-	sb, _, err = start(bin, logPath, "/_sandbox/health", "--scenario", "demo", "--log-level", "info", "--log-format", "json")
+	sb, _, err = start(bin, logPath, "/_sandbox/health", "--scenario", "demo", "--log-level", "info", "--log-format",
+		"json")
 	if err != nil {
 		hello.Stop()
 		return nil, nil, err
@@ -161,7 +178,9 @@ func resetWorlds(addr string, keys []string) error {
 	c := &conn{addr: addr}
 	defer c.close()
 	for _, k := range keys {
-		if status, err := c.do(rawRequest("POST", "/_sandbox/reset", map[string]string{"X-API-Key": k}, []byte("{}"))); err != nil || status != 200 {
+		if status, err := c.do(rawRequest("POST", "/_sandbox/reset", map[string]string{"X-API-Key": k},
+			[]byte("{}"))); err != nil ||
+			status != 200 {
 			return fmt.Errorf("reset the world of %s: status %d, %v", k, status, err)
 		}
 	}

@@ -25,7 +25,8 @@ func runStartup(args []string) error {
 	var rss []int64
 	var last *server
 	for i := range *n {
-		s, d, err := start(*bin, "bench/out/startup-sandbox.log", "/_sandbox/health", "--scenario", *scenario, "--log-format", "json")
+		s, d, err := start(*bin, "bench/out/startup-sandbox.log", "/_sandbox/health", "--scenario", *scenario, "--log-format",
+			"json")
 		if err != nil {
 			return err
 		}
@@ -46,7 +47,8 @@ func runStartup(args []string) error {
 	slices.Sort(rss)
 	median := took[len(took)/2]
 	fmt.Printf("startup: %d runs of %s --scenario %s, start to first 200 from GET /_sandbox/health\n", *n, *bin, *scenario)
-	fmt.Printf("  median %s, min %s, p90 %s, max %s\n", ms(median), ms(took[0]), ms(took[len(took)*9/10]), ms(took[len(took)-1]))
+	fmt.Printf("  median %s, min %s, p90 %s, max %s\n", ms(median), ms(took[0]), ms(took[len(took)*9/10]),
+		ms(took[len(took)-1]))
 
 	// Memory once it has served: a few thousand reads and writes.
 	key := map[string]string{"X-API-Key": "sk_sandbox_acme"}
@@ -59,8 +61,12 @@ func runStartup(args []string) error {
 		return err
 	}
 	served, _ := last.RSS()
-	fmt.Printf("  resident memory (VmRSS): median %s right after start; %s after serving %d more requests (1 in 5 a POST /card)\n",
-		mb(rss[len(rss)/2]), mb(served), r.Requests)
+	fmt.Printf(
+		"  resident memory (VmRSS): median %s right after start; %s after serving %d more requests (1 in 5 a POST /card)\n",
+		mb(rss[len(rss)/2]),
+		mb(served),
+		r.Requests,
+	)
 
 	worst := max(rss[len(rss)-1], served)
 	return report([]limit{

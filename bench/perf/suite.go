@@ -57,9 +57,11 @@ func runSuite(args []string) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	sort.Slice(st.lat, func(i, j int) bool { return st.lat[i] < st.lat[j] })
-	fmt.Printf("suite: %d workers, %d worlds in %s: %.1f worlds/s, %d requests (%.0f/s), statuses %v\n",
-		*workers, st.cycles, ms(elapsed), float64(st.cycles)/elapsed.Seconds(), len(st.lat), float64(len(st.lat))/elapsed.Seconds(), st.statuses)
-	fmt.Printf("latency p50 %s, p99 %s; sandbox RSS at the end %s\n", ms(quantile(st.lat, .5)), ms(quantile(st.lat, .99)), mb(rss))
+	fmt.Printf("suite: %d workers, %d worlds in %s: %.1f worlds/s, %d requests (%.0f/s), statuses %v\n", *workers,
+		st.cycles, ms(elapsed), float64(st.cycles)/elapsed.Seconds(), len(st.lat), float64(len(st.lat))/elapsed.Seconds(),
+		st.statuses)
+	fmt.Printf("latency p50 %s, p99 %s; sandbox RSS at the end %s\n", ms(quantile(st.lat, .5)), ms(quantile(st.lat, .99)),
+		mb(rss))
 	if st.err != nil {
 		return st.err
 	}
@@ -104,37 +106,68 @@ func suiteScript(base, hooks string, w, c int, st *loadStats) error {
 	var page struct {
 		Items []map[string]any `json:"items"`
 	}
-	invoiceBody := `{"accountId":"sa_group_acmeoperating","legalEntityCustomerId":"le_cust_initech","details":{"issuedAt":"2026-06-15",` +
-		`"dueAt":"2026-07-15","invoiceTz":"America/New_York","invoiceNumber":"SUITE-1","lineItemsAndTotals":{"lineItems":[{"name":"Consulting","quantity":1,"priceCents":12500}]}}}`
+	invoiceBody := `{"accountId":"sa_group_acmeoperating","legalEntityCustomerId":"le_cust_initech","details":{` +
+		`"issuedAt":"2026-06-15","dueAt":"2026-07-15","invoiceTz":"America/New_York","invoiceNumber":"SUITE-1",` +
+		`"lineItemsAndTotals":{"lineItems":[{"name":"Consulting","quantity":1,"priceCents":12500}]}}}`
 	steps := []func() error{
 		func() error { return st.ok(http.MethodGet, base+"/account", key, "", nil) },
 		func() error {
-			return st.ok(http.MethodPost, base+"/card", key, `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Suite card"}`, &card)
+			return st.ok(
+				http.MethodPost,
+				base+"/card",
+				key,
+				`{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Suite card"}`,
+				&card,
+			)
 		},
 		func() error { return st.ok(http.MethodGet, base+"/card/"+card.ID, key, "", nil) },
 		func() error {
 			return st.ok(http.MethodPatch, base+"/card/"+card.ID, key, `{"name":"Suite card, renamed"}`, nil)
 		},
 		func() error {
-			return st.ok(http.MethodPost, base+"/card", key, `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Second card"}`, nil)
+			return st.ok(
+				http.MethodPost,
+				base+"/card",
+				key,
+				`{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Second card"}`,
+				nil,
+			)
 		},
 		func() error { return st.ok(http.MethodGet, base+"/card", key, "", nil) },
 		func() error {
-			return st.ok(http.MethodPost, base+"/transfer/virtual-account", idem, `{"source":"subaccount_acmeengineering","destination":"subaccount_acmepayroll","amountCents":1234}`, &transfer)
+			return st.ok(
+				http.MethodPost,
+				base+"/transfer/virtual-account",
+				idem,
+				`{"source":"subaccount_acmeengineering","destination":"subaccount_acmepayroll","amountCents":1234}`,
+				&transfer,
+			)
 		},
 		func() error { return st.ok(http.MethodGet, base+"/transaction", key, "", nil) },
 		func() error {
 			return st.ok(http.MethodGet, base+"/account/sa_group_acmeoperating/balance", key, "", nil)
 		},
 		func() error {
-			return st.ok(http.MethodPost, base+"/webhook", key, `{"url":"`+hooks+`/hooks","name":"Suite receiver","legalEntityId":"le_acme"}`, &hook)
+			return st.ok(
+				http.MethodPost,
+				base+"/webhook",
+				key,
+				`{"url":"`+hooks+`/hooks","name":"Suite receiver","legalEntityId":"le_acme"}`,
+				&hook,
+			)
 		},
 		func() error { return st.ok(http.MethodGet, base+"/webhook", key, "", nil) },
 		func() error { return st.ok(http.MethodPost, base+"/invoice", key, invoiceBody, &inv) },
 		func() error { return st.ok(http.MethodGet, base+"/invoice/"+inv.Invoice.ID, key, "", nil) },
 		func() error { return st.ok(http.MethodGet, base+"/invoice", key, "", nil) },
 		func() error {
-			return st.ok(http.MethodPost, base+"/_sandbox/simulate/card-authorization", ctl, `{"cardId":"`+card.ID+`","amountCents":2100,"merchantId":"merchant_v2_github"}`, nil)
+			return st.ok(
+				http.MethodPost,
+				base+"/_sandbox/simulate/card-authorization",
+				ctl,
+				`{"cardId":"`+card.ID+`","amountCents":2100,"merchantId":"merchant_v2_github"}`,
+				nil,
+			)
 		},
 		func() error { return st.ok(http.MethodGet, base+"/transaction?filter:cardId="+card.ID, key, "", nil) },
 		func() error { return st.ok(http.MethodGet, base+"/transaction/aggregation", key, "", nil) },
@@ -160,7 +193,8 @@ func suiteScript(base, hooks string, w, c int, st *loadStats) error {
 	case gotHook.ID != hook.ID:
 		return fmt.Errorf("world %s: GET /webhook/%s answered webhook %q", world.ID, hook.ID, gotHook.ID)
 	case len(page.Items) != 1:
-		return fmt.Errorf("world %s: card %s lists %d transactions after one authorization, want 1", world.ID, card.ID, len(page.Items))
+		return fmt.Errorf("world %s: card %s lists %d transactions after one authorization, want 1", world.ID, card.ID,
+			len(page.Items))
 	}
 	if err := st.ok(http.MethodDelete, base+"/_sandbox/worlds/"+world.ID, nil, "", nil); err != nil {
 		return err

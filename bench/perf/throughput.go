@@ -69,7 +69,8 @@ func runThroughput(args []string) error {
 					return fmt.Errorf("reset after %s: status %d, %v", t.name, status, err)
 				}
 			}
-			fmt.Printf("%-6d %-18s %12.0f %12.0f %6.1f%% %9s %9s\n", round, t.name, r.RPS(), h.RPS(), 100*r.RPS()/h.RPS(), ms(r.Pct(.5)), ms(r.Pct(.99)))
+			fmt.Printf("%-6d %-18s %12.0f %12.0f %6.1f%% %9s %9s\n", round, t.name, r.RPS(), h.RPS(), 100*r.RPS()/h.RPS(),
+				ms(r.Pct(.5)), ms(r.Pct(.99)))
 		}
 	}
 	rss, _ := sb.RSS()
@@ -77,8 +78,14 @@ func runThroughput(args []string) error {
 	var limits []limit
 	for _, t := range targets {
 		ratio := median(t.ratios)
-		limits = append(limits, limit{ratio >= t.min, fmt.Sprintf("%-18s %6.0f req/s = %5.1f%% of hello-world (median of %d rounds; target >= %.0f%%), p50 %s, p99 %s",
-			t.name, median(t.rps), 100*ratio, len(t.ratios), 100*t.min, ms(quantile(t.lat, .5)), ms(quantile(t.lat, .99)))})
+		limits = append(
+			limits,
+			limit{
+				ratio >= t.min,
+				fmt.Sprintf("%-18s %6.0f req/s = %5.1f%% of hello-world (median of %d rounds; target >= %.0f%%), p50 %s, p99 %s",
+					t.name, median(t.rps), 100*ratio, len(t.ratios), 100*t.min, ms(quantile(t.lat, .5)), ms(quantile(t.lat, .99))),
+			},
+		)
 	}
 	return report(limits)
 }

@@ -156,13 +156,31 @@ func worldCycle(base string, w, c int, st *loadStats) error {
 		},
 		func() error {
 			h := map[string]string{"X-API-Key": key["X-API-Key"], "X-Idempotency-Key": fmt.Sprintf("load-%d-%d", w, c)}
-			return st.do(http.MethodPost, base+"/transfer/virtual-account", h, `{"source":"subaccount_acmeengineering","destination":"subaccount_acmepayroll","amountCents":1234}`, nil)
+			return st.do(
+				http.MethodPost,
+				base+"/transfer/virtual-account",
+				h,
+				`{"source":"subaccount_acmeengineering","destination":"subaccount_acmepayroll","amountCents":1234}`,
+				nil,
+			)
 		},
 		func() error {
-			return st.do(http.MethodPost, base+"/card", key, `{"type":"virtual","name":"Load card","accountId":"sa_group_acmeoperating"}`, nil)
+			return st.do(
+				http.MethodPost,
+				base+"/card",
+				key,
+				`{"type":"virtual","name":"Load card","accountId":"sa_group_acmeoperating"}`,
+				nil,
+			)
 		},
 		func() error {
-			return st.do(http.MethodPost, base+"/_sandbox/simulate/card-authorization", ctl, `{"cardId":"card_acmegithub","amountCents":2100,"merchantId":"merchant_v2_github"}`, nil)
+			return st.do(
+				http.MethodPost,
+				base+"/_sandbox/simulate/card-authorization",
+				ctl,
+				`{"cardId":"card_acmegithub","amountCents":2100,"merchantId":"merchant_v2_github"}`,
+				nil,
+			)
 		},
 		func() error { return st.do(http.MethodPost, base+"/_sandbox/clock/advance", ctl, `{"by":"6h"}`, nil) },
 		func() error { return st.do(http.MethodGet, base+"/transaction/aggregation", key, "", nil) },
@@ -186,7 +204,8 @@ func (st *loadStats) report(warmRSS, endRSS int64) error {
 	defer st.mu.Unlock()
 	sort.Slice(st.lat, func(i, j int) bool { return st.lat[i] < st.lat[j] })
 	fmt.Printf("worlds: %d create/use/delete cycles, %d requests, statuses %v\n", st.cycles, len(st.lat), st.statuses)
-	fmt.Printf("latency p50 %s, p99 %s; RSS %s after warm-up, %s at the end\n", ms(quantile(st.lat, 0.5)), ms(quantile(st.lat, 0.99)), mb(warmRSS), mb(endRSS))
+	fmt.Printf("latency p50 %s, p99 %s; RSS %s after warm-up, %s at the end\n", ms(quantile(st.lat, 0.5)),
+		ms(quantile(st.lat, 0.99)), mb(warmRSS), mb(endRSS))
 	if st.err != nil {
 		return st.err
 	}

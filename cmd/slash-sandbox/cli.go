@@ -33,9 +33,12 @@ type cli struct {
 // globalFlags are the flags every command takes, before or after its name.
 func (cl *cli) globalFlags(root *cobra.Command) {
 	pf := root.PersistentFlags()
-	pf.StringVar(&cl.server, "server", defaultServer(cl.getenv), "sandbox address (SANDBOX_SERVER); without either, the address SANDBOX_ADDR names")
-	pf.StringVar(&cl.world, "world", cl.getenv("SANDBOX_WORLD"), "world to act on (SANDBOX_WORLD); default the server's default world")
-	pf.StringVar(&cl.token, "admin-token", cl.getenv("SANDBOX_ADMIN_TOKEN"), "control API token: serve requires it, the other commands send it (SANDBOX_ADMIN_TOKEN)")
+	pf.StringVar(&cl.server, "server", defaultServer(cl.getenv),
+		"sandbox address (SANDBOX_SERVER); without either, the address SANDBOX_ADDR names")
+	pf.StringVar(&cl.world, "world", cl.getenv("SANDBOX_WORLD"),
+		"world to act on (SANDBOX_WORLD); default the server's default world")
+	pf.StringVar(&cl.token, "admin-token", cl.getenv("SANDBOX_ADMIN_TOKEN"),
+		"control API token: serve requires it, the other commands send it (SANDBOX_ADMIN_TOKEN)")
 	pf.BoolVar(&cl.json, "json", false, "print the control API's JSON instead of a table")
 	root.RegisterFlagCompletionFunc("world", cl.complete(cl.worldIDs))
 }
@@ -120,7 +123,12 @@ func (cl *cli) complete(list func(context.Context) ([]string, error)) cobra.Comp
 // group is a command with subcommands that, named alone, runs the first
 // (as "clock" runs "clock show").
 func group(use, short string, first *cobra.Command, more ...*cobra.Command) *cobra.Command {
-	c := &cobra.Command{Use: use, Short: short + " (alone: " + use + " " + first.Name() + ")", Args: cobra.NoArgs, RunE: first.RunE}
+	c := &cobra.Command{
+		Use:   use,
+		Short: short + " (alone: " + use + " " + first.Name() + ")",
+		Args:  cobra.NoArgs,
+		RunE:  first.RunE,
+	}
 	c.AddCommand(append([]*cobra.Command{first}, more...)...)
 	return c
 }

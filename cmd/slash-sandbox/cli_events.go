@@ -21,7 +21,12 @@ an expense report…), so every endpoint of the legal entity receives it as in r
 Events: ` + strings.Join(client.WebhookEventTypes, ", "),
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageError("usage: slash-sandbox trigger EVENT [--entity ID] [--legal-entity ID]; events: " + strings.Join(client.WebhookEventTypes, ", "))
+				return usageError(
+					"usage: slash-sandbox trigger EVENT [--entity ID] [--legal-entity ID]; events: " + strings.Join(
+						client.WebhookEventTypes,
+						", ",
+					),
+				)
 			}
 			return nil
 		},
@@ -36,7 +41,9 @@ Events: ` + strings.Join(client.WebhookEventTypes, ", "),
 		}),
 	}
 	c.Flags().StringVar(&tr.EntityID, "entity", "", "the entity to act on; by default the trigger makes what it needs")
-	c.Flags().StringVar(&tr.LegalEntityID, "legal-entity", "", "the legal entity to act for; by default the entity's, else the first of the first key that may write")
+	c.Flags().
+		StringVar(&tr.LegalEntityID, "legal-entity", "", "the legal entity to act for; by default the entity's, else the"+
+			" first of the first key that may write")
 	return c
 }
 
@@ -77,10 +84,15 @@ with your app's status, and print a line per delivery. The endpoint is archived 
 			return listen(ctx, cl.c, o, cl.stdout, cl.stderr)
 		}),
 	}
-	c.Flags().StringVar(&o.ForwardTo, "forward-to", "", "URL every delivery is forwarded to, such as http://localhost:3000/hooks")
+	c.Flags().
+		StringVar(&o.ForwardTo, "forward-to", "", "URL every delivery is forwarded to, such as http://localhost:3000/hooks")
 	c.Flags().StringVar(&events, "events", "", "comma-separated event types to forward; by default all")
-	c.Flags().StringVar(&o.ListenAddr, "listen-addr", "127.0.0.1:0", "address the receiver binds; the sandbox must reach it")
-	c.Flags().StringVar(&o.PublicURL, "public-url", "", "URL the endpoint is registered with; by default the receiver's address")
-	c.Flags().StringVar(&o.LegalEntity, "legal-entity", "", "legal entity whose events are received; by default the one trigger acts for")
+	c.Flags().
+		StringVar(&o.ListenAddr, "listen-addr", "127.0.0.1:0", "address the receiver binds; the sandbox must reach it")
+	c.Flags().
+		StringVar(&o.PublicURL, "public-url", "", "URL the endpoint is registered with; by default the receiver's address")
+	c.Flags().
+		StringVar(&o.LegalEntity, "legal-entity", "", "legal entity whose events are received; by default the one trigger"+
+			" acts for")
 	return c
 }

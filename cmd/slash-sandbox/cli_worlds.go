@@ -232,7 +232,8 @@ func (cl *cli) deliveriesCommand() *cobra.Command {
 // command reads and sends as inline YAML: the server reads no path a
 // request names.
 func newWorldOf(scenario string) (client.NewWorld, error) {
-	if !strings.ContainsRune(scenario, os.PathSeparator) && !strings.HasSuffix(scenario, ".yaml") && !strings.HasSuffix(scenario, ".yml") {
+	if !strings.ContainsRune(scenario, os.PathSeparator) && !strings.HasSuffix(scenario, ".yaml") &&
+		!strings.HasSuffix(scenario, ".yml") {
 		return client.NewWorld{Scenario: scenario}, nil
 	}
 	f, err := os.Open(scenario)
@@ -245,7 +246,11 @@ func newWorldOf(scenario string) (client.NewWorld, error) {
 		return client.NewWorld{}, err
 	}
 	if len(data) > maxInlineScenario {
-		return client.NewWorld{}, fmt.Errorf("%s is larger than a request takes (%d KiB): put it in the server's --scenarios-dir and name it", scenario, maxInlineScenario>>10)
+		return client.NewWorld{}, fmt.Errorf(
+			"%s is larger than a request takes (%d KiB): put it in the server's --scenarios-dir and name it",
+			scenario,
+			maxInlineScenario>>10,
+		)
 	}
 	return client.NewWorld{YAML: string(data)}, nil
 }

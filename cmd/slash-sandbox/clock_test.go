@@ -17,9 +17,18 @@ func TestAdvanceTableFailures(t *testing.T) {
 	at := time.Date(2026, 6, 15, 14, 0, 0, 0, time.UTC)
 	a := client.Advanced{From: at, Clock: client.Clock{Now: at.Add(24 * time.Hour)}}
 	for i := range 12 {
-		a.Events = append(a.Events, client.Event{Kind: "invoice.send", At: at.Add(time.Duration(i) * time.Minute), Status: "failed", Error: fmt.Sprintf("boom %d", i)})
+		a.Events = append(
+			a.Events,
+			client.Event{
+				Kind:   "invoice.send",
+				At:     at.Add(time.Duration(i) * time.Minute),
+				Status: "failed",
+				Error:  fmt.Sprintf("boom %d", i),
+			},
+		)
 	}
-	a.Events = append(a.Events, client.Event{Kind: "invoice.send", At: at, Status: "done"}, client.Event{Kind: "transaction.settle", At: at, Status: "done"})
+	a.Events = append(a.Events, client.Event{Kind: "invoice.send", At: at, Status: "done"},
+		client.Event{Kind: "transaction.settle", At: at, Status: "done"})
 	a.Webhooks.Delivered = []client.SentWebhook{{Status: "succeeded"}, {Status: "retrying"}, {Status: "succeeded"}}
 	var out bytes.Buffer
 	w := tabwriter.NewWriter(&out, 2, 4, 2, ' ', 0)

@@ -98,7 +98,8 @@ func TestServeFlagsAndTheirTwins(t *testing.T) {
 		want   func(name, env, def string) string
 	}{
 		{"without the environment", func(string) string { return "" }, func(_, _, def string) string { return def }},
-		{"with the environment", func(k string) string { return env[k] }, func(_, env, _ string) string { return "from-" + env }},
+		{"with the environment", func(k string) string { return env[k] },
+			func(_, env, _ string) string { return "from-" + env }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, _ := (&Program{Getenv: tc.getenv}).root()
@@ -181,7 +182,8 @@ func TestCompletionScripts(t *testing.T) {
 	// The scripts ask the program what to complete: every command.
 	r := runProgram(t, nil, "__complete", "")
 	for _, path := range commandPaths(t) {
-		if name, _, sub := strings.Cut(path, " "); !sub && name != "help" && !strings.Contains(r.stdout, "\n"+name+"\t") && !strings.HasPrefix(r.stdout, name+"\t") {
+		if name, _, sub := strings.Cut(path, " "); !sub && name != "help" && !strings.Contains(r.stdout, "\n"+name+"\t") &&
+			!strings.HasPrefix(r.stdout, name+"\t") {
 			t.Errorf("completion offers no %s:\n%s", name, r.stdout)
 		}
 	}
@@ -194,7 +196,8 @@ func TestBusyPort(t *testing.T) {
 	}
 	defer ln.Close()
 	r := runProgram(t, nil, "serve", "--addr", ln.Addr().String(), "--scenario", "empty")
-	want := fmt.Sprintf("slash-sandbox serve: %s is already in use: pick another address with --addr (or SANDBOX_ADDR)", ln.Addr())
+	want := fmt.Sprintf("slash-sandbox serve: %s is already in use: pick another address with --addr (or SANDBOX_ADDR)",
+		ln.Addr())
 	if r.code != 1 || !strings.Contains(r.stderr, want) {
 		t.Fatalf("serve on a busy port = %d %q", r.code, r.stderr)
 	}
@@ -228,7 +231,8 @@ func TestHealthTarget(t *testing.T) {
 	if got := defaultServer(func(string) string { return "" }); got != "http://127.0.0.1:8080" {
 		t.Errorf("default server %q", got)
 	}
-	if r := runProgram(t, map[string]string{"SANDBOX_ADDR": ":0"}, "health"); r.code != 2 || !strings.Contains(r.stderr, `SANDBOX_ADDR ":0" names no fixed port to reach: give --server URL`) {
+	if r := runProgram(t, map[string]string{"SANDBOX_ADDR": ":0"}, "health"); r.code != 2 ||
+		!strings.Contains(r.stderr, `SANDBOX_ADDR ":0" names no fixed port to reach: give --server URL`) {
 		t.Errorf("health with SANDBOX_ADDR :0 = %d %q", r.code, r.stderr)
 	}
 
@@ -269,15 +273,18 @@ func TestHealthExitCodes(t *testing.T) {
 		stdout       string
 		stderr       *regexp.Regexp
 	}{
-		{"status and version only", answer(200, `{"status":"ok","version":"v1.2.3"}`), 0, "status   ok\nversion  v1.2.3\n", nil},
+		{"status and version only", answer(200, `{"status":"ok","version":"v1.2.3"}`), 0, "status   ok\nversion  v1.2.3\n",
+			nil},
 		{"not ok", answer(200, `{"status":"starting","version":"v1.2.3"}`), 1, "status   starting\nversion  v1.2.3\n",
 			regexp.MustCompile(`^slash-sandbox health: http://127\.0\.0\.1:\d+ answers status "starting"\n$`)},
 		{"an error answer", answer(503, `{"code":"unavailable","message":"stopping\nnow","details":{"a":"b"}}`), 1, "",
 			regexp.MustCompile(`^slash-sandbox health: http://127\.0\.0\.1:\d+ answered 503 unavailable: stopping now\n$`)},
 		{"not the sandbox", answer(502, `<html>bad gateway</html>`), 1, "",
-			regexp.MustCompile(`^slash-sandbox health: http://127\.0\.0\.1:\d+ answered 502 Bad Gateway: <html>bad gateway</html>\n$`)},
+			regexp.MustCompile(`^slash-sandbox health: http://127\.0\.0\.1:\d+ answered 502 Bad Gateway: <html>bad` +
+				` gateway</html>\n$`)},
 		{"nothing listening", closed.URL, 1, "",
-			regexp.MustCompile(`^slash-sandbox health: http://127\.0\.0\.1:\d+ is not answering: dial tcp 127\.0\.0\.1:\d+: connect: connection refused\n$`)},
+			regexp.MustCompile(`^slash-sandbox health: http://127\.0\.0\.1:\d+ is not answering: dial tcp 127\.0\.0\.1:\d+:` +
+				` connect: connection refused\n$`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runProgram(t, map[string]string{"SANDBOX_SERVER": tc.server}, "health")
@@ -332,7 +339,10 @@ func TestAdvanceCountsWhatRan(t *testing.T) {
 	if wantLine := "clock       2026-06-15T14:00:00Z → " + answer.Clock.Now; lines[0] != wantLine {
 		t.Errorf("first line %q, want %q", lines[0], wantLine)
 	}
-	if wantPrefix := fmt.Sprintf("webhooks    %d delivery attempts", len(answer.Webhooks.Delivered)); !strings.HasPrefix(lines[2], wantPrefix) {
+	if wantPrefix := fmt.Sprintf("webhooks    %d delivery attempts", len(answer.Webhooks.Delivered)); !strings.HasPrefix(
+		lines[2],
+		wantPrefix,
+	) {
 		t.Errorf("third line %q, want %q…", lines[2], wantPrefix)
 	}
 	if wantLine := "ran         " + strconv.Itoa(len(answer.Events)) + " events"; lines[3] != wantLine {

@@ -36,7 +36,8 @@ func TestDamagedDataFileIsRefused(t *testing.T) {
 	}
 
 	s = startProgram(t, nil, append(empty, "--reset-data")...)
-	if h := getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health", ""); h["clock"].(map[string]any)["now"] != "2026-01-15T09:00:00Z" {
+	if h := getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health",
+		""); h["clock"].(map[string]any)["now"] != "2026-01-15T09:00:00Z" {
 		t.Fatalf("after --reset-data: %v", h)
 	}
 	s.stop(t)

@@ -65,12 +65,15 @@ func TestImagesAgree(t *testing.T) {
 					t.Fatalf("%s: %q is not an exec-form HEALTHCHECK CMD [...]", name, line)
 				}
 				root, _ := (&Program{Getenv: func(string) string { return "" }}).root()
-				if cmd, rest, err := root.Find(args[1:]); args[0] != "/slash-sandbox" || err != nil || cmd == root || len(rest) > 0 {
+				if cmd, rest, err := root.Find(args[1:]); args[0] != "/slash-sandbox" || err != nil || cmd == root ||
+					len(rest) > 0 {
 					t.Errorf("%s: HEALTHCHECK runs %v, not a command of /slash-sandbox", name, args)
 				}
 				health = true
 			}
-			data = data || (strings.HasPrefix(line, "COPY ") && strings.Contains(line, "--chown=65532:65532") && strings.HasSuffix(line, " /data"))
+			data = data ||
+				(strings.HasPrefix(line, "COPY ") && strings.Contains(line, "--chown=65532:65532") &&
+					strings.HasSuffix(line, " /data"))
 		}
 		if !health {
 			t.Errorf("%s has no HEALTHCHECK", name)
@@ -154,7 +157,8 @@ func TestComposeFileRunsTheProgram(t *testing.T) {
 	}
 	env["SANDBOX_SCENARIO"] = filepath.Join(dir, path.Base(scenarioPath))
 	env["SANDBOX_DATA"] = filepath.Join(dir, path.Base(dataPath))
-	scenario := "name: mine\nlegalEntities:\n  - {id: le_mine, name: Mine Inc.}\nkeys:\n  - {key: sk_mine, kind: legal_entity, legalEntityId: le_mine}\n"
+	scenario := "name: mine\nlegalEntities:\n  - {id: le_mine, name: Mine Inc.}\nkeys:\n  - {key: sk_mine, kind:" +
+		" legal_entity, legalEntityId: le_mine}\n"
 	if err := os.WriteFile(env["SANDBOX_SCENARIO"], []byte(scenario), 0o444); err != nil {
 		t.Fatal(err)
 	}

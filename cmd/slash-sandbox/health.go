@@ -55,7 +55,8 @@ func (cl *cli) unreachable(err error) error {
 	var ue *url.Error
 	switch {
 	case errors.As(err, &ce):
-		return fmt.Errorf("%s answered %d %s: %s", cl.server, ce.Status, ce.Code, strings.Join(strings.Fields(ce.Message), " "))
+		return fmt.Errorf("%s answered %d %s: %s", cl.server, ce.Status, ce.Code,
+			strings.Join(strings.Fields(ce.Message), " "))
 	case errors.As(err, &ue):
 		return fmt.Errorf("%s is not answering: %w", cl.server, ue.Err)
 	}

@@ -58,7 +58,9 @@ func (o *listenOptions) check() error {
 	}
 	for _, e := range o.Events {
 		if !slices.Contains(client.WebhookEventTypes, e) {
-			return usageError(fmt.Sprintf("--events: %q is not a webhook event type (%s)", e, strings.Join(client.WebhookEventTypes, ", ")))
+			return usageError(
+				fmt.Sprintf("--events: %q is not a webhook event type (%s)", e, strings.Join(client.WebhookEventTypes, ", ")),
+			)
 		}
 	}
 	if o.ListenAddr == "" {
@@ -69,7 +71,9 @@ func (o *listenOptions) check() error {
 		return usageError(fmt.Sprintf("--listen-addr: %q is not host:port", o.ListenAddr))
 	}
 	if ip := net.ParseIP(host); o.PublicURL == "" && (host == "" || (ip != nil && ip.IsUnspecified())) {
-		return usageError("--listen-addr " + o.ListenAddr + " binds every interface: give --public-url, the URL the sandbox reaches it at")
+		return usageError(
+			"--listen-addr " + o.ListenAddr + " binds every interface: give --public-url, the URL the sandbox reaches it at",
+		)
 	}
 	return nil
 }
@@ -77,7 +81,9 @@ func (o *listenOptions) check() error {
 func checkHTTPURL(flag, raw string) error {
 	u, err := url.Parse(raw)
 	if raw == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usageError(fmt.Sprintf("%s: %q is not an absolute http or https URL, such as http://localhost:3000/hooks", flag, raw))
+		return usageError(
+			fmt.Sprintf("%s: %q is not an absolute http or https URL, such as http://localhost:3000/hooks", flag, raw),
+		)
 	}
 	return nil
 }
@@ -107,7 +113,10 @@ func listen(ctx context.Context, c *client.Client, o listenOptions, stdout, stde
 		receiver = "http://" + ln.Addr().String() + "/"
 	}
 	f := &forwarder{target: o.ForwardTo, events: o.Events, out: stdout,
-		http: &http.Client{Timeout: forwardTimeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+		http: &http.Client{
+			Timeout:       forwardTimeout,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		}}
 	srv := &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -116,11 +125,15 @@ func listen(ctx context.Context, c *client.Client, o listenOptions, stdout, stde
 	var hook struct {
 		ID string `json:"id"`
 	}
-	if err := api.call(ctx, http.MethodPost, "/webhook", map[string]string{"url": receiver, "name": "slash-sandbox listen", "legalEntityId": le}, &hook); err != nil {
+	if err := api.call(ctx, http.MethodPost, "/webhook", map[string]string{"url": receiver,
+		"name": "slash-sandbox listen", "legalEntityId": le}, &hook); err != nil {
 		return fmt.Errorf("register the endpoint: %w", err)
 	}
-	fmt.Fprintf(stdout, "Ready. Endpoint %s of %s receives every event at %s and forwards it to %s (Ctrl-C to stop).\n", hook.ID, le, receiver, o.ForwardTo)
-	fmt.Fprintf(stdout, "Verify slash-webhook-signature (RSASSA-PKCS1-v1_5, SHA-256 over the raw body, base64) with this public key:\n%s\n", strings.TrimSpace(pemKey))
+	fmt.Fprintf(stdout, "Ready. Endpoint %s of %s receives every event at %s and forwards it to %s (Ctrl-C to stop).\n",
+		hook.ID, le, receiver, o.ForwardTo)
+	fmt.Fprintf(stdout,
+		"Verify slash-webhook-signature (RSASSA-PKCS1-v1_5, SHA-256 over the raw body, base64) with this public key:\n%s\n",
+		strings.TrimSpace(pemKey))
 	if o.ready != nil {
 		o.ready(hook.ID)
 	}
@@ -132,7 +145,8 @@ func listen(ctx context.Context, c *client.Client, o listenOptions, stdout, stde
 	srv.Close()
 	archive, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if aerr := api.call(archive, http.MethodPatch, "/webhook/"+hook.ID, map[string]string{"status": "archived", "reason": "slash-sandbox listen stopped"}, nil); aerr != nil {
+	if aerr := api.call(archive, http.MethodPatch, "/webhook/"+hook.ID,
+		map[string]string{"status": "archived", "reason": "slash-sandbox listen stopped"}, nil); aerr != nil {
 		return errors.Join(err, fmt.Errorf("archive endpoint %s: %w", hook.ID, aerr))
 	}
 	fmt.Fprintf(stdout, "Archived endpoint %s.\n", hook.ID)
@@ -224,7 +238,17 @@ type forwarder struct {
 }
 
 // hopHeaders belong to one connection and are not forwarded.
-var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Connection", "Te", "Trailer", "Transfer-Encoding", "Upgrade", "Content-Length", "Accept-Encoding"}
+var hopHeaders = []string{
+	"Connection",
+	"Keep-Alive",
+	"Proxy-Connection",
+	"Te",
+	"Trailer",
+	"Transfer-Encoding",
+	"Upgrade",
+	"Content-Length",
+	"Accept-Encoding",
+}
 
 func (f *forwarder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxForwardBody))

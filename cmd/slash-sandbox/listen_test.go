@@ -108,7 +108,12 @@ func startListen(t *testing.T, args ...string) *listenRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	l := &listenRun{cancel: cancel, done: make(chan int, 1), stdout: &lockedBuffer{}, stderr: &lockedBuffer{}}
-	p := &Program{Stdout: l.stdout, Stderr: l.stderr, Getenv: func(string) string { return "" }, Ready: func(id string) { ready <- id }}
+	p := &Program{
+		Stdout: l.stdout,
+		Stderr: l.stderr,
+		Getenv: func(string) string { return "" },
+		Ready:  func(id string) { ready <- id },
+	}
 	go func() { l.done <- p.Run(ctx, append([]string{"listen"}, args...)) }()
 	select {
 	case l.webhook = <-ready:
@@ -200,7 +205,8 @@ func TestListenForwardsDeliveries(t *testing.T) {
 		if err := json.Unmarshal(d.Attempts[0].Request, &sent); err != nil {
 			t.Fatal(err)
 		}
-		if r.method != http.MethodPost || string(r.body) != sent.Body || !strings.Contains(sent.Body, `"entityId":"`+tr.EntityID+`"`) {
+		if r.method != http.MethodPost || string(r.body) != sent.Body ||
+			!strings.Contains(sent.Body, `"entityId":"`+tr.EntityID+`"`) {
 			t.Fatalf("app got %s %q, the sandbox sent %q", r.method, r.body, sent.Body)
 		}
 		if got := r.header.Get(server.SenderHeader); sent.Headers["slash-sandbox-sender"] != "webhook" || got != "listen" {
@@ -224,10 +230,13 @@ func TestListenForwardsDeliveries(t *testing.T) {
 			Status int    `json:"status"`
 			Body   string `json:"body"`
 		}
-		if err := json.Unmarshal(d.Attempts[0].Response, &answer); err != nil || answer.Status != 200 || answer.Body != "ok" || d.Status != "succeeded" {
+		if err := json.Unmarshal(d.Attempts[0].Response, &answer); err != nil || answer.Status != 200 ||
+			answer.Body != "ok" ||
+			d.Status != "succeeded" {
 			t.Fatalf("the sandbox recorded %s (%v), status %s", d.Attempts[0].Response, err, d.Status)
 		}
-		if line := lineWith(l.stdout.String(), tr.EventID); !strings.Contains(line, "card.update") || !strings.Contains(line, "attempt 1  -> 200") {
+		if line := lineWith(l.stdout.String(), tr.EventID); !strings.Contains(line, "card.update") ||
+			!strings.Contains(line, "attempt 1  -> 200") {
 			t.Fatalf("printed line = %q in %q", line, l.stdout)
 		}
 	})
@@ -238,10 +247,12 @@ func TestListenForwardsDeliveries(t *testing.T) {
 			t.Fatal(err)
 		}
 		settle()
-		if d := delivery(t, l.webhook, tr.EventID); d.Status != "retrying" || len(d.Attempts) != 1 || !strings.Contains(string(d.Attempts[0].Response), `"app failing\n"`) {
+		if d := delivery(t, l.webhook, tr.EventID); d.Status != "retrying" || len(d.Attempts) != 1 ||
+			!strings.Contains(string(d.Attempts[0].Response), `"app failing\n"`) {
 			t.Fatalf("delivery after a 500 = %s %s", d.Status, d.Attempts[0].Response)
 		}
-		if line := lineWith(l.stdout.String(), tr.EventID); !strings.Contains(line, "card_creation.event") || !strings.Contains(line, "-> 500") {
+		if line := lineWith(l.stdout.String(), tr.EventID); !strings.Contains(line, "card_creation.event") ||
+			!strings.Contains(line, "-> 500") {
 			t.Fatalf("printed line = %q", line)
 		}
 		a.fail(false)
@@ -268,7 +279,8 @@ func TestListenForwardsDeliveries(t *testing.T) {
 			Status     string `json:"status"`
 			ArchivedAt string `json:"archivedAt"`
 		}
-		if err := (publicAPI{c: c, key: "sk_sandbox_acme", le: "le_acme"}).call(ctx, http.MethodGet, "/webhook/"+l.webhook, nil, &hook); err != nil {
+		if err := (publicAPI{c: c, key: "sk_sandbox_acme", le: "le_acme"}).call(ctx, http.MethodGet, "/webhook/"+l.webhook,
+			nil, &hook); err != nil {
 			t.Fatal(err)
 		}
 		if hook.ArchivedAt == "" {
@@ -293,17 +305,21 @@ func TestListenForwardsDeliveries(t *testing.T) {
 		if created.Event != "card_creation.event" || updated.Event != "card.update" {
 			t.Fatalf("raised %+v", tr.Events)
 		}
-		if strings.Contains(l.stdout.String(), created.EventID) || delivery(t, l.webhook, created.EventID).Status != "succeeded" {
+		if strings.Contains(l.stdout.String(), created.EventID) ||
+			delivery(t, l.webhook, created.EventID).Status != "succeeded" {
 			t.Fatalf("the event not selected was forwarded; printed %q", l.stdout)
 		}
 		var answer struct {
 			Status int `json:"status"`
 		}
 		d := delivery(t, l.webhook, updated.EventID)
-		if err := json.Unmarshal(d.Attempts[0].Response, &answer); err != nil || answer.Status != http.StatusBadGateway || d.Status != "retrying" {
+		if err := json.Unmarshal(d.Attempts[0].Response, &answer); err != nil || answer.Status != http.StatusBadGateway ||
+			d.Status != "retrying" {
 			t.Fatalf("the sandbox recorded %s, status %s", d.Attempts[0].Response, d.Status)
 		}
-		if line := lineWith(l.stdout.String(), updated.EventID); !strings.Contains(line, "card.update") || !strings.Contains(line, "error:") || !strings.Contains(line, "answered 502") {
+		if line := lineWith(l.stdout.String(), updated.EventID); !strings.Contains(line, "card.update") ||
+			!strings.Contains(line, "error:") ||
+			!strings.Contains(line, "answered 502") {
 			t.Fatalf("printed line = %q", line)
 		}
 	})
@@ -322,7 +338,8 @@ func TestListenForwardingToTheSandboxChangesNothing(t *testing.T) {
 	var card struct {
 		ID string `json:"id"`
 	}
-	if err := acme.call(ctx, http.MethodPost, "/card", map[string]string{"type": "virtual", "name": "Before"}, &card); err != nil {
+	if err := acme.call(ctx, http.MethodPost, "/card", map[string]string{"type": "virtual", "name": "Before"},
+		&card); err != nil {
 		t.Fatal(err)
 	}
 	l := startListen(t, "--forward-to", "http://"+s.addr+"/_sandbox/reset", "--server", "http://"+s.addr)
@@ -380,13 +397,18 @@ func TestListenAndTriggerErrors(t *testing.T) {
 		want string
 	}{
 		{"listen without --forward-to", []string{"listen", server}, 2, "--forward-to"},
-		{"listen to a bad URL", []string{"listen", "--forward-to", "localhost:3000/hooks", server}, 2, "not an absolute http or https URL"},
-		{"listen to an unknown event", []string{"listen", "--forward-to", "http://localhost:3000", "--events", "card.updated", server}, 2, "not a webhook event type"},
-		{"listen on every interface without a public URL", []string{"listen", "--forward-to", "http://localhost:3000", "--listen-addr", "0.0.0.0:0", server}, 2, "--public-url"},
-		{"listen for a legal entity no key writes for", []string{"listen", "--forward-to", "http://localhost:3000", "--legal-entity", "le_nope", server}, 1, "no key of the world may write for legal entity le_nope"},
+		{"listen to a bad URL", []string{"listen", "--forward-to", "localhost:3000/hooks", server}, 2,
+			"not an absolute http or https URL"},
+		{"listen to an unknown event", []string{"listen", "--forward-to", "http://localhost:3000", "--events",
+			"card.updated", server}, 2, "not a webhook event type"},
+		{"listen on every interface without a public URL", []string{"listen", "--forward-to", "http://localhost:3000",
+			"--listen-addr", "0.0.0.0:0", server}, 2, "--public-url"},
+		{"listen for a legal entity no key writes for", []string{"listen", "--forward-to", "http://localhost:3000",
+			"--legal-entity", "le_nope", server}, 1, "no key of the world may write for legal entity le_nope"},
 		{"trigger without an event", []string{"trigger", server}, 2, "usage: slash-sandbox trigger EVENT"},
 		{"trigger a near miss", []string{"trigger", "card.updat", server}, 1, `did you mean "card.update"?`},
-		{"trigger on an unknown entity", []string{"trigger", "card.delete", "--entity", "card_nope", server}, 1, "card card_nope not found"},
+		{"trigger on an unknown entity", []string{"trigger", "card.delete", "--entity", "card_nope", server}, 1,
+			"card card_nope not found"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runProgram(t, nil, c.args...)
@@ -397,13 +419,15 @@ func TestListenAndTriggerErrors(t *testing.T) {
 	}
 	t.Run("trigger prints what it did", func(t *testing.T) {
 		r := runProgram(t, nil, "trigger", "card.update", "--entity", "card_acmeaws", server)
-		if r.code != 0 || !strings.Contains(r.stdout, "entity        card_acmeaws") || !regexp.MustCompile(`raised +card\.update +evt_\w+ +card_acmeaws`).MatchString(r.stdout) ||
+		if r.code != 0 || !strings.Contains(r.stdout, "entity        card_acmeaws") ||
+			!regexp.MustCompile(`raised +card\.update +evt_\w+ +card_acmeaws`).MatchString(r.stdout) ||
 			!strings.Contains(r.stdout, "card.update to webhook_acmelocal") {
 			t.Fatalf("trigger = %d %q %q", r.code, r.stdout, r.stderr)
 		}
 		r = runProgram(t, nil, "trigger", "expense_report.create", server, "--json")
 		var tr client.Triggered
-		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &tr) != nil || tr.Event != "expense_report.create" || tr.EventID == "" {
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &tr) != nil || tr.Event != "expense_report.create" ||
+			tr.EventID == "" {
 			t.Fatalf("trigger --json = %d %q %q", r.code, r.stdout, r.stderr)
 		}
 	})

@@ -32,13 +32,15 @@ func TestTheBinaryServesSQLAndMCP(t *testing.T) {
 	}
 	status, body := send("/analytics", `{"query":"SELECT count(*) AS n, min(id) LIKE 'txn_%' AS named FROM transactions"}`)
 	rows, _ := body["rows"].([]any)
-	if status != http.StatusOK || len(rows) != 1 || rows[0].(map[string]any)["named"] != float64(1) || rows[0].(map[string]any)["n"].(float64) < 1 {
+	if status != http.StatusOK || len(rows) != 1 || rows[0].(map[string]any)["named"] != float64(1) ||
+		rows[0].(map[string]any)["n"].(float64) < 1 {
 		t.Fatalf("SELECT = %d %v", status, body)
 	}
 	status, body = send("/mcp", `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-06-18",`+
 		`"capabilities":{},"clientInfo":{"name":"cmd-test","version":"1"}}}`)
 	result, _ := body["result"].(map[string]any)
-	if info, _ := result["serverInfo"].(map[string]any); status != http.StatusOK || body["id"] != float64(7) || info["name"] != "slash-sandbox" {
+	if info, _ := result["serverInfo"].(map[string]any); status != http.StatusOK || body["id"] != float64(7) ||
+		info["name"] != "slash-sandbox" {
 		t.Fatalf("initialize = %d %v", status, body)
 	}
 }

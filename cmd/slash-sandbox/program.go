@@ -91,7 +91,8 @@ With no command it serves (as "slash-sandbox serve", with the same flags).`,
 		&cobra.Group{ID: groupLocal, Title: "Serving and scenarios:"},
 		&cobra.Group{ID: groupControl, Title: "Commands for a running sandbox (--server, --world, --admin-token, --json):"},
 	)
-	for _, c := range []*cobra.Command{p.serveCommand(o, cl), p.validateCommand(), p.scenariosCommand(), p.schemaCommand()} {
+	for _, c := range []*cobra.Command{p.serveCommand(o, cl), p.validateCommand(), p.scenariosCommand(),
+		p.schemaCommand()} {
 		c.GroupID = groupLocal
 		root.AddCommand(c)
 	}
@@ -120,7 +121,8 @@ func helpCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "help [command]",
 		Short: "Help about any command",
-		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion,
+			cobra.ShellCompDirective) {
 			var names []cobra.Completion
 			if cmd, rest, err := c.Root().Find(args); err == nil && len(rest) == 0 {
 				for _, sub := range cmd.Commands() {
@@ -158,7 +160,8 @@ Available Commands:{{range $cmds}}{{if (or .IsAvailableCommand (eq .Name "help")
   {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if not .AllChildCommandsHaveGroup}}
 
 Additional Commands:{{range $cmds}}{{if (and (eq .GroupID "") (or .IsAvailableCommand (eq .Name "help")))}}
-  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{end}}{{end}}{{if .HasParent}}{{if .HasAvailableLocalFlags}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{end}}{{end}}{{if .HasParent}}{{if` +
+	` .HasAvailableLocalFlags}}
 
 Flags:
 {{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}

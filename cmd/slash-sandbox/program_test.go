@@ -27,7 +27,12 @@ func runProgram(t *testing.T, env map[string]string, args ...string) run {
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	p := &Program{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }, Ready: func(string) { cancel() }}
+	p := &Program{
+		Stdout: &out,
+		Stderr: &errb,
+		Getenv: func(k string) string { return env[k] },
+		Ready:  func(string) { cancel() },
+	}
 	code := p.Run(ctx, args)
 	return run{code, out.String(), errb.String()}
 }
@@ -40,11 +45,13 @@ func TestScenariosLists(t *testing.T) {
 }
 
 // badScenario has two problems, badProblems prints them.
-const badScenario = "legalEntities:\n  - {id: le_x, name: X}\naccounts:\n  - legalEntityId: le_y\n    name: A\n    colour: red\n"
+const badScenario = "legalEntities:\n  - {id: le_x, name: X}\naccounts:\n  - legalEntityId: le_y\n    name: A\n   " +
+	" colour: red\n"
 
 func badProblems(file string) string {
 	return file + `:4:20: accounts[0].legalEntityId: no legal entity "le_y"; did you mean "le_x"?` + "\n" +
-		file + ":6:5: accounts[0].colour: unknown key; the keys here are id, legalEntityId, name, type, status, commercial, balanceCents, createdAt, virtualAccounts, creditLimitCents\n"
+		file + ":6:5: accounts[0].colour: unknown key; the keys here are id, legalEntityId, name, type, status, commercial," +
+		" balanceCents, createdAt, virtualAccounts, creditLimitCents\n"
 }
 
 func TestValidate(t *testing.T) {
@@ -65,14 +72,17 @@ func TestValidate(t *testing.T) {
 		t.Fatalf("stderr = %q, want every problem of %s:\n%s", r.stderr, bad, want)
 	}
 	bad2 := filepath.Join(dir, "bad2.yaml")
-	os.WriteFile(bad2, []byte("legalEntities:\n  - {id: le_x, name: X}\naccounts:\n  - legalEntityId: le_y\n    name: A\n"), 0o644)
-	if r := runProgram(t, nil, "validate", bad2); r.code != 1 || !strings.Contains(r.stderr, bad2+`:4:20: accounts[0].legalEntityId: no legal entity "le_y"`) {
+	os.WriteFile(bad2,
+		[]byte("legalEntities:\n  - {id: le_x, name: X}\naccounts:\n  - legalEntityId: le_y\n    name: A\n"), 0o644)
+	if r := runProgram(t, nil, "validate", bad2); r.code != 1 ||
+		!strings.Contains(r.stderr, bad2+`:4:20: accounts[0].legalEntityId: no legal entity "le_y"`) {
 		t.Fatalf("dangling reference: %d %q", r.code, r.stderr)
 	}
 	if r := runProgram(t, nil, "validate"); r.code != 2 {
 		t.Fatalf("validate without files exit = %d", r.code)
 	}
-	if r := runProgram(t, nil, "validate", filepath.Join(dir, "missing.yaml")); r.code != 1 || !strings.Contains(r.stderr, "missing.yaml:1:") {
+	if r := runProgram(t, nil, "validate", filepath.Join(dir, "missing.yaml")); r.code != 1 ||
+		!strings.Contains(r.stderr, "missing.yaml:1:") {
 		t.Fatalf("missing file: %d %q", r.code, r.stderr)
 	}
 }
@@ -135,7 +145,8 @@ func TestBadFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
-	if r := runProgram(t, nil, "--scenario", "/no/such/file.yaml", "--addr", "127.0.0.1:0"); r.code != 1 || !strings.Contains(r.stderr, "neither embedded") {
+	if r := runProgram(t, nil, "--scenario", "/no/such/file.yaml", "--addr", "127.0.0.1:0"); r.code != 1 ||
+		!strings.Contains(r.stderr, "neither embedded") {
 		t.Errorf("missing scenario: %d %q", r.code, r.stderr)
 	}
 }
@@ -153,7 +164,12 @@ func startProgram(t *testing.T, env map[string]string, args ...string) *serving 
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	s := &serving{cancel: cancel, done: make(chan int, 1), logs: &bytes.Buffer{}}
-	p := &Program{Stdout: io.Discard, Stderr: s.logs, Getenv: func(k string) string { return env[k] }, Ready: func(a string) { ready <- a }}
+	p := &Program{
+		Stdout: io.Discard,
+		Stderr: s.logs,
+		Getenv: func(k string) string { return env[k] },
+		Ready:  func(a string) { ready <- a },
+	}
 	go func() { s.done <- p.Run(ctx, args) }()
 	select {
 	case s.addr = <-ready:
@@ -193,7 +209,8 @@ func TestServeUsesFlagsAndEnvironment(t *testing.T) {
 	env := map[string]string{"SANDBOX_ADDR": "127.0.0.1:0", "SANDBOX_SCENARIO": "empty", "SANDBOX_LOG_FORMAT": "json"}
 	s := startProgram(t, env, "--seed", "9", "--clock-start", "2030-01-02T03:04:05Z")
 	h := getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health", "")
-	if h["scenario"] != "empty" || h["seed"] != float64(9) || h["clock"].(map[string]any)["now"] != "2030-01-02T03:04:05Z" {
+	if h["scenario"] != "empty" || h["seed"] != float64(9) ||
+		h["clock"].(map[string]any)["now"] != "2030-01-02T03:04:05Z" {
 		t.Fatalf("health = %v", h)
 	}
 	s.stop(t)
@@ -224,7 +241,8 @@ func TestServeMemoryBudgetFlag(t *testing.T) {
 		{"the default", nil, nil, float64(2 << 30)},
 		{"the flag", nil, []string{"--memory-budget", "512MiB"}, float64(512 << 20)},
 		{"the environment", map[string]string{"SANDBOX_MEMORY_BUDGET": "4GiB"}, nil, float64(4 << 30)},
-		{"the flag over the environment", map[string]string{"SANDBOX_MEMORY_BUDGET": "4GiB"}, []string{"--memory-budget", "1GB"}, float64(1e9)},
+		{"the flag over the environment", map[string]string{"SANDBOX_MEMORY_BUDGET": "4GiB"},
+			[]string{"--memory-budget", "1GB"}, float64(1e9)},
 		{"off", map[string]string{"SANDBOX_MEMORY_BUDGET": "off"}, nil, nil},
 		{"0", nil, []string{"--memory-budget", "0"}, nil},
 	} {
@@ -235,12 +253,14 @@ func TestServeMemoryBudgetFlag(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"lots", "-1GiB", "12 parsecs", ""} {
-		if r := runProgram(t, nil, "--memory-budget", bad, "--addr", "127.0.0.1:0"); r.code != 2 || !strings.Contains(r.stderr, "--memory-budget") {
+		if r := runProgram(t, nil, "--memory-budget", bad, "--addr", "127.0.0.1:0"); r.code != 2 ||
+			!strings.Contains(r.stderr, "--memory-budget") {
 			t.Errorf("--memory-budget %q: exit %d, stderr %q", bad, r.code, r.stderr)
 		}
 	}
 	r := runProgram(t, nil, "--memory-budget", "64KiB", "--addr", "127.0.0.1:0")
-	if r.code != 1 || !strings.Contains(r.stderr, `a world of scenario "demo" needs about`) || !strings.Contains(r.stderr, "64 KiB memory budget") ||
+	if r.code != 1 || !strings.Contains(r.stderr, `a world of scenario "demo" needs about`) ||
+		!strings.Contains(r.stderr, "64 KiB memory budget") ||
 		!strings.Contains(r.stderr, "--memory-budget (SANDBOX_MEMORY_BUDGET)") {
 		t.Fatalf("a budget the demo does not fit in: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -267,7 +287,8 @@ func apiGet(t *testing.T, url, key string) map[string]any {
 // clock starts a year apart (a leap day among them): every date the demo
 // declares is relative to its clock start.
 func TestDemoServesAtAnyClockStart(t *testing.T) {
-	for _, start := range []string{"2024-02-29T15:04:05Z", "2024-03-02T15:04:05Z", "2025-03-02T15:04:05Z", "2026-03-02T15:04:05Z", "2027-03-02T15:04:05Z"} {
+	for _, start := range []string{"2024-02-29T15:04:05Z", "2024-03-02T15:04:05Z", "2025-03-02T15:04:05Z",
+		"2026-03-02T15:04:05Z", "2027-03-02T15:04:05Z"} {
 		t.Run(start, func(t *testing.T) {
 			s := startProgram(t, map[string]string{"SANDBOX_ADDR": "127.0.0.1:0"}, "--clock-start", start)
 			base := "http://" + s.addr
@@ -336,15 +357,18 @@ func TestDataFileOfAnotherWorldIsRefused(t *testing.T) {
 			}
 		}
 	}
-	if r := runProgram(t, nil, "--reset-data"); r.code != 2 || !strings.Contains(r.stderr, "--reset-data: there is no data file to reset") {
+	if r := runProgram(t, nil, "--reset-data"); r.code != 2 ||
+		!strings.Contains(r.stderr, "--reset-data: there is no data file to reset") {
 		t.Errorf("--reset-data without --data: %d %q", r.code, r.stderr)
 	}
-	if r := runProgram(t, map[string]string{"SANDBOX_RESET_DATA": "sure"}, "--data", data); r.code != 2 || !strings.Contains(r.stderr, `SANDBOX_RESET_DATA: "sure" is not true or false`) {
+	if r := runProgram(t, map[string]string{"SANDBOX_RESET_DATA": "sure"}, "--data", data); r.code != 2 ||
+		!strings.Contains(r.stderr, `SANDBOX_RESET_DATA: "sure" is not true or false`) {
 		t.Errorf("SANDBOX_RESET_DATA=sure: %d %q", r.code, r.stderr)
 	}
 
 	s = startProgram(t, nil, empty...)
-	if h := getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health", ""); h["clock"].(map[string]any)["now"] != "2026-01-16T21:00:00Z" {
+	if h := getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health",
+		""); h["clock"].(map[string]any)["now"] != "2026-01-16T21:00:00Z" {
 		t.Fatalf("the refusals changed the file: %v", h)
 	}
 	s.stop(t)
@@ -358,7 +382,8 @@ func TestDataFileOfAnotherWorldIsRefused(t *testing.T) {
 	} {
 		s = startProgram(t, start.env, append([]string{"--addr", "127.0.0.1:0", "--data", data}, start.args...)...)
 		h := getJSON(t, "GET", "http://"+s.addr+"/_sandbox/health", "")
-		if h["scenario"] != "demo" || h["seed"] != float64(42) || h["clock"].(map[string]any)["now"] != "2026-06-15T14:00:00Z" {
+		if h["scenario"] != "demo" || h["seed"] != float64(42) ||
+			h["clock"].(map[string]any)["now"] != "2026-06-15T14:00:00Z" {
 			t.Fatalf("%v %v: health = %v", start.env, start.args, h)
 		}
 		s.stop(t)
@@ -366,7 +391,8 @@ func TestDataFileOfAnotherWorldIsRefused(t *testing.T) {
 			t.Errorf("no warning that the file was seeded afresh: %s", s.logs)
 		}
 	}
-	if r := runProgram(t, nil, empty...); r.code != 1 || !strings.Contains(r.stderr, `holds another world (scenario "demo", seed 42`) {
+	if r := runProgram(t, nil, empty...); r.code != 1 ||
+		!strings.Contains(r.stderr, `holds another world (scenario "demo", seed 42`) {
 		t.Fatalf("after --reset-data the file should hold the demo: %d %s", r.code, r.stderr)
 	}
 }
@@ -454,7 +480,11 @@ func TestShutdownFinishesAnInFlightWrite(t *testing.T) {
 	}
 	answered := make(chan answer, 1)
 	go func() {
-		req, _ := http.NewRequest(http.MethodPost, base+"/card", strings.NewReader(`{"accountId":"sa_group_acmeoperating","type":"virtual","name":"In flight"}`))
+		req, _ := http.NewRequest(
+			http.MethodPost,
+			base+"/card",
+			strings.NewReader(`{"accountId":"sa_group_acmeoperating","type":"virtual","name":"In flight"}`),
+		)
 		req.Header.Set("X-API-Key", "sk_sandbox_acme")
 		req.Header.Set("Content-Type", "application/json")
 		res, err := http.DefaultClient.Do(req)
@@ -527,13 +557,16 @@ func TestSchemaCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r.code != 0 || r.stdout != string(want) {
-		t.Fatalf("schema = %d, %d bytes (stderr %q); want docs/scenario.schema.json, %d bytes", r.code, len(r.stdout), r.stderr, len(want))
+		t.Fatalf("schema = %d, %d bytes (stderr %q); want docs/scenario.schema.json, %d bytes", r.code, len(r.stdout),
+			r.stderr, len(want))
 	}
 	var schema struct {
 		Schema     string         `json:"$schema"`
 		Properties map[string]any `json:"properties"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &schema); err != nil || schema.Schema != "https://json-schema.org/draft/2020-12/schema" || schema.Properties["accounts"] == nil {
+	if err := json.Unmarshal([]byte(r.stdout), &schema); err != nil ||
+		schema.Schema != "https://json-schema.org/draft/2020-12/schema" ||
+		schema.Properties["accounts"] == nil {
 		t.Errorf("schema is not a draft 2020-12 schema of scenarios: %v %+v", err, schema.Schema)
 	}
 }

@@ -54,27 +54,64 @@ func (p *Program) serveFlags(o *options) *pflag.FlagSet {
 	env := func(name, def string) string { return envOr(p.Getenv, name, def) }
 	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
 	fs.StringVar(&o.addr, "addr", env("SANDBOX_ADDR", "127.0.0.1:8080"), "listen address (SANDBOX_ADDR)")
-	fs.StringVar(&o.scenario, "scenario", env("SANDBOX_SCENARIO", "demo"), "embedded scenario name or a YAML file path (SANDBOX_SCENARIO)")
-	fs.StringVar(&o.seed, "seed", env("SANDBOX_SEED", ""), "seed of every generated value; default the scenario's (SANDBOX_SEED)")
-	fs.StringVar(&o.clockStart, "clock-start", env("SANDBOX_CLOCK_START", ""), "virtual clock start, RFC 3339; default the scenario's, else now (SANDBOX_CLOCK_START)")
-	fs.StringVar(&o.clockMode, "clock", env("SANDBOX_CLOCK", "frozen"), "clock mode: frozen, real or scaled (SANDBOX_CLOCK)")
-	fs.StringVar(&o.clockScale, "clock-scale", env("SANDBOX_CLOCK_SCALE", "60"), "speed of the scaled clock (SANDBOX_CLOCK_SCALE)")
-	fs.StringVar(&o.data, "data", env("SANDBOX_DATA", ""), "file that keeps the state across restarts; default in memory (SANDBOX_DATA)")
+	fs.StringVar(&o.scenario, "scenario", env("SANDBOX_SCENARIO", "demo"),
+		"embedded scenario name or a YAML file path (SANDBOX_SCENARIO)")
+	fs.StringVar(&o.seed, "seed", env("SANDBOX_SEED", ""),
+		"seed of every generated value; default the scenario's (SANDBOX_SEED)")
+	fs.StringVar(&o.clockStart, "clock-start", env("SANDBOX_CLOCK_START", ""),
+		"virtual clock start, RFC 3339; default the scenario's, else now (SANDBOX_CLOCK_START)")
+	fs.StringVar(&o.clockMode, "clock", env("SANDBOX_CLOCK", "frozen"),
+		"clock mode: frozen, real or scaled (SANDBOX_CLOCK)")
+	fs.StringVar(&o.clockScale, "clock-scale", env("SANDBOX_CLOCK_SCALE", "60"),
+		"speed of the scaled clock (SANDBOX_CLOCK_SCALE)")
+	fs.StringVar(&o.data, "data", env("SANDBOX_DATA", ""),
+		"file that keeps the state across restarts; default in memory (SANDBOX_DATA)")
 	o.resetDataEnv = p.Getenv("SANDBOX_RESET_DATA")
 	resetData, _ := strconv.ParseBool(o.resetDataEnv)
-	fs.BoolVar(&o.resetData, "reset-data", resetData, "with --data: discard the world the file holds and seed it afresh (SANDBOX_RESET_DATA)")
-	fs.StringVar(&o.durability, "durability", env("SANDBOX_DURABILITY", "always"), "with --data: always, everysecond or never fsync (SANDBOX_DURABILITY)")
-	fs.StringVar(&o.logLevel, "log-level", env("SANDBOX_LOG_LEVEL", "info"), "debug, info, warn or error (SANDBOX_LOG_LEVEL)")
-	fs.StringVar(&o.logFormat, "log-format", env("SANDBOX_LOG_FORMAT", ""), "pretty or json; default pretty on a terminal (SANDBOX_LOG_FORMAT)")
-	fs.StringVar(&o.scenariosDir, "scenarios-dir", env("SANDBOX_SCENARIOS_DIR", ""), "directory whose scenario files POST /_sandbox/worlds may name; default none (SANDBOX_SCENARIOS_DIR)")
-	fs.StringVar(&o.allowedHosts, "allowed-hosts", env("SANDBOX_ALLOWED_HOSTS", ""), "comma-separated Host names the control API and dashboard answer besides loopback and IP addresses (SANDBOX_ALLOWED_HOSTS)")
-	fs.StringVar(&o.allowedOrigins, "allowed-origins", env("SANDBOX_ALLOWED_ORIGINS", ""), "comma-separated browser origins allowed to call the control API, e.g. http://localhost:5173 (SANDBOX_ALLOWED_ORIGINS)")
-	fs.StringVar(&o.webhookTimeout, "webhook-timeout", env("SANDBOX_WEBHOOK_TIMEOUT", "10s"), "how long a webhook receiver has to answer a delivery (SANDBOX_WEBHOOK_TIMEOUT)")
-	fs.StringVar(&o.memoryBudget, "memory-budget", env("SANDBOX_MEMORY_BUDGET", "2GiB"), "memory the worlds and snapshots may hold together, "+
-		"such as 512MiB or 4GiB; work that needs more is refused with 507; 0 or off: no limit (SANDBOX_MEMORY_BUDGET)")
-	fs.StringVar(&o.advanceWait, "webhook-advance-wait", env("SANDBOX_WEBHOOK_ADVANCE_WAIT", "5s"), "how long a clock advance waits for the deliveries due at one instant; the first wait that runs out ends the waiting (SANDBOX_WEBHOOK_ADVANCE_WAIT)")
-	fs.StringVar(&o.idleTimeout, "idle-timeout", env("SANDBOX_IDLE_TIMEOUT", "2m"), "how long an idle keep-alive connection stays open (SANDBOX_IDLE_TIMEOUT)")
-	fs.StringVar(&o.bodyReadTimeout, "body-read-timeout", env("SANDBOX_BODY_READ_TIMEOUT", "60s"), "how long each MiB of a request body may take to arrive; a slower body is answered 408 (SANDBOX_BODY_READ_TIMEOUT)")
+	fs.BoolVar(&o.resetData, "reset-data", resetData,
+		"with --data: discard the world the file holds and seed it afresh (SANDBOX_RESET_DATA)")
+	fs.StringVar(&o.durability, "durability", env("SANDBOX_DURABILITY", "always"),
+		"with --data: always, everysecond or never fsync (SANDBOX_DURABILITY)")
+	fs.StringVar(&o.logLevel, "log-level", env("SANDBOX_LOG_LEVEL", "info"),
+		"debug, info, warn or error (SANDBOX_LOG_LEVEL)")
+	fs.StringVar(&o.logFormat, "log-format", env("SANDBOX_LOG_FORMAT", ""),
+		"pretty or json; default pretty on a terminal (SANDBOX_LOG_FORMAT)")
+	fs.StringVar(&o.scenariosDir, "scenarios-dir", env("SANDBOX_SCENARIOS_DIR", ""),
+		"directory whose scenario files POST /_sandbox/worlds may name; default none (SANDBOX_SCENARIOS_DIR)")
+	fs.StringVar(
+		&o.allowedHosts,
+		"allowed-hosts",
+		env("SANDBOX_ALLOWED_HOSTS", ""),
+		"comma-separated Host names the control API and dashboard answer besides loopback and IP addresses"+
+			" (SANDBOX_ALLOWED_HOSTS)",
+	)
+	fs.StringVar(
+		&o.allowedOrigins,
+		"allowed-origins",
+		env("SANDBOX_ALLOWED_ORIGINS", ""),
+		"comma-separated browser origins allowed to call the control API, e.g. http://localhost:5173"+
+			" (SANDBOX_ALLOWED_ORIGINS)",
+	)
+	fs.StringVar(&o.webhookTimeout, "webhook-timeout", env("SANDBOX_WEBHOOK_TIMEOUT", "10s"),
+		"how long a webhook receiver has to answer a delivery (SANDBOX_WEBHOOK_TIMEOUT)")
+	fs.StringVar(
+		&o.memoryBudget,
+		"memory-budget",
+		env("SANDBOX_MEMORY_BUDGET", "2GiB"),
+		"memory the worlds and snapshots may hold together, such as 512MiB or 4GiB; work that needs more is refused with"+
+			" 507; 0 or off: no limit (SANDBOX_MEMORY_BUDGET)",
+	)
+	fs.StringVar(
+		&o.advanceWait,
+		"webhook-advance-wait",
+		env("SANDBOX_WEBHOOK_ADVANCE_WAIT", "5s"),
+		"how long a clock advance waits for the deliveries due at one instant; the first wait that runs out ends the"+
+			" waiting (SANDBOX_WEBHOOK_ADVANCE_WAIT)",
+	)
+	fs.StringVar(&o.idleTimeout, "idle-timeout", env("SANDBOX_IDLE_TIMEOUT", "2m"),
+		"how long an idle keep-alive connection stays open (SANDBOX_IDLE_TIMEOUT)")
+	fs.StringVar(&o.bodyReadTimeout, "body-read-timeout", env("SANDBOX_BODY_READ_TIMEOUT", "60s"),
+		"how long each MiB of a request body may take to arrive; a slower body is answered 408 (SANDBOX_BODY_READ_TIMEOUT)")
 	return fs
 }
 
@@ -118,7 +155,8 @@ func (p *Program) config(o *options, adminToken string) (server.Config, error) {
 	if cfg.ClockMode, err = clock.ParseMode(o.clockMode); err != nil {
 		return cfg, fmt.Errorf("--clock: %w", err)
 	}
-	if cfg.ClockScale, err = strconv.ParseFloat(o.clockScale, 64); err != nil || cfg.ClockScale <= 0 || cfg.ClockScale > clock.MaxScale {
+	if cfg.ClockScale, err = strconv.ParseFloat(o.clockScale, 64); err != nil || cfg.ClockScale <= 0 ||
+		cfg.ClockScale > clock.MaxScale {
 		return cfg, fmt.Errorf("--clock-scale: %q is not a number above 0 and at most %d", o.clockScale, clock.MaxScale)
 	}
 	if cfg.Webhooks.Timeout, err = duration("--webhook-timeout", o.webhookTimeout); err != nil {
@@ -206,13 +244,23 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	defer p.logs.Flush()
 	srv, err := server.New(cfg)
 	if errors.Is(err, server.ErrDataHoldsAnotherWorld) {
-		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file holds "+
-			"and seeds it afresh, or delete %s. To keep it, start with the scenario and seed it holds.\n", err, cfg.DataPath)
+		fmt.Fprintf(
+			p.Stderr,
+			"slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file"+
+				" holds and seeds it afresh, or delete %s. To keep it, start with the scenario and seed it holds.\n",
+			err,
+			cfg.DataPath,
+		)
 		return errReported
 	}
 	if errors.Is(err, store.ErrDamaged) {
-		fmt.Fprintf(p.Stderr, "slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file holds "+
-			"and seeds it afresh, or restore a copy of %s.\n", err, cfg.DataPath)
+		fmt.Fprintf(
+			p.Stderr,
+			"slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file"+
+				" holds and seeds it afresh, or restore a copy of %s.\n",
+			err,
+			cfg.DataPath,
+		)
 		return errReported
 	}
 	if ps, ok := scenario.AsProblems(err); ok {
@@ -223,7 +271,9 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 		return err
 	}
 	if cfg.ResetData {
-		cfg.Log.Warn().Str("data", cfg.DataPath).Msg("the data file was seeded afresh (--reset-data); start without it to keep the state across restarts")
+		cfg.Log.Warn().
+			Str("data", cfg.DataPath).
+			Msg("the data file was seeded afresh (--reset-data); start without it to keep the state across restarts")
 	}
 	// The environment is read before the sandbox is announced ready:
 	// Getenv need not be safe for use alongside whoever waits for that.
@@ -231,13 +281,22 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	if err := srv.Listen(cfg.Addr); err != nil {
 		srv.Engine.Close()
 		if errors.Is(err, syscall.EADDRINUSE) {
-			return fmt.Errorf("%s is already in use: pick another address with --addr (or SANDBOX_ADDR), e.g. --addr 127.0.0.1:8081", cfg.Addr)
+			return fmt.Errorf(
+				"%s is already in use: pick another address with --addr (or SANDBOX_ADDR), e.g. --addr 127.0.0.1:8081",
+				cfg.Addr,
+			)
 		}
 		return err
 	}
 	w := srv.Engine.Default()
-	cfg.Log.Info().Str("addr", srv.Addr()).Str("scenario", w.Scenario).Int64("seed", w.Seed).Str("version", server.Version).
-		Time("clock", w.Now()).Bool("persistent", w.Persistent()).Msg("slash-sandbox listening on http://" + srv.Addr())
+	cfg.Log.Info().
+		Str("addr", srv.Addr()).
+		Str("scenario", w.Scenario).
+		Int64("seed", w.Seed).
+		Str("version", server.Version).
+		Time("clock", w.Now()).
+		Bool("persistent", w.Persistent()).
+		Msg("slash-sandbox listening on http://" + srv.Addr())
 	p.logs.Flush()
 	if p.Ready != nil {
 		p.Ready(srv.Addr())

@@ -34,7 +34,8 @@ const MaxScale = 100_000
 // InRange checks that t lies in [Earliest, Latest).
 func InRange(t time.Time) error {
 	if t.Before(Earliest) || !t.Before(Latest) {
-		return fmt.Errorf("must be from %s up to (not including) %s", Earliest.Format(time.RFC3339), Latest.Format(time.RFC3339))
+		return fmt.Errorf("must be from %s up to (not including) %s", Earliest.Format(time.RFC3339),
+			Latest.Format(time.RFC3339))
 	}
 	return nil
 }

@@ -68,7 +68,8 @@ func TestClockModes(t *testing.T) {
 		}
 	})
 	t.Run("range", func(t *testing.T) {
-		for _, bad := range []time.Time{Earliest.Add(-time.Millisecond), Latest, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC), {}} {
+		for _, bad := range []time.Time{Earliest.Add(-time.Millisecond), Latest,
+			time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC), {}} {
 			if InRange(bad) == nil {
 				t.Errorf("InRange(%v) accepted", bad)
 			}

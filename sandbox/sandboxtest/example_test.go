@@ -25,7 +25,8 @@ func Example() {
 
 	// The code under test asks a contact for their bank details: the
 	// sandbox emails them a secure form.
-	body := `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account"]},"requesterName":"Alice Chen"}`
+	body := `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account"]},` +
+		`"requesterName":"Alice Chen"}`
 	req, _ := http.NewRequest(http.MethodPost, sb.URL+"/v2/information-requests", strings.NewReader(body))
 	req.Header.Set("X-API-Key", sb.Key("sk_sandbox_alice"))
 	req.Header.Set("x-legal-entity", "le_acme")

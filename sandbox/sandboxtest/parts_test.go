@@ -43,7 +43,8 @@ func TestTheHelperCompilesWithoutSQLiteOrTheMCPSDK(t *testing.T) {
 	if found := heavy(deps(t, module+"sandboxtest")); len(found) > 0 {
 		t.Errorf("sandboxtest imports %s", strings.Join(found, ", "))
 	}
-	for _, part := range []struct{ pkg, want string }{{"analytics", "modernc.org/sqlite"}, {"mcp", "github.com/modelcontextprotocol/go-sdk/mcp"}} {
+	for _, part := range []struct{ pkg, want string }{{"analytics", "modernc.org/sqlite"},
+		{"mcp", "github.com/modelcontextprotocol/go-sdk/mcp"}} {
 		found := heavy(deps(t, module+part.pkg))
 		if !strings.Contains(strings.Join(found, " "), part.want) {
 			t.Errorf("sandbox/%s does not import %s: %v", part.pkg, part.want, found)
@@ -73,8 +74,8 @@ func post(t *testing.T, url, key, body string, headers ...string) (int, map[stri
 	return res.StatusCode, out
 }
 
-const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},` +
-	`"clientInfo":{"name":"sandboxtest","version":"1"}}}`
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",` +
+	`"capabilities":{},"clientInfo":{"name":"sandboxtest","version":"1"}}}`
 
 // TestWithoutTheHeavyPartsTheirRoutesSayWhatToAdd: by default SHOW TABLES
 // answers and a SELECT, like /mcp, answers 501 naming the package that
@@ -87,11 +88,13 @@ func TestWithoutTheHeavyPartsTheirRoutesSayWhatToAdd(t *testing.T) {
 		t.Fatalf("SHOW TABLES = %d %v", status, tables)
 	}
 	status, body := post(t, sb.URL+"/analytics", key, `{"query":"SELECT 1"}`)
-	if msg, _ := body["message"].(string); status != http.StatusNotImplemented || !strings.Contains(msg, "github.com/slash-sandbox/slash-sandbox/sandbox/analytics") {
+	if msg, _ := body["message"].(string); status != http.StatusNotImplemented ||
+		!strings.Contains(msg, "github.com/slash-sandbox/slash-sandbox/sandbox/analytics") {
 		t.Fatalf("SELECT without the engine = %d %v", status, body)
 	}
 	status, body = post(t, sb.URL+"/mcp", key, initialize, "Accept", "application/json, text/event-stream")
-	if msg, _ := body["message"].(string); status != http.StatusNotImplemented || !strings.Contains(msg, "github.com/slash-sandbox/slash-sandbox/sandbox/mcp") {
+	if msg, _ := body["message"].(string); status != http.StatusNotImplemented ||
+		!strings.Contains(msg, "github.com/slash-sandbox/slash-sandbox/sandbox/mcp") {
 		t.Fatalf("/mcp without the server = %d %v", status, body)
 	}
 }
@@ -109,7 +112,8 @@ func TestTheHeavyPartsServeWhenGiven(t *testing.T) {
 	}
 	status, body := post(t, sb.URL+"/analytics", key, `{"query":"SELECT count(*) AS n FROM transactions"}`)
 	rows, _ := body["rows"].([]any)
-	if status != http.StatusOK || len(rows) != 1 || rows[0].(map[string]any)["n"] != counts["transactions"] || counts["transactions"] == 0 {
+	if status != http.StatusOK || len(rows) != 1 || rows[0].(map[string]any)["n"] != counts["transactions"] ||
+		counts["transactions"] == 0 {
 		t.Fatalf("SELECT count(*) = %d %v; SHOW TABLES counted %v", status, body, counts)
 	}
 	status, body = post(t, sb.URL+"/mcp", key, initialize, "Accept", "application/json, text/event-stream")

@@ -25,7 +25,8 @@ func TestStartServesTheScenarioAndDrivesTheClock(t *testing.T) {
 	var accounts struct {
 		Items []struct{ ID string } `json:"items"`
 	}
-	if err := json.NewDecoder(res.Body).Decode(&accounts); err != nil || len(accounts.Items) != 1 || accounts.Items[0].ID != "sa_group_empty" {
+	if err := json.NewDecoder(res.Body).Decode(&accounts); err != nil || len(accounts.Items) != 1 ||
+		accounts.Items[0].ID != "sa_group_empty" {
 		t.Fatalf("accounts = %+v, %v", accounts, err)
 	}
 	ctx := context.Background()
@@ -62,7 +63,8 @@ func TestMemoryBudget(t *testing.T) {
 		"cards: [{id: card_g, accountId: sa_g, name: C}]\ngenerate:\n  - {kind: card_transactions, count: 100000}\n"
 	_, err = sb.Control.CreateWorld(ctx, client.NewWorld{YAML: huge})
 	var e *client.Error
-	if !errors.As(err, &e) || e.Status != http.StatusInsufficientStorage || !strings.Contains(e.Message, "16 MiB memory budget") {
+	if !errors.As(err, &e) || e.Status != http.StatusInsufficientStorage ||
+		!strings.Contains(e.Message, "16 MiB memory budget") {
 		t.Fatalf("err = %v, want 507 naming the 16 MiB budget", err)
 	}
 	if _, err := sb.Control.Clock(ctx); err != nil {

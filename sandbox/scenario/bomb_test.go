@@ -56,7 +56,10 @@ func TestAliasOfLargeValue(t *testing.T) {
 		t.Fatalf("problems = %v, want the one expansion problem", ps)
 	}
 	p := ps[0]
-	if want := "the file expands past 32 MiB of text, its limit (this alias repeats what it names"; !strings.Contains(p.Message, want) {
+	if want := "the file expands past 32 MiB of text, its limit (this alias repeats what it names"; !strings.Contains(
+		p.Message,
+		want,
+	) {
 		t.Fatalf("problem = %v, want %q", p, want)
 	}
 	// The alias that goes past the limit: each repeats size bytes and a
@@ -102,7 +105,8 @@ func TestDeepNesting(t *testing.T) {
 	}
 	b.WriteString("1" + strings.Repeat("}", 2000) + "\n")
 	ps := mustProblems(t, b.String())
-	if len(ps) != 1 || !strings.Contains(ps[0].Message, "the file expands past 32 MiB of text, its limit (nesting repeats each key") {
+	if len(ps) != 1 ||
+		!strings.Contains(ps[0].Message, "the file expands past 32 MiB of text, its limit (nesting repeats each key") {
 		t.Fatalf("problems = %v, want the nesting refused", ps)
 	}
 }

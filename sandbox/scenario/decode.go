@@ -106,7 +106,8 @@ func (d *decoder) overflow(n *yaml.Node) {
 	if n.Kind == yaml.AliasNode {
 		why = "this alias repeats what it names"
 	}
-	d.problem(n, "", "the file expands past %s of text, its limit (%s; the limit is %s, or %d times the size of a larger file)",
+	d.problem(n, "",
+		"the file expands past %s of text, its limit (%s; the limit is %s, or %d times the size of a larger file)",
 		mib(d.textLimit), why, mib(MaxExpandedBytes), ExpansionRatio)
 }
 

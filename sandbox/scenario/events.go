@@ -44,8 +44,13 @@ var eventKinds = []eventKind{
 	{"invoice.send", "A scheduled invoice is sent.", invoiceKeys},
 	{"invoice.overdue", "An open invoice past its due date becomes overdue.", invoiceKeys},
 	{"invoice.remind", "An open invoice past its due date is reminded.", invoiceKeys},
-	{"expense_report.payout", "An approved expense report's reimbursement settles, or fails when its destination is not active.",
-		[]eventKey{{key: "expenseReportId", doc: "The expense report, in payment_processing.", required: true, ref: "expense_report"}}},
+	{
+		"expense_report.payout",
+		"An approved expense report's reimbursement settles, or fails when its destination is not active.",
+		[]eventKey{
+			{key: "expenseReportId", doc: "The expense report, in payment_processing.", required: true, ref: "expense_report"},
+		},
+	},
 	{"information_request.submit", "A contact submits the details of its pending information request.",
 		[]eventKey{{key: "contactId", doc: "The contact.", required: true, ref: "contact"}}},
 	{"token_prices.tick", "Token prices move once more.", nil},

@@ -14,7 +14,8 @@ func FuzzParse(f *testing.F) {
 			f.Add(data)
 		}
 	}
-	for _, seed := range []string{"name: x\n", "legalEntities: [{id: le_a}]\n", "name: [\n", "clockStart: -3x\n", "keys: {a: 1}\n",
+	for _, seed := range []string{"name: x\n", "legalEntities: [{id: le_a}]\n", "name: [\n", "clockStart: -3x\n",
+		"keys: {a: 1}\n",
 		"accounts:\n  - id: a\n    balanceCents: 1e99\n", "&a [*a, *a]\n", "seed: 99999999999999999999\n"} {
 		f.Add([]byte(seed))
 	}

@@ -34,18 +34,49 @@ func TestParseStrictErrors(t *testing.T) {
 		wantText string
 	}{
 		{"unknown top-level key", base + "colour: blue\n", 9, "colour: unknown key; the keys here are name, description"},
-		{"unknown nested key", base + "    balanceCent: 5\n", 9, `accounts[0].balanceCent: unknown key; did you mean "balanceCents"?`},
+		{
+			"unknown nested key",
+			base + "    balanceCent: 5\n",
+			9,
+			`accounts[0].balanceCent: unknown key; did you mean "balanceCents"?`,
+		},
 		{"wrong type", base + "    balanceCents: lots\n", 9, "accounts[0].balanceCents: expected a whole number, got text"},
-		{"dangling account reference", base + "cards:\n  - accountId: sa_group_missing\n    name: C\n", 10, `cards[0].accountId: no account "sa_group_missing"`},
+		{
+			"dangling account reference",
+			base + "cards:\n  - accountId: sa_group_missing\n    name: C\n",
+			10,
+			`cards[0].accountId: no account "sa_group_missing"`,
+		},
 		{"bad relative time", base + "    createdAt: -3x\n", 9, "is not a time"},
-		{"duplicate id", base + "  - id: sa_group_one\n    legalEntityId: le_one\n    name: Again\n", 9, "already declared at line 6"},
+		{
+			"duplicate id",
+			base + "  - id: sa_group_one\n    legalEntityId: le_one\n    name: Again\n",
+			9,
+			"already declared at line 6",
+		},
 		{"bad legal entity id", "legalEntities:\n  - id: acme\n    name: A\n", 2, "must match"},
 		{"unknown enum value", base + "    type: savings\n", 9, `"savings" is not one of debit, charge_card`},
 		{"key without kind", base + "keys:\n  - key: k1\n    legalEntityId: le_one\n", 10, "kind: is required"},
-		{"merchant not in catalogue", base + "transactions:\n  - accountId: sa_group_one\n    amountCents: -5\n    merchantId: merchant_v2_nope\n", 12, `no merchant "merchant_v2_nope" in the fixtures catalogue`},
-		{"syntax error", "name: t\nlegalEntities: [\n", 3, "YAML syntax: did not find expected node content while parsing a flow node"},
+		{
+			"merchant not in catalogue",
+			base + "transactions:\n  - accountId: sa_group_one\n    amountCents: -5\n    merchantId: merchant_v2_nope\n",
+			12,
+			`no merchant "merchant_v2_nope" in the fixtures catalogue`,
+		},
+		{
+			"syntax error",
+			"name: t\nlegalEntities: [\n",
+			3,
+			"YAML syntax: did not find expected node content while parsing a flow node",
+		},
 		{"no legal entity", "name: x\n", 1, "legalEntities: is required: give at least one"},
-		{"too much to generate in all", base + "generate:\n  - {kind: bank_transactions, count: 600000, accountId: sa_group_one}\n  - {kind: bank_transactions, count: 600000, accountId: sa_group_one}\n", 11, "at most 1000000 in all"},
+		{
+			"too much to generate in all",
+			base + "generate:\n  - {kind: bank_transactions, count: 600000, accountId: sa_group_one}\n  - {kind:" +
+				" bank_transactions, count: 600000, accountId: sa_group_one}\n",
+			11,
+			"at most 1000000 in all",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,7 +158,8 @@ func TestParseTime(t *testing.T) {
 }
 
 func TestParseDuration(t *testing.T) {
-	for spec, want := range map[string]time.Duration{"36h": 36 * time.Hour, "2d": 48 * time.Hour, "1w": 168 * time.Hour, "90m": 90 * time.Minute, "1d6h": 30 * time.Hour} {
+	for spec, want := range map[string]time.Duration{"36h": 36 * time.Hour, "2d": 48 * time.Hour, "1w": 168 * time.Hour,
+		"90m": 90 * time.Minute, "1d6h": 30 * time.Hour} {
 		got, err := ParseDuration(spec)
 		if err != nil || got != want {
 			t.Errorf("ParseDuration(%q) = %v, %v; want %v", spec, got, err, want)

@@ -10,8 +10,9 @@ import (
 
 const (
 	referenceFile  = "../../docs/scenarios.md"
-	referenceStart = "<!-- reference: generated from sandbox/scenario's types by `go test ./sandbox/scenario -update`; do not edit. -->\n"
-	referenceEnd   = "<!-- end of reference -->\n"
+	referenceStart = "<!-- reference: generated from sandbox/scenario's types by `go test ./sandbox/scenario -update`;" +
+		" do not edit. -->\n"
+	referenceEnd = "<!-- end of reference -->\n"
 )
 
 // reference is the key reference of docs/scenarios.md: a table per
@@ -51,7 +52,10 @@ func reference() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("### Event kinds\n\nWhat `events[].kind` may be, and the keys of its `with`.\n\n| kind | with | what happens |\n|---|---|---|\n")
+	b.WriteString(
+		"### Event kinds\n\nWhat `events[].kind` may be, and the keys of its `with`.\n\n| kind | with | what happens |" +
+			"\n|---|---|---|\n",
+	)
 	for _, k := range eventKinds {
 		var keys []string
 		for _, key := range k.with {

@@ -98,7 +98,8 @@ func TestEmbeddedScenariosMatchSchema(t *testing.T) {
 	for _, name := range scenarios.Names() {
 		t.Run(name, func(t *testing.T) {
 			data, _ := scenarios.Get(name)
-			if first, _, _ := strings.Cut(string(data), "\n"); first != "# yaml-language-server: $schema=../docs/scenario.schema.json" {
+			if first, _, _ := strings.Cut(string(data), "\n"); first != "# yaml-language-server:"+
+				" $schema=../docs/scenario.schema.json" {
 				t.Errorf("first line = %q, want the yaml-language-server schema comment", first)
 			}
 			if err := rs.Validate(asJSON(t, data)); err != nil {
@@ -128,7 +129,8 @@ func TestSchemaRefusesMistakes(t *testing.T) {
 			}
 		})
 	}
-	ok := minimal + "events:\n  - {kind: transaction.settle, with: {transactionId: t, detailedStatus: failed}}\n  - {kind: token_prices.tick}\n"
+	ok := minimal + "events:\n  - {kind: transaction.settle, with: {transactionId: t, detailedStatus: failed}}\n  - " +
+		"{kind: token_prices.tick}\n"
 	if err := rs.Validate(asJSON(t, []byte(ok))); err != nil {
 		t.Fatalf("the schema refuses a good scenario: %v", err)
 	}

@@ -59,7 +59,8 @@ func Load(nameOrPath string) (*Scenario, error) {
 	}
 	f, err := os.Open(nameOrPath)
 	if err != nil {
-		return nil, fmt.Errorf("scenario %q is neither embedded (%v) nor a readable file: %w", nameOrPath, scenarios.Names(), err)
+		return nil, fmt.Errorf("scenario %q is neither embedded (%v) nor a readable file: %w", nameOrPath, scenarios.Names(),
+			err)
 	}
 	defer f.Close()
 	data, err := readFile(f, nameOrPath)

@@ -36,7 +36,10 @@ func ParseTime(spec string, start time.Time) (time.Time, error) {
 	if t, err := time.Parse("2006-01-02", spec); err == nil {
 		return t, nil
 	}
-	return time.Time{}, fmt.Errorf("%q is not a time: use a relative time like -3d or +2h, an RFC 3339 instant or a YYYY-MM-DD day", spec)
+	return time.Time{}, fmt.Errorf(
+		"%q is not a time: use a relative time like -3d or +2h, an RFC 3339 instant or a YYYY-MM-DD day",
+		spec,
+	)
 }
 
 // IsRelative reports whether a time spec is relative to the clock start
@@ -57,7 +60,13 @@ func ParseDuration(spec string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is not a duration: use units s, m, h, d or w, e.g. 36h or 2d", spec)
 	}
 	var d time.Duration
-	units := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour, "w": 7 * 24 * time.Hour}
+	units := map[string]time.Duration{
+		"s": time.Second,
+		"m": time.Minute,
+		"h": time.Hour,
+		"d": 24 * time.Hour,
+		"w": 7 * 24 * time.Hour,
+	}
 	for _, p := range parts {
 		n, err := strconv.ParseInt(p[1], 10, 64)
 		unit := units[p[2]]

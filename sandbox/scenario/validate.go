@@ -67,7 +67,13 @@ type validator struct {
 }
 
 func (sc *Scenario) validate(skip map[string]bool) Problems {
-	v := &validator{sc: sc, cat: fixtures.MustLoad(), ids: map[string]map[string]string{}, seen: map[string]string{}, skip: skip}
+	v := &validator{
+		sc:   sc,
+		cat:  fixtures.MustLoad(),
+		ids:  map[string]map[string]string{},
+		seen: map[string]string{},
+		skip: skip,
+	}
 	v.header()
 	v.declare()
 	v.refs("", reflect.ValueOf(sc).Elem())
@@ -225,7 +231,8 @@ func (v *validator) header() {
 		}
 	}
 	if v.sc.ClockStart != "" {
-		if _, err := ParseTime(v.sc.ClockStart, time.Unix(0, 0)); err != nil || strings.HasPrefix(v.sc.ClockStart, "+") || strings.HasPrefix(v.sc.ClockStart, "-") {
+		if _, err := ParseTime(v.sc.ClockStart, time.Unix(0, 0)); err != nil || strings.HasPrefix(v.sc.ClockStart, "+") ||
+			strings.HasPrefix(v.sc.ClockStart, "-") {
 			v.add("clockStart", "must be an RFC 3339 instant or a YYYY-MM-DD day")
 		}
 	}

@@ -18,7 +18,8 @@ func (v *validator) activity() {
 	}
 	for i, inv := range v.sc.Invoices {
 		if inv.Emailed && inv.ScheduledSend != "" {
-			v.add(fmt.Sprintf("invoices[%d].emailed", i), "an invoice scheduled to be sent (scheduledSendAt) has not been emailed yet")
+			v.add(fmt.Sprintf("invoices[%d].emailed", i),
+				"an invoice scheduled to be sent (scheduledSendAt) has not been emailed yet")
 		}
 	}
 	for i, d := range v.sc.DeferredWrites {

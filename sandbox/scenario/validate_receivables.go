@@ -123,7 +123,8 @@ func (v *validator) tasks() {
 			continue
 		}
 		i := slices.IndexFunc(v.sc.Transactions, func(x Transaction) bool { return x.ID == t.TransactionID })
-		if (t.Status == "" || t.Status == "action_required") && i >= 0 && v.sc.Transactions[i].DetailedStatus != "pending_approval" {
+		if (t.Status == "" || t.Status == "action_required") && i >= 0 &&
+			v.sc.Transactions[i].DetailedStatus != "pending_approval" {
 			v.add(p+".transactionId", "a payment_approval task that needs action names a pending_approval transaction")
 		}
 	}

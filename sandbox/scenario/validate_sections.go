@@ -33,7 +33,8 @@ func (v *validator) people() {
 }
 
 func (v *validator) money() {
-	if m := v.sc.Money; m != nil && m.ACHSettlementBusinessDays != nil && (*m.ACHSettlementBusinessDays < 0 || *m.ACHSettlementBusinessDays > 10) {
+	if m := v.sc.Money; m != nil && m.ACHSettlementBusinessDays != nil &&
+		(*m.ACHSettlementBusinessDays < 0 || *m.ACHSettlementBusinessDays > 10) {
 		v.add("money.achSettlementBusinessDays", "must be between 0 and 10")
 	}
 	for i, a := range v.sc.Accounts {

@@ -184,7 +184,8 @@ func TestRejectAndExpire(t *testing.T) {
 	}
 	waiting := defer1(t, e, "sk_sandbox_carol_readonly", "le_acme", txn, `{"note":"later"}`)
 	advance(t, e, `{"by":"71h"}`)
-	if got := e.get("/agent-request/"+waiting.ID, "sk_sandbox_carol_readonly", "le_acme").json(t); got["status"] != "pending" {
+	if got := e.get("/agent-request/"+waiting.ID, "sk_sandbox_carol_readonly",
+		"le_acme").json(t); got["status"] != "pending" {
 		t.Fatalf("after 71h: %v", got)
 	}
 	res := advance(t, e, `{"by":"2h"}`)
@@ -194,14 +195,16 @@ func TestRejectAndExpire(t *testing.T) {
 	for _, ev := range res["events"].([]any) {
 		ev := ev.(map[string]any)
 		payload, _ := ev["payload"].(map[string]any)
-		if ev["kind"] == "agent_request.expire" && (payload["agentRequestId"] == waiting.ID || payload["agentRequestId"] == rejected.ID) {
+		if ev["kind"] == "agent_request.expire" &&
+			(payload["agentRequestId"] == waiting.ID || payload["agentRequestId"] == rejected.ID) {
 			expiries++
 		}
 	}
 	if expiries != 1 {
 		t.Fatalf("%d expiry events ran, want 1 (the rejected one was canceled)", expiries)
 	}
-	if got := e.get("/agent-request/"+waiting.ID, "sk_sandbox_carol_readonly", "le_acme").json(t); got["status"] != "expired" {
+	if got := e.get("/agent-request/"+waiting.ID, "sk_sandbox_carol_readonly",
+		"le_acme").json(t); got["status"] != "expired" {
 		t.Fatalf("after 73h: %v", got)
 	}
 	decide(e, waiting.ID, "approve").gen2(t, 409, "conflict")
@@ -209,8 +212,14 @@ func TestRejectAndExpire(t *testing.T) {
 
 func TestDeferralOfAnOddPathIsNotAnError(t *testing.T) {
 	e := newEnv(t, options{})
-	id := deferred(t, e.do(req{method: http.MethodPatch, path: "/transaction/%20/note", key: "sk_sandbox_acme_readonly", body: `{"note":"x"}`}))
-	if got := decide(e, id, "approve").status(t, 200).json(t); got["status"] != "failed" || got["failureStatus"] != float64(404) {
+	id := deferred(
+		t,
+		e.do(
+			req{method: http.MethodPatch, path: "/transaction/%20/note", key: "sk_sandbox_acme_readonly", body: `{"note":"x"}`},
+		),
+	)
+	if got := decide(e, id, "approve").status(t, 200).json(t); got["status"] != "failed" ||
+		got["failureStatus"] != float64(404) {
 		t.Fatalf("approval = %v", got)
 	}
 }

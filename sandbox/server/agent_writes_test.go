@@ -79,7 +79,8 @@ func TestDeferredWritesAcrossOperations(t *testing.T) {
 				t.Fatalf("approved card %s = %v, a direct call gives %v", k, card[k], direct[k])
 			}
 		}
-		if got := e.get("/card/"+card["id"].(string), "sk_sandbox_acme", "").status(t, 200).json(t); got["name"] != "Agent's card" {
+		if got := e.get("/card/"+card["id"].(string), "sk_sandbox_acme", "").status(t,
+			200).json(t); got["name"] != "Agent's card" {
 			t.Fatalf("created card = %v", got)
 		}
 	})
@@ -107,7 +108,8 @@ func TestDeferredWritesAcrossOperations(t *testing.T) {
 		}
 	})
 	t.Run("webhook create", func(t *testing.T) {
-		id := deferred(t, e.post("/webhook", ro, "", "", map[string]any{"url": "https://hooks.example.test/slash", "name": "Agent hook"}))
+		id := deferred(t,
+			e.post("/webhook", ro, "", "", map[string]any{"url": "https://hooks.example.test/slash", "name": "Agent hook"}))
 		hook := approveOK(t, e, id)
 		got := e.get("/webhook/"+hook["id"].(string), "sk_sandbox_acme", "").status(t, 200).json(t)
 		if got["name"] != "Agent hook" || got["url"] != "https://hooks.example.test/slash" {
@@ -122,7 +124,9 @@ func TestDeferredWritesAcrossOperations(t *testing.T) {
 			t.Fatalf("approved request = %v", ir)
 		}
 		outboxLink(t, e, "hello@pixelforge.test")
-		again := decide(e, deferred(t, createIR(e, "sk_sandbox_carol_readonly", "le_acme", "agent-ir", validIR)), "approve").status(t, 200).json(t)
+		again := decide(e, deferred(t, createIR(e, "sk_sandbox_carol_readonly", "le_acme", "agent-ir", validIR)),
+			"approve").status(t, 200).
+			json(t)
 		if again["status"] != "failed" || again["failureStatus"] != float64(409) {
 			t.Fatalf("a second approval with a consumed key = %v", again)
 		}
@@ -141,11 +145,17 @@ func TestDeferredTransferMeetsTheWorldAsItIsAtApproval(t *testing.T) {
 	e := newEnv(t, options{})
 	ro := "sk_sandbox_acme_readonly"
 	eng, _ := vaBalance(t, e, "sk_sandbox_acme", "", "subaccount_acmeengineering")
-	move := map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": eng - 1000}
+	move := map[string]any{
+		"source":      "subaccount_acmeengineering",
+		"destination": "subaccount_acmepayroll",
+		"amountCents": eng - 1000,
+	}
 	t.Run("insufficient funds at approval", func(t *testing.T) {
 		id := deferred(t, e.post("/transfer/virtual-account", ro, "", "drain-later", move))
-		e.post("/transfer/virtual-account", "sk_sandbox_acme", "", "drain-now", map[string]any{"source": "subaccount_acmeengineering",
-			"destination": "subaccount_acmemarketing", "amountCents": 5000}).status(t, 200)
+		e.post("/transfer/virtual-account", "sk_sandbox_acme", "", "drain-now",
+			map[string]any{"source": "subaccount_acmeengineering",
+				"destination": "subaccount_acmemarketing", "amountCents": 5000}).
+			status(t, 200)
 		got := decide(e, id, "approve").status(t, 200).json(t)
 		if got["status"] != "failed" || got["failure"].(map[string]any)["identifier"] != "insufficient_funds" {
 			t.Fatalf("approval after the money left = %v", got)
@@ -155,7 +165,11 @@ func TestDeferredTransferMeetsTheWorldAsItIsAtApproval(t *testing.T) {
 		}
 	})
 	t.Run("the original idempotency key still applies", func(t *testing.T) {
-		small := map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": 700}
+		small := map[string]any{
+			"source":      "subaccount_acmeengineering",
+			"destination": "subaccount_acmepayroll",
+			"amountCents": 700,
+		}
 		id := deferred(t, e.post("/transfer/virtual-account", ro, "", "same-key", small))
 		direct := e.post("/transfer/virtual-account", "sk_sandbox_acme", "", "same-key", small).status(t, 200).json(t)
 		before, _ := vaBalance(t, e, "sk_sandbox_acme", "", "subaccount_acmeengineering")
@@ -168,9 +182,17 @@ func TestDeferredTransferMeetsTheWorldAsItIsAtApproval(t *testing.T) {
 		}
 	})
 	t.Run("reject and expiry", func(t *testing.T) {
-		rej := deferred(t, e.post("/transfer/virtual-account", ro, "", "rej", map[string]any{"source": "subaccount_acmepayroll", "destination": "subaccount_acmemarketing", "amountCents": 100}))
+		rej := deferred(
+			t,
+			e.post("/transfer/virtual-account", ro, "", "rej",
+				map[string]any{"source": "subaccount_acmepayroll", "destination": "subaccount_acmemarketing", "amountCents": 100}),
+		)
 		decide(e, rej, "reject").status(t, 200)
-		exp := deferred(t, e.post("/transfer/virtual-account", ro, "", "exp", map[string]any{"source": "subaccount_acmepayroll", "destination": "subaccount_acmemarketing", "amountCents": 100}))
+		exp := deferred(
+			t,
+			e.post("/transfer/virtual-account", ro, "", "exp",
+				map[string]any{"source": "subaccount_acmepayroll", "destination": "subaccount_acmemarketing", "amountCents": 100}),
+		)
 		advance(t, e, `{"by":"73h"}`)
 		for id, want := range map[string]string{rej: "rejected", exp: "expired"} {
 			if got := e.get("/agent-request/"+id, ro, "").status(t, 200).json(t)["status"]; got != want {
@@ -185,8 +207,10 @@ func TestAgentRequestExpiryIsConfigurable(t *testing.T) {
 	if got := e.get("/_sandbox/agent-requests/settings", "", "").status(t, 200).json(t); got["expiresAfter"] != "72h0m0s" {
 		t.Fatalf("default expiry = %v", got)
 	}
-	e.do(req{method: http.MethodPut, path: "/_sandbox/agent-requests/settings", body: `{"expiresAfter":"2h"}`}).status(t, 200)
-	e.do(req{method: http.MethodPut, path: "/_sandbox/agent-requests/settings", body: `{"expiresAfter":"soon"}`}).gen2(t, 400, "invalid_request")
+	e.do(req{method: http.MethodPut, path: "/_sandbox/agent-requests/settings", body: `{"expiresAfter":"2h"}`}).
+		status(t, 200)
+	e.do(req{method: http.MethodPut, path: "/_sandbox/agent-requests/settings", body: `{"expiresAfter":"soon"}`}).
+		gen2(t, 400, "invalid_request")
 	txn, _ := firstTransaction(t, e)
 	id := defer1(t, e, "sk_sandbox_carol_readonly", "le_acme", txn, `{"note":"quick"}`).ID
 	advance(t, e, `{"by":"119m"}`)
@@ -209,17 +233,21 @@ keys:
   - {key: sk_r, kind: legal_entity, legalEntityId: le_r}
 `
 	w := createWorld(t, e, `{"id":"limited","yaml":`+quote(yaml)+`}`)
-	if got := e.get("/_sandbox/worlds/limited/agent-requests/settings", "", "").status(t, 200).json(t); got["expiresAfter"] != "30m0s" {
+	if got := e.get("/_sandbox/worlds/limited/agent-requests/settings", "", "").status(t,
+		200).json(t); got["expiresAfter"] != "30m0s" {
 		t.Fatalf("scenario expiry = %v", got)
 	}
 	key := "sk_r_" + w.ID
 	e.get("/legal-entity", key, "").status(t, 200)
 	e.get("/legal-entity", key, "").status(t, 200)
 	e.get("/legal-entity", key, "").status(t, 429)
-	if got := e.get("/_sandbox/worlds/limited/rate-limit", "", "").json(t)["limit"].(map[string]any); got["requests"] != float64(2) {
+	if got := e.get("/_sandbox/worlds/limited/rate-limit", "", "").json(t)["limit"].(map[string]any); got["requests"] !=
+		float64(2) {
 		t.Fatalf("scenario rate limit = %v", got)
 	}
-	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"yaml":` + quote("rateLimit: {requests: 0, window: soon}\nlegalEntities: [{id: le_x, name: X}]\n") + `}`}).gen2(t, 400, "invalid_request")
+	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"yaml":` + quote("rateLimit: {requests: 0,"+
+		" window: soon}\nlegalEntities: [{id: le_x, name: X}]\n") + `}`}).
+		gen2(t, 400, "invalid_request")
 }
 
 // An update whose resource's view wraps the record ({"virtualAccount": {…},

@@ -16,7 +16,9 @@ type analyticsResult struct {
 func query(t *testing.T, e *env, key, le, sql string) analyticsResult {
 	t.Helper()
 	var out analyticsResult
-	e.do(req{method: http.MethodPost, path: "/analytics", key: key, le: le, body: map[string]string{"query": sql}}).status(t, 200).decode(t, &out)
+	e.do(req{method: http.MethodPost, path: "/analytics", key: key, le: le, body: map[string]string{"query": sql}}).
+		status(t, 200).
+		decode(t, &out)
 	return out
 }
 
@@ -25,7 +27,8 @@ func TestAnalytics(t *testing.T) {
 	t.Run("aggregates the legal entity's transactions", func(t *testing.T) {
 		r := query(t, e, "sk_sandbox_acme", "", `SELECT detailed_status, count(*) AS n, sum(amount_cents) AS total
 			FROM transactions GROUP BY detailed_status ORDER BY n DESC`)
-		if r.Error != "" || r.RowCount == 0 || r.RowCount != len(r.Rows) || strings.Join(r.Columns, ",") != "detailed_status,n,total" {
+		if r.Error != "" || r.RowCount == 0 || r.RowCount != len(r.Rows) ||
+			strings.Join(r.Columns, ",") != "detailed_status,n,total" {
 			t.Fatalf("result = %+v", r)
 		}
 		var n float64
@@ -69,7 +72,8 @@ func TestAnalytics(t *testing.T) {
 		for _, row := range r.Rows {
 			names[row["name"].(string)] = true
 		}
-		for _, want := range []string{"transactions", "cards", "card_groups", "accounts", "virtual_accounts", "contacts", "customers", "invoices", "webhooks"} {
+		for _, want := range []string{"transactions", "cards", "card_groups", "accounts", "virtual_accounts", "contacts",
+			"customers", "invoices", "webhooks"} {
 			if !names[want] {
 				t.Errorf("SHOW TABLES lacks %s: %v", want, names)
 			}
@@ -109,7 +113,8 @@ func TestAnalytics(t *testing.T) {
 		}
 	})
 	t.Run("runaway queries stop", func(t *testing.T) {
-		r := query(t, e, "sk_sandbox_acme", "", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n) SELECT x FROM n")
+		r := query(t, e, "sk_sandbox_acme", "",
+			"WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n) SELECT x FROM n")
 		if !strings.Contains(r.Error, "rows") {
 			t.Fatalf("unbounded result = %+v", r.Error)
 		}
@@ -121,12 +126,16 @@ func TestAnalytics(t *testing.T) {
 		}
 	})
 	t.Run("invalid bodies", func(t *testing.T) {
-		e.do(req{method: http.MethodPost, path: "/analytics", key: "sk_sandbox_acme", body: map[string]int{"query": 1}}).gen1(t, 400, "invalid_request")
-		e.do(req{method: http.MethodPost, path: "/analytics", key: "sk_sandbox_acme", body: `{}`}).gen1(t, 400, "invalid_request")
-		e.do(req{method: http.MethodPost, path: "/analytics", key: "sk_sandbox_alice", body: `{"query":"SELECT 1"}`}).gen1(t, 400, "invalid_request")
+		e.do(req{method: http.MethodPost, path: "/analytics", key: "sk_sandbox_acme", body: map[string]int{"query": 1}}).
+			gen1(t, 400, "invalid_request")
+		e.do(req{method: http.MethodPost, path: "/analytics", key: "sk_sandbox_acme", body: `{}`}).
+			gen1(t, 400, "invalid_request")
+		e.do(req{method: http.MethodPost, path: "/analytics", key: "sk_sandbox_alice", body: `{"query":"SELECT 1"}`}).
+			gen1(t, 400, "invalid_request")
 	})
 	t.Run("a read-only key may query", func(t *testing.T) {
-		if r := query(t, e, "sk_sandbox_acme_readonly", "", "SELECT count(*) AS n FROM accounts"); r.Rows[0]["n"].(float64) != 2 {
+		if r := query(t, e, "sk_sandbox_acme_readonly", "",
+			"SELECT count(*) AS n FROM accounts"); r.Rows[0]["n"].(float64) != 2 {
 			t.Fatalf("result = %+v", r)
 		}
 	})

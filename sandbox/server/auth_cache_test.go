@@ -46,7 +46,9 @@ func TestCredentialsFollowTheirRecords(t *testing.T) {
 	}
 	// Writes resolve their credential the same way.
 	card := map[string]any{"accountId": "sa_group_globexmain", "type": "virtual", "name": "Kept credential"}
-	e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_alice", le: "le_globex", body: card}).status(t, http.StatusCreated)
+	e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_alice", le: "le_globex", body: card}).
+		status(t, http.StatusCreated)
 	setRole(false)
-	e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_alice", le: "le_globex", body: card}).status(t, http.StatusForbidden)
+	e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_alice", le: "le_globex", body: card}).
+		status(t, http.StatusForbidden)
 }

@@ -22,7 +22,14 @@ func TestAuthenticationFirstGeneration(t *testing.T) {
 		{"user key on an entity that does not exist", "sk_sandbox_alice", "le_nobody", "/account", 403, "forbidden"},
 		{"legal-entity key naming another entity", "sk_sandbox_acme", "le_globex", "/account", 403, "forbidden"},
 		{"another entity's account", "sk_sandbox_globex", "", "/account/sa_group_acmeoperating", 404, "not_found"},
-		{"another entity's account through a user key", "sk_sandbox_alice", "le_globex", "/account/sa_group_acmeoperating/balance", 404, "not_found"},
+		{
+			"another entity's account through a user key",
+			"sk_sandbox_alice",
+			"le_globex",
+			"/account/sa_group_acmeoperating/balance",
+			404,
+			"not_found",
+		},
 		{"filter naming another entity", "sk_sandbox_acme", "", "/account?filter:legalEntityId=le_globex", 403, "forbidden"},
 	}
 	for _, tc := range tests {
@@ -75,7 +82,8 @@ func TestKeysActOnTheirEntity(t *testing.T) {
 		if got := ids(e.get("/legal-entity", "sk_sandbox_bob", "").status(t, 200)); len(got) != 1 || got[0] != "le_acme" {
 			t.Fatalf("bob sees %v", got)
 		}
-		if got := ids(e.get("/legal-entity", "sk_sandbox_globex", "").status(t, 200)); len(got) != 1 || got[0] != "le_globex" {
+		if got := ids(e.get("/legal-entity", "sk_sandbox_globex", "").status(t, 200)); len(got) != 1 ||
+			got[0] != "le_globex" {
 			t.Fatalf("globex key sees %v", got)
 		}
 	})

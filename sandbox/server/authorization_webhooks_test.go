@@ -58,21 +58,26 @@ func TestAuthorizationWebhookEndpoints(t *testing.T) {
 		{"when needs default", http.MethodPatch,
 			`{"config":{"fallbackBehavior":"reject","when":{"operator":"eq","field":"amountCents","value":1}}}`, "/config/when"},
 		{"in needs values", http.MethodPatch,
-			`{"config":{"fallbackBehavior":"default","when":{"operator":"in","field":"merchantCategoryCode","values":[]}}}`, "/config/when/values"},
+			`{"config":{"fallbackBehavior":"default","when":{"operator":"in","field":"merchantCategoryCode","values":[]}}}`,
+			"/config/when/values"},
 		{"value must be an integer", http.MethodPatch,
-			`{"config":{"fallbackBehavior":"default","when":{"operator":"gt","field":"amountCents","value":"10"}}}`, "/config/when/value"},
+			`{"config":{"fallbackBehavior":"default","when":{"operator":"gt","field":"amountCents","value":"10"}}}`,
+			"/config/when/value"},
 		{"the secret is read-only", http.MethodPatch, `{"signingSecret":"whsec_mine"}`, "/signingSecret"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := e.do(req{method: c.method, path: authPath, key: "sk_sandbox_acme", body: c.body}).gen1(t, 400, "invalid_request")
+			m := e.do(req{method: c.method, path: authPath, key: "sk_sandbox_acme", body: c.body}).
+				gen1(t, 400, "invalid_request")
 			details, _ := m["meta"].(map[string]any)["details"].(map[string]any)
 			if _, ok := details[c.field]; !ok {
 				t.Fatalf("details = %v, want %s", details, c.field)
 			}
 		})
 	}
-	m := e.do(req{method: http.MethodPut, path: "/account/sa_group_globexmain/authorization-webhook", key: "sk_sandbox_globex",
-		body: put}).gen1(t, 403, "forbidden")
+	m := e.do(req{method: http.MethodPut, path: "/account/sa_group_globexmain/authorization-webhook",
+		key:  "sk_sandbox_globex",
+		body: put}).
+		gen1(t, 403, "forbidden")
 	if !strings.Contains(m["message"].(string), "enterprise feature") {
 		t.Fatalf("non-enterprise refusal = %v", m["message"])
 	}
@@ -80,7 +85,10 @@ func TestAuthorizationWebhookEndpoints(t *testing.T) {
 	e.get("/account/sa_group_globexmain/authorization-webhook", "sk_sandbox_acme", "").gen1(t, 404, "not_found")
 	e.do(req{method: http.MethodPatch, path: "/account/sa_group_acmecharge/authorization-webhook", key: "sk_sandbox_acme",
 		body: `{"status":"active"}`}).gen1(t, 404, "not_found")
-	deferred(t, e.do(req{method: http.MethodPatch, path: authPath, key: "sk_sandbox_acme_readonly", body: `{"status":"inactive"}`}))
+	deferred(
+		t,
+		e.do(req{method: http.MethodPatch, path: authPath, key: "sk_sandbox_acme_readonly", body: `{"status":"inactive"}`}),
+	)
 }
 
 // TestAuthorizationWebhookIsCalledThroughTheServer configures the webhook
@@ -109,7 +117,8 @@ func TestAuthorizationWebhookIsCalledThroughTheServer(t *testing.T) {
 	defer rc.Close()
 	var h authHookJSON
 	e.do(req{method: http.MethodPut, path: authPath, key: "sk_sandbox_acme",
-		body: `{"webhookUrl":"` + rc.URL + `","status":"active","config":{"fallbackBehavior":"reject"}}`}).status(t, 200).decode(t, &h)
+		body: `{"webhookUrl":"` + rc.URL + `","status":"active","config":{"fallbackBehavior":"reject"}}`}).status(t,
+		200).decode(t, &h)
 	secret.Store(&h.SigningSecret)
 	decide := func(cents int64) (bool, string, bool) {
 		t.Helper()
@@ -164,7 +173,8 @@ func TestCardAuthorizationAsksTheAuthorizationWebhook(t *testing.T) {
 	defer rc.Close()
 	configure := func(fallback string) {
 		e.do(req{method: http.MethodPut, path: authPath, key: "sk_sandbox_acme",
-			body: `{"webhookUrl":"` + rc.URL + `","status":"active","config":{"fallbackBehavior":"` + fallback + `"}}`}).status(t, 200)
+			body: `{"webhookUrl":"` + rc.URL + `","status":"active",` +
+				`"config":{"fallbackBehavior":"` + fallback + `"}}`}).status(t, 200)
 	}
 	configure("reject")
 	t.Run("the receiver approves", func(t *testing.T) {
@@ -172,7 +182,8 @@ func TestCardAuthorizationAsksTheAuthorizationWebhook(t *testing.T) {
 		wantDecision(t, s, true, "authorizationWebhook", "treasury policy")
 		ev := *lastEvent.Load()
 		data := ev["data"].(map[string]any)
-		if data["transaction"].(map[string]any)["id"] != s.Transaction.ProviderAuthorizationID || data["card"].(map[string]any)["id"] != "card_acmegithub" {
+		if data["transaction"].(map[string]any)["id"] != s.Transaction.ProviderAuthorizationID ||
+			data["card"].(map[string]any)["id"] != "card_acmegithub" {
 			t.Fatalf("authorization event = %v", ev)
 		}
 		calls := where(logLines(t, e.log.String()), "authorization webhook call")
@@ -183,7 +194,8 @@ func TestCardAuthorizationAsksTheAuthorizationWebhook(t *testing.T) {
 		}
 	})
 	t.Run("the receiver declines", func(t *testing.T) {
-		wantDecision(t, authorize(t, e, "card_acmegithub", 60_000, "merchant_v2_github"), false, "authorizationWebhook", "treasury policy")
+		wantDecision(t, authorize(t, e, "card_acmegithub", 60_000, "merchant_v2_github"), false, "authorizationWebhook",
+			"treasury policy")
 	})
 	t.Run("the card's own rules decide first", func(t *testing.T) {
 		s := authorize(t, e, "card_acmegithub", 2_000, "merchant_v2_united")
@@ -194,27 +206,32 @@ func TestCardAuthorizationAsksTheAuthorizationWebhook(t *testing.T) {
 	hang.Store(true)
 	t.Run("timeout with reject declines", func(t *testing.T) {
 		s := authorize(t, e, "card_acmegithub", 2_100, "merchant_v2_github")
-		if s.Approved || s.Decision.Rule != "authorizationWebhook" || !strings.Contains(s.Transaction.DeclineReason, "fallback (reject)") {
+		if s.Approved || s.Decision.Rule != "authorizationWebhook" ||
+			!strings.Contains(s.Transaction.DeclineReason, "fallback (reject)") {
 			t.Fatalf("timeout with reject = %+v / %+v", s.Decision, s.Transaction)
 		}
 		if fb, _ := s.CardEvent.Decision["fallbackApplied"].(bool); !fb {
 			t.Fatalf("the card event does not record the fallback: %v", s.CardEvent.Decision)
 		}
 		calls := where(logLines(t, e.log.String()), "authorization webhook call")
-		if l := calls[len(calls)-1]; l["level"] != "warn" || l["status"] != nil || !strings.HasPrefix(l["error"].(string), "timeout: no answer within") {
+		if l := calls[len(calls)-1]; l["level"] != "warn" || l["status"] != nil ||
+			!strings.HasPrefix(l["error"].(string), "timeout: no answer within") {
 			t.Fatalf("log line = %v", l)
 		}
 	})
 	configure("default")
 	t.Run("timeout with default continues", func(t *testing.T) {
 		s := authorize(t, e, "card_acmegithub", 2_100, "merchant_v2_github")
-		if !s.Approved || s.Transaction.DetailedStatus != "pending" || !strings.Contains(s.Transaction.ApprovalReason, "fallback (default)") {
+		if !s.Approved || s.Transaction.DetailedStatus != "pending" ||
+			!strings.Contains(s.Transaction.ApprovalReason, "fallback (default)") {
 			t.Fatalf("timeout with default = %+v / %+v", s.Decision, s.Transaction)
 		}
 	})
 	hang.Store(false)
-	e.do(req{method: http.MethodPatch, path: authPath, key: "sk_sandbox_acme", body: `{"status":"inactive"}`}).status(t, 200)
+	e.do(req{method: http.MethodPatch, path: authPath, key: "sk_sandbox_acme", body: `{"status":"inactive"}`}).
+		status(t, 200)
 	t.Run("an inactive webhook is not asked", func(t *testing.T) {
-		wantDecision(t, authorize(t, e, "card_acmegithub", 60_000, "merchant_v2_github"), true, "standardAuthorization", "approved")
+		wantDecision(t, authorize(t, e, "card_acmegithub", 60_000, "merchant_v2_github"), true, "standardAuthorization",
+			"approved")
 	})
 }

@@ -37,7 +37,14 @@ func serve(b *testing.B, h http.Handler, method, target, key string, body []byte
 // fresh asks for an answer computed afresh, not the read cache's.
 var fresh = map[string]string{"Cache-Control": "no-cache"}
 
-func serveWith(b *testing.B, h http.Handler, method, target, key string, body []byte, want int, header map[string]string) []byte {
+func serveWith(
+	b *testing.B,
+	h http.Handler,
+	method, target, key string,
+	body []byte,
+	want int,
+	header map[string]string,
+) []byte {
 	req := httptest.NewRequest(method, target, bytes.NewReader(body))
 	req.Header.Set("X-API-Key", key)
 	for k, v := range header {
@@ -92,7 +99,9 @@ func bigServer(b *testing.B) (http.Handler, string) {
 	b.Helper()
 	*server.VerifyReads = false
 	big.once.Do(func() {
-		s, err := server.New(withAll(server.Config{Scenario: "../../bench/big.yaml", Log: zerolog.New(io.Discard).Level(zerolog.InfoLevel)}))
+		s, err := server.New(
+			withAll(server.Config{Scenario: "../../bench/big.yaml", Log: zerolog.New(io.Discard).Level(zerolog.InfoLevel)}),
+		)
 		if err != nil {
 			big.initErr = err
 			return

@@ -49,16 +49,19 @@ func TestScenarioAliasBombRefused(t *testing.T) {
 	e := newEnv(t, options{scenariosDir: dir})
 	// A first refusal makes what any refusal needs (the OpenAPI checks of
 	// the answers) before the heap is measured.
-	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"yaml":"colour: red"}`}).gen2(t, http.StatusBadRequest, "invalid_request")
+	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"yaml":"colour: red"}`}).
+		gen2(t, http.StatusBadRequest, "invalid_request")
 	before := heapInUse()
 	for name, body := range map[string]map[string]string{
 		"inline":             {"yaml": bomb},
 		"scenarios-dir file": {"scenario": "bomb"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			d := e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: body}).gen2(t, http.StatusBadRequest, "invalid_request")
+			d := e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: body}).
+				gen2(t, http.StatusBadRequest, "invalid_request")
 			p := d["problem1"]
-			if len(d) != 1 || !strings.Contains(p, ": the file expands past 32 MiB of text, its limit (this alias repeats what it names") {
+			if len(d) != 1 ||
+				!strings.Contains(p, ": the file expands past 32 MiB of text, its limit (this alias repeats what it names") {
 				t.Fatalf("details = %v, want the one expansion problem", d)
 			}
 			file, at, _ := strings.Cut(p, ":")
@@ -82,8 +85,8 @@ const NoBudget = -1
 
 // generated is an inline scenario generating n card transactions.
 func generated(n int) string {
-	return "name: gen\nlegalEntities: [{id: le_g, name: G}]\nkeys: [{key: sk_gen, kind: legal_entity, legalEntityId: le_g}]\n" +
-		"accounts: [{id: sa_g, legalEntityId: le_g, name: A}]\ncards: [{id: card_g, accountId: sa_g, name: C}]\n" +
+	return "name: gen\nlegalEntities: [{id: le_g, name: G}]\nkeys: [{key: sk_gen, kind: legal_entity, legalEntityId:" +
+		" le_g}]\naccounts: [{id: sa_g, legalEntityId: le_g, name: A}]\ncards: [{id: card_g, accountId: sa_g, name: C}]\n" +
 		"generate:\n  - {kind: card_transactions, count: " + strconv.Itoa(n) + ", legalEntityId: le_g}\n"
 }
 
@@ -95,7 +98,8 @@ func refusedForMemory(t *testing.T, r *resp, budget string) string {
 	d := r.gen2(t, http.StatusInsufficientStorage, "insufficient_storage")
 	var body struct{ Message string }
 	r.decode(t, &body)
-	for _, want := range []string{"needs about ", "already hold ", "the sandbox's " + budget, " memory budget", "--memory-budget"} {
+	for _, want := range []string{"needs about ", "already hold ", "the sandbox's " + budget, " memory budget",
+		"--memory-budget"} {
 		if !strings.Contains(body.Message, want) {
 			t.Fatalf("message %q lacks %q", body.Message, want)
 		}
@@ -194,7 +198,8 @@ func TestSnapshotImportsPastBudgetRefused(t *testing.T) {
 	})
 	// What was kept still works: a world made of an imported snapshot
 	// would not fit, the snapshot taken restores into its world.
-	e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots/snap_1/restore", header: map[string]string{"X-Sandbox-World": "gen"}}).
+	e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots/snap_1/restore",
+		header: map[string]string{"X-Sandbox-World": "gen"}}).
 		status(t, http.StatusOK)
 	e.get("/account", "sk_sandbox_acme", "").status(t, http.StatusOK)
 	e.get("/account", "sk_gen_gen", "").status(t, http.StatusOK)
@@ -227,7 +232,8 @@ func TestSnapshotTakeAndRestorePastBudgetRefused(t *testing.T) {
 	if !strings.Contains(msg, "restoring snapshot snap_1 into world default needs about ") {
 		t.Fatalf("message %q does not say what was refused", msg)
 	}
-	if got := e.get("/legal-entity", "sk_sandbox_acme", "").status(t, http.StatusOK).body; !strings.Contains(string(got), "Acme") {
+	if got := e.get("/legal-entity", "sk_sandbox_acme", "").status(t, http.StatusOK).body; !strings.Contains(string(got),
+		"Acme") {
 		t.Fatalf("the default world no longer holds the demo: %s", got)
 	}
 	createWorld(t, e, `{"id":"gen2","yaml":`+strconv.Quote(generated(100))+`}`)
@@ -239,7 +245,8 @@ func TestSnapshotTakeAndRestorePastBudgetRefused(t *testing.T) {
 		t.Fatalf("%d snapshots after the refusal, want 1", n)
 	}
 	e.eng.SetMemoryBudget(0)
-	e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots/snap_1/restore", header: map[string]string{"X-Sandbox-World": "gen2"}}).
+	e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots/snap_1/restore",
+		header: map[string]string{"X-Sandbox-World": "gen2"}}).
 		status(t, http.StatusOK)
 	if h := e.get("/_sandbox/health", "", "").json(t)["memory"].(map[string]any); h["budget"] != nil {
 		t.Fatalf("health memory without a budget = %v, want budget null", h)

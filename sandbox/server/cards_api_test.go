@@ -74,18 +74,23 @@ func acmeEventsFor(t *testing.T, e *env, entity string) []string {
 
 func TestCardCreateAndGet(t *testing.T) {
 	e := newEnv(t, options{})
-	created := e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_acme", body: `{"type":"virtual","name":"Team lunch",
-		"isSingleUse":true,"userData":{"costCenter":"OPS-7"},"cardGroupId":"card_group_acmetravel","cardProductId":"card_product_mastercard_commercial"}`}).status(t, 201)
+	created := e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_acme",
+		body: `{"type":"virtual","name":"Team lunch",
+		"isSingleUse":true,"userData":{"costCenter":"OPS-7"},"cardGroupId":"card_group_acmetravel","cardProductId":` +
+			`"card_product_mastercard_commercial"}`}).
+		status(t, 201)
 	golden(t, "card.create", created.body)
 	var c cardJSON
 	created.decode(t, &c)
 	if c.AccountID != "sa_group_acmeoperating" || c.Name != "Team lunch" || c.Status != "active" || !c.IsSingleUse {
 		t.Fatalf("card = %+v", c)
 	}
-	if c.CardGroupID != "card_group_acmetravel" || c.CardGroupName != "Travel" || c.CardProductID != "card_product_mastercard_commercial" {
+	if c.CardGroupID != "card_group_acmetravel" || c.CardGroupName != "Travel" ||
+		c.CardProductID != "card_product_mastercard_commercial" {
 		t.Fatalf("group/product = %+v", c)
 	}
-	if c.PAN != nil || c.CVV != nil || len(c.Last4) != 4 || c.IsPhysical == nil || *c.IsPhysical || c.UserData["costCenter"] != "OPS-7" {
+	if c.PAN != nil || c.CVV != nil || len(c.Last4) != 4 || c.IsPhysical == nil || *c.IsPhysical ||
+		c.UserData["costCenter"] != "OPS-7" {
 		t.Fatalf("card = %+v", c)
 	}
 	if got := acmeEventsFor(t, e, c.ID); !slices.Equal(got, []string{kernel.EventCardCreation}) {
@@ -124,8 +129,17 @@ func TestCardCreateAndGet(t *testing.T) {
 		}
 	})
 	t.Run("user key needs accountId", func(t *testing.T) {
-		r := e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_alice", le: "le_acme", body: `{"type":"virtual","name":"x"}`})
-		if d := r.gen1(t, 400, "invalid_request"); d["meta"].(map[string]any)["details"].(map[string]any)["/accountId"] == nil {
+		r := e.do(
+			req{
+				method: http.MethodPost,
+				path:   "/card",
+				key:    "sk_sandbox_alice",
+				le:     "le_acme",
+				body:   `{"type":"virtual","name":"x"}`,
+			},
+		)
+		if d := r.gen1(t, 400,
+			"invalid_request"); d["meta"].(map[string]any)["details"].(map[string]any)["/accountId"] == nil {
 			t.Fatalf("details = %v", d)
 		}
 		var ok cardJSON
@@ -142,20 +156,40 @@ func TestCardCreateAndGet(t *testing.T) {
 			status int
 			field  string
 		}{
-			"no type":               {`{"name":"x"}`, 400, "/type"},
-			"physical":              {`{"type":"physical","name":"x"}`, 400, "/type"},
-			"no name":               {`{"type":"virtual"}`, 400, "/name"},
-			"blank name":            {`{"type":"virtual","name":"  "}`, 400, "/name"},
-			"userData array":        {`{"type":"virtual","name":"x","userData":[1]}`, 400, "/userData"},
-			"userData over 4 KB":    {big, 400, "/userData"},
-			"unknown property":      {`{"type":"virtual","name":"x","color":"red"}`, 400, "/color"},
-			"group of globex":       {`{"type":"virtual","name":"x","cardGroupId":"card_group_globexfleet"}`, 404, "cardGroupId"},
-			"foreign account":       {`{"type":"virtual","name":"x","accountId":"sa_group_globexmain"}`, 404, "accountId"},
-			"va of another account": {`{"type":"virtual","name":"x","accountId":"sa_group_acmecharge","virtualAccountId":"subaccount_acmemarketing"}`, 400, "/virtualAccountId"},
-			"closed va":             {`{"type":"virtual","name":"x","virtualAccountId":"subaccount_acmeoldproject"}`, 400, "/virtualAccountId"},
-			"inactive product":      {`{"type":"virtual","name":"x","cardProductId":"card_product_visa_legacy"}`, 400, "/cardProductId"},
-			"unknown product":       {`{"type":"virtual","name":"x","cardProductId":"card_product_nope"}`, 404, "cardProductId"},
-			"bad constraint":        {`{"type":"virtual","name":"x","spendingConstraint":{"countryRule":{"countries":["usa"]}}}`, 400, "/spendingConstraint/countryRule/countries/0"},
+			"no type":            {`{"name":"x"}`, 400, "/type"},
+			"physical":           {`{"type":"physical","name":"x"}`, 400, "/type"},
+			"no name":            {`{"type":"virtual"}`, 400, "/name"},
+			"blank name":         {`{"type":"virtual","name":"  "}`, 400, "/name"},
+			"userData array":     {`{"type":"virtual","name":"x","userData":[1]}`, 400, "/userData"},
+			"userData over 4 KB": {big, 400, "/userData"},
+			"unknown property":   {`{"type":"virtual","name":"x","color":"red"}`, 400, "/color"},
+			"group of globex": {
+				`{"type":"virtual","name":"x","cardGroupId":"card_group_globexfleet"}`,
+				404,
+				"cardGroupId",
+			},
+			"foreign account": {`{"type":"virtual","name":"x","accountId":"sa_group_globexmain"}`, 404, "accountId"},
+			"va of another account": {
+				`{"type":"virtual","name":"x","accountId":"sa_group_acmecharge","virtualAccountId":"subaccount_acmemarketing"}`,
+				400,
+				"/virtualAccountId",
+			},
+			"closed va": {
+				`{"type":"virtual","name":"x","virtualAccountId":"subaccount_acmeoldproject"}`,
+				400,
+				"/virtualAccountId",
+			},
+			"inactive product": {
+				`{"type":"virtual","name":"x","cardProductId":"card_product_visa_legacy"}`,
+				400,
+				"/cardProductId",
+			},
+			"unknown product": {`{"type":"virtual","name":"x","cardProductId":"card_product_nope"}`, 404, "cardProductId"},
+			"bad constraint": {
+				`{"type":"virtual","name":"x","spendingConstraint":{"countryRule":{"countries":["usa"]}}}`,
+				400,
+				"/spendingConstraint/countryRule/countries/0",
+			},
 		}
 		for name, c := range cases {
 			t.Run(name, func(t *testing.T) {
@@ -202,11 +236,26 @@ func TestCardListFiltersAndSorts(t *testing.T) {
 		{"?filter:status=closed", []string{"card_acmeoldlaptop"}},
 		{"?filter:virtualAccountId=subaccount_acmepayroll", []string{"card_acmemeals"}},
 		{"?filter:modifier=only_allow_recurring_payments:true", []string{"card_acmesubscriptions"}},
-		{"?filter:cardGroupName=Engineering%20SaaS&sort=name", []string{"card_acmeopenai", "card_acmeaws", "card_acmegithub"}},
-		{"?filter:cardGroupName=Engineering%20SaaS&sort=name&sortDirection=DESC", []string{"card_acmegithub", "card_acmeaws", "card_acmeopenai"}},
-		{"?filter:accountId=sa_group_acmecharge&sort=name&sortDirection=DESC", []string{"card_acmebobtravel", "card_acmealicetravel"}},
-		{"?filter:cardGroupId=card_group_acmesaas&sortDirection=DESC", []string{"card_acmeopenai", "card_acmegithub", "card_acmeaws"}},
-		{"?filter:cardGroupId=card_group_acmesaas&sort=createdAt", []string{"card_acmeaws", "card_acmegithub", "card_acmeopenai"}},
+		{
+			"?filter:cardGroupName=Engineering%20SaaS&sort=name",
+			[]string{"card_acmeopenai", "card_acmeaws", "card_acmegithub"},
+		},
+		{
+			"?filter:cardGroupName=Engineering%20SaaS&sort=name&sortDirection=DESC",
+			[]string{"card_acmegithub", "card_acmeaws", "card_acmeopenai"},
+		},
+		{
+			"?filter:accountId=sa_group_acmecharge&sort=name&sortDirection=DESC",
+			[]string{"card_acmebobtravel", "card_acmealicetravel"},
+		},
+		{
+			"?filter:cardGroupId=card_group_acmesaas&sortDirection=DESC",
+			[]string{"card_acmeopenai", "card_acmegithub", "card_acmeaws"},
+		},
+		{
+			"?filter:cardGroupId=card_group_acmesaas&sort=createdAt",
+			[]string{"card_acmeaws", "card_acmegithub", "card_acmeopenai"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
@@ -225,7 +274,8 @@ func TestCardListFiltersAndSorts(t *testing.T) {
 		}
 	})
 	t.Run("refused queries", func(t *testing.T) {
-		for _, q := range []string{"?filter:cardGroupId=card_group_acmesaas&filter:cardGroupName=Travel", "?filter:status=lost",
+		for _, q := range []string{"?filter:cardGroupId=card_group_acmesaas&filter:cardGroupName=Travel",
+			"?filter:status=lost",
 			"?filter:modifier=only_allow_recurring_payments", "?sort=last4", "?sortDirection=UP"} {
 			e.get("/card"+q, "sk_sandbox_acme", "").gen1(t, 400, "invalid_request")
 		}
@@ -237,7 +287,8 @@ func TestCardListFiltersAndSorts(t *testing.T) {
 			t.Fatalf("acme list = %v", globex)
 		}
 		e.get("/card/card_globexops", "sk_sandbox_acme", "").gen1(t, 404, "not_found")
-		e.do(req{method: http.MethodPatch, path: "/card/card_globexops", key: "sk_sandbox_acme", body: `{"name":"mine"}`}).gen1(t, 404, "not_found")
+		e.do(req{method: http.MethodPatch, path: "/card/card_globexops", key: "sk_sandbox_acme", body: `{"name":"mine"}`}).
+			gen1(t, 404, "not_found")
 	})
 }
 
@@ -263,7 +314,8 @@ func TestCardListCursors(t *testing.T) {
 	for _, id := range byName {
 		names = append(names, readCard(t, e, id, "").Name)
 	}
-	if !slices.IsSortedFunc(names, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) }) {
+	if !slices.IsSortedFunc(names,
+		func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) }) {
 		t.Fatalf("names out of order: %v", names)
 	}
 	t.Run("a cursor is bound to its sort", func(t *testing.T) {
@@ -291,8 +343,12 @@ func TestCardUpdate(t *testing.T) {
 	if got.CardGroupID != "" || got.UserData != nil || got.SpendingConstraint != nil || got.Name != "New name" {
 		t.Fatalf("nulls did not remove: %+v", got)
 	}
-	patch(`{"cardGroupId":"card_group_acmetravel","spendingConstraint":{"merchantRule":{"merchants":["merchant_v2_uber"],"restriction":"blacklist"}}}`).
-		status(t, 200).decode(t, &got)
+	patch(
+		`{"cardGroupId":"card_group_acmetravel","spendingConstraint":{"merchantRule":{"merchants":["merchant_v2_uber"],`+
+			`"restriction":"blacklist"}}}`,
+	).
+		status(t, 200).
+		decode(t, &got)
 	if got.CardGroupID != "card_group_acmetravel" || !strings.Contains(string(got.SpendingConstraint), `"blacklist"`) {
 		t.Fatalf("group/constraint not set: %+v", got)
 	}
@@ -330,8 +386,16 @@ func TestReadOnlyCardWritesAreDeferred(t *testing.T) {
 		{method: http.MethodPost, path: "/card", body: `{"type":"virtual","name":"Agent card"}`},
 		{method: http.MethodPatch, path: "/card/card_acmeaws", body: `{"name":"Renamed by agent"}`},
 		{method: http.MethodPut, path: "/card/card_acmeaws/spending-constraint", body: `{}`},
-		{method: http.MethodPatch, path: "/card/card_acmeaws/spending-constraint", body: `{"countryRule":{"countries":["US"]}}`},
-		{method: http.MethodPut, path: "/card/card_acmesubscriptions/modifier", body: `{"name":"only_allow_recurring_payments","value":false}`},
+		{
+			method: http.MethodPatch,
+			path:   "/card/card_acmeaws/spending-constraint",
+			body:   `{"countryRule":{"countries":["US"]}}`,
+		},
+		{
+			method: http.MethodPut,
+			path:   "/card/card_acmesubscriptions/modifier",
+			body:   `{"name":"only_allow_recurring_payments","value":false}`,
+		},
 		{method: http.MethodPost, path: "/card-group", body: `{"name":"Agent group"}`},
 		{method: http.MethodPatch, path: "/card-group/card_group_acmesaas", body: `{"name":"Renamed"}`},
 		{method: http.MethodPut, path: "/card-group/card_group_acmesaas/spending-constraint", body: `{}`},
@@ -355,9 +419,11 @@ func TestReadOnlyCardWritesAreDeferred(t *testing.T) {
 		t.Fatalf("group changed: %v", g)
 	}
 	t.Run("bad input is still a 400 right away", func(t *testing.T) {
-		e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_acme_readonly", body: `{"type":"virtual"}`}).gen1(t, 400, "invalid_request")
+		e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_acme_readonly", body: `{"type":"virtual"}`}).
+			gen1(t, 400, "invalid_request")
 		e.do(req{method: http.MethodPut, path: "/card/card_acmeaws/spending-constraint", key: "sk_sandbox_acme_readonly",
-			body: `{"spendingRule":{"utilizationLimit":{"limitAmount":{"amountCents":1},"preset":"daily","timezone":"EST"}}}`}).gen1(t, 400, "invalid_request")
+			body: `{"spendingRule":{"utilizationLimit":{"limitAmount":{"amountCents":1},` +
+				`"preset":"daily","timezone":"EST"}}}`}).gen1(t, 400, "invalid_request")
 	})
 }
 
@@ -374,7 +440,10 @@ func TestCardModifiersAreEnterpriseOnly(t *testing.T) {
 	if len(mods.Modifiers) != 1 || mods.Modifiers[0].Name != "only_allow_recurring_payments" || !mods.Modifiers[0].Value {
 		t.Fatalf("modifiers = %+v", mods)
 	}
-	ok := e.do(req{method: http.MethodPut, path: path, key: "sk_sandbox_acme", body: `{"name":"only_allow_recurring_payments","value":false}`}).status(t, 200).json(t)
+	ok := e.do(req{method: http.MethodPut, path: path, key: "sk_sandbox_acme",
+		body: `{"name":"only_allow_recurring_payments","value":false}`}).
+		status(t, 200).
+		json(t)
 	if ok["success"] != true {
 		t.Fatalf("PUT = %v", ok)
 	}
@@ -385,7 +454,9 @@ func TestCardModifiersAreEnterpriseOnly(t *testing.T) {
 	if got := cardList(t, e, "?filter:modifier=only_allow_recurring_payments:true"); len(got) != 0 {
 		t.Fatalf("filter still finds %v", got)
 	}
-	e.do(req{method: http.MethodPatch, path: "/card/card_acmeaws/modifier", key: "sk_sandbox_acme", body: `{"name":"only_allow_recurring_payments","value":true}`}).status(t, 200)
+	e.do(req{method: http.MethodPatch, path: "/card/card_acmeaws/modifier", key: "sk_sandbox_acme",
+		body: `{"name":"only_allow_recurring_payments","value":true}`}).
+		status(t, 200)
 	e.get("/card/card_acmeaws/modifier", "sk_sandbox_acme", "").status(t, 200).decode(t, &mods)
 	if len(mods.Modifiers) != 1 || !mods.Modifiers[0].Value {
 		t.Fatalf("after PATCH: %+v", mods)
@@ -394,13 +465,18 @@ func TestCardModifiersAreEnterpriseOnly(t *testing.T) {
 	if mods.Modifiers == nil || len(mods.Modifiers) != 0 {
 		t.Fatalf("a card without modifiers: %+v", mods)
 	}
-	e.do(req{method: http.MethodPut, path: path, key: "sk_sandbox_acme", body: `{"name":"only_weekends","value":true}`}).gen1(t, 400, "invalid_request")
-	e.do(req{method: http.MethodPut, path: path, key: "sk_sandbox_acme", body: `{"name":"only_allow_recurring_payments"}`}).gen1(t, 400, "invalid_request")
+	e.do(req{method: http.MethodPut, path: path, key: "sk_sandbox_acme", body: `{"name":"only_weekends","value":true}`}).
+		gen1(t, 400, "invalid_request")
+	e.do(req{method: http.MethodPut, path: path, key: "sk_sandbox_acme",
+		body: `{"name":"only_allow_recurring_payments"}`}).
+		gen1(t, 400, "invalid_request")
 	t.Run("other legal entities are refused", func(t *testing.T) {
 		for _, r := range []req{
 			{method: http.MethodGet, path: "/card/card_globexops/modifier"},
-			{method: http.MethodPut, path: "/card/card_globexops/modifier", body: `{"name":"only_allow_recurring_payments","value":true}`},
-			{method: http.MethodPatch, path: "/card/card_globexops/modifier", body: `{"name":"only_allow_recurring_payments","value":true}`},
+			{method: http.MethodPut, path: "/card/card_globexops/modifier",
+				body: `{"name":"only_allow_recurring_payments","value":true}`},
+			{method: http.MethodPatch, path: "/card/card_globexops/modifier",
+				body: `{"name":"only_allow_recurring_payments","value":true}`},
 		} {
 			r.key = "sk_sandbox_globex"
 			m := e.do(r).gen1(t, 403, "forbidden")

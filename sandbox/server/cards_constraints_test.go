@@ -51,7 +51,8 @@ func TestSpendingConstraintPutAndPatch(t *testing.T) {
 			"utilizationLimitV2": [{"limitAmount": {"amountCents": 5000}, "preset": "daily"}],
 			"transactionSizeLimit": {}
 		}}`))
-	if cardDig(got, "merchantRule", "restriction") != "allowlist" || cardDig(got, "spendingRule", "utilizationLimit", "timezone") != "America/Chicago" {
+	if cardDig(got, "merchantRule", "restriction") != "allowlist" ||
+		cardDig(got, "spendingRule", "utilizationLimit", "timezone") != "America/Chicago" {
 		t.Fatalf("PUT returned %v", got)
 	}
 	if stored := readCard(t, e, c.ID, ""); !cardJSONEqual(t, stored.SpendingConstraint, got) {
@@ -66,12 +67,16 @@ func TestSpendingConstraintPutAndPatch(t *testing.T) {
 			t.Fatalf("limit not merged: %v", got)
 		}
 		if cardDig(got, "countryRule", "countries") == nil || cardDig(got, "merchantRule", "merchants") == nil ||
-			cardDig(got, "spendingRule", "utilizationLimitV2") == nil || cardDig(got, "merchantCategoryCodeRule", "restriction") != "blacklist" {
+			cardDig(got, "spendingRule", "utilizationLimitV2") == nil ||
+			cardDig(got, "merchantCategoryCodeRule", "restriction") != "blacklist" {
 			t.Fatalf("untouched rules lost: %v", got)
 		}
 	})
 	t.Run("null removes at every level", func(t *testing.T) {
-		got := cardConstraintOf(t, patch(`{"countryRule": null, "spendingRule": {"utilizationLimit": {"timezone": null}, "utilizationLimitV2": null}}`))
+		got := cardConstraintOf(
+			t,
+			patch(`{"countryRule": null, "spendingRule": {"utilizationLimit": {"timezone": null}, "utilizationLimitV2": null}}`),
+		)
 		if cardDig(got, "countryRule") != nil || cardDig(got, "spendingRule", "utilizationLimitV2") != nil ||
 			cardDig(got, "spendingRule", "utilizationLimit", "timezone") != nil {
 			t.Fatalf("nulls kept: %v", got)
@@ -88,17 +93,41 @@ func TestSpendingConstraintPutAndPatch(t *testing.T) {
 	})
 	t.Run("refused bodies", func(t *testing.T) {
 		cases := map[string]struct{ body, field string }{
-			"unknown rule":         {`{"mccRule": {}}`, "/mccRule"},
-			"bad restriction":      {`{"merchantRule": {"merchants": [], "restriction": "denylist"}}`, "/merchantRule/restriction"},
-			"unknown merchant":     {`{"merchantRule": {"merchants": ["merchant_v2_nope"]}}`, "/merchantRule/merchants/0"},
-			"unknown category":     {`{"merchantCategoryRule": {"merchantCategories": ["merchant_category_spaceships"]}}`, "/merchantCategoryRule/merchantCategories/0"},
-			"bad mcc":              {`{"merchantCategoryCodeRule": {"merchantCategoryCodes": ["79"]}}`, "/merchantCategoryCodeRule/merchantCategoryCodes/0"},
-			"bad preset":           {`{"spendingRule": {"utilizationLimit": {"limitAmount": {"amountCents": 1}, "preset": "hourly"}}}`, "/spendingRule/utilizationLimit/preset"},
-			"missing limitAmount":  {`{"spendingRule": {"utilizationLimit": {"preset": "daily"}}}`, "/spendingRule/utilizationLimit/limitAmount"},
-			"fractional cents":     {`{"spendingRule": {"utilizationLimitV2": [{"limitAmount": {"amountCents": 1.5}, "preset": "daily"}]}}`, "/spendingRule/utilizationLimitV2/0/limitAmount/amountCents"},
-			"negative maximum":     {`{"spendingRule": {"transactionSizeLimit": {"maximum": {"amountCents": -1}}}}`, "/spendingRule/transactionSizeLimit/maximum/amountCents"},
-			"minimum over maximum": {`{"spendingRule": {"transactionSizeLimit": {"minimum": {"amountCents": 9}, "maximum": {"amountCents": 5}}}}`, "/spendingRule/transactionSizeLimit"},
-			"not an object":        {`[1]`, "body"},
+			"unknown rule": {`{"mccRule": {}}`, "/mccRule"},
+			"bad restriction": {
+				`{"merchantRule": {"merchants": [], "restriction": "denylist"}}`,
+				"/merchantRule/restriction",
+			},
+			"unknown merchant": {`{"merchantRule": {"merchants": ["merchant_v2_nope"]}}`, "/merchantRule/merchants/0"},
+			"unknown category": {
+				`{"merchantCategoryRule": {"merchantCategories": ["merchant_category_spaceships"]}}`,
+				"/merchantCategoryRule/merchantCategories/0",
+			},
+			"bad mcc": {
+				`{"merchantCategoryCodeRule": {"merchantCategoryCodes": ["79"]}}`,
+				"/merchantCategoryCodeRule/merchantCategoryCodes/0",
+			},
+			"bad preset": {
+				`{"spendingRule": {"utilizationLimit": {"limitAmount": {"amountCents": 1}, "preset": "hourly"}}}`,
+				"/spendingRule/utilizationLimit/preset",
+			},
+			"missing limitAmount": {
+				`{"spendingRule": {"utilizationLimit": {"preset": "daily"}}}`,
+				"/spendingRule/utilizationLimit/limitAmount",
+			},
+			"fractional cents": {
+				`{"spendingRule": {"utilizationLimitV2": [{"limitAmount": {"amountCents": 1.5}, "preset": "daily"}]}}`,
+				"/spendingRule/utilizationLimitV2/0/limitAmount/amountCents",
+			},
+			"negative maximum": {
+				`{"spendingRule": {"transactionSizeLimit": {"maximum": {"amountCents": -1}}}}`,
+				"/spendingRule/transactionSizeLimit/maximum/amountCents",
+			},
+			"minimum over maximum": {
+				`{"spendingRule": {"transactionSizeLimit": {"minimum": {"amountCents": 9}, "maximum": {"amountCents": 5}}}}`,
+				"/spendingRule/transactionSizeLimit",
+			},
+			"not an object": {`[1]`, "body"},
 		}
 		for name, c := range cases {
 			t.Run(name, func(t *testing.T) {
@@ -107,11 +136,14 @@ func TestSpendingConstraintPutAndPatch(t *testing.T) {
 				}
 			})
 		}
-		if d := cardErrDetails(t, patch(`{"spendingRule": {"utilizationLimit": {"preset": "daily"}}}`).gen1(t, 400, "invalid_request")); d["/spendingRule/utilizationLimit/limitAmount"] == nil {
+		if d := cardErrDetails(t, patch(`{"spendingRule": {"utilizationLimit": {"preset": "daily"}}}`).gen1(t, 400,
+			"invalid_request")); d["/spendingRule/utilizationLimit/limitAmount"] == nil {
 			t.Fatalf("a PATCH adding a limit without an amount: %v", d)
 		}
 	})
-	e.do(req{method: http.MethodPut, path: "/card/card_globexops/spending-constraint", key: "sk_sandbox_acme", body: `{}`}).gen1(t, 404, "not_found")
+	e.do(req{method: http.MethodPut, path: "/card/card_globexops/spending-constraint", key: "sk_sandbox_acme",
+		body: `{}`}).
+		gen1(t, 404, "not_found")
 }
 
 func cardJSONEqual(t *testing.T, raw json.RawMessage, v any) bool {
@@ -157,11 +189,14 @@ func TestInvalidTimezonesAreRefused(t *testing.T) {
 			}{
 				{http.MethodPut, "/card/" + c.ID + "/spending-constraint", body, "/spendingRule/utilizationLimit/timezone"},
 				{http.MethodPatch, "/card/" + c.ID + "/spending-constraint", body, "/spendingRule/utilizationLimit/timezone"},
-				{http.MethodPut, "/card-group/card_group_acmetravel/spending-constraint", body, "/spendingRule/utilizationLimit/timezone"},
+				{http.MethodPut, "/card-group/card_group_acmetravel/spending-constraint", body,
+					"/spendingRule/utilizationLimit/timezone"},
 				{http.MethodPatch, "/card-group/card_group_acmetravel/spending-constraint",
 					`{"spendingRule":{"utilizationLimit":{"timezone":"` + zone + `"}}}`, "/spendingRule/utilizationLimit/timezone"},
-				{http.MethodPost, "/card-group", `{"name":"Zone","spendingConstraint":` + body + `}`, "/spendingConstraint/spendingRule/utilizationLimit/timezone"},
-				{http.MethodPost, "/card", `{"type":"virtual","name":"Zone","spendingConstraint":{"spendingRule":{"utilizationLimitV2":[{"limitAmount":{"amountCents":1},"preset":"daily","timezone":"` + zone + `"}]}}}`,
+				{http.MethodPost, "/card-group", `{"name":"Zone","spendingConstraint":` + body + `}`,
+					"/spendingConstraint/spendingRule/utilizationLimit/timezone"},
+				{http.MethodPost, "/card", `{"type":"virtual","name":"Zone","spendingConstraint":{"spendingRule":{` +
+					`"utilizationLimitV2":[{"limitAmount":{"amountCents":1},"preset":"daily","timezone":"` + zone + `"}]}}}`,
 					"/spendingConstraint/spendingRule/utilizationLimitV2/0/timezone"},
 			} {
 				m := e.do(req{method: w.method, path: w.path, key: "sk_sandbox_acme", body: w.body}).gen1(t, 400, "invalid_request")
@@ -173,9 +208,13 @@ func TestInvalidTimezonesAreRefused(t *testing.T) {
 	}
 	t.Run("canonical zones and no zone are accepted", func(t *testing.T) {
 		for _, zone := range []string{"America/New_York", "Asia/Kolkata", "Europe/London", ""} {
-			got := cardConstraintOf(t, e.do(req{method: http.MethodPut, path: "/card/" + c.ID + "/spending-constraint", key: "sk_sandbox_acme",
-				body: cardLimitBody(zone, "", "weekly")}))
-			if tz := cardDig(got, "spendingRule", "utilizationLimit", "timezone"); (zone == "" && tz != nil) || (zone != "" && tz != zone) {
+			got := cardConstraintOf(
+				t,
+				e.do(req{method: http.MethodPut, path: "/card/" + c.ID + "/spending-constraint", key: "sk_sandbox_acme",
+					body: cardLimitBody(zone, "", "weekly")}),
+			)
+			if tz := cardDig(got, "spendingRule", "utilizationLimit", "timezone"); (zone == "" && tz != nil) ||
+				(zone != "" && tz != zone) {
 				t.Fatalf("timezone %q stored as %v", zone, tz)
 			}
 		}
@@ -186,7 +225,9 @@ func TestStartDate(t *testing.T) {
 	e := newEnv(t, options{}) // the demo clock: 2026-06-15T14:00:00Z
 	c := createTestCard(t, e, `{"type":"virtual","name":"Start dates"}`)
 	put := func(body string) *resp {
-		return e.do(req{method: http.MethodPut, path: "/card/" + c.ID + "/spending-constraint", key: "sk_sandbox_acme", body: body})
+		return e.do(
+			req{method: http.MethodPut, path: "/card/" + c.ID + "/spending-constraint", key: "sk_sandbox_acme", body: body},
+		)
 	}
 	for _, preset := range []string{"weekly", "monthly", "yearly"} {
 		m := put(cardLimitBody("", "2026-06-16", preset)).gen1(t, 400, "invalid_request")
@@ -233,8 +274,10 @@ func TestCardGroups(t *testing.T) {
 		Items []groupJSON `json:"items"`
 	}
 	e.get("/card-group", "sk_sandbox_acme", "").status(t, 200).decode(t, &list)
-	if len(list.Items) != 3 || list.Items[0].ID != "card_group_acmesaas" || *list.Items[0].VirtualAccountID != "subaccount_acmeengineering" ||
-		list.Items[1].VirtualAccountID != nil || list.Items[1].SpendingConstraint == nil {
+	if len(list.Items) != 3 || list.Items[0].ID != "card_group_acmesaas" ||
+		*list.Items[0].VirtualAccountID != "subaccount_acmeengineering" ||
+		list.Items[1].VirtualAccountID != nil ||
+		list.Items[1].SpendingConstraint == nil {
 		t.Fatalf("groups = %+v", list.Items)
 	}
 	for query, want := range map[string]int{"?filter:name=Travel": 1, "?filter:name=travel": 0, "?filter:status=active": 3,
@@ -248,7 +291,8 @@ func TestCardGroups(t *testing.T) {
 	t.Run("legal-entity model ignores virtualAccountId", func(t *testing.T) {
 		var g groupJSON
 		e.do(req{method: http.MethodPost, path: "/card-group", key: "sk_sandbox_acme",
-			body: `{"name":"Events","virtualAccountId":"subaccount_nonexistent","spendingConstraint":{"countryRule":{"countries":["US"]}}}`}).
+			body: `{"name":"Events","virtualAccountId":"subaccount_nonexistent","spendingConstraint":{"countryRule":{` +
+				`"countries":["US"]}}}`}).
 			status(t, 200).decode(t, &g)
 		if g.Name != "Events" || g.VirtualAccountID != nil || g.ID == "" {
 			t.Fatalf("group = %+v", g)
@@ -260,23 +304,30 @@ func TestCardGroups(t *testing.T) {
 	})
 	t.Run("virtual-account model sets the association", func(t *testing.T) {
 		var g groupJSON
-		e.do(req{method: http.MethodPost, path: "/card-group", key: "sk_sandbox_globex", body: `{"name":"Depot"}`}).status(t, 200).decode(t, &g)
+		e.do(req{method: http.MethodPost, path: "/card-group", key: "sk_sandbox_globex", body: `{"name":"Depot"}`}).
+			status(t, 200).
+			decode(t, &g)
 		primary := cardPrimaryVA(t, e, "sa_group_globexmain")
 		if g.VirtualAccountID == nil || *g.VirtualAccountID != primary {
 			t.Fatalf("default association = %v, want the primary %s", g.VirtualAccountID, primary)
 		}
-		e.do(req{method: http.MethodPost, path: "/card-group", key: "sk_sandbox_globex", body: `{"name":"Fleet 2","virtualAccountId":"subaccount_globexfleet"}`}).
-			status(t, 200).decode(t, &g)
+		e.do(req{method: http.MethodPost, path: "/card-group", key: "sk_sandbox_globex",
+			body: `{"name":"Fleet 2","virtualAccountId":"subaccount_globexfleet"}`}).
+			status(t, 200).
+			decode(t, &g)
 		if g.VirtualAccountID == nil || *g.VirtualAccountID != "subaccount_globexfleet" {
 			t.Fatalf("association = %v", g.VirtualAccountID)
 		}
-		e.do(req{method: http.MethodPost, path: "/card-group", key: "sk_sandbox_globex", body: `{"name":"x","virtualAccountId":"subaccount_acmemarketing"}`}).
+		e.do(req{method: http.MethodPost, path: "/card-group", key: "sk_sandbox_globex",
+			body: `{"name":"x","virtualAccountId":"subaccount_acmemarketing"}`}).
 			gen1(t, 404, "not_found")
 	})
 	t.Run("get and patch", func(t *testing.T) {
 		var g groupJSON
-		e.do(req{method: http.MethodPatch, path: "/card-group/card_group_acmetravel", key: "sk_sandbox_acme", body: `{"name":"Travel and lodging"}`}).
-			status(t, 200).decode(t, &g)
+		e.do(req{method: http.MethodPatch, path: "/card-group/card_group_acmetravel", key: "sk_sandbox_acme",
+			body: `{"name":"Travel and lodging"}`}).
+			status(t, 200).
+			decode(t, &g)
 		if g.Name != "Travel and lodging" || g.SpendingConstraint == nil {
 			t.Fatalf("renamed = %+v", g)
 		}
@@ -284,14 +335,18 @@ func TestCardGroups(t *testing.T) {
 			t.Fatalf("card shows group %q", c.CardGroupName)
 		}
 		g = groupJSON{}
-		e.do(req{method: http.MethodPatch, path: "/card-group/card_group_acmetravel", key: "sk_sandbox_acme", body: `{"spendingConstraint":null}`}).
-			status(t, 200).decode(t, &g)
+		e.do(req{method: http.MethodPatch, path: "/card-group/card_group_acmetravel", key: "sk_sandbox_acme",
+			body: `{"spendingConstraint":null}`}).
+			status(t, 200).
+			decode(t, &g)
 		if g.SpendingConstraint != nil || g.Name != "Travel and lodging" {
 			t.Fatalf("constraint not removed: %+v", g)
 		}
-		e.do(req{method: http.MethodPatch, path: "/card-group/card_group_acmetravel", key: "sk_sandbox_acme", body: `{"virtualAccountId":"x"}`}).
+		e.do(req{method: http.MethodPatch, path: "/card-group/card_group_acmetravel", key: "sk_sandbox_acme",
+			body: `{"virtualAccountId":"x"}`}).
 			gen1(t, 400, "invalid_request")
-		e.do(req{method: http.MethodPost, path: "/card-group", key: "sk_sandbox_acme", body: `{}`}).gen1(t, 400, "invalid_request")
+		e.do(req{method: http.MethodPost, path: "/card-group", key: "sk_sandbox_acme", body: `{}`}).
+			gen1(t, 400, "invalid_request")
 		e.get("/card-group/card_group_globexfleet", "sk_sandbox_acme", "").gen1(t, 404, "not_found")
 		e.get("/card-group/card_group_globexfleet", "sk_sandbox_alice", "le_globex").status(t, 200)
 	})
@@ -299,10 +354,21 @@ func TestCardGroups(t *testing.T) {
 		path := "/card-group/card_group_acmeads/spending-constraint"
 		got := cardConstraintOf(t, e.do(req{method: http.MethodPatch, path: path, key: "sk_sandbox_acme",
 			body: `{"merchantRule": {"merchants": ["merchant_v2_google_ads"]}, "countryRule": {"countries": ["US"]}}`}))
-		if v2, _ := cardDig(got, "spendingRule", "utilizationLimitV2").([]any); len(v2) != 2 || cardDig(got, "countryRule", "restriction") != "allowlist" {
+		if v2, _ := cardDig(got, "spendingRule", "utilizationLimitV2").([]any); len(v2) != 2 ||
+			cardDig(got, "countryRule", "restriction") != "allowlist" {
 			t.Fatalf("PATCH = %v", got)
 		}
-		got = cardConstraintOf(t, e.do(req{method: http.MethodPut, path: path, key: "sk_sandbox_acme", body: `{"spendingRule": {"transactionSizeLimit": {}}}`}))
+		got = cardConstraintOf(
+			t,
+			e.do(
+				req{
+					method: http.MethodPut,
+					path:   path,
+					key:    "sk_sandbox_acme",
+					body:   `{"spendingRule": {"transactionSizeLimit": {}}}`,
+				},
+			),
+		)
 		if len(got) != 1 || cardDig(got, "spendingRule", "transactionSizeLimit") == nil {
 			t.Fatalf("PUT = %v", got)
 		}
@@ -349,11 +415,13 @@ func TestUtilizationEndpoints(t *testing.T) {
 	}
 	saas := get("/card-group/card_group_acmesaas/utilization", "sk_sandbox_acme")
 	if saas.Spend == nil || saas.Spend.AmountCents <= 0 || saas.AvailableBalance == nil ||
-		saas.Spend.AmountCents+saas.AvailableBalance.AmountCents != 2500000 || saas.NextResetDate != "2026-07-01T07:00:00.000Z" {
+		saas.Spend.AmountCents+saas.AvailableBalance.AmountCents != 2500000 ||
+		saas.NextResetDate != "2026-07-01T07:00:00.000Z" {
 		t.Fatalf("saas group = %+v", saas)
 	}
 	office := get("/card/card_acmeoffice/utilization", "sk_sandbox_acme")
-	if office.Spend == nil || office.Spend.AmountCents <= 0 || office.AvailableBalance == nil || office.NextResetDate != "2026-07-01T04:00:00.000Z" {
+	if office.Spend == nil || office.Spend.AmountCents <= 0 || office.AvailableBalance == nil ||
+		office.NextResetDate != "2026-07-01T04:00:00.000Z" {
 		t.Fatalf("office card = %+v", office)
 	}
 	ops := get("/card/card_globexops/utilization", "sk_sandbox_globex")

@@ -18,7 +18,12 @@ var cardEventLogFields = map[string]string{
 	"isApprovedBySlash": "boolean", "cardId": "string",
 }
 
-var publishedMessageTypes = map[string]bool{"verification": true, "authorisations": true, "financials": true, "reversals": true}
+var publishedMessageTypes = map[string]bool{
+	"verification":   true,
+	"authorisations": true,
+	"financials":     true,
+	"reversals":      true,
+}
 
 func jsonType(v any) string {
 	switch v.(type) {
@@ -69,7 +74,12 @@ func cardEventItems(t *testing.T, e *env, cardID, query string) []map[string]any
 func TestCardEventLog(t *testing.T) {
 	e := newEnv(t, options{})
 	const name = "Event log"
-	card := createTestCard(t, e, `{"type":"virtual","name":"Event log","spendingConstraint":{"spendingRule":{"transactionSizeLimit":{"maximum":{"amountCents":50000}}}}}`)
+	card := createTestCard(
+		t,
+		e,
+		`{"type":"virtual","name":"Event log","spendingConstraint":{"spendingRule":{"transactionSizeLimit":{"maximum":{`+
+			`"amountCents":50000}}}}}`,
+	)
 	event := func(body string) simJSON {
 		t.Helper()
 		var s simJSON
@@ -115,7 +125,8 @@ func TestCardEventLog(t *testing.T) {
 			}
 		}
 		if rev == nil || clr == nil || revID == clrID {
-			t.Fatalf("life cycles %v: want an authorisation with its reversal, and one with its clearing and refund", byLifeCycle)
+			t.Fatalf("life cycles %v: want an authorisation with its reversal, and one with its clearing and refund",
+				byLifeCycle)
 		}
 	})
 	t.Run("approval follows the decision", func(t *testing.T) {
@@ -133,7 +144,8 @@ func TestCardEventLog(t *testing.T) {
 			n           int
 		}{
 			{"authorisations", "authorisations", 3}, {"financials", "financials", 2}, {"reversals", "reversals", 1},
-			{"verifications", "verification", verifications}, {"reversal", "reversals", 1}, {"verification", "verification", verifications},
+			{"verifications", "verification", verifications}, {"reversal", "reversals", 1},
+			{"verification", "verification", verifications},
 		} {
 			t.Run(c.value, func(t *testing.T) {
 				items := cardEventItems(t, e, card.ID, "?filter:messageType="+c.value)
@@ -157,7 +169,8 @@ func TestCardEventLog(t *testing.T) {
 				t.Fatalf("%q: message %q does not name the parameter", v, msg)
 			}
 		}
-		e.get(fmt.Sprintf("/card/%s/events?filter:messageType=financials&filter:messageType=reversals", card.ID), "sk_sandbox_acme", "").
+		e.get(fmt.Sprintf("/card/%s/events?filter:messageType=financials&filter:messageType=reversals", card.ID),
+			"sk_sandbox_acme", "").
 			gen1(t, http.StatusBadRequest, "invalid_request")
 	})
 }

@@ -21,7 +21,12 @@ func TestMagicValuesAlwaysDecline(t *testing.T) {
 		})
 	}
 	t.Run("merchant name", func(t *testing.T) {
-		s := authorizeBody(t, e, `{"cardId":"card_acmeoffice","amountCents":1200,"merchant":{"name":"DECLINE_expired_card","mcc":"5943","country":"US"}}`)
+		s := authorizeBody(
+			t,
+			e,
+			`{"cardId":"card_acmeoffice","amountCents":1200,"merchant":{"name":"DECLINE_expired_card","mcc":"5943","country":`+
+				`"US"}}`,
+		)
 		wantDecision(t, s, false, "sandbox.magicMerchant", "expired_card")
 	})
 	t.Run("a nearby amount is decided by the card's rules", func(t *testing.T) {

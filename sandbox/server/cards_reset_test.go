@@ -29,7 +29,14 @@ func TestDailyLimitResetsAtLocalMidnightAcrossDST(t *testing.T) {
 		{"23:30 EDT on Oct 31", "", 8000, "", 8000, "2026-11-01T04:00:00.000Z"},
 		{"same day, over the limit", "", 3000, "spendingRule.utilizationLimit", 8000, "2026-11-01T04:00:00.000Z"},
 		{"00:30 EDT: a new day", `{"by":"1h"}`, 8000, "", 8000, "2026-11-02T05:00:00.000Z"},
-		{"23:30 EST: 24 hours later, still Nov 1", `{"to":"2026-11-02T04:30:00Z"}`, 3000, "spendingRule.utilizationLimit", 8000, "2026-11-02T05:00:00.000Z"},
+		{
+			"23:30 EST: 24 hours later, still Nov 1",
+			`{"to":"2026-11-02T04:30:00Z"}`,
+			3000,
+			"spendingRule.utilizationLimit",
+			8000,
+			"2026-11-02T05:00:00.000Z",
+		},
 		{"00:00 EST on Nov 2: reset", `{"to":"2026-11-02T05:00:00Z"}`, 3000, "", 3000, "2026-11-03T05:00:00.000Z"},
 	}
 	for _, s := range steps {
@@ -57,7 +64,8 @@ func TestWeeklyLimitResetsAcrossTheClock(t *testing.T) {
 	if spend, next := nightUtil(t, e, card); spend != 9000 || next != "2026-11-08T00:00:00.000Z" {
 		t.Fatalf("spend %d next %s", spend, next)
 	}
-	wantDecision(t, authorize(t, e, card, 2000, "merchant_v2_tesco"), false, "spendingRule.utilizationLimit", "spending_limit_exceeded")
+	wantDecision(t, authorize(t, e, card, 2000, "merchant_v2_tesco"), false, "spendingRule.utilizationLimit",
+		"spending_limit_exceeded")
 	advance(t, e, `{"to":"2026-11-08T00:00:00Z"}`)
 	if spend, _ := nightUtil(t, e, card); spend != 0 {
 		t.Fatalf("spend after the weekly reset = %d", spend)

@@ -64,7 +64,9 @@ func authorize(t *testing.T, e *env, card string, cents int64, merchant string) 
 func authorizeBody(t *testing.T, e *env, body string) simJSON {
 	t.Helper()
 	var s simJSON
-	e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/card-authorization", body: body}).status(t, 200).decode(t, &s)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/card-authorization", body: body}).
+		status(t, 200).
+		decode(t, &s)
 	return s
 }
 
@@ -101,10 +103,15 @@ func TestEachRuleApprovesAndDeclines(t *testing.T) {
 		reason   string
 	}
 	limit := func(preset string) string {
-		return `{"spendingRule":{"utilizationLimit":{"limitAmount":{"amountCents":10000},"preset":"` + preset + `","timezone":"America/Denver"}}}`
+		return `{"spendingRule":{"utilizationLimit":{"limitAmount":{"amountCents":10000},` +
+			`"preset":"` + preset + `","timezone":"America/Denver"}}}`
 	}
-	limitTries := []try{{6000, "merchant_v2_aws", "", ""}, {5000, "merchant_v2_aws", "spendingRule.utilizationLimit", "spending_limit_exceeded"},
-		{4000, "merchant_v2_aws", "", ""}, {1, "merchant_v2_aws", "spendingRule.utilizationLimit", "spending_limit_exceeded"}}
+	limitTries := []try{
+		{6000, "merchant_v2_aws", "", ""},
+		{5000, "merchant_v2_aws", "spendingRule.utilizationLimit", "spending_limit_exceeded"},
+		{4000, "merchant_v2_aws", "", ""},
+		{1, "merchant_v2_aws", "spendingRule.utilizationLimit", "spending_limit_exceeded"},
+	}
 	cases := []struct {
 		name       string
 		constraint string
@@ -115,29 +122,57 @@ func TestEachRuleApprovesAndDeclines(t *testing.T) {
 		{"merchant blacklist", `{"merchantRule":{"merchants":["merchant_v2_uber"],"restriction":"blacklist"}}`,
 			[]try{{100, "merchant_v2_lyft", "", ""}, {100, "merchant_v2_uber", "merchantRule", "merchant_blocked"}}},
 		{"category allowlist", `{"merchantCategoryRule":{"merchantCategories":["merchant_category_restaurants"]}}`,
-			[]try{{100, "merchant_v2_sweetgreen", "", ""}, {100, "merchant_v2_staples", "merchantCategoryRule", "merchant_category_blocked"}}},
-		{"category blacklist", `{"merchantCategoryRule":{"merchantCategories":["merchant_category_gambling"],"restriction":"blacklist"}}`,
-			[]try{{100, "merchant_v2_shell", "", ""}, {100, "merchant_v2_lucky_star_casino", "merchantCategoryRule", "merchant_category_blocked"}}},
+			[]try{
+				{100, "merchant_v2_sweetgreen", "", ""},
+				{100, "merchant_v2_staples", "merchantCategoryRule", "merchant_category_blocked"},
+			}},
+		{
+			"category blacklist",
+			`{"merchantCategoryRule":{"merchantCategories":["merchant_category_gambling"],"restriction":"blacklist"}}`,
+			[]try{
+				{100, "merchant_v2_shell", "", ""},
+				{100, "merchant_v2_lucky_star_casino", "merchantCategoryRule", "merchant_category_blocked"},
+			},
+		},
 		{"MCC allowlist", `{"merchantCategoryCodeRule":{"merchantCategoryCodes":["5542"]}}`,
-			[]try{{100, "merchant_v2_shell", "", ""}, {100, "merchant_v2_uber", "merchantCategoryCodeRule", "merchant_category_code_blocked"}}},
+			[]try{
+				{100, "merchant_v2_shell", "", ""},
+				{100, "merchant_v2_uber", "merchantCategoryCodeRule", "merchant_category_code_blocked"},
+			}},
 		{"MCC blacklist", `{"merchantCategoryCodeRule":{"merchantCategoryCodes":["4511"],"restriction":"blacklist"}}`,
-			[]try{{100, "merchant_v2_marriott", "", ""}, {100, "merchant_v2_united", "merchantCategoryCodeRule", "merchant_category_code_blocked"}}},
+			[]try{
+				{100, "merchant_v2_marriott", "", ""},
+				{100, "merchant_v2_united", "merchantCategoryCodeRule", "merchant_category_code_blocked"},
+			}},
 		{"country allowlist", `{"countryRule":{"countries":["US"]}}`,
 			[]try{{100, "merchant_v2_delta", "", ""}, {100, "merchant_v2_tesco", "countryRule", "country_blocked"}}},
 		{"country blacklist", `{"countryRule":{"countries":["MX"],"restriction":"blacklist"}}`,
 			[]try{{100, "merchant_v2_tesco", "", ""}, {100, "merchant_v2_oxxo", "countryRule", "country_blocked"}}},
 		{"size minimum", `{"spendingRule":{"transactionSizeLimit":{"minimum":{"amountCents":1000}}}}`,
-			[]try{{1000, "merchant_v2_uber", "", ""}, {999, "merchant_v2_uber", "spendingRule.transactionSizeLimit.minimum", "transaction_size_below_minimum"}}},
+			[]try{
+				{1000, "merchant_v2_uber", "", ""},
+				{999, "merchant_v2_uber", "spendingRule.transactionSizeLimit.minimum", "transaction_size_below_minimum"},
+			}},
 		{"size maximum", `{"spendingRule":{"transactionSizeLimit":{"maximum":{"amountCents":5000}}}}`,
-			[]try{{5000, "merchant_v2_uber", "", ""}, {5001, "merchant_v2_uber", "spendingRule.transactionSizeLimit.maximum", "transaction_size_exceeded"}}},
+			[]try{
+				{5000, "merchant_v2_uber", "", ""},
+				{5001, "merchant_v2_uber", "spendingRule.transactionSizeLimit.maximum", "transaction_size_exceeded"},
+			}},
 		{"daily limit", limit("daily"), limitTries},
 		{"weekly limit", limit("weekly"), limitTries},
 		{"monthly limit", limit("monthly"), limitTries},
 		{"yearly limit", limit("yearly"), limitTries},
 		{"collective limit", limit("collective"), limitTries},
-		{"V2 limits", `{"spendingRule":{"utilizationLimitV2":[{"limitAmount":{"amountCents":20000},"preset":"weekly"},{"limitAmount":{"amountCents":5000},"preset":"daily"}]}}`,
-			[]try{{4000, "merchant_v2_aws", "", ""}, {2000, "merchant_v2_aws", "spendingRule.utilizationLimitV2[1]", "spending_limit_exceeded"},
-				{1000, "merchant_v2_aws", "", ""}}},
+		{
+			"V2 limits",
+			`{"spendingRule":{"utilizationLimitV2":[{"limitAmount":{"amountCents":20000},"preset":"weekly"},{"limitAmount":{` +
+				`"amountCents":5000},"preset":"daily"}]}}`,
+			[]try{
+				{4000, "merchant_v2_aws", "", ""},
+				{2000, "merchant_v2_aws", "spendingRule.utilizationLimitV2[1]", "spending_limit_exceeded"},
+				{1000, "merchant_v2_aws", "", ""},
+			},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -172,7 +207,8 @@ func TestCardAndGroupRules(t *testing.T) {
 	e := newEnv(t, options{})
 	var g groupJSON
 	e.do(req{method: http.MethodPost, path: "/card-group", key: "sk_sandbox_acme", body: `{"name":"Limited",
-		"spendingConstraint":{"spendingRule":{"utilizationLimit":{"limitAmount":{"amountCents":10000},"preset":"monthly"}}}}`}).status(t, 200).decode(t, &g)
+		"spendingConstraint":{"spendingRule":{"utilizationLimit":{"limitAmount":{"amountCents":10000},"preset":` +
+		`"monthly"}}}}`}).status(t, 200).decode(t, &g)
 	a := createTestCard(t, e, `{"type":"virtual","name":"A","cardGroupId":"`+g.ID+`",
 		"spendingConstraint":{"spendingRule":{"transactionSizeLimit":{"maximum":{"amountCents":3000}}}}}`)
 	b := createTestCard(t, e, `{"type":"virtual","name":"B","cardGroupId":"`+g.ID+`"}`)
@@ -193,7 +229,8 @@ func TestCardAndGroupRules(t *testing.T) {
 	}
 	s = authorize(t, e, b.ID, 2000, "merchant_v2_gcp")
 	wantDecision(t, s, false, "spendingRule.utilizationLimit", "spending_limit_exceeded")
-	if s.Decision.Scope != "cardGroup" || s.Decision.CardGroupID != g.ID || !strings.Contains(s.Decision.Detail, "card group Limited") {
+	if s.Decision.Scope != "cardGroup" || s.Decision.CardGroupID != g.ID ||
+		!strings.Contains(s.Decision.Detail, "card group Limited") {
 		t.Fatalf("group rule decided as %+v", s.Decision)
 	}
 	wantDecision(t, authorize(t, e, a.ID, 1000, "merchant_v2_aws"), true, "standardAuthorization", "approved")
@@ -202,7 +239,8 @@ func TestCardAndGroupRules(t *testing.T) {
 	}
 	e.get("/card/"+a.ID+"/utilization", "sk_sandbox_acme", "").gen1(t, 400, "invalid_request")
 	t.Run("a card leaving the group takes no spend with it", func(t *testing.T) {
-		e.do(req{method: http.MethodPatch, path: "/card/" + b.ID, key: "sk_sandbox_acme", body: `{"cardGroupId":null}`}).status(t, 200)
+		e.do(req{method: http.MethodPatch, path: "/card/" + b.ID, key: "sk_sandbox_acme", body: `{"cardGroupId":null}`}).
+			status(t, 200)
 		if spend, _ := groupSpend(); spend != 10000 {
 			t.Fatalf("group spend = %d after a card left", spend)
 		}
@@ -221,7 +259,9 @@ func TestCardAndGroupRules(t *testing.T) {
 		if s.Decision.Scope != "card" {
 			t.Fatalf("scope = %s", s.Decision.Scope)
 		}
-		e.do(req{method: http.MethodPatch, path: "/card/" + c.ID, key: "sk_sandbox_acme", body: `{"spendingConstraint":null}`}).status(t, 200)
+		e.do(req{method: http.MethodPatch, path: "/card/" + c.ID, key: "sk_sandbox_acme",
+			body: `{"spendingConstraint":null}`}).
+			status(t, 200)
 		s = authorize(t, e, c.ID, 1000, "merchant_v2_lucky_star_casino")
 		wantDecision(t, s, false, "merchantCategoryCodeRule", "merchant_category_code_blocked")
 		if s.Decision.Scope != "cardGroup" || s.Decision.CardGroupID != "card_group_acmetravel" {
@@ -240,16 +280,19 @@ func TestDecisionOrderAndFunds(t *testing.T) {
 	})
 	t.Run("funds before spending rules", func(t *testing.T) {
 		c := createTestCard(t, e, `{"type":"virtual","name":"Marketing","virtualAccountId":"subaccount_acmemarketing",
-			"spendingConstraint":{"merchantCategoryRule":{"merchantCategories":["merchant_category_gambling"],"restriction":"blacklist"}}}`)
+			"spendingConstraint":{"merchantCategoryRule":{"merchantCategories":["merchant_category_gambling"],"restriction":`+
+			`"blacklist"}}}`)
 		s := authorize(t, e, c.ID, 500_000_000, "merchant_v2_lucky_star_casino")
 		wantDecision(t, s, false, "account.balance", "insufficient_funds")
-		if !strings.Contains(s.Decision.Detail, "subaccount_acmemarketing") || s.Transaction.VirtualAccountID != "subaccount_acmemarketing" {
+		if !strings.Contains(s.Decision.Detail, "subaccount_acmemarketing") ||
+			s.Transaction.VirtualAccountID != "subaccount_acmemarketing" {
 			t.Fatalf("decision = %+v, transaction %+v", s.Decision, s.Transaction)
 		}
 	})
 	t.Run("charge cards draw on their credit limit", func(t *testing.T) {
 		c := createTestCard(t, e, `{"type":"virtual","name":"Charge","accountId":"sa_group_acmecharge"}`)
-		wantDecision(t, authorize(t, e, c.ID, 10_000_001, "merchant_v2_delta"), false, "account.creditLimit", "credit_limit_exceeded")
+		wantDecision(t, authorize(t, e, c.ID, 10_000_001, "merchant_v2_delta"), false, "account.creditLimit",
+			"credit_limit_exceeded")
 		s := authorize(t, e, c.ID, 500_000, "merchant_v2_delta")
 		wantDecision(t, s, true, "standardAuthorization", "approved")
 		if s.Transaction.AccountSubtype != "credit" || s.Transaction.AccountID != "sa_group_acmecharge" {
@@ -259,22 +302,44 @@ func TestDecisionOrderAndFunds(t *testing.T) {
 	t.Run("recurring-only cards", func(t *testing.T) {
 		wantDecision(t, authorize(t, e, "card_acmesubscriptions", 2100, "merchant_v2_github"), false,
 			"card.modifiers.only_allow_recurring_payments", "recurring_payments_only")
-		s := authorizeBody(t, e, `{"cardId":"card_acmesubscriptions","amountCents":2100,"merchantId":"merchant_v2_github","recurring":true}`)
+		s := authorizeBody(
+			t,
+			e,
+			`{"cardId":"card_acmesubscriptions","amountCents":2100,"merchantId":"merchant_v2_github","recurring":true}`,
+		)
 		wantDecision(t, s, true, "standardAuthorization", "approved")
 	})
 	t.Run("described merchants", func(t *testing.T) {
-		c := createTestCard(t, e, `{"type":"virtual","name":"Cloud","spendingConstraint":{"merchantCategoryRule":{"merchantCategories":["merchant_category_cloud"]}}}`)
-		s := authorizeBody(t, e, `{"cardId":"`+c.ID+`","amountCents":700,"merchant":{"name":"Tiny VPS","mcc":"4816","country":"de","city":"Berlin"}}`)
+		c := createTestCard(
+			t,
+			e,
+			`{"type":"virtual","name":"Cloud","spendingConstraint":{"merchantCategoryRule":{"merchantCategories":[`+
+				`"merchant_category_cloud"]}}}`,
+		)
+		s := authorizeBody(
+			t,
+			e,
+			`{"cardId":"`+c.ID+`","amountCents":700,"merchant":{"name":"Tiny VPS","mcc":"4816","country":"de","city":"Berlin"}}`,
+		)
 		wantDecision(t, s, true, "standardAuthorization", "approved")
 		loc, _ := s.Transaction.MerchantData["location"].(map[string]any)
-		if s.Transaction.MerchantData["description"] != "Tiny VPS" || s.Transaction.MerchantData["categoryCode"] != "4816" || loc["country"] != "DE" {
+		if s.Transaction.MerchantData["description"] != "Tiny VPS" || s.Transaction.MerchantData["categoryCode"] != "4816" ||
+			loc["country"] != "DE" {
 			t.Fatalf("merchantData = %v", s.Transaction.MerchantData)
 		}
 		if s.CardEvent.Merchant["categoryId"] != "merchant_category_cloud" || s.CardEvent.Merchant["id"] != nil {
 			t.Fatalf("event merchant = %v", s.CardEvent.Merchant)
 		}
-		m := createTestCard(t, e, `{"type":"virtual","name":"AWS only","spendingConstraint":{"merchantRule":{"merchants":["merchant_v2_aws"]}}}`)
-		s = authorizeBody(t, e, `{"cardId":"`+m.ID+`","amountCents":700,"merchant":{"name":"Amazon Web Services","mcc":"7372","country":"US"}}`)
+		m := createTestCard(
+			t,
+			e,
+			`{"type":"virtual","name":"AWS only","spendingConstraint":{"merchantRule":{"merchants":["merchant_v2_aws"]}}}`,
+		)
+		s = authorizeBody(
+			t,
+			e,
+			`{"cardId":"`+m.ID+`","amountCents":700,"merchant":{"name":"Amazon Web Services","mcc":"7372","country":"US"}}`,
+		)
 		wantDecision(t, s, false, "merchantRule", "merchant_blocked")
 	})
 }
@@ -286,12 +351,16 @@ func TestSingleUseCardClosesAfterItsFirstAttempt(t *testing.T) {
 	if s.Card.Status != "closed" || readCard(t, e, "card_acmeoneoff", "").Status != "closed" {
 		t.Fatalf("single-use card still %s after a declined attempt", s.Card.Status)
 	}
-	if got := acmeEventsFor(t, e, "card_acmeoneoff"); !slices.Equal(got, []string{kernel.EventCardUpdate, kernel.EventCardDelete}) {
+	if got := acmeEventsFor(t, e, "card_acmeoneoff"); !slices.Equal(got,
+		[]string{kernel.EventCardUpdate, kernel.EventCardDelete}) {
 		t.Fatalf("events = %v", got)
 	}
 	wantDecision(t, authorize(t, e, "card_acmeoneoff", 1000, "merchant_v2_aws"), false, "card.status", "card_closed")
-	e.do(req{method: http.MethodPatch, path: "/card/card_acmeoneoff", key: "sk_sandbox_acme", body: `{"status":"active"}`}).status(t, 200)
-	wantDecision(t, authorize(t, e, "card_acmeoneoff", 1000, "merchant_v2_aws"), false, "card.isSingleUse", "single_use_card_used")
+	e.do(req{method: http.MethodPatch, path: "/card/card_acmeoneoff", key: "sk_sandbox_acme",
+		body: `{"status":"active"}`}).
+		status(t, 200)
+	wantDecision(t, authorize(t, e, "card_acmeoneoff", 1000, "merchant_v2_aws"), false, "card.isSingleUse",
+		"single_use_card_used")
 	t.Run("an approved first use closes it too", func(t *testing.T) {
 		c := createTestCard(t, e, `{"type":"virtual","name":"Once","isSingleUse":true}`)
 		s := authorize(t, e, c.ID, 1000, "merchant_v2_aws")
@@ -332,7 +401,8 @@ func TestApprovedPurchaseSettlesWithMerchantData(t *testing.T) {
 	loc, _ := tx.MerchantData["location"].(map[string]any)
 	if tx.DetailedStatus != "pending" || tx.AmountCents != -4500 || tx.MerchantData["description"] != "Staples" ||
 		tx.MerchantData["categoryCode"] != "5943" || loc["city"] != "Framingham" || tx.AuthorizedAt == "" ||
-		!strings.HasPrefix(tx.ProviderAuthorizationID, "auth_") || tx.ApprovalReason != "approved" || tx.CardID != "card_acmeoffice" {
+		!strings.HasPrefix(tx.ProviderAuthorizationID, "auth_") || tx.ApprovalReason != "approved" ||
+		tx.CardID != "card_acmeoffice" {
 		t.Fatalf("transaction = %+v", tx)
 	}
 	if avail, posted := accountBalance(t, e, "sa_group_acmeoperating"); avail != avail0-4500 || posted != posted0 {
@@ -348,7 +418,8 @@ func TestApprovedPurchaseSettlesWithMerchantData(t *testing.T) {
 	}
 	t.Run("a declined purchase moves no money", func(t *testing.T) {
 		avail1, posted1 := accountBalance(t, e, "sa_group_acmeoperating")
-		wantDecision(t, authorize(t, e, "card_acmeoffice", 4500, "merchant_v2_tesco"), false, "countryRule", "country_blocked")
+		wantDecision(t, authorize(t, e, "card_acmeoffice", 4500, "merchant_v2_tesco"), false, "countryRule",
+			"country_blocked")
 		if avail, posted := accountBalance(t, e, "sa_group_acmeoperating"); avail != avail1 || posted != posted1 {
 			t.Fatalf("balance moved on a decline")
 		}
@@ -379,7 +450,8 @@ func TestReversalClearingRefundVerification(t *testing.T) {
 	first := authorize(t, e, card.ID, 10000, "merchant_v2_aws")
 	wantMoney("authorized", -10000, 0, 10000)
 	rev := event(`{"type":"reversal","transactionId":"` + first.Transaction.ID + `"}`)
-	if rev.Transaction.DetailedStatus != "reversed" || rev.CardEvent.Type != "reversal" || rev.CardEvent.AmountCents != 10000 {
+	if rev.Transaction.DetailedStatus != "reversed" || rev.CardEvent.Type != "reversal" ||
+		rev.CardEvent.AmountCents != 10000 {
 		t.Fatalf("reversal = %+v", rev)
 	}
 	wantMoney("reversed", 0, 0, 0)
@@ -387,7 +459,8 @@ func TestReversalClearingRefundVerification(t *testing.T) {
 
 	second := authorize(t, e, card.ID, 20000, "merchant_v2_aws")
 	cl := event(`{"type":"clearing","transactionId":"` + second.Transaction.ID + `","amountCents":15000}`)
-	if cl.Transaction.DetailedStatus != "settled" || cl.Transaction.AmountCents != -15000 || cl.CardEvent.AmountCents != 15000 {
+	if cl.Transaction.DetailedStatus != "settled" || cl.Transaction.AmountCents != -15000 ||
+		cl.CardEvent.AmountCents != 15000 {
 		t.Fatalf("partial clearing = %+v", cl.Transaction)
 	}
 	wantMoney("cleared for less", -15000, -15000, 15000)
@@ -397,12 +470,17 @@ func TestReversalClearingRefundVerification(t *testing.T) {
 	networkEvent(e, `{"type":"clearing","transactionId":"`+first.Transaction.ID+`"}`).gen2(t, 409, "conflict")
 
 	ref := event(`{"type":"refund","transactionId":"` + second.Transaction.ID + `","amountCents":4000}`)
-	if ref.Transaction.DetailedStatus != "refund" || ref.Transaction.AmountCents != 4000 || ref.Transaction.Status != "posted" ||
-		ref.CardEvent.OriginalTransactionID != second.Transaction.ID || ref.Transaction.ID == second.Transaction.ID {
+	if ref.Transaction.DetailedStatus != "refund" || ref.Transaction.AmountCents != 4000 ||
+		ref.Transaction.Status != "posted" ||
+		ref.CardEvent.OriginalTransactionID != second.Transaction.ID ||
+		ref.Transaction.ID == second.Transaction.ID {
 		t.Fatalf("refund = %+v", ref)
 	}
 	wantMoney("refunded", -16600, -16600, 16600)
-	d := networkEvent(e, `{"type":"refund","transactionId":"`+second.Transaction.ID+`","amountCents":12000}`).gen2(t, 400, "invalid_request")
+	d := networkEvent(
+		e,
+		`{"type":"refund","transactionId":"`+second.Transaction.ID+`","amountCents":12000}`,
+	).gen2(t, 400, "invalid_request")
 	if !strings.Contains(d["/amountCents"], "$110.00") {
 		t.Fatalf("details = %v", d)
 	}
@@ -417,7 +495,9 @@ func TestReversalClearingRefundVerification(t *testing.T) {
 		t.Fatalf("verification = %+v", v)
 	}
 	wantMoney("verified", -5700, -5600, 5700)
-	paused := event(`{"type":"verification","cardId":"card_acmemetaads","merchant":{"name":"Meta","mcc":"7311","country":"US"}}`)
+	paused := event(
+		`{"type":"verification","cardId":"card_acmemetaads","merchant":{"name":"Meta","mcc":"7311","country":"US"}}`,
+	)
 	if paused.Approved || paused.Decision.Rule != "card.status" || paused.CardEvent.DeclineReason != "card_paused" {
 		t.Fatalf("verification of a paused card = %+v", paused)
 	}
@@ -439,13 +519,25 @@ func TestReversalClearingRefundVerification(t *testing.T) {
 		for _, it := range p.Items {
 			types = append(types, it.Type)
 		}
-		want := []string{"verification", "authorization", "refund", "refund", "clearing", "authorization", "clearing", "authorization", "reversal", "authorization"}
+		want := []string{
+			"verification",
+			"authorization",
+			"refund",
+			"refund",
+			"clearing",
+			"authorization",
+			"clearing",
+			"authorization",
+			"reversal",
+			"authorization",
+		}
 		if !slices.Equal(types, want) {
 			t.Fatalf("events = %v, want %v", types, want)
 		}
 		last := p.Items[len(p.Items)-1]
 		if last.AmountCents != 10000 || !last.Approved || last.Decision["rule"] != "standardAuthorization" ||
-			last.Merchant["name"] != "Amazon Web Services" || last.Merchant["categoryCode"] != "7372" || last.TransactionID != first.Transaction.ID {
+			last.Merchant["name"] != "Amazon Web Services" || last.Merchant["categoryCode"] != "7372" ||
+			last.TransactionID != first.Transaction.ID {
 			t.Fatalf("first authorization = %+v", last)
 		}
 		e.get("/card/card_globexops/events", "sk_sandbox_acme", "").gen1(t, 404, "not_found")
@@ -458,21 +550,24 @@ func TestSimulationInputs(t *testing.T) {
 		return e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/card-authorization", body: body})
 	}
 	for body, field := range map[string]string{
-		`{"amountCents":100,"merchantId":"merchant_v2_aws"}`:                                                                                "/cardId",
-		`{"cardId":"card_acmeoffice","merchantId":"merchant_v2_aws"}`:                                                                       "/amountCents",
-		`{"cardId":"card_acmeoffice","amountCents":0,"merchantId":"merchant_v2_aws"}`:                                                       "/amountCents",
-		`{"cardId":"card_acmeoffice","amountCents":100}`:                                                                                    "/merchantId",
-		`{"cardId":"card_acmeoffice","amountCents":100,"merchantId":"merchant_v2_nope"}`:                                                    "/merchantId",
-		`{"cardId":"card_acmeoffice","amountCents":100,"merchant":{"name":"X","country":"US"}}`:                                             "/merchant/mcc",
-		`{"cardId":"card_acmeoffice","amountCents":100,"merchant":{"name":"X","mcc":"5812","country":"USA"}}`:                               "/merchant/country",
-		`{"cardId":"card_acmeoffice","amountCents":100,"merchantId":"merchant_v2_aws","merchant":{"name":"X","mcc":"5812","country":"US"}}`: "/merchant",
-		`{"cardId":"card_acmeoffice","amountCents":100,"merchantId":"merchant_v2_aws","tip":1}`:                                             "/tip",
+		`{"amountCents":100,"merchantId":"merchant_v2_aws"}`:                                    "/cardId",
+		`{"cardId":"card_acmeoffice","merchantId":"merchant_v2_aws"}`:                           "/amountCents",
+		`{"cardId":"card_acmeoffice","amountCents":0,"merchantId":"merchant_v2_aws"}`:           "/amountCents",
+		`{"cardId":"card_acmeoffice","amountCents":100}`:                                        "/merchantId",
+		`{"cardId":"card_acmeoffice","amountCents":100,"merchantId":"merchant_v2_nope"}`:        "/merchantId",
+		`{"cardId":"card_acmeoffice","amountCents":100,"merchant":{"name":"X","country":"US"}}`: "/merchant/mcc",
+		`{"cardId":"card_acmeoffice","amountCents":100,"merchant":{` +
+			`"name":"X","mcc":"5812","country":"USA"}}`: "/merchant/country",
+		`{"cardId":"card_acmeoffice","amountCents":100,"merchantId":"merchant_v2_aws","merchant":{"name":"X","mcc":"5812",` +
+			`"country":"US"}}`: "/merchant",
+		`{"cardId":"card_acmeoffice","amountCents":100,"merchantId":"merchant_v2_aws","tip":1}`: "/tip",
 	} {
 		if d := auth(body).gen2(t, 400, "invalid_request"); d[field] == "" {
 			t.Fatalf("%s: details %v lack %s", body, d, field)
 		}
 	}
-	if d := auth(`{"cardId":"card_nope","amountCents":100,"merchantId":"merchant_v2_aws"}`).gen2(t, 404, "not_found"); d["field"] != "cardId" {
+	if d := auth(`{"cardId":"card_nope","amountCents":100,"merchantId":"merchant_v2_aws"}`).gen2(t, 404,
+		"not_found"); d["field"] != "cardId" {
 		t.Fatalf("details = %v", d)
 	}
 	for body, field := range map[string]string{
@@ -498,11 +593,13 @@ func TestSimulationInputs(t *testing.T) {
 
 func TestScenarioCreditLimit(t *testing.T) {
 	e := newEnv(t, options{scenario: "../testdata/cards_dst.yaml"})
-	wantDecision(t, authorize(t, e, "card_nightcharge", 30000, "merchant_v2_delta"), true, "standardAuthorization", "approved")
+	wantDecision(t, authorize(t, e, "card_nightcharge", 30000, "merchant_v2_delta"), true, "standardAuthorization",
+		"approved")
 	s := authorize(t, e, "card_nightcharge", 20001, "merchant_v2_delta")
 	wantDecision(t, s, false, "account.creditLimit", "credit_limit_exceeded")
 	if !strings.Contains(s.Decision.Detail, "$200.00 of credit left under the $500.00 limit") {
 		t.Fatalf("detail = %q", s.Decision.Detail)
 	}
-	wantDecision(t, authorize(t, e, "card_nightcharge", 20000, "merchant_v2_delta"), true, "standardAuthorization", "approved")
+	wantDecision(t, authorize(t, e, "card_nightcharge", 20000, "merchant_v2_delta"), true, "standardAuthorization",
+		"approved")
 }

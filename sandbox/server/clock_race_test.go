@@ -13,7 +13,8 @@ import (
 func TestClockAdvanceByRacingARestoreIsNeverRefused(t *testing.T) {
 	e := newEnv(t, options{scenario: "empty"})
 	snapshot := func() string {
-		return e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots", body: `{}`}).status(t, 201).json(t)["id"].(string)
+		return e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots", body: `{}`}).status(t,
+			201).json(t)["id"].(string)
 	}
 	early := snapshot()
 	advance(t, e, `{"by":"30d"}`)

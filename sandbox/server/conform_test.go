@@ -134,7 +134,9 @@ func conform(t *testing.T, r *resp) {
 		t.Errorf("response does not match the official SDKs' types: %s", p)
 	}
 	if c.upstream == nil {
-		upstreamNotice.Do(func() { t.Logf("%s is absent: responses are not checked against the upstream document", upstreamPath) })
+		upstreamNotice.Do(
+			func() { t.Logf("%s is absent: responses are not checked against the upstream document", upstreamPath) },
+		)
 		return
 	}
 	if strings.HasPrefix(req.URL.Path, "/_sandbox/") || knownDeviation(req, r) || !c.sameOperation(req) {
@@ -195,7 +197,8 @@ func (c *conformance) ownProblems(req *http.Request, status int, ct string, body
 	if status == http.StatusTooManyRequests {
 		return nil
 	}
-	if status == http.StatusFound && len(body) == 0 && slices.Contains([]string{"/", "/_sandbox", "/_sandbox/", "/_sandbox/ui/"}, req.URL.Path) {
+	if status == http.StatusFound && len(body) == 0 &&
+		slices.Contains([]string{"/", "/_sandbox", "/_sandbox/", "/_sandbox/ui/"}, req.URL.Path) {
 		return nil // the redirect to the dashboard
 	}
 	name := "Error"
@@ -203,7 +206,9 @@ func (c *conformance) ownProblems(req *http.Request, status int, ct string, body
 		name = "ErrorV2"
 	}
 	if !json.Valid(body) || status < 400 {
-		return []string{req.Method + " " + req.URL.Path + ": unrouted request answered " + http.StatusText(status) + " " + string(body)}
+		return []string{
+			req.Method + " " + req.URL.Path + ": unrouted request answered " + http.StatusText(status) + " " + string(body),
+		}
 	}
 	return c.own.CheckSchema(name, body)
 }

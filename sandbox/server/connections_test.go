@@ -118,7 +118,13 @@ func TestLongPollsOutliveTheConnectionLimits(t *testing.T) {
 	}))
 	defer rc.Close()
 	hook := postJSON(t, base+"/webhook", "sk_sandbox_acme", `{"url":"`+rc.URL+`","name":"slow"}`, 201)
-	postJSON(t, base+"/_sandbox/webhooks/"+hook["id"].(string)+"/trigger", "", `{"event":"card.update","entityId":"card_acmeaws"}`, 201)
+	postJSON(
+		t,
+		base+"/_sandbox/webhooks/"+hook["id"].(string)+"/trigger",
+		"",
+		`{"event":"card.update","entityId":"card_acmeaws"}`,
+		201,
+	)
 	<-arrived
 	settled := make(chan map[string]any, 1)
 	go func() {

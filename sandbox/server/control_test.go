@@ -22,7 +22,8 @@ func TestHealthAndClock(t *testing.T) {
 	if clock["now"] != "2026-06-15T14:00:00Z" || clock["mode"] != "frozen" {
 		t.Fatalf("clock = %v", clock)
 	}
-	if got := e.get("/_sandbox/clock", "", "").status(t, 200).json(t); got["now"] != clock["now"] || got["nextEventAt"] == nil {
+	if got := e.get("/_sandbox/clock", "", "").status(t, 200).json(t); got["now"] != clock["now"] ||
+		got["nextEventAt"] == nil {
 		t.Fatalf("GET /_sandbox/clock = %v", got)
 	}
 }
@@ -166,11 +167,13 @@ func TestAdvanceSettlesPendingTransfersAndReportsEvents(t *testing.T) {
 		}
 	})
 	t.Run("never backwards", func(t *testing.T) {
-		d := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"to":"2026-01-01T00:00:00Z"}`}).gen2(t, 400, "invalid_request")
+		d := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"to":"2026-01-01T00:00:00Z"}`}).
+			gen2(t, 400, "invalid_request")
 		if d["/to"] == "" {
 			t.Fatalf("details = %v", d)
 		}
-		e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"by":"soon"}`}).gen2(t, 400, "invalid_request")
+		e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"by":"soon"}`}).
+			gen2(t, 400, "invalid_request")
 		e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{}`}).gen2(t, 400, "invalid_request")
 	})
 	t.Run("history lists what ran", func(t *testing.T) {
@@ -259,7 +262,8 @@ func TestHealthWithoutTheAdminToken(t *testing.T) {
 			h["clock"].(map[string]any)["now"] != "2026-06-15T14:00:00Z" {
 			t.Fatalf("health with the token = %v", h)
 		}
-		if m, _ := h["memory"].(map[string]any); m["used"].(float64) <= 0 || m["budget"] != float64(server.DefaultMemoryBudget) {
+		if m, _ := h["memory"].(map[string]any); m["used"].(float64) <= 0 ||
+			m["budget"] != float64(server.DefaultMemoryBudget) {
 			t.Fatalf("health with the token: memory = %v, want what is used and the default budget", h["memory"])
 		}
 	}
@@ -294,7 +298,8 @@ func TestHealthWithoutTheAdminToken(t *testing.T) {
 
 func TestUnknownWorldHeader(t *testing.T) {
 	e := newEnv(t, options{})
-	d := e.do(req{path: "/_sandbox/health", header: map[string]string{"X-Sandbox-World": "nope"}}).gen2(t, 404, "not_found")
+	d := e.do(req{path: "/_sandbox/health", header: map[string]string{"X-Sandbox-World": "nope"}}).
+		gen2(t, 404, "not_found")
 	if d["field"] != "X-Sandbox-World" {
 		t.Fatalf("details = %v", d)
 	}
@@ -314,7 +319,8 @@ func TestTokenPricesNeedNoKeyAndMoveWithTheClock(t *testing.T) {
 	}
 	var before, after prices
 	e.get("/tokens/prices", "", "").status(t, 200).decode(t, &before)
-	if len(before.Items) < 5 || before.Items[0].Symbol != "BTC" || before.Items[0].Price.Currency != "usd" || before.Items[0].Price.Value != "97250.00" {
+	if len(before.Items) < 5 || before.Items[0].Symbol != "BTC" || before.Items[0].Price.Currency != "usd" ||
+		before.Items[0].Price.Value != "97250.00" {
 		t.Fatalf("prices = %+v", before)
 	}
 	advance(t, e, `{"by":"3h"}`)
@@ -322,7 +328,8 @@ func TestTokenPricesNeedNoKeyAndMoveWithTheClock(t *testing.T) {
 	if after.Items[0].Price.Value == before.Items[0].Price.Value {
 		t.Fatal("BTC did not move in three hourly ticks")
 	}
-	if want := time.Date(2026, 6, 15, 17, 0, 0, 0, time.UTC).Format(time.RFC3339); after.Items[0].Price.LastUpdatedAt != want {
+	if want := time.Date(2026, 6, 15, 17, 0, 0, 0,
+		time.UTC).Format(time.RFC3339); after.Items[0].Price.LastUpdatedAt != want {
 		t.Fatalf("lastUpdatedAt = %s, want %s", after.Items[0].Price.LastUpdatedAt, want)
 	}
 }

@@ -18,7 +18,12 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/coverage.md, fixtures/golden/openapi.json and the other golden files of fixtures/golden from the router and the responses")
+var update = flag.Bool(
+	"update",
+	false,
+	"rewrite docs/coverage.md, fixtures/golden/openapi.json and the other golden files of fixtures/golden from the"+
+		" router and the responses",
+)
 
 // coveragePath is the generated route coverage page.
 var coveragePath = filepath.Join("..", "..", "docs", "coverage.md")
@@ -37,7 +42,13 @@ var generations = []string{"first", "second", "control"}
 // anyMethod is what Build documents for a route that matches every method.
 var anyMethod = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
 
-var methodOrder = map[string]int{http.MethodGet: 0, http.MethodPost: 1, http.MethodPut: 2, http.MethodPatch: 3, http.MethodDelete: 4}
+var methodOrder = map[string]int{
+	http.MethodGet:    0,
+	http.MethodPost:   1,
+	http.MethodPut:    2,
+	http.MethodPatch:  3,
+	http.MethodDelete: 4,
+}
 
 // coverageRoutes lists every named route of the assembled router with what
 // the OpenAPI document says of it, ordered by generation, path and method.
@@ -48,7 +59,8 @@ func coverageRoutes(t *testing.T) []coverageRoute {
 		t.Fatal(err)
 	}
 	router, docs := server.Router(eng, withAll(server.Config{Log: zerolog.Nop()}))
-	paths := openapi.Build(router, docs, openapi.Info{Title: "slash-sandbox", Version: "coverage"})["paths"].(map[string]map[string]any)
+	paths := openapi.Build(router, docs, openapi.Info{Title: "slash-sandbox",
+		Version: "coverage"})["paths"].(map[string]map[string]any)
 	var out []coverageRoute
 	err = router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		name := route.GetName()
@@ -120,10 +132,17 @@ func coverageDoc(routes []coverageRoute) []byte {
 		}
 	}
 	b.WriteString("# Route coverage\n\n")
-	b.WriteString("<!-- Generated from the router by `go test ./sandbox/server -run TestCoverageDoc -update`; do not edit. -->\n\n")
-	fmt.Fprintf(&b, "Every named route the sandbox serves: %d in all, %d of the first generation, %d of the second and %d of the\n",
+	b.WriteString(
+		"<!-- Generated from the router by `go test ./sandbox/server -run TestCoverageDoc -update`; do not edit. -->\n\n",
+	)
+	fmt.Fprintf(&b,
+		"Every named route the sandbox serves: %d in all, %d of the first generation, %d of the second and %d of the\n",
 		len(routes), counts[0], counts[1], counts[2])
-	fmt.Fprintf(&b, "[control API](control-api.md); %d are sandbox extensions (`x-sandbox-extension` in `GET /openapi.json`:\n", extensions)
+	fmt.Fprintf(
+		&b,
+		"[control API](control-api.md); %d are sandbox extensions (`x-sandbox-extension` in `GET /openapi.json`:\n",
+		extensions,
+	)
 	b.WriteString("operations the real service does not have). The summary is the route's OpenAPI description; the\n")
 	b.WriteString("route name is what the request log, the request journal and fault injection call it.\n\n")
 	b.WriteString("| method | path | route | generation | extension | summary |\n")
@@ -169,7 +188,12 @@ func TestCoverageDoc(t *testing.T) {
 		if line < len(wl) {
 			should = wl[line]
 		}
-		t.Fatalf("docs/coverage.md is not what the router serves (line %d is\n\t%s\nand should be\n\t%s)\nregenerate it with go test ./sandbox/server -run TestCoverageDoc -update",
-			line+1, have, should)
+		t.Fatalf(
+			"docs/coverage.md is not what the router serves (line %d is\n\t%s\nand should be\n\t%s)\nregenerate it with go"+
+				" test ./sandbox/server -run TestCoverageDoc -update",
+			line+1,
+			have,
+			should,
+		)
 	}
 }

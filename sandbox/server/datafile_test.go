@@ -50,7 +50,8 @@ func TestDataFileHoldsOneWorld(t *testing.T) {
 	}
 	srv.Engine.Close()
 
-	stored := `data file ` + data + ` holds another world (scenario "empty", seed 7, clock start 2026-01-15T09:00:00Z, created 2031-03-04T05:06:07Z)`
+	stored := `data file ` + data + ` holds another world (scenario "empty", seed 7, clock start 2026-01-15T09:00:00Z,` +
+		` created 2031-03-04T05:06:07Z)`
 	refused := []struct {
 		name   string
 		cfg    server.Config
@@ -75,11 +76,13 @@ func TestDataFileHoldsOneWorld(t *testing.T) {
 	}
 
 	t.Run("the same scenario and seed keep the stored world", func(t *testing.T) {
-		for _, cfg := range []server.Config{{Scenario: "empty", Seed: &seven}, {Scenario: "empty", Seed: &seven, ClockStart: &clockStart}} {
+		for _, cfg := range []server.Config{{Scenario: "empty", Seed: &seven},
+			{Scenario: "empty", Seed: &seven, ClockStart: &clockStart}} {
 			srv := mustOpen(t, cfg)
 			w := srv.Engine.Default()
 			if !w.Now().Equal(advanced) || !w.Persistent() || !w.Meta().Created.Equal(wall) {
-				t.Fatalf("clock %s, persistent %v, created %s: the stored world was not kept", w.Now(), w.Persistent(), w.Meta().Created)
+				t.Fatalf("clock %s, persistent %v, created %s: the stored world was not kept", w.Now(), w.Persistent(),
+					w.Meta().Created)
 			}
 			srv.Engine.Close()
 		}
@@ -89,11 +92,13 @@ func TestDataFileHoldsOneWorld(t *testing.T) {
 		wall = wall.Add(time.Hour)
 		srv := mustOpen(t, server.Config{Scenario: "demo", ResetData: true})
 		w := srv.Engine.Default()
-		if m := w.Meta(); m.Scenario != "demo" || m.Seed != 42 || !m.Created.Equal(wall) || w.Now().Format(time.RFC3339) != "2026-06-15T14:00:00Z" {
+		if m := w.Meta(); m.Scenario != "demo" || m.Seed != 42 || !m.Created.Equal(wall) ||
+			w.Now().Format(time.RFC3339) != "2026-06-15T14:00:00Z" {
 			t.Fatalf("after ResetData: %+v at %s", m, w.Now())
 		}
 		srv.Engine.Close()
-		if _, err := open(t, server.Config{Scenario: "empty", Seed: &seven}); !errors.Is(err, server.ErrDataHoldsAnotherWorld) {
+		if _, err := open(t, server.Config{Scenario: "empty", Seed: &seven}); !errors.Is(err,
+			server.ErrDataHoldsAnotherWorld) {
 			t.Fatalf("the old world came back: %v", err)
 		}
 		srv = mustOpen(t, server.Config{Scenario: "demo"})

@@ -41,7 +41,9 @@ type tornWorld struct {
 func startOnFile(t *testing.T, scenarioFile, data string) (*tornWorld, error) {
 	t.Helper()
 	logs := &bytes.Buffer{}
-	srv, err := server.New(server.Config{Scenario: scenarioFile, DataPath: data, Durability: store.Never, Log: zerolog.New(logs)})
+	srv, err := server.New(
+		server.Config{Scenario: scenarioFile, DataPath: data, Durability: store.Never, Log: zerolog.New(logs)},
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +211,8 @@ func TestDataFileDamagedInTheMiddle(t *testing.T) {
 	if damaged.Path != data || damaged.Offset > middle || damaged.Offset < middle-rewriteFrame {
 		t.Fatalf("damaged at %d, the byte changed is %d: %v", damaged.Offset, middle, err)
 	}
-	if !strings.Contains(err.Error(), fmt.Sprintf("data file %s is damaged at byte %d: a frame fails its checksum", data, damaged.Offset)) {
+	if !strings.Contains(err.Error(),
+		fmt.Sprintf("data file %s is damaged at byte %d: a frame fails its checksum", data, damaged.Offset)) {
 		t.Fatalf("error: %v", err)
 	}
 	if again := fileBytes(t, data); !bytes.Equal(again, file) {

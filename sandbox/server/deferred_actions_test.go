@@ -103,7 +103,11 @@ func TestApprovalURLOpensTheDashboard(t *testing.T) {
 		t.Errorf("approval URL %s names world %q, want default", link, got)
 	}
 
-	navigation := map[string]string{"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document", "Sec-Fetch-Site": "cross-site"}
+	navigation := map[string]string{
+		"Sec-Fetch-Mode": "navigate",
+		"Sec-Fetch-Dest": "document",
+		"Sec-Fetch-Site": "cross-site",
+	}
 	page := e.do(req{path: link.RequestURI(), header: navigation}).status(t, http.StatusOK)
 	if ct := page.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") ||
 		!strings.Contains(string(page.body), `src="/_sandbox/ui/app.js"`) {
@@ -113,22 +117,27 @@ func TestApprovalURLOpensTheDashboard(t *testing.T) {
 	e.get("/_sandbox/agent-requests/"+id, "", "").gen2(t, http.StatusUnauthorized, "unauthorized")
 	var shown agentView
 	e.do(req{path: "/_sandbox/agent-requests/" + id, header: admin}).status(t, 200).decode(t, &shown)
-	if shown.ID != id || shown.Status != "pending" || shown.Display.Title == "" || len(shown.Display.Sections) == 0 || shown.Display.Description == "" {
+	if shown.ID != id || shown.Status != "pending" || shown.Display.Title == "" || len(shown.Display.Sections) == 0 ||
+		shown.Display.Description == "" {
 		t.Fatalf("the page's request = %+v, want it pending with title, sections and description", shown)
 	}
 	e.do(req{path: "/_sandbox/agent-requests/dfa_nope", header: admin}).gen2(t, http.StatusNotFound, "not_found")
 
-	got := e.do(req{method: http.MethodPost, path: "/_sandbox/agent-requests/" + id + "/reject", header: admin}).status(t, 200).json(t)
+	got := e.do(req{method: http.MethodPost, path: "/_sandbox/agent-requests/" + id + "/reject", header: admin}).
+		status(t, 200).
+		json(t)
 	if got["status"] != "rejected" {
 		t.Fatalf("reject = %v", got)
 	}
 	if n := cardsNamed(t, e, "sk_sandbox_acme", "Marketing Card"); n != 0 {
 		t.Fatalf("a rejected card create made %d cards", n)
 	}
-	if got := e.get("/agent-request/"+id, ro, "").status(t, 200).json(t); got["status"] != "rejected" || got["result"] != nil {
+	if got := e.get("/agent-request/"+id, ro, "").status(t, 200).json(t); got["status"] != "rejected" ||
+		got["result"] != nil {
 		t.Fatalf("after rejection the key reads %v", got)
 	}
-	e.do(req{method: http.MethodPost, path: "/_sandbox/agent-requests/" + id + "/approve", header: admin}).gen2(t, http.StatusConflict, "conflict")
+	e.do(req{method: http.MethodPost, path: "/_sandbox/agent-requests/" + id + "/approve", header: admin}).
+		gen2(t, http.StatusConflict, "conflict")
 }
 
 // TestDeferredWriteInAnotherWorld: the link of a write made in a world

@@ -23,15 +23,22 @@ func TestDemoOpensWithWorkUnderWay(t *testing.T) {
 	for _, m := range outbox.Items {
 		subjects = append(subjects, m.Subject)
 	}
-	want := []string{"Acme Robotics Inc. requests your US bank account and address", "Invoice ACME-1004 from Acme Robotics Inc.", "Invoice ACME-1003 from Acme Robotics Inc."}
+	want := []string{
+		"Acme Robotics Inc. requests your US bank account and address",
+		"Invoice ACME-1004 from Acme Robotics Inc.",
+		"Invoice ACME-1003 from Acme Robotics Inc.",
+	}
 	if strings.Join(subjects, "|") != strings.Join(want, "|") {
 		t.Fatalf("the outbox holds %q, want %q", subjects, want)
 	}
 
-	txns := e.get("/transaction?filter:status=pending", "sk_sandbox_acme", "").status(t, http.StatusOK).json(t)["items"].([]any)
+	txns := e.get("/transaction?filter:status=pending", "sk_sandbox_acme", "").status(t,
+		http.StatusOK).json(t)["items"].([]any)
 	queued := 0
 	for _, raw := range txns {
-		if txn := raw.(map[string]any); txn["description"] == "ACH to Brightside Office Cleaning (queued: awaiting bank details)" && txn["amountCents"] == float64(-185000) {
+		if txn := raw.(map[string]any); txn["description"] == "ACH to Brightside Office Cleaning (queued: awaiting bank"+
+			" details)" &&
+			txn["amountCents"] == float64(-185000) {
 			queued++
 		}
 	}
@@ -45,12 +52,15 @@ func TestDemoOpensWithWorkUnderWay(t *testing.T) {
 	}
 	ar := agents[0].(map[string]any)
 	display := ar["display"].(map[string]any)
-	if ar["operation"] != "card.create" || ar["apiKey"] != "sk_sandbox_acme_readonly" || display["title"] != "Create Virtual Card" ||
-		ar["createdAt"] != "2026-06-15T13:35:00Z" || !strings.Contains(fmt.Sprint(display["sections"]), "Figma (design team)") {
+	if ar["operation"] != "card.create" || ar["apiKey"] != "sk_sandbox_acme_readonly" ||
+		display["title"] != "Create Virtual Card" ||
+		ar["createdAt"] != "2026-06-15T13:35:00Z" ||
+		!strings.Contains(fmt.Sprint(display["sections"]), "Figma (design team)") {
 		t.Errorf("the demo's agent request = %v", ar)
 	}
 
-	deliveries := e.get("/_sandbox/webhook-deliveries?webhookId=webhook_acmeerp", "", "").status(t, http.StatusOK).json(t)["items"].([]any)
+	deliveries := e.get("/_sandbox/webhook-deliveries?webhookId=webhook_acmeerp", "", "").status(t,
+		http.StatusOK).json(t)["items"].([]any)
 	if len(deliveries) != 3 {
 		t.Fatalf("%d deliveries to the refusing endpoint, want 3", len(deliveries))
 	}
@@ -75,7 +85,8 @@ func TestDemoAgentRequestIsApprovedInAnotherWorld(t *testing.T) {
 	e := newEnv(t, options{})
 	w := createWorld(t, e, `{"scenario":"demo"}`)
 	in := map[string]string{"X-Sandbox-World": w.ID}
-	list := e.do(req{path: "/_sandbox/agent-requests?status=pending", header: in}).status(t, http.StatusOK).json(t)["items"].([]any)
+	list := e.do(req{path: "/_sandbox/agent-requests?status=pending", header: in}).status(t,
+		http.StatusOK).json(t)["items"].([]any)
 	if len(list) != 1 {
 		t.Fatalf("%d pending agent requests in %s, want 1", len(list), w.ID)
 	}
@@ -87,9 +98,13 @@ func TestDemoAgentRequestIsApprovedInAnotherWorld(t *testing.T) {
 	if len(mine) != 1 || mine[0].(map[string]any)["id"] != ar["id"] {
 		t.Fatalf("the read-only key lists %v, want its request", mine)
 	}
-	done := e.do(req{method: http.MethodPost, path: "/_sandbox/agent-requests/" + ar["id"].(string) + "/approve", header: in}).status(t, http.StatusOK).json(t)
+	done := e.do(req{method: http.MethodPost, path: "/_sandbox/agent-requests/" + ar["id"].(string) + "/approve",
+		header: in}).
+		status(t, http.StatusOK).
+		json(t)
 	result, _ := done["result"].(map[string]any)
-	if done["status"] != "executed" || result["name"] != "Figma (design team)" || result["cardGroupId"] != "card_group_acmesaas" {
+	if done["status"] != "executed" || result["name"] != "Figma (design team)" ||
+		result["cardGroupId"] != "card_group_acmesaas" {
 		t.Fatalf("approved = %v", done)
 	}
 	card := e.get("/card/"+result["id"].(string), "sk_sandbox_acme_"+w.ID, "").status(t, http.StatusOK).json(t)
@@ -97,7 +112,8 @@ func TestDemoAgentRequestIsApprovedInAnotherWorld(t *testing.T) {
 		t.Errorf("the approved card reads %v", card)
 	}
 	// The default world's request is untouched.
-	if n := len(e.get("/_sandbox/agent-requests?status=pending", "", "").status(t, http.StatusOK).json(t)["items"].([]any)); n != 1 {
+	if n := len(e.get("/_sandbox/agent-requests?status=pending", "", "").status(t,
+		http.StatusOK).json(t)["items"].([]any)); n != 1 {
 		t.Errorf("the default world has %d pending agent requests, want 1", n)
 	}
 }
@@ -126,7 +142,8 @@ func TestAdvanceToTheNextBusinessEvent(t *testing.T) {
 		{"unknown kind", `{"to":"next","skip":["token_prices.tick","price.tock"]}`, "/skip/1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: tc.body}).gen2(t, http.StatusBadRequest, "invalid_request")
+			d := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: tc.body}).
+				gen2(t, http.StatusBadRequest, "invalid_request")
 			if d[tc.field] == "" {
 				t.Errorf("details %v, want one for %s", d, tc.field)
 			}
@@ -143,7 +160,9 @@ func TestChangesWaitsForTheWorldToChange(t *testing.T) {
 	if now["changed"] != false {
 		t.Fatalf("without since: %v", now)
 	}
-	if same := e.get("/_sandbox/changes?wait=0&since="+version, "", "").status(t, http.StatusOK).json(t); same["changed"] != false || fmt.Sprint(same["version"]) != version {
+	if same := e.get("/_sandbox/changes?wait=0&since="+version, "", "").status(t,
+		http.StatusOK).json(t); same["changed"] != false ||
+		fmt.Sprint(same["version"]) != version {
 		t.Fatalf("nothing changed, yet %v", same)
 	}
 	answer := make(chan map[string]any, 1)

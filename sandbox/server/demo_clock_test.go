@@ -8,7 +8,13 @@ import (
 )
 
 // demoClockStarts are a year apart, with a leap day among them.
-var demoClockStarts = []string{"2024-02-29T15:04:05Z", "2024-03-02T15:04:05Z", "2025-03-02T15:04:05Z", "2026-03-02T15:04:05Z", "2027-03-02T15:04:05Z"}
+var demoClockStarts = []string{
+	"2024-02-29T15:04:05Z",
+	"2024-03-02T15:04:05Z",
+	"2025-03-02T15:04:05Z",
+	"2026-03-02T15:04:05Z",
+	"2027-03-02T15:04:05Z",
+}
 
 // checkDemoServes reads the demo's cards, a limited card group's
 // utilization and its transactions with the acme key of a world.

@@ -165,7 +165,8 @@ func TestHeadingAnchor(t *testing.T) {
 			t.Errorf("headingAnchor(%q) = %q, want %q", heading, got, want)
 		}
 	}
-	if a := markdownAnchors("# Notes\n\n## Notes\n```\n# not a heading\n```\n"); !a["notes"] || !a["notes-1"] || a["not-a-heading"] {
+	if a := markdownAnchors("# Notes\n\n## Notes\n```\n# not a heading\n```\n"); !a["notes"] || !a["notes-1"] ||
+		a["not-a-heading"] {
 		t.Errorf("markdownAnchors = %v", a)
 	}
 }

@@ -13,7 +13,9 @@ import (
 // and the X-Request-Id header.
 func TestFirstGenerationMessagesEndWithTheirHandle(t *testing.T) {
 	e := newEnv(t, options{})
-	e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"card_group.list","status":500,"count":1}`}).status(t, 201)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"card_group.list","status":500,"count":` +
+		`1}`}).
+		status(t, 201)
 	cases := []struct {
 		name       string
 		r          req
@@ -29,7 +31,12 @@ func TestFirstGenerationMessagesEndWithTheirHandle(t *testing.T) {
 			header: map[string]string{"X-Idempotency-Key": "contract-1"},
 			body:   `{"from":"sa_group_acmeoperating","to":"subaccount_acmeengineering","amountCents":2}`}, 409, "conflict"},
 		{"injected fault", req{path: "/card-group", key: acmeKey}, 500, "internal"},
-		{"client request id", req{path: "/card/card_nope", key: acmeKey, header: map[string]string{"X-Request-Id": "client.id-7"}}, 404, "not_found"},
+		{
+			"client request id",
+			req{path: "/card/card_nope", key: acmeKey, header: map[string]string{"X-Request-Id": "client.id-7"}},
+			404,
+			"not_found",
+		},
 	}
 	e.do(req{method: http.MethodPost, path: "/transfers/book-transfer", key: acmeKey,
 		header: map[string]string{"X-Idempotency-Key": "contract-1"},

@@ -14,13 +14,22 @@ import (
 func TestEveryEventKindFiresAtItsInstant(t *testing.T) {
 	e := newEnv(t, options{})
 	acme := "sk_sandbox_acme"
-	e.post("/transfers/ach", acme, "", "k-ach", map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_northwindold", "amountCents": 1000}).status(t, 200)
-	e.post("/transfers/wire", acme, "", "k-wire", map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_northwindach", "amountCents": 2000}).status(t, 200)
-	e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/incoming-transfer", body: `{"accountId":"sa_group_acmeoperating","rail":"ach","amountCents":3000}`}).status(t, 201)
+	e.post("/transfers/ach", acme, "", "k-ach", map[string]any{"accountId": "sa_group_acmeoperating",
+		"destinationId": "le_c_dest_northwindold", "amountCents": 1000}).
+		status(t, 200)
+	e.post("/transfers/wire", acme, "", "k-wire", map[string]any{"accountId": "sa_group_acmeoperating",
+		"destinationId": "le_c_dest_northwindach", "amountCents": 2000}).
+		status(t, 200)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/incoming-transfer",
+		body: `{"accountId":"sa_group_acmeoperating","rail":"ach","amountCents":3000}`}).
+		status(t, 201)
 	txn, _ := firstTransaction(t, e)
 	defer1(t, e, "sk_sandbox_carol_readonly", "le_acme", txn, `{"note":"expires"}`)
-	hook := e.post("/webhook", acme, "", "", map[string]any{"url": "http://127.0.0.1:1/refused", "name": "Down"}).status(t, 201).json(t)["id"].(string)
-	e.do(req{method: http.MethodPost, path: "/_sandbox/webhooks/" + hook + "/trigger", body: `{"event":"card.update","entityId":"card_acmeaws"}`}).status(t, 201)
+	hook := e.post("/webhook", acme, "", "", map[string]any{"url": "http://127.0.0.1:1/refused",
+		"name": "Down"}).status(t, 201).json(t)["id"].(string)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/webhooks/" + hook + "/trigger",
+		body: `{"event":"card.update","entityId":"card_acmeaws"}`}).
+		status(t, 201)
 	// The first attempt is made in the background; wait for it, so its
 	// retry is in the queue before the walk reads the clock.
 	e.do(req{method: http.MethodPost, path: "/_sandbox/webhook-deliveries/settle"}).status(t, 200)

@@ -64,15 +64,36 @@ func TestEventTriggerReachesEndpoints(t *testing.T) {
 		{"card_creation.event", []string{"card_creation.event"}, "/card/", `"name":"slash-sandbox trigger"`},
 		{"card.update", []string{"card_creation.event", "card.update"}, "/card/", `"name":"slash-sandbox trigger (updated)"`},
 		{"card.delete", []string{"card_creation.event", "card.update", "card.delete"}, "/card/", `"status":"closed"`},
-		{"aggregated_transaction.create", []string{"card_creation.event", "aggregated_transaction.create"}, "/transaction/", `"detailedStatus":"pending"`},
-		{"aggregated_transaction.update", []string{"card_creation.event", "aggregated_transaction.create", "aggregated_transaction.update"}, "/transaction/", `"detailedStatus":"settled"`},
-		{"expense_report.create", []string{"expense_report.create"}, "/expense-report/", `"memo":"Raised by slash-sandbox trigger"`},
-		{"expense_report.update", []string{"expense_report.create", "expense_report.update"}, "/expense-report/", `"memo":"Raised by slash-sandbox trigger (updated)"`},
+		{
+			"aggregated_transaction.create",
+			[]string{"card_creation.event", "aggregated_transaction.create"},
+			"/transaction/",
+			`"detailedStatus":"pending"`,
+		},
+		{
+			"aggregated_transaction.update",
+			[]string{"card_creation.event", "aggregated_transaction.create", "aggregated_transaction.update"},
+			"/transaction/",
+			`"detailedStatus":"settled"`,
+		},
+		{
+			"expense_report.create",
+			[]string{"expense_report.create"},
+			"/expense-report/",
+			`"memo":"Raised by slash-sandbox trigger"`,
+		},
+		{
+			"expense_report.update",
+			[]string{"expense_report.create", "expense_report.update"},
+			"/expense-report/",
+			`"memo":"Raised by slash-sandbox trigger (updated)"`,
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.event, func(t *testing.T) {
 			tr := triggerEvent(t, e, map[string]string{"event": c.event})
-			if tr.Event != c.event || tr.LegalEntityID != "le_acme" || tr.EventID == "" || tr.EntityID == "" || len(tr.Actions) == 0 {
+			if tr.Event != c.event || tr.LegalEntityID != "le_acme" || tr.EventID == "" || tr.EntityID == "" ||
+				len(tr.Actions) == 0 {
 				t.Fatalf("trigger = %+v", tr)
 			}
 			if got := tr.raised(); !slices.Equal(got, c.raised) {
@@ -133,7 +154,8 @@ func TestEventTriggerOnNamedEntities(t *testing.T) {
 	})
 	t.Run("a purchase on another legal entity's card reaches only its endpoints", func(t *testing.T) {
 		tr := triggerEvent(t, e, map[string]string{"event": "aggregated_transaction.create", "entityId": "card_globexfuel1"})
-		if tr.LegalEntityID != "le_globex" || len(tr.Deliveries) != 0 || !slices.Equal(tr.raised(), []string{"aggregated_transaction.create"}) {
+		if tr.LegalEntityID != "le_globex" || len(tr.Deliveries) != 0 ||
+			!slices.Equal(tr.raised(), []string{"aggregated_transaction.create"}) {
 			t.Fatalf("trigger = %+v", tr)
 		}
 		settleHooks(t, e)
@@ -149,13 +171,15 @@ func TestEventTriggerOnNamedEntities(t *testing.T) {
 		if tr.EntityID != made.EntityID || !slices.Equal(tr.raised(), []string{"aggregated_transaction.update"}) {
 			t.Fatalf("trigger = %+v", tr)
 		}
-		if m := e.get("/transaction/"+made.EntityID, "sk_sandbox_acme", "").status(t, 200).json(t); m["detailedStatus"] != "settled" {
+		if m := e.get("/transaction/"+made.EntityID, "sk_sandbox_acme", "").status(t,
+			200).json(t); m["detailedStatus"] != "settled" {
 			t.Fatalf("transaction = %v", m)
 		}
 	})
 	t.Run("card_creation.event on a named account", func(t *testing.T) {
 		tr := triggerEvent(t, e, map[string]string{"event": "card_creation.event", "entityId": "sa_group_acmecharge"})
-		if m := e.get("/card/"+tr.EntityID, "sk_sandbox_acme", "").status(t, 200).json(t); m["accountId"] != "sa_group_acmecharge" {
+		if m := e.get("/card/"+tr.EntityID, "sk_sandbox_acme", "").status(t,
+			200).json(t); m["accountId"] != "sa_group_acmecharge" {
 			t.Fatalf("card = %v", m)
 		}
 	})
@@ -166,7 +190,8 @@ func TestEventTriggerOnNamedEntities(t *testing.T) {
 				SubmittedByUserID string `json:"submittedByUserId"`
 			} `json:"expenseReport"`
 		}
-		if e.get("/expense-report/"+tr.EntityID, "sk_sandbox_acme", "").status(t, 200).decode(t, &got); got.ExpenseReport.SubmittedByUserID != "u_bob" {
+		if e.get("/expense-report/"+tr.EntityID, "sk_sandbox_acme", "").status(t, 200).decode(t,
+			&got); got.ExpenseReport.SubmittedByUserID != "u_bob" {
 			t.Fatalf("expense report = %+v", got)
 		}
 	})
@@ -184,13 +209,15 @@ func TestEventTriggerRefusals(t *testing.T) {
 		return r.json(t)["message"].(string), d["/event"]
 	}
 	t.Run("a near miss is refused with a suggestion and the valid types", func(t *testing.T) {
-		for typo, meant := range map[string]string{"card.updated": "card.update", "transaction.create": "aggregated_transaction.create",
+		for typo, meant := range map[string]string{"card.updated": "card.update",
+			"transaction.create":   "aggregated_transaction.create",
 			"expense_report.creat": "expense_report.create", "card_creation": "card_creation.event"} {
 			message, valid := refused(typo)
 			if want := `"` + typo + `" is not a webhook event type; did you mean "` + meant + `"?`; message != want {
 				t.Errorf("message = %q, want %q", message, want)
 			}
-			if valid != "must be one of card.update, card.delete, card_creation.event, aggregated_transaction.create, aggregated_transaction.update, expense_report.create, expense_report.update" {
+			if valid != "must be one of card.update, card.delete, card_creation.event, aggregated_transaction.create,"+
+				" aggregated_transaction.update, expense_report.create, expense_report.update" {
 				t.Errorf("details /event = %q", valid)
 			}
 		}
@@ -206,12 +233,15 @@ func TestEventTriggerRefusals(t *testing.T) {
 		}
 	})
 	t.Run("an unknown entity", func(t *testing.T) {
-		if d := post(map[string]string{"event": "card.update", "entityId": "card_nope"}).gen2(t, 404, "not_found"); d["field"] != "entityId" {
+		if d := post(map[string]string{"event": "card.update", "entityId": "card_nope"}).gen2(t, 404,
+			"not_found"); d["field"] != "entityId" {
 			t.Fatalf("details = %v", d)
 		}
 	})
 	t.Run("an entity of another legal entity than the one named", func(t *testing.T) {
-		d := post(map[string]string{"event": "card.update", "entityId": "card_globexfuel1", "legalEntityId": "le_acme"}).gen2(t, 400, "invalid_request")
+		d := post(
+			map[string]string{"event": "card.update", "entityId": "card_globexfuel1", "legalEntityId": "le_acme"},
+		).gen2(t, 400, "invalid_request")
 		if !strings.Contains(d["/legalEntityId"], "belongs to le_globex") {
 			t.Fatalf("details = %v", d)
 		}
@@ -239,7 +269,9 @@ func TestEventTriggerRefusals(t *testing.T) {
 		if i < 0 {
 			t.Fatal("no transaction other than a card purchase in the demo")
 		}
-		d := post(map[string]string{"event": "aggregated_transaction.update", "entityId": list.Items[i].ID}).gen2(t, 400, "invalid_request")
+		d := post(
+			map[string]string{"event": "aggregated_transaction.update", "entityId": list.Items[i].ID},
+		).gen2(t, 400, "invalid_request")
 		if !strings.Contains(d["/entityId"], "is not a card purchase") {
 			t.Fatalf("details = %v", d)
 		}
@@ -252,10 +284,21 @@ func TestEventTriggerRefusals(t *testing.T) {
 func TestEventTriggerKeepsNothingWhenRefused(t *testing.T) {
 	e := newEnv(t, options{scenario: "empty"})
 	e.do(req{method: http.MethodPost, path: "/webhook", key: "sk_test_empty_user", le: "le_empty",
-		body: map[string]string{"url": "http://127.0.0.1:9/hooks", "name": "Receiver", "legalEntityId": "le_empty"}}).status(t, 201)
-	r := e.do(req{method: http.MethodPost, path: "/_sandbox/events/trigger", body: map[string]string{"event": "aggregated_transaction.update"}})
+		body: map[string]string{
+			"url":           "http://127.0.0.1:9/hooks",
+			"name":          "Receiver",
+			"legalEntityId": "le_empty",
+		}}).status(t, 201)
+	r := e.do(
+		req{
+			method: http.MethodPost,
+			path:   "/_sandbox/events/trigger",
+			body:   map[string]string{"event": "aggregated_transaction.update"},
+		},
+	)
 	r.gen2(t, 409, "conflict")
-	if msg := r.json(t)["message"].(string); !strings.Contains(msg, "declined") || !strings.Contains(msg, "insufficient_funds") {
+	if msg := r.json(t)["message"].(string); !strings.Contains(msg, "declined") ||
+		!strings.Contains(msg, "insufficient_funds") {
 		t.Fatalf("message = %q", msg)
 	}
 	var cards struct {

@@ -43,8 +43,11 @@ func expenseCall(t *testing.T, e *env, method, path string, body any) expenseSta
 func TestApprovedExpenseIsReimbursedThroughTheLedger(t *testing.T) {
 	e := newEnv(t, options{})
 	r := expenseCall(t, e, http.MethodPost, "/expense-report", expenseBody("u_bob", "ub_bobchecking", 12345))
-	if !strings.HasPrefix(r.ID, "expense_report_") || r.Status != "pending_review" || arMap(r.Merchant, "merchantV2")["name"] != "Uber" ||
-		r.Destination["id"] != "ub_bobchecking" || arMap(r.SubmittedByUser, "name")["full"] != "Bob Martinez" || r.AggregatedTransaction != nil {
+	if !strings.HasPrefix(r.ID, "expense_report_") || r.Status != "pending_review" ||
+		arMap(r.Merchant, "merchantV2")["name"] != "Uber" ||
+		r.Destination["id"] != "ub_bobchecking" ||
+		arMap(r.SubmittedByUser, "name")["full"] != "Bob Martinez" ||
+		r.AggregatedTransaction != nil {
 		t.Fatalf("new report = %+v", r)
 	}
 	tasks := arItems(e.get("/task?filter:attr[expenseReportId]="+r.ID, acmeKey, "").status(t, 200).json(t))
@@ -52,15 +55,18 @@ func TestApprovedExpenseIsReimbursedThroughTheLedger(t *testing.T) {
 		t.Fatalf("review task = %v", tasks)
 	}
 	posted0, avail0 := arBalance(t, e, acmeKey, acmeAccount)
-	r = expenseCall(t, e, http.MethodPost, "/expense-report/"+r.ID+"/approve", map[string]any{"reviewedByUserId": "u_alice"})
+	r = expenseCall(t, e, http.MethodPost, "/expense-report/"+r.ID+"/approve",
+		map[string]any{"reviewedByUserId": "u_alice"})
 	if r.Status != "payment_processing" || r.Review["decision"] != "approved" || r.ReviewedByUser["id"] != "u_alice" ||
-		r.AggregatedTransaction == nil || r.AggregatedTransaction.Status != "pending" || r.AggregatedTransaction.Amount["amount_cents"] != float64(-12345) {
+		r.AggregatedTransaction == nil || r.AggregatedTransaction.Status != "pending" ||
+		r.AggregatedTransaction.Amount["amount_cents"] != float64(-12345) {
 		t.Fatalf("approved report = %+v", r)
 	}
 	if posted, avail := arBalance(t, e, acmeKey, acmeAccount); posted != posted0 || avail != avail0-12345 {
 		t.Fatalf("after approval posted %v available %v; want %v and %v", posted, avail, posted0, avail0-12345)
 	}
-	arDo(e, http.MethodPost, "/expense-report/"+r.ID+"/approve", acmeKey, map[string]any{"reviewedByUserId": "u_alice"}).gen1(t, 409, "conflict")
+	arDo(e, http.MethodPost, "/expense-report/"+r.ID+"/approve", acmeKey,
+		map[string]any{"reviewedByUserId": "u_alice"}).gen1(t, 409, "conflict")
 	advance(t, e, `{"by":"24h"}`)
 	r = expenseCall(t, e, http.MethodGet, "/expense-report/"+r.ID, nil)
 	if r.Status != "payment_completed" || r.AggregatedTransaction.Status != "settled" {
@@ -71,10 +77,12 @@ func TestApprovedExpenseIsReimbursedThroughTheLedger(t *testing.T) {
 		!strings.Contains(txn["description"].(string), "Bob Martinez") {
 		t.Fatalf("reimbursement on the ledger = %v", txn)
 	}
-	if task := arItems(e.get("/task?filter:attr[expenseReportId]="+r.ID, acmeKey, "").status(t, 200).json(t)); task[0]["status"] != "completed" {
+	if task := arItems(e.get("/task?filter:attr[expenseReportId]="+r.ID, acmeKey, "").status(t,
+		200).json(t)); task[0]["status"] != "completed" {
 		t.Fatalf("task after approval = %v", task[0])
 	}
-	if evs := acmeEventsFor(t, e, r.ID); !slices.Equal(evs, []string{"expense_report.create", "expense_report.update", "expense_report.update"}) {
+	if evs := acmeEventsFor(t, e, r.ID); !slices.Equal(evs,
+		[]string{"expense_report.create", "expense_report.update", "expense_report.update"}) {
 		t.Fatalf("webhook events = %v", evs)
 	}
 }
@@ -82,7 +90,8 @@ func TestApprovedExpenseIsReimbursedThroughTheLedger(t *testing.T) {
 func TestPayoutToAnInactiveAccountFails(t *testing.T) {
 	e := newEnv(t, options{})
 	r := expenseCall(t, e, http.MethodPost, "/expense-report", expenseBody("u_bob", "ub_bobsavingsold", 5000))
-	r = expenseCall(t, e, http.MethodPost, "/expense-report/"+r.ID+"/approve", map[string]any{"reviewedByUserId": "u_carol"})
+	r = expenseCall(t, e, http.MethodPost, "/expense-report/"+r.ID+"/approve",
+		map[string]any{"reviewedByUserId": "u_carol"})
 	if r.Status != "payment_processing" {
 		t.Fatalf("approved = %s", r.Status)
 	}
@@ -112,9 +121,24 @@ func TestExpenseReportRules(t *testing.T) {
 		{"foreign currency without a rate", "/fxRateToUsd", 400, with(func(b map[string]any) { b["currency"] = "EUR" })},
 		{"no receipt and no reason", "/noReceiptReason", 400, with(func(b map[string]any) { delete(b, "noReceiptReason") })},
 		{"someone else's account", "field", 404, with(func(b map[string]any) { b["submittedByUserId"] = "u_carol" })},
-		{"not a user bank account", "/destinationId", 400, with(func(b map[string]any) { b["destinationId"] = "le_c_dest_danaach" })},
-		{"in the future", "/transactionDate", 400, with(func(b map[string]any) { b["transactionDate"] = "2027-01-01T00:00:00Z" })},
-		{"unknown merchant", "field", 404, with(func(b map[string]any) { b["merchant"] = map[string]any{"type": "merchantV2", "id": "merchant_v2_nope"} })},
+		{
+			"not a user bank account",
+			"/destinationId",
+			400,
+			with(func(b map[string]any) { b["destinationId"] = "le_c_dest_danaach" }),
+		},
+		{
+			"in the future",
+			"/transactionDate",
+			400,
+			with(func(b map[string]any) { b["transactionDate"] = "2027-01-01T00:00:00Z" }),
+		},
+		{
+			"unknown merchant",
+			"field",
+			404,
+			with(func(b map[string]any) { b["merchant"] = map[string]any{"type": "merchantV2", "id": "merchant_v2_nope"} }),
+		},
 		{"unknown user", "field", 404, with(func(b map[string]any) { b["submittedByUserId"] = "u_mallory" })},
 		{"zero amount", "/amountCents", 400, with(func(b map[string]any) { b["amountCents"] = 0 })},
 		{"bad rate", "/fxRateToUsd", 400, with(func(b map[string]any) { b["currency"], b["fxRateToUsd"] = "EUR", "-1" })},
@@ -129,21 +153,40 @@ func TestExpenseReportRules(t *testing.T) {
 		})
 	}
 	t.Run("a foreign currency with its rate", func(t *testing.T) {
-		r := expenseCall(t, e, http.MethodPost, "/expense-report", with(func(b map[string]any) { b["currency"], b["fxRateToUsd"] = "EUR", "0.8" }))
-		r = expenseCall(t, e, http.MethodPost, "/expense-report/"+r.ID+"/approve", map[string]any{"reviewedByUserId": "u_alice"})
+		r := expenseCall(t, e, http.MethodPost, "/expense-report",
+			with(func(b map[string]any) { b["currency"], b["fxRateToUsd"] = "EUR", "0.8" }))
+		r = expenseCall(t, e, http.MethodPost, "/expense-report/"+r.ID+"/approve",
+			map[string]any{"reviewedByUserId": "u_alice"})
 		if r.Currency != "EUR" || r.AggregatedTransaction.Amount["amount_cents"] != float64(-1250) {
 			t.Fatalf("EUR 10.00 at 0.8 per dollar should pay $12.50: %+v", r.AggregatedTransaction)
 		}
 	})
 	t.Run("reviews", func(t *testing.T) {
 		id := "expense_report_bobtaxi"
-		d := arDetails(t, arDo(e, http.MethodPost, "/expense-report/"+id+"/approve", acmeKey, map[string]any{"reviewedByUserId": "u_bob"}).gen1(t, 400, "invalid_request"))
+		d := arDetails(
+			t,
+			arDo(
+				e,
+				http.MethodPost,
+				"/expense-report/"+id+"/approve",
+				acmeKey,
+				map[string]any{"reviewedByUserId": "u_bob"},
+			).gen1(t, 400, "invalid_request"),
+		)
 		if !strings.Contains(d["/reviewedByUserId"].(string), "submitted") {
 			t.Fatalf("self-approval details = %v", d)
 		}
-		arDo(e, http.MethodPost, "/expense-report/"+id+"/reject", acmeKey, map[string]any{"reviewedByUserId": "u_alice"}).gen1(t, 400, "invalid_request")
-		r := expenseCall(t, e, http.MethodPost, "/expense-report/"+id+"/reject", map[string]any{"reviewedByUserId": "u_alice", "reason": "Use the corporate card"})
-		if r.Status != "rejected" || r.Review["rejectionReason"] != "Use the corporate card" || r.AggregatedTransaction != nil {
+		arDo(
+			e,
+			http.MethodPost,
+			"/expense-report/"+id+"/reject",
+			acmeKey,
+			map[string]any{"reviewedByUserId": "u_alice"},
+		).gen1(t, 400, "invalid_request")
+		r := expenseCall(t, e, http.MethodPost, "/expense-report/"+id+"/reject",
+			map[string]any{"reviewedByUserId": "u_alice", "reason": "Use the corporate card"})
+		if r.Status != "rejected" || r.Review["rejectionReason"] != "Use the corporate card" ||
+			r.AggregatedTransaction != nil {
 			t.Fatalf("rejected = %+v", r)
 		}
 	})
@@ -154,11 +197,16 @@ func TestExpenseReportRules(t *testing.T) {
 		}
 		before := len(arItems(e.get("/expense-report", acmeKey, "").status(t, 200).json(t)))
 		deferred(t, arDo(e, http.MethodPost, "/expense-report", acmeRO, expenseBody("u_bob", "ub_bobchecking", 700)))
-		deferred(t, arDo(e, http.MethodPost, "/expense-report/expense_report_carollunch/approve", acmeRO, map[string]any{"reviewedByUserId": "u_alice"}))
+		deferred(
+			t,
+			arDo(e, http.MethodPost, "/expense-report/expense_report_carollunch/approve", acmeRO,
+				map[string]any{"reviewedByUserId": "u_alice"}),
+		)
 		if after := len(arItems(e.get("/expense-report", acmeKey, "").status(t, 200).json(t))); after != before {
 			t.Fatalf("a deferred create made a report: %d → %d", before, after)
 		}
-		if r := expenseCall(t, e, http.MethodGet, "/expense-report/expense_report_carollunch", nil); r.Status != "pending_review" {
+		if r := expenseCall(t, e, http.MethodGet, "/expense-report/expense_report_carollunch",
+			nil); r.Status != "pending_review" {
 			t.Fatalf("a deferred approval changed the report to %s", r.Status)
 		}
 	})
@@ -166,28 +214,62 @@ func TestExpenseReportRules(t *testing.T) {
 
 func TestOnlyPendingReportsChange(t *testing.T) {
 	e := newEnv(t, options{})
-	r := arDo(e, http.MethodPatch, "/expense-report/expense_report_bobhotel", acmeKey, map[string]any{"updatedByUserId": "u_bob", "amountCents": 1}).gen1(t, 409, "conflict")
+	r := arDo(e, http.MethodPatch, "/expense-report/expense_report_bobhotel", acmeKey,
+		map[string]any{"updatedByUserId": "u_bob", "amountCents": 1}).gen1(t, 409, "conflict")
 	if d := arDetails(t, r); d["status"] != "payment_completed" {
 		t.Fatalf("details = %v", d)
 	}
-	arDo(e, http.MethodPatch, "/expense-report/expense_report_bobtaxi", acmeKey, map[string]any{"amountCents": 1}).gen1(t, 400, "invalid_request")
-	got := expenseCall(t, e, http.MethodPatch, "/expense-report/expense_report_bobtaxi", map[string]any{"updatedByUserId": "u_bob", "amountCents": 4800,
-		"memo": nil, "merchant": map[string]any{"type": "customMerchant", "id": "custom_merchant_acmecornerdeli"}})
+	arDo(
+		e,
+		http.MethodPatch,
+		"/expense-report/expense_report_bobtaxi",
+		acmeKey,
+		map[string]any{"amountCents": 1},
+	).gen1(t, 400, "invalid_request")
+	got := expenseCall(
+		t,
+		e,
+		http.MethodPatch,
+		"/expense-report/expense_report_bobtaxi",
+		map[string]any{"updatedByUserId": "u_bob", "amountCents": 4800,
+			"memo": nil, "merchant": map[string]any{"type": "customMerchant", "id": "custom_merchant_acmecornerdeli"}},
+	)
 	if got.AmountCents != 4800 || got.Status != "pending_review" || got.Merchant["type"] != "customMerchant" ||
 		arMap(got.Merchant, "customMerchant")["merchantName"] != "Corner Deli" {
 		t.Fatalf("edited = %+v", got)
 	}
-	d := arDetails(t, arDo(e, http.MethodPatch, "/expense-report/expense_report_bobtaxi", acmeKey, map[string]any{"updatedByUserId": "u_bob", "currency": "EUR"}).gen1(t, 400, "invalid_request"))
+	d := arDetails(
+		t,
+		arDo(
+			e,
+			http.MethodPatch,
+			"/expense-report/expense_report_bobtaxi",
+			acmeKey,
+			map[string]any{"updatedByUserId": "u_bob", "currency": "EUR"},
+		).gen1(t, 400, "invalid_request"),
+	)
 	if d["/currency"] == nil {
 		t.Fatalf("details = %v", d)
 	}
-	got = expenseCall(t, e, http.MethodPatch, "/expense-report/expense_report_bobtaxi", map[string]any{"updatedByUserId": "u_bob", "status": "cancelled"})
+	got = expenseCall(t, e, http.MethodPatch, "/expense-report/expense_report_bobtaxi",
+		map[string]any{"updatedByUserId": "u_bob", "status": "cancelled"})
 	if got.Status != "cancelled" {
 		t.Fatalf("cancelled = %+v", got)
 	}
-	arDo(e, http.MethodPatch, "/expense-report/expense_report_bobtaxi", acmeKey, map[string]any{"updatedByUserId": "u_bob", "amountCents": 1}).gen1(t, 409, "conflict")
-	arDo(e, http.MethodPatch, "/expense-report/expense_report_carollunch", acmeKey, map[string]any{"updatedByUserId": "u_bob", "status": "rejected"}).gen1(t, 400, "invalid_request")
-	list := arItems(e.get("/expense-report?filter:status=cancelled&sort=amountCents&sortDirection=ASC", acmeKey, "").status(t, 200).json(t))
+	arDo(e, http.MethodPatch, "/expense-report/expense_report_bobtaxi", acmeKey,
+		map[string]any{"updatedByUserId": "u_bob", "amountCents": 1}).gen1(t, 409, "conflict")
+	arDo(
+		e,
+		http.MethodPatch,
+		"/expense-report/expense_report_carollunch",
+		acmeKey,
+		map[string]any{"updatedByUserId": "u_bob", "status": "rejected"},
+	).gen1(t, 400, "invalid_request")
+	list := arItems(
+		e.get("/expense-report?filter:status=cancelled&sort=amountCents&sortDirection=ASC", acmeKey, "").
+			status(t, 200).
+			json(t),
+	)
 	if len(list) != 2 || list[0]["amountCents"].(float64) > list[1]["amountCents"].(float64) {
 		t.Fatalf("cancelled reports by amount = %v", list)
 	}
@@ -200,20 +282,29 @@ func TestBulkExpenseActions(t *testing.T) {
 		return arDo(e, http.MethodPatch, "/expense-report/bulk-action", acmeKey, body).status(t, 200).json(t)
 	}
 	r := bulk(map[string]any{"action": "reject", "reviewedByUserId": "u_alice", "reason": "Duplicate",
-		"expenseReportIds": []string{"expense_report_bobtaxi", "expense_report_carollunch", "expense_report_bobhotel", "expense_report_nope"}})
+		"expenseReportIds": []string{
+			"expense_report_bobtaxi",
+			"expense_report_carollunch",
+			"expense_report_bobhotel",
+			"expense_report_nope",
+		}})
 	failed, _ := r["failedIds"].([]any)
-	if r["successCount"] != float64(2) || len(failed) != 2 || failed[0] != "expense_report_bobhotel" || failed[1] != "expense_report_nope" {
+	if r["successCount"] != float64(2) || len(failed) != 2 || failed[0] != "expense_report_bobhotel" ||
+		failed[1] != "expense_report_nope" {
 		t.Fatalf("bulk reject = %v", r)
 	}
-	if got := expenseCall(t, e, http.MethodGet, "/expense-report/expense_report_carollunch", nil); got.Status != "rejected" {
+	if got := expenseCall(t, e, http.MethodGet, "/expense-report/expense_report_carollunch",
+		nil); got.Status != "rejected" {
 		t.Fatalf("carol's lunch is %s", got.Status)
 	}
 	for name, body := range map[string]map[string]any{
-		"reject without reason":    {"action": "reject", "reviewedByUserId": "u_alice", "expenseReportIds": []string{"expense_report_bobtaxi"}},
-		"cancel without user":      {"action": "cancel", "expenseReportIds": []string{"expense_report_bobtaxi"}},
-		"approve without ids":      {"action": "approve", "reviewedByUserId": "u_alice", "expenseReportIds": []string{}},
-		"unknown action":           {"action": "archive", "expenseReportIds": []string{"expense_report_bobtaxi"}},
-		"the same report twice":    {"action": "cancel", "cancelledByUserId": "u_bob", "expenseReportIds": []string{"a", "a"}},
+		"reject without reason": {"action": "reject", "reviewedByUserId": "u_alice",
+			"expenseReportIds": []string{"expense_report_bobtaxi"}},
+		"cancel without user": {"action": "cancel", "expenseReportIds": []string{"expense_report_bobtaxi"}},
+		"approve without ids": {"action": "approve", "reviewedByUserId": "u_alice", "expenseReportIds": []string{}},
+		"unknown action":      {"action": "archive", "expenseReportIds": []string{"expense_report_bobtaxi"}},
+		"the same report twice": {"action": "cancel", "cancelledByUserId": "u_bob",
+			"expenseReportIds": []string{"a", "a"}},
 		"approve without reviewer": {"action": "approve", "expenseReportIds": []string{"expense_report_bobtaxi"}},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -223,11 +314,14 @@ func TestBulkExpenseActions(t *testing.T) {
 	alices := sources(t, e, "u_alice")
 	mine := expenseCall(t, e, http.MethodPost, "/expense-report", expenseBody("u_alice", alices[0]["id"].(string), 900))
 	own := expenseCall(t, e, http.MethodPost, "/expense-report", expenseBody("u_bob", "ub_bobchecking", 800))
-	r = bulk(map[string]any{"action": "approve", "reviewedByUserId": "u_bob", "expenseReportIds": []string{mine.ID, own.ID}})
+	r = bulk(
+		map[string]any{"action": "approve", "reviewedByUserId": "u_bob", "expenseReportIds": []string{mine.ID, own.ID}},
+	)
 	if failed, _ := r["failedIds"].([]any); r["successCount"] != float64(1) || len(failed) != 1 || failed[0] != own.ID {
 		t.Fatalf("bob approving his own report in bulk = %v", r)
 	}
-	if got := expenseCall(t, e, http.MethodGet, "/expense-report/"+own.ID, nil); got.Status != "pending_review" || got.Review != nil {
+	if got := expenseCall(t, e, http.MethodGet, "/expense-report/"+own.ID, nil); got.Status != "pending_review" ||
+		got.Review != nil {
 		t.Fatalf("a failed bulk item changed: %+v", got)
 	}
 }
@@ -246,14 +340,16 @@ func sources(t *testing.T, e *env, user string) []map[string]any {
 func TestReimbursementSources(t *testing.T) {
 	e := newEnv(t, options{})
 	bob := sources(t, e, "u_bob")
-	if len(bob) != 2 || bob[0]["id"] != "ub_bobchecking" || bob[0]["latestStatus"] != "active" || arMap(bob[0], "institution")["name"] != "Chase" {
+	if len(bob) != 2 || bob[0]["id"] != "ub_bobchecking" || bob[0]["latestStatus"] != "active" ||
+		arMap(bob[0], "institution")["name"] != "Chase" {
 		t.Fatalf("bob's sources = %v", bob)
 	}
 	if bob[1]["latestStatus"] != "inactive" || bob[1]["error"] == nil {
 		t.Fatalf("bob's inactive account = %v", bob[1])
 	}
 	alice := sources(t, e, "u_alice")
-	if len(alice) != 1 || !strings.HasPrefix(alice[0]["id"].(string), "ub_") || alice[0]["userId"] != "u_alice" || alice[0]["type"] != "depository" {
+	if len(alice) != 1 || !strings.HasPrefix(alice[0]["id"].(string), "ub_") || alice[0]["userId"] != "u_alice" ||
+		alice[0]["type"] != "depository" {
 		t.Fatalf("alice's generated source = %v", alice)
 	}
 	e.get("/expense-report/reimbursement-sources", acmeKey, "").gen1(t, 400, "invalid_request")
@@ -269,7 +365,8 @@ func TestReceiptsAreParsedDeterministically(t *testing.T) {
 	p1, p2 := arMap(first, "parsedReceipt"), arMap(again, "parsedReceipt")
 	m := arMap(p1, "merchant")
 	if first["documentId"] == again["documentId"] || !strings.HasPrefix(m["merchantV2Id"].(string), "merchant_v2_") ||
-		arMap(m, "merchantV2")["name"] != m["name"] || arMap(p1, "amount")["valueCents"].(float64) <= 0 || first["expiresAt"] == nil {
+		arMap(m, "merchantV2")["name"] != m["name"] || arMap(p1, "amount")["valueCents"].(float64) <= 0 ||
+		first["expiresAt"] == nil {
 		t.Fatalf("receipt = %v", first)
 	}
 	for _, k := range []string{"amount", "date", "merchant"} {
@@ -277,8 +374,12 @@ func TestReceiptsAreParsedDeterministically(t *testing.T) {
 			t.Fatalf("the same file read differently: %v vs %v", p1, p2)
 		}
 	}
-	other := arMap(arUpload(e, "/expense-report/receipt", acmeKey, "file", "taxi.pdf", []byte("%PDF-1.4 taxi")).status(t, 200).json(t), "parsedReceipt")
-	if arMap(other, "amount")["rawText"] == arMap(p1, "amount")["rawText"] && arMap(other, "merchant")["name"] == m["name"] {
+	other := arMap(
+		arUpload(e, "/expense-report/receipt", acmeKey, "file", "taxi.pdf", []byte("%PDF-1.4 taxi")).status(t, 200).json(t),
+		"parsedReceipt",
+	)
+	if arMap(other, "amount")["rawText"] == arMap(p1, "amount")["rawText"] &&
+		arMap(other, "merchant")["name"] == m["name"] {
 		t.Fatalf("two different files read the same: %v", other)
 	}
 	served := e.get("/_sandbox/documents/"+first["documentId"].(string), "", "").status(t, 200)
@@ -291,7 +392,8 @@ func TestReceiptsAreParsedDeterministically(t *testing.T) {
 	delete(body, "noReceiptReason")
 	body["documentIds"] = []string{first["documentId"].(string)}
 	r := expenseCall(t, e, http.MethodPost, "/expense-report", body)
-	if len(r.Documents) != 1 || arMap(r.Documents[0], "document")["documentType"] != "receipt" || !strings.HasSuffix(r.Documents[0]["url"].(string), first["documentId"].(string)) {
+	if len(r.Documents) != 1 || arMap(r.Documents[0], "document")["documentType"] != "receipt" ||
+		!strings.HasSuffix(r.Documents[0]["url"].(string), first["documentId"].(string)) {
 		t.Fatalf("documents = %v", r.Documents)
 	}
 	body["documentIds"] = []string{"doc_nope"}

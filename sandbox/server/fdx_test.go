@@ -22,7 +22,8 @@ type fdxAccounts struct {
 func TestFDXAccounts(t *testing.T) {
 	e := newEnv(t, options{})
 	t.Run("current customer", func(t *testing.T) {
-		if m := e.get("/fdx/customers/current", "sk_sandbox_alice", "le_globex").status(t, 200).json(t); m["customerId"] != "le_globex" {
+		if m := e.get("/fdx/customers/current", "sk_sandbox_alice", "le_globex").status(t,
+			200).json(t); m["customerId"] != "le_globex" {
 			t.Fatalf("customer = %v", m)
 		}
 	})
@@ -33,7 +34,8 @@ func TestFDXAccounts(t *testing.T) {
 			t.Fatalf("accounts = %+v", all)
 		}
 		dep := all.Accounts[0]["depositAccount"]
-		if dep["accountId"] != "sa_group_acmeoperating" || dep["accountType"] != "CHECKING" || dep["status"] != "OPEN" || !strings.HasPrefix(dep["accountNumberDisplay"].(string), "*****") {
+		if dep["accountId"] != "sa_group_acmeoperating" || dep["accountType"] != "CHECKING" || dep["status"] != "OPEN" ||
+			!strings.HasPrefix(dep["accountNumberDisplay"].(string), "*****") {
 			t.Fatalf("deposit account = %v", dep)
 		}
 		if loc := all.Accounts[1]["locAccount"]; loc["accountType"] != "CHARGE" {
@@ -60,7 +62,8 @@ func TestFDXAccounts(t *testing.T) {
 			}
 		}
 		e.get("/account/sa_group_acmeoperating/balance", "sk_sandbox_acme", "").status(t, 200).decode(t, &bal)
-		if got, want := acc["depositAccount"]["availableBalance"], float64(bal.Balances[0].Available.AmountCents)/100; got != want {
+		if got, want := acc["depositAccount"]["availableBalance"],
+			float64(bal.Balances[0].Available.AmountCents)/100; got != want {
 			t.Fatalf("availableBalance = %v, want %v dollars", got, want)
 		}
 		var loc map[string]map[string]any
@@ -83,15 +86,21 @@ func TestFDXAccounts(t *testing.T) {
 				TransferIn, TransferOut  bool
 			} `json:"paymentNetworks"`
 		}
-		e.get("/fdx/accounts/sa_group_acmeoperating/payment-networks?limit=2", "sk_sandbox_acme", "").status(t, 200).decode(t, &pn)
-		if len(pn.PaymentNetworks) != 2 || pn.PaymentNetworks[0].Type != "US_ACH" || pn.Page == nil || pn.Page.NextOffset != "US_FEDWIRE" {
+		e.get("/fdx/accounts/sa_group_acmeoperating/payment-networks?limit=2", "sk_sandbox_acme", "").
+			status(t, 200).
+			decode(t, &pn)
+		if len(pn.PaymentNetworks) != 2 || pn.PaymentNetworks[0].Type != "US_ACH" || pn.Page == nil ||
+			pn.Page.NextOffset != "US_FEDWIRE" {
 			t.Fatalf("payment networks = %+v", pn)
 		}
-		e.get("/fdx/accounts/sa_group_acmeoperating/payment-networks?offset=US_FEDWIRE", "sk_sandbox_acme", "").status(t, 200).decode(t, &pn)
+		e.get("/fdx/accounts/sa_group_acmeoperating/payment-networks?offset=US_FEDWIRE", "sk_sandbox_acme", "").
+			status(t, 200).
+			decode(t, &pn)
 		if len(pn.PaymentNetworks) != 1 || pn.PaymentNetworks[0].Type != "US_RTP" || pn.PaymentNetworks[0].TransferOut {
 			t.Fatalf("last page = %+v", pn)
 		}
-		e.get("/fdx/accounts/sa_group_acmeoperating/payment-networks?offset=US_CHIPS", "sk_sandbox_acme", "").gen1(t, 400, "invalid_request")
+		e.get("/fdx/accounts/sa_group_acmeoperating/payment-networks?offset=US_CHIPS", "sk_sandbox_acme", "").
+			gen1(t, 400, "invalid_request")
 	})
 }
 
@@ -174,21 +183,29 @@ func TestFDXStatements(t *testing.T) {
 	}
 	var all stmts
 	e.get("/fdx/accounts/sa_group_acmeoperating/statements", "sk_sandbox_acme", "").status(t, 200).decode(t, &all)
-	if len(all.Statements) < 12 || all.Statements[0].StatementID != "stmt_202605" || all.Statements[0].StatementDate != "2026-05-31" {
+	if len(all.Statements) < 12 || all.Statements[0].StatementID != "stmt_202605" ||
+		all.Statements[0].StatementDate != "2026-05-31" {
 		t.Fatalf("statements = %+v", all.Statements[:min(2, len(all.Statements))])
 	}
 	t.Run("paging by the last statement id", func(t *testing.T) {
 		var first, next stmts
-		e.get("/fdx/accounts/sa_group_acmeoperating/statements?limit=2", "sk_sandbox_acme", "").status(t, 200).decode(t, &first)
+		e.get("/fdx/accounts/sa_group_acmeoperating/statements?limit=2", "sk_sandbox_acme", "").
+			status(t, 200).
+			decode(t, &first)
 		if first.Page == nil || first.Page.NextOffset != "stmt_202604" {
 			t.Fatalf("first page = %+v", first)
 		}
-		e.get("/fdx/accounts/sa_group_acmeoperating/statements?limit=2&offset=stmt_202604", "sk_sandbox_acme", "").status(t, 200).decode(t, &next)
+		e.get("/fdx/accounts/sa_group_acmeoperating/statements?limit=2&offset=stmt_202604", "sk_sandbox_acme", "").
+			status(t, 200).
+			decode(t, &next)
 		if next.Statements[0].StatementID != "stmt_202603" {
 			t.Fatalf("next page = %+v", next)
 		}
 		var window stmts
-		e.get("/fdx/accounts/sa_group_acmeoperating/statements?startTime=2026-01-01&endTime=2026-03-31", "sk_sandbox_acme", "").status(t, 200).decode(t, &window)
+		e.get("/fdx/accounts/sa_group_acmeoperating/statements?startTime=2026-01-01&endTime=2026-03-31", "sk_sandbox_acme",
+			"").
+			status(t, 200).
+			decode(t, &window)
 		if len(window.Statements) != 3 {
 			t.Fatalf("Q1 statements = %+v", window.Statements)
 		}
@@ -211,7 +228,8 @@ func TestFDXStatements(t *testing.T) {
 			}
 		}
 		e.get("/fdx/accounts/sa_group_acmeoperating/statements/stmt_209901", "sk_sandbox_acme", "").gen1(t, 404, "not_found")
-		e.get("/fdx/accounts/sa_group_acmeoperating/statements/stmt_202605", "sk_sandbox_globex", "").gen1(t, 404, "not_found")
+		e.get("/fdx/accounts/sa_group_acmeoperating/statements/stmt_202605", "sk_sandbox_globex", "").
+			gen1(t, 404, "not_found")
 	})
 }
 

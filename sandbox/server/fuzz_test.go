@@ -40,11 +40,13 @@ func FuzzListQueries(f *testing.F) {
 	var pg page
 	json.Unmarshal(first.Body.Bytes(), &pg)
 	f.Add("/transaction", "cursor="+url.QueryEscape(pg.Metadata.NextCursor))
-	for _, seed := range []string{"cursor=abc.def", "cursor=", "cursor=a&cursor=b", "filter:status=posted&filter:from_date=1",
+	for _, seed := range []string{"cursor=abc.def", "cursor=", "cursor=a&cursor=b",
+		"filter:status=posted&filter:from_date=1",
 		"filter:from_date=-9223372036854775808", "filter:detailed_status=%00", "search:merchant_name=%FF", "limit=0&offset=x",
 		"offset=txn_nope", "startTime=2026-13-45", "cursor=eyJhIjoiIiwicyI6IiJ9.AAAA"} {
 		for _, path := range []string{"/transaction", "/merchant", "/merchant-category", "/fdx/accounts",
-			"/fdx/accounts/sa_group_acmeoperating/transactions", "/fdx/accounts/sa_group_acmeoperating/statements", "/agent-request"} {
+			"/fdx/accounts/sa_group_acmeoperating/transactions", "/fdx/accounts/sa_group_acmeoperating/statements",
+			"/agent-request"} {
 			f.Add(path, seed)
 		}
 	}

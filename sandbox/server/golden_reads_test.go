@@ -24,18 +24,32 @@ type goldenRead struct {
 // the first and second generation; the golden file of each is named for
 // its route.
 var goldenReads = []goldenRead{
-	{route: "account.authorization_webhook.get", r: req{path: authPath, key: acmeKey}, setup: func(t *testing.T, e *env, _ *req) {
-		e.do(req{method: http.MethodPut, path: authPath, key: acmeKey, body: `{"webhookUrl":"https://hooks.acme.test/authorize","status":"active",
-			"config":{"fallbackBehavior":"default","when":{"operator":"lte","field":"amountCents","value":50000}}}`}).status(t, http.StatusOK)
-	}},
+	{
+		route: "account.authorization_webhook.get",
+		r:     req{path: authPath, key: acmeKey},
+		setup: func(t *testing.T, e *env, _ *req) {
+			e.do(req{method: http.MethodPut, path: authPath, key: acmeKey,
+				body: `{"webhookUrl":"https://hooks.acme.test/authorize","status":"active",
+			"config":{"fallbackBehavior":"default","when":{"operator":"lte","field":"amountCents","value":50000}}}`}).
+				status(t, http.StatusOK)
+		},
+	},
 	{route: "account.balance", r: req{path: "/account/sa_group_acmeoperating/balance", key: acmeKey}},
 	{route: "account.get", r: req{path: "/account/sa_group_acmeoperating", key: acmeKey}},
 	{route: "account.list", r: req{path: "/account", key: acmeKey}},
 	{route: "agent_request.get", r: req{key: "sk_sandbox_carol_readonly", le: "le_acme"}, setup: deferredNote},
-	{route: "agent_request.list", r: req{path: "/agent-request", key: "sk_sandbox_carol_readonly", le: "le_acme"}, setup: deferredNote},
-	{route: "card.event.list", r: req{path: "/card/card_acmeaws/events", key: acmeKey}, setup: func(t *testing.T, e *env, _ *req) {
-		authorize(t, e, "card_acmeaws", 10000, "merchant_v2_aws")
-	}},
+	{
+		route: "agent_request.list",
+		r:     req{path: "/agent-request", key: "sk_sandbox_carol_readonly", le: "le_acme"},
+		setup: deferredNote,
+	},
+	{
+		route: "card.event.list",
+		r:     req{path: "/card/card_acmeaws/events", key: acmeKey},
+		setup: func(t *testing.T, e *env, _ *req) {
+			authorize(t, e, "card_acmeaws", 10000, "merchant_v2_aws")
+		},
+	},
 	{route: "card.get", r: req{path: "/card/card_acmeaws", key: acmeKey}},
 	{route: "card.list", r: req{path: "/card", key: acmeKey}},
 	{route: "card.modifier.list", r: req{path: "/card/card_acmesubscriptions/modifier", key: acmeKey}},
@@ -44,7 +58,10 @@ var goldenReads = []goldenRead{
 	{route: "card_group.list", r: req{path: "/card-group", key: acmeKey}},
 	{route: "card_group.utilization", r: req{path: "/card-group/card_group_acmesaas/utilization", key: acmeKey}},
 	{route: "card_product.list", r: req{path: "/card-product", key: acmeKey}},
-	{route: "contact.ach_debit_recurring", r: req{path: "/contact/le_c_northwindsupply/ach-debit-recurring", key: acmeKey}},
+	{
+		route: "contact.ach_debit_recurring",
+		r:     req{path: "/contact/le_c_northwindsupply/ach-debit-recurring", key: acmeKey},
+	},
 	{route: "contact.destination.list", r: req{path: "/contact/destination", key: acmeKey}},
 	{route: "contact.get", r: req{path: "/contact/le_c_northwindsupply", key: acmeKey}},
 	{route: "contact.list", r: req{path: "/contact", key: acmeKey}},
@@ -56,14 +73,26 @@ var goldenReads = []goldenRead{
 	}},
 	{route: "expense_report.get", r: req{path: "/expense-report/expense_report_carolflight", key: acmeKey}},
 	{route: "expense_report.list", r: req{path: "/expense-report", key: acmeKey}},
-	{route: "expense_report.reimbursement_source.list", r: req{path: "/expense-report/reimbursement-sources?userId=u_bob", key: acmeKey}},
-	{route: "fdx.account.contact", r: req{path: "/fdx/accounts/sa_group_acmeoperating/contact", key: aliceKey, le: "le_acme"}},
+	{
+		route: "expense_report.reimbursement_source.list",
+		r:     req{path: "/expense-report/reimbursement-sources?userId=u_bob", key: acmeKey},
+	},
+	{
+		route: "fdx.account.contact",
+		r:     req{path: "/fdx/accounts/sa_group_acmeoperating/contact", key: aliceKey, le: "le_acme"},
+	},
 	{route: "fdx.account.get", r: req{path: "/fdx/accounts/sa_group_acmeoperating", key: acmeKey}},
 	{route: "fdx.account.list", r: req{path: "/fdx/accounts", key: acmeKey}},
 	{route: "fdx.customer.current", r: req{path: "/fdx/customers/current", key: acmeKey}},
-	{route: "fdx.payment_network.list", r: req{path: "/fdx/accounts/sa_group_acmeoperating/payment-networks", key: acmeKey}},
+	{
+		route: "fdx.payment_network.list",
+		r:     req{path: "/fdx/accounts/sa_group_acmeoperating/payment-networks", key: acmeKey},
+	},
 	{route: "fdx.statement.list", r: req{path: "/fdx/accounts/sa_group_acmeoperating/statements", key: acmeKey}},
-	{route: "fdx.transaction.list", r: req{path: "/fdx/accounts/sa_group_acmeoperating/transactions?limit=3", key: acmeKey}},
+	{
+		route: "fdx.transaction.list",
+		r:     req{path: "/fdx/accounts/sa_group_acmeoperating/transactions?limit=3", key: acmeKey},
+	},
 	{route: "handle.list", r: req{path: "/handle", key: acmeKey}},
 	{route: "invoice.get", r: req{path: "/invoice/invoice_acme1003", key: acmeKey}},
 	{route: "invoice.list", r: req{path: "/invoice", key: acmeKey}},
@@ -100,9 +129,13 @@ var goldenReads = []goldenRead{
 	{route: "virtual_account.list", r: req{path: "/virtual-account", key: acmeKey}},
 	{route: "webhook.get", r: req{path: "/webhook/webhook_acmelocal", key: acmeKey}},
 	{route: "webhook.list", r: req{path: "/webhook", key: acmeKey}},
-	{route: "webhook.notification.list", r: req{path: "/webhook/webhook_acmelocal/notification", key: acmeKey}, setup: func(t *testing.T, e *env, _ *req) {
-		trigger(t, e, "webhook_acmelocal", "card.update", "card_acmeaws")
-	}},
+	{
+		route: "webhook.notification.list",
+		r:     req{path: "/webhook/webhook_acmelocal/notification", key: acmeKey},
+		setup: func(t *testing.T, e *env, _ *req) {
+			trigger(t, e, "webhook_acmelocal", "card.update", "card_acmeaws")
+		},
+	},
 }
 
 // goldenReadsSkipped are the read routes without a golden file, and why.
@@ -110,7 +143,8 @@ var goldenReadsSkipped = map[string]string{
 	"oauth2.authorize":  "answers a redirect without a body; authorizeCode checks where it leads",
 	"fdx.statement.get": "answers a PDF, not JSON; TestFDXStatements reads it",
 	"mcp":               "the MCP server speaks JSON-RPC; mcp_test.go drives it with the official client",
-	"openapi.document":  "the sandbox's OpenAPI document is generated from the router and checked by TestOpenAPIDocument and TestCoverageDoc",
+	"openapi.document": "the sandbox's OpenAPI document is generated from the router and checked by TestOpenAPIDocument" +
+		" and TestCoverageDoc",
 }
 
 // goldenErrors are one error of each common status in each generation's
@@ -134,7 +168,10 @@ var goldenErrors = []struct {
 // leaves a pending agent request, and points r at it when r has no path.
 func deferredNote(t *testing.T, e *env, r *req) {
 	t.Helper()
-	id := deferred(t, note(e, "sk_sandbox_carol_readonly", "le_acme", "txn_acmepixelforgehold", `{"note":"needs a receipt"}`))
+	id := deferred(
+		t,
+		note(e, "sk_sandbox_carol_readonly", "le_acme", "txn_acmepixelforgehold", `{"note":"needs a receipt"}`),
+	)
 	if r.path == "" {
 		r.path = "/agent-request/" + id
 	}

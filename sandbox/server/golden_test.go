@@ -156,7 +156,9 @@ func unusedGoldens() []string {
 }
 
 func TestCanonicalJSON(t *testing.T) {
-	got, err := canonicalJSON([]byte(`{"b":1.50,"a":{"d":"<x>","c":[]},"id":"req_00000042","url":"http://127.0.0.1:41234/oauth2/token"}`))
+	got, err := canonicalJSON(
+		[]byte(`{"b":1.50,"a":{"d":"<x>","c":[]},"id":"req_00000042","url":"http://127.0.0.1:41234/oauth2/token"}`),
+	)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,9 @@ func TestMain(m *testing.M) {
 			code = 1
 		}
 		if unused := unusedGoldens(); len(unused) > 0 {
-			os.Stderr.WriteString("FAIL: golden files no test compares with (delete them from fixtures/golden): " + strings.Join(unused, ", ") + "\n")
+			os.Stderr.WriteString(
+				"FAIL: golden files no test compares with (delete them from fixtures/golden): " + strings.Join(unused, ", ") + "\n",
+			)
 			code = 1
 		}
 	}
@@ -226,7 +228,9 @@ func (e *env) do(r req) *resp {
 }
 
 // noRedirects returns redirects as they are, for tests to inspect.
-var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+var noRedirects = &http.Client{
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
 
 // get is a GET with a key and optional legal entity.
 func (e *env) get(path, key, le string) *resp {

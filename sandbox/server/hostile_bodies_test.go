@@ -53,7 +53,8 @@ func countOf(t *testing.T, e *env, path, key string) int {
 func TestBodiesOfAnotherTypeChangeNothing(t *testing.T) {
 	e := newEnv(t, options{})
 	e.do(req{method: http.MethodPut, path: authPath, key: acmeKey,
-		body: `{"webhookUrl":"http://127.0.0.1:1/authorize","status":"inactive","config":{"fallbackBehavior":"reject"}}`}).status(t, 200)
+		body: `{"webhookUrl":"http://127.0.0.1:1/authorize","status":"inactive","config":{` +
+			`"fallbackBehavior":"reject"}}`}).status(t, 200)
 	var app struct{ ID string }
 	arDo(e, http.MethodPost, "/developer-account/le_acme/application", acmeKey,
 		map[string]any{"name": "Books", "type": "service", "data": appData}).status(t, 200).decode(t, &app)
@@ -92,7 +93,12 @@ func TestBodiesOfAnotherTypeChangeNothing(t *testing.T) {
 
 func TestNullWhereTheSchemaSaysNonNull(t *testing.T) {
 	e := newEnv(t, options{})
-	address := map[string]any{"addressLine": "2 Initech Way", "addressCity": "Austin", "addressState": "TX", "addressZip": "78701"}
+	address := map[string]any{
+		"addressLine":  "2 Initech Way",
+		"addressCity":  "Austin",
+		"addressState": "TX",
+		"addressZip":   "78701",
+	}
 	withNull := func(m map[string]any, k string) map[string]any {
 		out := map[string]any{k: nil}
 		for key, v := range m {
@@ -142,8 +148,10 @@ func TestRequiredAmountsMustBeGiven(t *testing.T) {
 	}
 	const seriesPrice = "/template/lineItemsAndTotals/lineItems/0/priceCents"
 	before := countOf(t, e, "/invoice/series", acmeKey)
-	refusedAt(t, e, req{method: http.MethodPost, path: "/invoice/series", key: acmeKey, body: series(line(nil, false))}, seriesPrice)
-	refusedAt(t, e, req{method: http.MethodPost, path: "/invoice/series", key: acmeKey, body: series(line(nil, true))}, seriesPrice)
+	refusedAt(t, e, req{method: http.MethodPost, path: "/invoice/series", key: acmeKey, body: series(line(nil, false))},
+		seriesPrice)
+	refusedAt(t, e, req{method: http.MethodPost, path: "/invoice/series", key: acmeKey, body: series(line(nil, true))},
+		seriesPrice)
 	if got := countOf(t, e, "/invoice/series", acmeKey); got != before {
 		t.Fatalf("series: %d, then %d", before, got)
 	}
@@ -189,18 +197,37 @@ func TestAmountsAreBounded(t *testing.T) {
 		pointer            string
 	}{
 		{"book transfer", http.MethodPost, "/transfers/book-transfer",
-			map[string]any{"from": acmeAccount, "to": "sa_group_acmecharge", "amountCents": 100_000_000_000_001}, "/amountCents"},
+			map[string]any{"from": acmeAccount, "to": "sa_group_acmecharge", "amountCents": 100_000_000_000_001},
+			"/amountCents"},
 		{"line price", http.MethodPost, "/invoice", arInvoice("BIG-2", "2026-06-15", "2026-07-15", over2p53),
 			"/details/lineItemsAndTotals/lineItems/0/priceCents"},
 		{"invoice total", http.MethodPost, "/invoice", bigTotal(), "/details/lineItemsAndTotals"},
-		{"spending limit", http.MethodPut, "/card/card_acmeaws/spending-constraint", map[string]any{"spendingRule": map[string]any{
-			"utilizationLimit": map[string]any{"preset": "daily", "limitAmount": map[string]any{"amountCents": over2p53}}}},
-			"/spendingRule/utilizationLimit/limitAmount/amountCents"},
-		{"authorization fallback", http.MethodPut, authPath, map[string]any{"webhookUrl": "http://127.0.0.1:1/a", "status": "inactive",
-			"config": map[string]any{"fallbackBehavior": "default", "when": map[string]any{"operator": "gt", "field": "amountCents",
-				"value": over2p53}}}, "/config/when/value"},
+		{
+			"spending limit",
+			http.MethodPut,
+			"/card/card_acmeaws/spending-constraint",
+			map[string]any{"spendingRule": map[string]any{
+				"utilizationLimit": map[string]any{"preset": "daily", "limitAmount": map[string]any{"amountCents": over2p53}}}},
+			"/spendingRule/utilizationLimit/limitAmount/amountCents",
+		},
+		{
+			"authorization fallback",
+			http.MethodPut,
+			authPath,
+			map[string]any{"webhookUrl": "http://127.0.0.1:1/a", "status": "inactive",
+				"config": map[string]any{
+					"fallbackBehavior": "default",
+					"when": map[string]any{"operator": "gt", "field": "amountCents",
+						"value": over2p53},
+				}},
+			"/config/when/value",
+		},
 		{"commission", http.MethodPost, "/virtual-account", map[string]any{"accountId": acmeAccount, "name": "Fees",
-			"commissionDetails": map[string]any{"type": "flatFee", "amount": map[string]any{"amountCents": over2p53}, "frequency": "monthly"}},
+			"commissionDetails": map[string]any{
+				"type":      "flatFee",
+				"amount":    map[string]any{"amountCents": over2p53},
+				"frequency": "monthly",
+			}},
 			"/commissionDetails/amount/amountCents"},
 		{"simulated purchase", http.MethodPost, "/_sandbox/simulate/card-authorization",
 			map[string]any{"cardId": "card_acmeaws", "amountCents": over2p53, "merchantId": "merchant_v2_aws"}, "/amountCents"},
@@ -216,7 +243,8 @@ func TestAmountsAreBounded(t *testing.T) {
 		})
 	}
 	t.Run("the bound itself is an amount", func(t *testing.T) {
-		arDo(e, http.MethodPost, "/expense-report", acmeKey, expenseBody("u_bob", "ub_bobchecking", 100_000_000_000_000)).status(t, http.StatusOK)
+		arDo(e, http.MethodPost, "/expense-report", acmeKey,
+			expenseBody("u_bob", "ub_bobchecking", 100_000_000_000_000)).status(t, http.StatusOK)
 	})
 }
 
@@ -249,9 +277,18 @@ func TestNullItemsOfArraysAreRefused(t *testing.T) {
 func TestCardEventTypesTakeOnlyTheirOwnFields(t *testing.T) {
 	e := newEnv(t, options{})
 	cases := []struct{ body, pointer string }{
-		{`{"type":"verification","cardId":"card_acmeoffice","merchantId":"merchant_v2_aws","transactionId":"txn_x"}`, "/transactionId"},
-		{`{"type":"verification","cardId":"card_acmeoffice","merchantId":"merchant_v2_aws","transactionId":""}`, "/transactionId"},
-		{`{"type":"verification","cardId":"card_acmeoffice","merchantId":"merchant_v2_aws","amountCents":100}`, "/amountCents"},
+		{
+			`{"type":"verification","cardId":"card_acmeoffice","merchantId":"merchant_v2_aws","transactionId":"txn_x"}`,
+			"/transactionId",
+		},
+		{
+			`{"type":"verification","cardId":"card_acmeoffice","merchantId":"merchant_v2_aws","transactionId":""}`,
+			"/transactionId",
+		},
+		{
+			`{"type":"verification","cardId":"card_acmeoffice","merchantId":"merchant_v2_aws","amountCents":100}`,
+			"/amountCents",
+		},
 		{`{"type":"reversal","transactionId":"txn_x","merchantId":"merchant_v2_aws"}`, "/merchantId"},
 		{`{"type":"clearing","transactionId":"txn_x","merchant":{"name":"X","mcc":"5812","country":"US"}}`, "/merchant"},
 		{`{"type":"refund","transactionId":"txn_x","cardId":"card_acmeoffice"}`, "/cardId"},
@@ -262,5 +299,8 @@ func TestCardEventTypesTakeOnlyTheirOwnFields(t *testing.T) {
 			refusedAt(t, e, req{method: http.MethodPost, path: "/_sandbox/simulate/card-event", body: c.body}, c.pointer)
 		}
 	})
-	networkEvent(e, `{"type":"verification","cardId":"card_acmeoffice","merchantId":"merchant_v2_aws"}`).status(t, http.StatusOK)
+	networkEvent(
+		e,
+		`{"type":"verification","cardId":"card_acmeoffice","merchantId":"merchant_v2_aws"}`,
+	).status(t, http.StatusOK)
 }

@@ -26,7 +26,8 @@ func TestUnknownRoutesAndMethods(t *testing.T) {
 		if got := r.Header.Get("Allow"); got != "GET" {
 			t.Fatalf("Allow = %q, want GET", got)
 		}
-		e.do(req{method: http.MethodPut, path: "/v2/contacts", key: "sk_sandbox_alice", le: "le_acme"}).gen2(t, 405, "method_not_allowed")
+		e.do(req{method: http.MethodPut, path: "/v2/contacts", key: "sk_sandbox_alice", le: "le_acme"}).
+			gen2(t, 405, "method_not_allowed")
 	})
 }
 
@@ -143,7 +144,9 @@ func (errBoom) Error() string { return "disk on fire" }
 
 func TestRequestLogLine(t *testing.T) {
 	e := newEnv(t, options{})
-	e.do(req{path: "/account", key: "sk_sandbox_alice", le: "le_acme", header: map[string]string{"X-Request-Id": "trace-123"}}).status(t, 200)
+	e.do(req{path: "/account", key: "sk_sandbox_alice", le: "le_acme",
+		header: map[string]string{"X-Request-Id": "trace-123"}}).
+		status(t, 200)
 	var line map[string]any
 	sc := bufio.NewScanner(strings.NewReader(e.log.String()))
 	for sc.Scan() {

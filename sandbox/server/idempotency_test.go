@@ -56,13 +56,13 @@ var keyedCreates = []keyedCreate{
 
 func keyedApp(name string) string {
 	return `{"name":"` + name + `","type":"service","data":{"description":"Books expenses","type":"service",` +
-		`"scopes":["legal_entity.view"],"allowedOrigins":["https://books.test"],"redirectUris":["https://books.test/callback"],` +
-		`"testUserEmails":["carol@acme.test"]}}`
+		`"scopes":["legal_entity.view"],"allowedOrigins":["https://books.test"],"redirectUris":["https:` +
+		`//books.test/callback"],"testUserEmails":["carol@acme.test"]}}`
 }
 
 func keyedInvoice(number string) string {
-	return `{"accountId":"sa_group_acmeoperating","legalEntityCustomerId":"le_cust_initech","details":{"issuedAt":"2026-06-15",` +
-		`"dueAt":"2026-07-15","invoiceTz":"America/New_York","invoiceNumber":"` + number + `",` +
+	return `{"accountId":"sa_group_acmeoperating","legalEntityCustomerId":"le_cust_initech","details":{"issuedAt":` +
+		`"2026-06-15","dueAt":"2026-07-15","invoiceTz":"America/New_York","invoiceNumber":"` + number + `",` +
 		`"lineItemsAndTotals":{"lineItems":[{"name":"Consulting","quantity":1,"priceCents":5000}]}}}`
 }
 
@@ -74,8 +74,8 @@ func keyedSeries(price int) string {
 }
 
 func keyedExpense(amount int) string {
-	return `{"submittedByUserId":"u_bob","amountCents":` + strconv.Itoa(amount) + `,"transactionDate":"2026-06-14T12:00:00Z",` +
-		`"destinationId":"ub_bobchecking","merchant":{"type":"merchantV2","id":"merchant_v2_uber"},` +
+	return `{"submittedByUserId":"u_bob","amountCents":` + strconv.Itoa(amount) + `,"transactionDate":"2026-06-14T12:00:` +
+		`00Z","destinationId":"ub_bobchecking","merchant":{"type":"merchantV2","id":"merchant_v2_uber"},` +
 		`"noReceiptReason":"Driver had no printer","memo":"Airport ride"}`
 }
 
@@ -224,7 +224,8 @@ func TestDocumentDeclaresTheOptionalIdempotencyKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths := c.ownDoc["paths"].(map[string]any)
-	for _, op := range []string{"POST /card", "POST /card-group", "POST /virtual-account", "POST /contact", "POST /webhook",
+	for _, op := range []string{"POST /card", "POST /card-group", "POST /virtual-account", "POST /contact",
+		"POST /webhook",
 		"POST /invoice", "POST /invoice/series", "POST /customer", "POST /expense-report",
 		"POST /expense-report/{expenseReportId}/approve", "POST /developer-account/{developerAccountId}/application",
 		"PUT /account/{accountId}/authorization-webhook", "POST /task/{taskId}/act", "POST /pay"} {
@@ -274,7 +275,8 @@ func TestEmptyIdempotencyKeyIsRefused(t *testing.T) {
 			raw, _ := io.ReadAll(res.Body)
 			res.Body.Close()
 			var got web.Gen1Error
-			if err := json.Unmarshal(raw, &got); err != nil || res.StatusCode != http.StatusBadRequest || got.Identifier != "invalid_request" {
+			if err := json.Unmarshal(raw, &got); err != nil || res.StatusCode != http.StatusBadRequest ||
+				got.Identifier != "invalid_request" {
 				t.Fatalf("%s %s with an empty key: %d %s", c.method, c.path, res.StatusCode, raw)
 			}
 			if d, _ := got.Meta["details"].(map[string]any); d["X-Idempotency-Key"] == nil {

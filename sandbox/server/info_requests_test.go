@@ -12,7 +12,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
-const validIR = `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account"]},"requesterName":"Alice Chen"}`
+const validIR = `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account"]},` +
+	`"requesterName":"Alice Chen"}`
 
 func createIR(e *env, key, le, idem, body string) *resp {
 	h := map[string]string{}
@@ -30,20 +31,68 @@ func TestInformationRequestValidation(t *testing.T) {
 		want map[string]string
 	}{
 		{"not an object", `[1]`, map[string]string{"": ""}},
-		{"missing everything", `{}`, map[string]string{"/contactId": "required", "/requestedInformation": "required", "/requesterName": "required"}},
-		{"extra top-level property", `{"contactId":"le_c_pixelforge","requestedInformation":{"tax":true},"requesterName":"A","amount":5}`, map[string]string{"/amount": ""}},
-		{"contact id prefix", `{"contactId":"c_123","requestedInformation":{"tax":true},"requesterName":"A"}`, map[string]string{"/contactId": ""}},
-		{"empty requested information", `{"contactId":"le_c_pixelforge","requestedInformation":{},"requesterName":"A"}`, map[string]string{"/requestedInformation": ""}},
-		{"unknown requested property", `{"contactId":"le_c_pixelforge","requestedInformation":{"tax":true,"phone":true},"requesterName":"A"}`, map[string]string{"/requestedInformation/phone": ""}},
-		{"empty destination types", `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":[]},"requesterName":"A"}`, map[string]string{"/requestedInformation/destinationTypes": ""}},
-		{"duplicate and unknown destination types", `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account","bank_account","paypal"]},"requesterName":"A"}`,
-			map[string]string{"/requestedInformation/destinationTypes/1": "", "/requestedInformation/destinationTypes/2": ""}},
-		{"address false", `{"contactId":"le_c_pixelforge","requestedInformation":{"address":false},"requesterName":"A"}`, map[string]string{"/requestedInformation/address": ""}},
-		{"tax not a boolean", `{"contactId":"le_c_pixelforge","requestedInformation":{"tax":"yes"},"requesterName":"A"}`, map[string]string{"/requestedInformation/tax": ""}},
-		{"empty requester name", `{"contactId":"le_c_pixelforge","requestedInformation":{"tax":true},"requesterName":""}`, map[string]string{"/requesterName": ""}},
-		{"bad and duplicate cc emails", `{"contactId":"le_c_pixelforge","requestedInformation":{"tax":true},"requesterName":"A","ccEmails":["a@b.test","nope","A@b.test"]}`,
-			map[string]string{"/ccEmails/1": "", "/ccEmails/2": ""}},
-		{"note not a string", `{"contactId":"le_c_pixelforge","requestedInformation":{"tax":true},"requesterName":"A","note":7}`, map[string]string{"/note": ""}},
+		{
+			"missing everything",
+			`{}`,
+			map[string]string{"/contactId": "required", "/requestedInformation": "required", "/requesterName": "required"},
+		},
+		{
+			"extra top-level property",
+			`{"contactId":"le_c_pixelforge","requestedInformation":{"tax":true},"requesterName":"A","amount":5}`,
+			map[string]string{"/amount": ""},
+		},
+		{
+			"contact id prefix",
+			`{"contactId":"c_123","requestedInformation":{"tax":true},"requesterName":"A"}`,
+			map[string]string{"/contactId": ""},
+		},
+		{
+			"empty requested information",
+			`{"contactId":"le_c_pixelforge","requestedInformation":{},"requesterName":"A"}`,
+			map[string]string{"/requestedInformation": ""},
+		},
+		{
+			"unknown requested property",
+			`{"contactId":"le_c_pixelforge","requestedInformation":{"tax":true,"phone":true},"requesterName":"A"}`,
+			map[string]string{"/requestedInformation/phone": ""},
+		},
+		{
+			"empty destination types",
+			`{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":[]},"requesterName":"A"}`,
+			map[string]string{"/requestedInformation/destinationTypes": ""},
+		},
+		{
+			"duplicate and unknown destination types",
+			`{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account","bank_account",` +
+				`"paypal"]},"requesterName":"A"}`,
+			map[string]string{"/requestedInformation/destinationTypes/1": "", "/requestedInformation/destinationTypes/2": ""},
+		},
+		{
+			"address false",
+			`{"contactId":"le_c_pixelforge","requestedInformation":{"address":false},"requesterName":"A"}`,
+			map[string]string{"/requestedInformation/address": ""},
+		},
+		{
+			"tax not a boolean",
+			`{"contactId":"le_c_pixelforge","requestedInformation":{"tax":"yes"},"requesterName":"A"}`,
+			map[string]string{"/requestedInformation/tax": ""},
+		},
+		{
+			"empty requester name",
+			`{"contactId":"le_c_pixelforge","requestedInformation":{"tax":true},"requesterName":""}`,
+			map[string]string{"/requesterName": ""},
+		},
+		{
+			"bad and duplicate cc emails",
+			`{"contactId":"le_c_pixelforge","requestedInformation":{"tax":true},"requesterName":"A","ccEmails":["a@b.test",` +
+				`"nope","A@b.test"]}`,
+			map[string]string{"/ccEmails/1": "", "/ccEmails/2": ""},
+		},
+		{
+			"note not a string",
+			`{"contactId":"le_c_pixelforge","requestedInformation":{"tax":true},"requesterName":"A","note":7}`,
+			map[string]string{"/note": ""},
+		},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,7 +119,9 @@ func TestInformationRequestValidation(t *testing.T) {
 			t.Fatalf("details = %v", d)
 		}
 		long := strings.Repeat("k", 256)
-		if d := createIR(e, "sk_sandbox_alice", "le_acme", long, `{}`).gen2(t, 400, "invalid_request"); d["X-Idempotency-Key"] == "" || d["/contactId"] == "" {
+		if d := createIR(e, "sk_sandbox_alice", "le_acme", long, `{}`).gen2(t, 400,
+			"invalid_request"); d["X-Idempotency-Key"] == "" ||
+			d["/contactId"] == "" {
 			t.Fatalf("details = %v", d)
 		}
 	})
@@ -101,11 +152,14 @@ func TestInformationRequestAuth(t *testing.T) {
 
 func TestInformationRequestCreated(t *testing.T) {
 	e := newEnv(t, options{})
-	body := `{"contactId":"le_c_danaconsulting","requestedInformation":{"destinationTypes":["bank_account","crypto_address"],"address":true},"requesterName":"Alice Chen","ccEmails":["ap@acme.test"],"note":"For the June invoice"}`
+	body := `{"contactId":"le_c_danaconsulting","requestedInformation":{"destinationTypes":["bank_account",` +
+		`"crypto_address"],"address":true},"requesterName":"Alice Chen","ccEmails":["ap@acme.test"],"note":"For the June` +
+		` invoice"}`
 	created := createIR(e, "sk_sandbox_alice", "le_acme", "k1", body).status(t, 200)
 	golden(t, "v2.information_request.create", created.body)
 	got := created.json(t)
-	if !strings.HasPrefix(got["id"].(string), "le_c_info_req_") || got["status"] != "pending" || got["sentToEmail"] != "dana@reyes.test" {
+	if !strings.HasPrefix(got["id"].(string), "le_c_info_req_") || got["status"] != "pending" ||
+		got["sentToEmail"] != "dana@reyes.test" {
 		t.Fatalf("request = %v", got)
 	}
 	ri := got["requestedInformation"].(map[string]any)
@@ -127,7 +181,8 @@ func TestInformationRequestCreated(t *testing.T) {
 	t.Run("unknown and foreign contacts are 404 and consume the key", func(t *testing.T) {
 		for i, c := range []string{"le_c_nobody", "le_c_tankerfuel"} {
 			k := "nf" + string(rune('a'+i))
-			d := createIR(e, "sk_sandbox_alice", "le_acme", k, strings.Replace(validIR, "le_c_pixelforge", c, 1)).gen2(t, 404, "not_found")
+			d := createIR(e, "sk_sandbox_alice", "le_acme", k,
+				strings.Replace(validIR, "le_c_pixelforge", c, 1)).gen2(t, 404, "not_found")
 			if d["field"] != "contactId" || d["id"] != c {
 				t.Fatalf("details = %v", d)
 			}
@@ -135,7 +190,13 @@ func TestInformationRequestCreated(t *testing.T) {
 		}
 	})
 	t.Run("a contact without an email", func(t *testing.T) {
-		createIR(e, "sk_sandbox_alice", "le_acme", "k3", strings.Replace(validIR, "le_c_pixelforge", "le_c_walkincourier", 1)).gen2(t, 400, "invalid_request")
+		createIR(
+			e,
+			"sk_sandbox_alice",
+			"le_acme",
+			"k3",
+			strings.Replace(validIR, "le_c_pixelforge", "le_c_walkincourier", 1),
+		).gen2(t, 400, "invalid_request")
 	})
 }
 
@@ -187,15 +248,24 @@ func outboxLink(t *testing.T, e *env, to string) (string, kernel.Message) {
 }
 
 func postForm(e *env, path string, v url.Values) *resp {
-	return e.do(req{method: http.MethodPost, path: path, body: v.Encode(), header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}})
+	return e.do(
+		req{
+			method: http.MethodPost,
+			path:   path,
+			body:   v.Encode(),
+			header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"},
+		},
+	)
 }
 
 func TestSecureFormFlow(t *testing.T) {
 	e := newEnv(t, options{})
-	body := `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account","international_wire"],"tax":true},"requesterName":"Alice Chen","ccEmails":["books@acme.test"]}`
+	body := `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account",` +
+		`"international_wire"],"tax":true},"requesterName":"Alice Chen","ccEmails":["books@acme.test"]}`
 	ir := createIR(e, "sk_sandbox_alice", "le_acme", "flow", body).status(t, 200).json(t)
 	link, msg := outboxLink(t, e, "hello@pixelforge.test")
-	if len(msg.CC) != 1 || msg.CC[0] != "books@acme.test" || !strings.Contains(msg.Subject, "Acme Robotics") || msg.RelatedID != ir["id"] {
+	if len(msg.CC) != 1 || msg.CC[0] != "books@acme.test" || !strings.Contains(msg.Subject, "Acme Robotics") ||
+		msg.RelatedID != ir["id"] {
 		t.Fatalf("email = %+v", msg)
 	}
 	page := e.do(req{path: link}).status(t, 200)
@@ -208,13 +278,17 @@ func TestSecureFormFlow(t *testing.T) {
 		t.Fatal("form asks for a crypto address nobody requested")
 	}
 	fields := url.Values{
-		"bankAccount.holderName": {"Pixelforge Design"}, "bankAccount.routingNumber": {"021000022"}, "bankAccount.accountNumber": {"12345678"},
-		"bankAccount.accountType": {"checking"}, "internationalWire.beneficiaryName": {"Pixelforge"}, "internationalWire.iban": {"DE89370400440532013001"},
-		"internationalWire.swift": {"COBADEFFXXX"}, "internationalWire.bankName": {"Commerzbank"}, "internationalWire.bankCountry": {"DE"},
-		"tax.type": {"ein"}, "tax.number": {"12-3456789"},
+		"bankAccount.holderName": {"Pixelforge Design"}, "bankAccount.routingNumber": {"021000022"},
+		"bankAccount.accountNumber": {"12345678"},
+		"bankAccount.accountType":   {"checking"}, "internationalWire.beneficiaryName": {"Pixelforge"},
+		"internationalWire.iban":  {"DE89370400440532013001"},
+		"internationalWire.swift": {"COBADEFFXXX"}, "internationalWire.bankName": {"Commerzbank"},
+		"internationalWire.bankCountry": {"DE"},
+		"tax.type":                      {"ein"}, "tax.number": {"12-3456789"},
 	}
 	bad := postForm(e, link, fields).status(t, 400)
-	for _, want := range []string{`id="bankAccount.routingNumber.error"`, `id="internationalWire.iban.error"`, "12345678"} {
+	for _, want := range []string{`id="bankAccount.routingNumber.error"`, `id="internationalWire.iban.error"`,
+		"12345678"} {
 		if !strings.Contains(string(bad.body), want) {
 			t.Fatalf("error page lacks %s", want)
 		}
@@ -225,7 +299,8 @@ func TestSecureFormFlow(t *testing.T) {
 	if !strings.Contains(string(done.body), "Thank you") {
 		t.Fatalf("thank-you page = %s", done.body)
 	}
-	view := e.get("/_sandbox/information-requests/"+ir["id"].(string), "", "").status(t, 200).json(t)["informationRequest"].(map[string]any)
+	view := e.get("/_sandbox/information-requests/"+ir["id"].(string), "", "").status(t,
+		200).json(t)["informationRequest"].(map[string]any)
 	if view["status"] != "submitted" || view["firstSubmittedAt"] == nil || view["lastSubmittedAt"] == nil {
 		t.Fatalf("after submission = %v", view)
 	}
@@ -244,7 +319,9 @@ func TestCancelAndUnknownLinks(t *testing.T) {
 	e := newEnv(t, options{})
 	ir := createIR(e, "sk_sandbox_alice", "le_acme", "c1", validIR).status(t, 200).json(t)
 	link, _ := outboxLink(t, e, "hello@pixelforge.test")
-	got := e.do(req{method: http.MethodPost, path: "/_sandbox/information-requests/" + ir["id"].(string) + "/cancel"}).status(t, 200).json(t)
+	got := e.do(req{method: http.MethodPost, path: "/_sandbox/information-requests/" + ir["id"].(string) + "/cancel"}).
+		status(t, 200).
+		json(t)
 	view := got["informationRequest"].(map[string]any)
 	if view["status"] != "canceled" || view["canceledAt"] == nil {
 		t.Fatalf("canceled = %v", view)
@@ -253,26 +330,43 @@ func TestCancelAndUnknownLinks(t *testing.T) {
 		t.Fatalf("canceled form page = %s", page.body)
 	}
 	postForm(e, link, url.Values{}).status(t, 410)
-	if page := e.do(req{path: "/_sandbox/forms/information-requests/ifr_nope"}).status(t, 404); !strings.Contains(string(page.body), "not valid") {
+	if page := e.do(req{path: "/_sandbox/forms/information-requests/ifr_nope"}).status(t, 404); !strings.Contains(
+		string(page.body),
+		"not valid",
+	) {
 		t.Fatalf("unknown link page = %s", page.body)
 	}
-	e.do(req{method: http.MethodPost, path: "/_sandbox/information-requests/" + ir["id"].(string) + "/cancel"}).gen2(t, 409, "conflict")
+	e.do(req{method: http.MethodPost, path: "/_sandbox/information-requests/" + ir["id"].(string) + "/cancel"}).
+		gen2(t, 409, "conflict")
 	createIR(e, "sk_sandbox_alice", "le_acme", "c2", validIR).status(t, 200)
 }
 
 func TestSimulatedSubmissions(t *testing.T) {
 	e := newEnv(t, options{})
-	ir := createIR(e, "sk_sandbox_alice", "le_acme", "s1", `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account","international_wire","crypto_address"],"address":true,"tax":true},"requesterName":"A"}`).status(t, 200).json(t)
+	ir := createIR(
+		e,
+		"sk_sandbox_alice",
+		"le_acme",
+		"s1",
+		`{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account","international_wire",`+
+			`"crypto_address"],"address":true,"tax":true},"requesterName":"A"}`,
+	).status(t, 200).
+		json(t)
 	sim := func(body string) *resp {
 		return e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/information-request-submission", body: body})
 	}
-	d := sim(`{"informationRequestId":"`+ir["id"].(string)+`","details":{"bankAccount":{"holderName":"P","routingNumber":"123456789","accountNumber":"1","accountType":"loan"}}}`).gen2(t, 400, "invalid_request")
-	for _, k := range []string{"bankAccount.routingNumber", "bankAccount.accountNumber", "bankAccount.accountType", "internationalWire", "cryptoAddress", "address", "tax"} {
+	d := sim(
+		`{"informationRequestId":"`+ir["id"].(string)+`","details":{"bankAccount":{"holderName":"P","routingNumber":`+
+			`"123456789","accountNumber":"1","accountType":"loan"}}}`,
+	).gen2(t, 400, "invalid_request")
+	for _, k := range []string{"bankAccount.routingNumber", "bankAccount.accountNumber", "bankAccount.accountType",
+		"internationalWire", "cryptoAddress", "address", "tax"} {
 		if d[k] == "" {
 			t.Fatalf("details lack %s: %v", k, d)
 		}
 	}
-	got := sim(`{"informationRequestId":"`+ir["id"].(string)+`"}`).status(t, 200).json(t)["informationRequest"].(map[string]any)
+	got := sim(`{"informationRequestId":"`+ir["id"].(string)+`"}`).status(t,
+		200).json(t)["informationRequest"].(map[string]any)
 	if got["status"] != "submitted" {
 		t.Fatalf("generated submission = %v", got)
 	}
@@ -286,7 +380,9 @@ func TestSimulatedSubmissions(t *testing.T) {
 		t.Fatalf("listed destinations by type = %v: bank and wire listed, the crypto address stored but not listed", types)
 	}
 	sim(`{"informationRequestId":"le_c_info_req_nope"}`).gen2(t, 404, "not_found")
-	never := createIR(e, "sk_sandbox_alice", "le_acme", "s2", strings.Replace(validIR, "le_c_pixelforge", "le_c_neverreplies", 1)).status(t, 200).json(t)
+	never := createIR(e, "sk_sandbox_alice", "le_acme", "s2",
+		strings.Replace(validIR, "le_c_pixelforge", "le_c_neverreplies", 1)).status(t, 200).
+		json(t)
 	sim(`{"informationRequestId":"`+never["id"].(string)+`"}`).gen2(t, 409, "conflict")
 }
 
@@ -304,7 +400,8 @@ events:
   - {at: +2h, kind: information_request.submit, with: {contactId: le_c_s}}
 `
 	w := createWorld(t, e, `{"id":"sched","yaml":`+quote(yaml)+`}`)
-	ir := createIR(e, "sk_s_"+w.ID, "le_s", "x", strings.Replace(validIR, "le_c_pixelforge", "le_c_s", 1)).status(t, 200).json(t)
+	ir := createIR(e, "sk_s_"+w.ID, "le_s", "x", strings.Replace(validIR, "le_c_pixelforge", "le_c_s", 1)).status(t, 200).
+		json(t)
 	path := "/_sandbox/worlds/sched/information-requests/" + ir["id"].(string)
 	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds/sched/clock/advance", body: `{"by":"119m"}`}).status(t, 200)
 	if got := e.get(path, "", "").json(t)["informationRequest"].(map[string]any); got["status"] != "pending" {

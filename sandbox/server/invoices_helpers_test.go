@@ -97,7 +97,9 @@ func arInvoice(number, issued, due string, priceCents int) map[string]any {
 		"legalEntityCustomerId": "le_cust_initech",
 		"details": map[string]any{
 			"issuedAt": issued, "dueAt": due, "invoiceTz": "America/New_York", "invoiceNumber": number,
-			"lineItemsAndTotals": map[string]any{"lineItems": []any{map[string]any{"name": "Consulting", "quantity": 1, "priceCents": priceCents}}},
+			"lineItemsAndTotals": map[string]any{
+				"lineItems": []any{map[string]any{"name": "Consulting", "quantity": 1, "priceCents": priceCents}},
+			},
 		},
 	}
 }

@@ -18,7 +18,8 @@ func TestInvoiceGoesScheduledUnpaidOverdueWithTheClock(t *testing.T) {
 	if got, want := inv.Invoice.ScheduledSendDate, "2026-06-16T04:00:00.000Z"; got != want {
 		t.Fatalf("scheduledSendDate = %s, want %s (midnight in New York)", got, want)
 	}
-	if inv.InvoiceDetails.Version != 1 || inv.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 120000 || inv.Invoice.ClosedAt != "" {
+	if inv.InvoiceDetails.Version != 1 || inv.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 120000 ||
+		inv.Invoice.ClosedAt != "" {
 		t.Fatalf("new invoice = %+v", inv)
 	}
 	if got := arOutbox(t, e, url.Values{"relatedId": {id}}); len(got) != 0 {
@@ -40,7 +41,8 @@ func TestInvoiceGoesScheduledUnpaidOverdueWithTheClock(t *testing.T) {
 		t.Fatalf("invoice email = %+v", sent)
 	}
 	doc := e.get(strings.TrimPrefix(sent[0].Links["invoice"], e.srv.URL), "", "").status(t, 200)
-	if ct := doc.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") || !strings.Contains(string(doc.body), "LC-1") {
+	if ct := doc.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") ||
+		!strings.Contains(string(doc.body), "LC-1") {
 		t.Fatalf("invoice document: %s %s", ct, doc.body)
 	}
 
@@ -110,12 +112,15 @@ func TestReconcileMovesCollectedAmountAndStatus(t *testing.T) {
 		t.Fatalf("after a partial external payment: %+v", got.Invoice)
 	}
 	credit, amount := firstCredit(t, e, nil)
-	internal := []any{map[string]any{"transactionType": "internal", "transaction": map[string]any{"aggregatedTransactionId": credit}}}
+	internal := []any{
+		map[string]any{"transactionType": "internal", "transaction": map[string]any{"aggregatedTransactionId": credit}},
+	}
 	got = arInvoiceAction(t, e, "/invoice/"+id+"/reconcile", internal)
 	if got.Invoice.Status != "paid" || got.Invoice.CollectedAmountCents != 40000+amount || got.Invoice.ClosedAt == "" {
 		t.Fatalf("after the credit: %+v", got.Invoice)
 	}
-	if tx := got.Invoice.InvoiceTransactions; len(tx) != 2 || tx[1].TransactionType != "internal" || tx[1].Transaction["aggregatedTransactionId"] != credit {
+	if tx := got.Invoice.InvoiceTransactions; len(tx) != 2 || tx[1].TransactionType != "internal" ||
+		tx[1].Transaction["aggregatedTransactionId"] != credit {
 		t.Fatalf("invoiceTransactions = %+v", tx)
 	}
 	t.Run("a credit pays one invoice only", func(t *testing.T) {
@@ -124,29 +129,44 @@ func TestReconcileMovesCollectedAmountAndStatus(t *testing.T) {
 		if d := arDetails(t, r); d["invoiceId"] != id {
 			t.Fatalf("details = %v, want invoiceId %s", d, id)
 		}
-		debit := []any{map[string]any{"transactionType": "internal", "transaction": map[string]any{"aggregatedTransactionId": firstDebit(t, e)}}}
-		d := arDetails(t, arDo(e, http.MethodPost, "/invoice/"+other.Invoice.ID+"/reconcile", acmeKey, debit).gen1(t, 400, "invalid_request"))
+		debit := []any{
+			map[string]any{
+				"transactionType": "internal",
+				"transaction":     map[string]any{"aggregatedTransactionId": firstDebit(t, e)},
+			},
+		}
+		d := arDetails(t,
+			arDo(e, http.MethodPost, "/invoice/"+other.Invoice.ID+"/reconcile", acmeKey, debit).gen1(t, 400, "invalid_request"))
 		if !strings.Contains(d["/0/transaction/aggregatedTransactionId"].(string), "debit") {
 			t.Fatalf("details = %v", d)
 		}
-		unknown := []any{map[string]any{"transactionType": "internal", "transaction": map[string]any{"aggregatedTransactionId": "txn_nope"}}}
+		unknown := []any{
+			map[string]any{"transactionType": "internal", "transaction": map[string]any{"aggregatedTransactionId": "txn_nope"}},
+		}
 		arDo(e, http.MethodPost, "/invoice/"+other.Invoice.ID+"/reconcile", acmeKey, unknown).gen1(t, 404, "not_found")
 	})
 	got = arInvoiceAction(t, e, "/invoice/"+id+"/unreconcile", internal)
 	if got.Invoice.Status != "paid_partially" || got.Invoice.CollectedAmountCents != 40000 || got.Invoice.ClosedAt != "" {
 		t.Fatalf("after unlinking the credit: %+v", got.Invoice)
 	}
-	wrong := []any{map[string]any{"transactionType": "external", "transaction": map[string]any{"paymentMethod": "other", "paidAt": "2026-06-14"}}}
+	wrong := []any{
+		map[string]any{
+			"transactionType": "external",
+			"transaction":     map[string]any{"paymentMethod": "other", "paidAt": "2026-06-14"},
+		},
+	}
 	arDo(e, http.MethodPost, "/invoice/"+id+"/unreconcile", acmeKey, wrong).gen1(t, 400, "invalid_request")
 	got = arInvoiceAction(t, e, "/invoice/"+id+"/unreconcile", external)
-	if got.Invoice.Status != "unpaid" || got.Invoice.CollectedAmountCents != 0 || len(got.Invoice.InvoiceTransactions) != 0 {
+	if got.Invoice.Status != "unpaid" || got.Invoice.CollectedAmountCents != 0 ||
+		len(got.Invoice.InvoiceTransactions) != 0 {
 		t.Fatalf("after unlinking everything: %+v", got.Invoice)
 	}
 	t.Run("bad bodies", func(t *testing.T) {
 		for name, body := range map[string]any{
-			"empty array":        []any{},
-			"unknown type":       []any{map[string]any{"transactionType": "cheque", "transaction": map[string]any{}}},
-			"external sans date": []any{map[string]any{"transactionType": "external", "transaction": map[string]any{"paymentMethod": "other"}}},
+			"empty array":  []any{},
+			"unknown type": []any{map[string]any{"transactionType": "cheque", "transaction": map[string]any{}}},
+			"external sans date": []any{map[string]any{"transactionType": "external",
+				"transaction": map[string]any{"paymentMethod": "other"}}},
 			"bad method config": []any{map[string]any{"transactionType": "external", "transaction": map[string]any{
 				"paymentMethod": map[string]any{"method": "ach_debit", "config": map[string]any{}}, "paidAt": "2026-06-15"}}},
 			"object not array": map[string]any{"transactionType": "external"},
@@ -164,16 +184,23 @@ func TestVoidIsFinal(t *testing.T) {
 	if got.Invoice.Status != "void" || got.Invoice.ClosedAt == "" {
 		t.Fatalf("voided invoice = %+v", got.Invoice)
 	}
-	external := []any{map[string]any{"transactionType": "external", "transaction": map[string]any{"paymentMethod": "other", "paidAt": "2026-06-15"}}}
+	external := []any{
+		map[string]any{
+			"transactionType": "external",
+			"transaction":     map[string]any{"paymentMethod": "other", "paidAt": "2026-06-15"},
+		},
+	}
 	r := arDo(e, http.MethodPost, "/invoice/invoice_acme1002/reconcile", acmeKey, external).gen1(t, 409, "conflict")
 	if msg := r["message"].(string); !strings.Contains(msg, "void") || arDetails(t, r)["status"] != "void" {
 		t.Fatalf("reconciling a void invoice: %v", r)
 	}
 	arDo(e, http.MethodPost, "/invoice/invoice_acme1002/unreconcile", acmeKey, external).gen1(t, 409, "conflict")
 	arDo(e, http.MethodPost, "/invoice/invoice_acme1002/void", acmeKey, nil).gen1(t, 409, "conflict")
-	arDo(e, http.MethodPatch, "/invoice/invoice_acme1002", acmeKey, map[string]any{"accountId": acmeAccount}).gen1(t, 409, "conflict")
+	arDo(e, http.MethodPatch, "/invoice/invoice_acme1002", acmeKey,
+		map[string]any{"accountId": acmeAccount}).gen1(t, 409, "conflict")
 	arDo(e, http.MethodPost, "/invoice/invoice_acme1002/send-reminder", acmeKey, nil).gen1(t, 409, "conflict")
-	e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/invoice-payment", body: map[string]any{"invoiceId": "invoice_acme1002"}}).
+	e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/invoice-payment",
+		body: map[string]any{"invoiceId": "invoice_acme1002"}}).
 		gen2(t, 409, "conflict")
 	if s := arGetInvoice(t, e, "invoice_acme1002"); s.Invoice.Status != "void" || s.Invoice.CollectedAmountCents != 0 {
 		t.Fatalf("a refused payment changed the invoice: %+v", s.Invoice)
@@ -194,19 +221,25 @@ func TestSimulatedInvoicePaymentCreditsTheAccount(t *testing.T) {
 		Category             string `json:"category"`
 		DetailedStatus       string `json:"detailedStatus"`
 	}
-	pay(map[string]any{"invoiceId": "invoice_acme1002", "amountCents": 300000, "method": "inbound_wire_transfer"}).status(t, 200).decode(t, &first)
-	if first.Status != "paid_partially" || first.CollectedAmountCents != 300000 || first.Category != "wire" || first.DetailedStatus != "settled" {
+	pay(
+		map[string]any{"invoiceId": "invoice_acme1002", "amountCents": 300000, "method": "inbound_wire_transfer"},
+	).status(t, 200).
+		decode(t, &first)
+	if first.Status != "paid_partially" || first.CollectedAmountCents != 300000 || first.Category != "wire" ||
+		first.DetailedStatus != "settled" {
 		t.Fatalf("partial payment = %+v", first)
 	}
 	if posted, _ := arBalance(t, e, acmeKey, acmeAccount); posted != posted0+300000 {
 		t.Fatalf("posted balance %v, want %v", posted, posted0+300000)
 	}
 	txn := e.get("/transaction/"+first.TransactionID, acmeKey, "").status(t, 200).json(t)
-	if txn["amountCents"] != float64(300000) || txn["status"] != "posted" || !strings.Contains(txn["description"].(string), "ACME-1002") {
+	if txn["amountCents"] != float64(300000) || txn["status"] != "posted" ||
+		!strings.Contains(txn["description"].(string), "ACME-1002") {
 		t.Fatalf("credit = %v", txn)
 	}
 	inv := arGetInvoice(t, e, "invoice_acme1002")
-	if tx := inv.Invoice.InvoiceTransactions; len(tx) != 1 || tx[0].Transaction["aggregatedTransactionId"] != first.TransactionID {
+	if tx := inv.Invoice.InvoiceTransactions; len(tx) != 1 ||
+		tx[0].Transaction["aggregatedTransactionId"] != first.TransactionID {
 		t.Fatalf("the credit is not reconciled: %+v", tx)
 	}
 	pay(map[string]any{"invoiceId": "invoice_acme1002"}).status(t, 200).decode(t, &first)

@@ -33,7 +33,8 @@ func TestInvoiceNumbersAreUniqueAndValidateNumberAgrees(t *testing.T) {
 	if available(t, e, acmeKey, "NEW-1") {
 		t.Fatal("validate-number disagrees with POST: NEW-1 was just used")
 	}
-	r := arDo(e, http.MethodPost, "/invoice", acmeKey, arInvoice("NEW-1", "2026-06-15", "2026-07-15", 1000)).gen1(t, 409, "conflict")
+	r := arDo(e, http.MethodPost, "/invoice", acmeKey,
+		arInvoice("NEW-1", "2026-06-15", "2026-07-15", 1000)).gen1(t, 409, "conflict")
 	if d := arDetails(t, r); d["invoiceNumber"] != "NEW-1" || d["field"] != "/details/invoiceNumber" {
 		t.Fatalf("details = %v", d)
 	}
@@ -46,7 +47,16 @@ func TestInvoiceNumbersAreUniqueAndValidateNumberAgrees(t *testing.T) {
 	t.Run("malformed numbers", func(t *testing.T) {
 		e.get("/invoice/validate-number?invoiceNumber=bad%20one", acmeKey, "").gen1(t, 400, "invalid_request")
 		e.get("/invoice/validate-number", acmeKey, "").gen1(t, 400, "invalid_request")
-		d := arDetails(t, arDo(e, http.MethodPost, "/invoice", acmeKey, arInvoice("bad one", "2026-06-15", "2026-07-15", 1)).gen1(t, 400, "invalid_request"))
+		d := arDetails(
+			t,
+			arDo(
+				e,
+				http.MethodPost,
+				"/invoice",
+				acmeKey,
+				arInvoice("bad one", "2026-06-15", "2026-07-15", 1),
+			).gen1(t, 400, "invalid_request"),
+		)
 		if d["/details/invoiceNumber"] == nil {
 			t.Fatalf("details = %v", d)
 		}
@@ -72,23 +82,34 @@ func TestInvoiceUpdatesNeedTheCurrentVersion(t *testing.T) {
 	if d := arDetails(t, r); d["currentVersion"] != "1" {
 		t.Fatalf("details = %v", d)
 	}
-	if got := arGetInvoice(t, e, inv.Invoice.ID); got.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 1000 || got.InvoiceDetails.Version != 1 {
+	if got := arGetInvoice(t, e, inv.Invoice.ID); got.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 1000 ||
+		got.InvoiceDetails.Version != 1 {
 		t.Fatalf("a refused update changed the invoice: %+v", got.InvoiceDetails)
 	}
 	var got arInvoiceState
 	arDo(e, http.MethodPatch, path, acmeKey, details(1, 2500)).status(t, 200).decode(t, &got)
-	if got.InvoiceDetails.Version != 2 || got.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 2500 || got.InvoiceDetails.DueAt != "2026-07-20T04:00:00.000Z" {
+	if got.InvoiceDetails.Version != 2 || got.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 2500 ||
+		got.InvoiceDetails.DueAt != "2026-07-20T04:00:00.000Z" {
 		t.Fatalf("updated details = %+v", got.InvoiceDetails)
 	}
 	arDo(e, http.MethodPatch, path, acmeKey, details(1, 3000)).gen1(t, 409, "conflict")
 	t.Run("into a virtual account", func(t *testing.T) {
 		var got arInvoiceState
-		arDo(e, http.MethodPatch, path, acmeKey, map[string]any{"accountId": "subaccount_acmeengineering"}).status(t, 200).decode(t, &got)
+		arDo(e, http.MethodPatch, path, acmeKey, map[string]any{"accountId": "subaccount_acmeengineering"}).status(t, 200).
+			decode(t, &got)
 		acc := got.InvoiceAccount
-		if acc["id"] != "subaccount_acmeengineering" || acc["accountType"] != "default" || acc["slashAccountGroupId"] != acmeAccount || got.InvoiceDetails.Version != 3 {
+		if acc["id"] != "subaccount_acmeengineering" || acc["accountType"] != "default" ||
+			acc["slashAccountGroupId"] != acmeAccount ||
+			got.InvoiceDetails.Version != 3 {
 			t.Fatalf("invoiceAccount = %v, version %d", acc, got.InvoiceDetails.Version)
 		}
-		arDo(e, http.MethodPatch, path, acmeKey, map[string]any{"accountId": "subaccount_acmeoldproject"}).gen1(t, 400, "invalid_request")
+		arDo(
+			e,
+			http.MethodPatch,
+			path,
+			acmeKey,
+			map[string]any{"accountId": "subaccount_acmeoldproject"},
+		).gen1(t, 400, "invalid_request")
 	})
 	t.Run("a taken number", func(t *testing.T) {
 		body := details(3, 1000)
@@ -106,7 +127,8 @@ func TestInvoiceUpdatesNeedTheCurrentVersion(t *testing.T) {
 			t.Fatalf("totals = %+v, want subtotal 10000 and total 9000 + 8.25%% = 9743", s)
 		}
 	})
-	arDo(e, http.MethodPatch, "/invoice/invoice_acme1001", acmeKey, map[string]any{"accountId": acmeAccount}).gen1(t, 409, "conflict")
+	arDo(e, http.MethodPatch, "/invoice/invoice_acme1001", acmeKey,
+		map[string]any{"accountId": acmeAccount}).gen1(t, 409, "conflict")
 }
 
 func TestInvoiceCreateRefusals(t *testing.T) {
@@ -122,19 +144,46 @@ func TestInvoiceCreateRefusals(t *testing.T) {
 		status      int
 		body        map[string]any
 	}{
-		{"customer missing", "/legalEntityCustomerId", 400, mutate(func(b map[string]any) { delete(b, "legalEntityCustomerId") })},
-		{"contact no longer accepted", "/legalEntityContactId", 400, mutate(func(b map[string]any) { b["legalEntityContactId"] = "le_c_pixelforge" })},
-		{"archived customer", "/legalEntityCustomerId", 400, mutate(func(b map[string]any) { b["legalEntityCustomerId"] = "le_cust_oldclient" })},
-		{"another entity's customer", "field", 404, mutate(func(b map[string]any) { b["legalEntityCustomerId"] = "le_cust_umbrella" })},
+		{
+			"customer missing",
+			"/legalEntityCustomerId",
+			400,
+			mutate(func(b map[string]any) { delete(b, "legalEntityCustomerId") }),
+		},
+		{
+			"contact no longer accepted",
+			"/legalEntityContactId",
+			400,
+			mutate(func(b map[string]any) { b["legalEntityContactId"] = "le_c_pixelforge" }),
+		},
+		{
+			"archived customer",
+			"/legalEntityCustomerId",
+			400,
+			mutate(func(b map[string]any) { b["legalEntityCustomerId"] = "le_cust_oldclient" }),
+		},
+		{
+			"another entity's customer",
+			"field",
+			404,
+			mutate(func(b map[string]any) { b["legalEntityCustomerId"] = "le_cust_umbrella" }),
+		},
 		{"another entity's account", "field", 404, mutate(func(b map[string]any) { b["accountId"] = "sa_group_globexmain" })},
 		{"bad zone", "/details/invoiceTz", 400, mutate(func(b map[string]any) { det(b)["invoiceTz"] = "EST" })},
 		{"due before issue", "/details/dueAt", 400, mutate(func(b map[string]any) { det(b)["dueAt"] = "2026-06-01" })},
-		{"date-time instead of date", "/details/issuedAt", 400, mutate(func(b map[string]any) { det(b)["issuedAt"] = "2026-06-15T00:00:00Z" })},
+		{
+			"date-time instead of date",
+			"/details/issuedAt",
+			400,
+			mutate(func(b map[string]any) { det(b)["issuedAt"] = "2026-06-15T00:00:00Z" }),
+		},
 		{"no line items", "/details/lineItemsAndTotals/lineItems", 400, mutate(func(b map[string]any) {
 			det(b)["lineItemsAndTotals"] = map[string]any{"lineItems": []any{}}
 		})},
 		{"bad payment method", "/paymentMethods/0/config/passFeeToPayer", 400, mutate(func(b map[string]any) {
-			b["paymentMethods"] = []any{map[string]any{"method": "acquiring_payment", "config": map[string]any{"passFeeToPayer": true}}}
+			b["paymentMethods"] = []any{
+				map[string]any{"method": "acquiring_payment", "config": map[string]any{"passFeeToPayer": true}},
+			}
 		})},
 		{"unknown property", "/colour", 400, mutate(func(b map[string]any) { b["colour"] = "red" })},
 	}
@@ -170,14 +219,16 @@ func TestInvoiceCreateRefusals(t *testing.T) {
 func TestInvoiceRemindersAreRateLimited(t *testing.T) {
 	e := newEnv(t, options{})
 	path := "/invoice/invoice_acme1004/send-reminder"
-	if r := arDo(e, http.MethodPost, path, acmeKey, nil).status(t, 200).json(t); r["success"] != true || r["reason"] != nil {
+	if r := arDo(e, http.MethodPost, path, acmeKey, nil).status(t, 200).json(t); r["success"] != true ||
+		r["reason"] != nil {
 		t.Fatalf("first reminder = %v", r)
 	}
 	sent := arOutbox(t, e, url.Values{"relatedId": {"invoice_acme1004"}, "kind": {"invoice_reminder"}})
 	if len(sent) != 1 || sent[0].To[0] != "ap@initech.test" || !strings.Contains(sent[0].Text, "ACME-1004") {
 		t.Fatalf("reminder = %+v", sent)
 	}
-	if r := arDo(e, http.MethodPost, path, acmeKey, nil).status(t, 200).json(t); r["success"] != false || r["reason"] != "rate_limited" {
+	if r := arDo(e, http.MethodPost, path, acmeKey, nil).status(t, 200).json(t); r["success"] != false ||
+		r["reason"] != "rate_limited" {
 		t.Fatalf("second reminder within a day = %v", r)
 	}
 	// The invoice's own email (the demo sent it on its issue date) and one reminder.
@@ -188,12 +239,14 @@ func TestInvoiceRemindersAreRateLimited(t *testing.T) {
 	if r := arDo(e, http.MethodPost, path, acmeKey, nil).status(t, 200).json(t); r["success"] != true {
 		t.Fatalf("a day later = %v", r)
 	}
-	msg := arOutbox(t, e, url.Values{"to": {"AP@initech.test"}, "relatedId": {"invoice_acme1004"}, "kind": {"invoice_reminder"}})
+	msg := arOutbox(t, e,
+		url.Values{"to": {"AP@initech.test"}, "relatedId": {"invoice_acme1004"}, "kind": {"invoice_reminder"}})
 	if len(msg) != 2 {
 		t.Fatalf("%d reminders, want 2", len(msg))
 	}
 	one := e.get("/_sandbox/outbox/"+msg[0].ID, "", "").status(t, 200).json(t)
-	if one["id"] != msg[0].ID || one["subject"] != msg[0].Subject || !strings.HasPrefix(arMap(one, "links")["invoice"].(string), "http://") {
+	if one["id"] != msg[0].ID || one["subject"] != msg[0].Subject ||
+		!strings.HasPrefix(arMap(one, "links")["invoice"].(string), "http://") {
 		t.Fatalf("outbox message = %v", one)
 	}
 	e.get("/_sandbox/outbox/msg_nope", "", "").gen2(t, 404, "not_found")

@@ -58,24 +58,33 @@ func seriesInvoices(t *testing.T, e *env, id string) []map[string]any {
 func TestSeriesIssuesInvoicesOnScheduleAndEnds(t *testing.T) {
 	e := newEnv(t, options{})
 	// Wednesdays from Tuesday 2026-06-16, three times.
-	a := seriesWrite(t, e, http.MethodPost, "/invoice/series",
-		seriesBody(map[string]any{"type": "weekly", "dayOfWeek": 3}, map[string]any{"type": "after_count", "count": 3}, "2026-06-16", 50000))
+	a := seriesWrite(
+		t,
+		e,
+		http.MethodPost,
+		"/invoice/series",
+		seriesBody(map[string]any{"type": "weekly", "dayOfWeek": 3}, map[string]any{"type": "after_count", "count": 3},
+			"2026-06-16", 50000),
+	)
 	s, first := a.InvoiceSeries, a.InvoiceAggregate
 	if s.Status != "active" || s.NextScheduledDate != "2026-06-17T04:00:00.000Z" || first == nil {
 		t.Fatalf("new series = %+v, invoice %+v", s, first)
 	}
-	if first.Invoice.Status != "scheduled" || first.Invoice.InvoiceSeriesID != s.ID || first.InvoiceDetails.DueAt != "2026-07-01T04:00:00.000Z" {
+	if first.Invoice.Status != "scheduled" || first.Invoice.InvoiceSeriesID != s.ID ||
+		first.InvoiceDetails.DueAt != "2026-07-01T04:00:00.000Z" {
 		t.Fatalf("first invoice = %+v", first)
 	}
 	advance(t, e, `{"to":"2026-06-17T04:00:00Z"}`)
 	invs := seriesInvoices(t, e, s.ID)
-	if len(invs) != 2 || invs[0]["status"] != "unpaid" || invs[1]["status"] != "scheduled" || invs[1]["scheduledSendDate"] != "2026-06-24T04:00:00.000Z" {
+	if len(invs) != 2 || invs[0]["status"] != "unpaid" || invs[1]["status"] != "scheduled" ||
+		invs[1]["scheduledSendDate"] != "2026-06-24T04:00:00.000Z" {
 		t.Fatalf("after the first Wednesday: %v", invs)
 	}
 	if got := getSeries(t, e, s.ID); got.NextScheduledDate != "2026-06-24T04:00:00.000Z" || got.Status != "active" {
 		t.Fatalf("series = %+v", got)
 	}
-	if sent := arOutbox(t, e, url.Values{"relatedId": {first.Invoice.ID}, "kind": {"invoice"}}); len(sent) != 1 || sent[0].To[0] != "art@vandelay.test" {
+	if sent := arOutbox(t, e, url.Values{"relatedId": {first.Invoice.ID}, "kind": {"invoice"}}); len(sent) != 1 ||
+		sent[0].To[0] != "art@vandelay.test" {
 		t.Fatalf("first invoice email = %+v", sent)
 	}
 	advance(t, e, `{"to":"2026-07-02T00:00:00Z"}`)
@@ -101,22 +110,31 @@ func TestSeriesIssuesInvoicesOnScheduleAndEnds(t *testing.T) {
 func TestSeriesSkipAndCancel(t *testing.T) {
 	e := newEnv(t, options{})
 	// The 31st, clamped to the month's last day: June 30, then July 31.
-	a := seriesWrite(t, e, http.MethodPost, "/invoice/series",
-		seriesBody(map[string]any{"type": "monthly_day_of_month", "dayOfMonth": 31}, map[string]any{"type": "never"}, "2026-06-16", 90000))
+	a := seriesWrite(
+		t,
+		e,
+		http.MethodPost,
+		"/invoice/series",
+		seriesBody(map[string]any{"type": "monthly_day_of_month", "dayOfMonth": 31}, map[string]any{"type": "never"},
+			"2026-06-16", 90000),
+	)
 	id := a.InvoiceSeries.ID
 	if a.InvoiceSeries.NextScheduledDate != "2026-06-30T04:00:00.000Z" {
 		t.Fatalf("first date = %s, want June 30", a.InvoiceSeries.NextScheduledDate)
 	}
 	skip := seriesWrite(t, e, http.MethodPost, "/invoice/series/"+id+"/skip-next", nil)
-	if skip.VoidedInvoice == nil || skip.VoidedInvoice.Invoice.ID != a.InvoiceAggregate.Invoice.ID || skip.VoidedInvoice.Invoice.Status != "void" {
+	if skip.VoidedInvoice == nil || skip.VoidedInvoice.Invoice.ID != a.InvoiceAggregate.Invoice.ID ||
+		skip.VoidedInvoice.Invoice.Status != "void" {
 		t.Fatalf("skip-next voided %+v", skip.VoidedInvoice)
 	}
 	if skip.InvoiceSeries.NextScheduledDate != "2026-07-31T04:00:00.000Z" {
 		t.Fatalf("after skipping, next = %s", skip.InvoiceSeries.NextScheduledDate)
 	}
 	cancel := seriesWrite(t, e, http.MethodPost, "/invoice/series/"+id+"/cancel", nil)
-	if cancel.InvoiceSeries.Status != "cancelled" || cancel.InvoiceSeries.NextScheduledDate != "" || cancel.VoidedInvoice == nil ||
-		cancel.VoidedInvoice.InvoiceDetails.IssuedAt != "2026-07-31T04:00:00.000Z" || cancel.VoidedInvoice.Invoice.Status != "void" {
+	if cancel.InvoiceSeries.Status != "cancelled" || cancel.InvoiceSeries.NextScheduledDate != "" ||
+		cancel.VoidedInvoice == nil ||
+		cancel.VoidedInvoice.InvoiceDetails.IssuedAt != "2026-07-31T04:00:00.000Z" ||
+		cancel.VoidedInvoice.Invoice.Status != "void" {
 		t.Fatalf("cancel = %+v", cancel)
 	}
 	arDo(e, http.MethodPost, "/invoice/series/"+id+"/cancel", acmeKey, nil).gen1(t, 409, "conflict")
@@ -142,7 +160,8 @@ func TestSeriesSkipAndCancel(t *testing.T) {
 func TestSeriesUpdateRewritesTheScheduledInvoice(t *testing.T) {
 	e := newEnv(t, options{})
 	lastFriday := map[string]any{"type": "monthly_nth_weekday", "nth": "last", "dayOfWeek": 5}
-	a := seriesWrite(t, e, http.MethodPost, "/invoice/series", seriesBody(lastFriday, map[string]any{"type": "never"}, "2026-06-16", 1000))
+	a := seriesWrite(t, e, http.MethodPost, "/invoice/series",
+		seriesBody(lastFriday, map[string]any{"type": "never"}, "2026-06-16", 1000))
 	if a.InvoiceSeries.NextScheduledDate != "2026-06-26T04:00:00.000Z" || a.InvoiceSeries.RecurrenceRule["nth"] != "last" {
 		t.Fatalf("last Friday of June = %+v", a.InvoiceSeries)
 	}
@@ -150,14 +169,18 @@ func TestSeriesUpdateRewritesTheScheduledInvoice(t *testing.T) {
 	body := seriesBody(firstMonday, map[string]any{"type": "on_date", "date": "2026-12-31"}, "2026-06-16", 2500)
 	u := seriesWrite(t, e, http.MethodPatch, "/invoice/series/"+a.InvoiceSeries.ID, body)
 	inv := u.InvoiceAggregate
-	if u.InvoiceSeries.NextScheduledDate != "2026-07-06T04:00:00.000Z" || inv == nil || inv.Invoice.ID != a.InvoiceAggregate.Invoice.ID {
+	if u.InvoiceSeries.NextScheduledDate != "2026-07-06T04:00:00.000Z" || inv == nil ||
+		inv.Invoice.ID != a.InvoiceAggregate.Invoice.ID {
 		t.Fatalf("update = %+v", u)
 	}
-	if inv.InvoiceDetails.IssuedAt != "2026-07-06T04:00:00.000Z" || inv.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 2500 || inv.Invoice.Status != "scheduled" {
+	if inv.InvoiceDetails.IssuedAt != "2026-07-06T04:00:00.000Z" ||
+		inv.InvoiceDetails.LineItemsAndTotals.TotalAmountCents != 2500 ||
+		inv.Invoice.Status != "scheduled" {
 		t.Fatalf("the scheduled invoice was not rewritten: %+v", inv)
 	}
 	body["legalEntityContactId"] = "le_c_pixelforge"
-	d := arDetails(t, arDo(e, http.MethodPatch, "/invoice/series/"+a.InvoiceSeries.ID, acmeKey, body).gen1(t, 400, "invalid_request"))
+	d := arDetails(t,
+		arDo(e, http.MethodPatch, "/invoice/series/"+a.InvoiceSeries.ID, acmeKey, body).gen1(t, 400, "invalid_request"))
 	if d["/legalEntityContactId"] == nil {
 		t.Fatalf("details = %v", d)
 	}
@@ -172,7 +195,12 @@ func TestSeriesRefusals(t *testing.T) {
 		status      int
 		body        func() map[string]any
 	}{
-		{"start in the past", "/startDate", 400, func() map[string]any { return seriesBody(weekly, never, "2026-06-01", 100) }},
+		{
+			"start in the past",
+			"/startDate",
+			400,
+			func() map[string]any { return seriesBody(weekly, never, "2026-06-01", 100) },
+		},
 		{"weekly without a day", "/recurrenceRule/dayOfWeek", 400, func() map[string]any {
 			return seriesBody(map[string]any{"type": "weekly"}, never, "2026-06-16", 100)
 		}},
@@ -228,7 +256,9 @@ func TestSeriesRefusals(t *testing.T) {
 	if getSeries(t, e, "invoice_series_acmeinitechsupport").Status != "active" {
 		t.Fatal("a deferred cancel cancelled the series")
 	}
-	sorted := arItems(e.get("/invoice/series?sort=nextScheduledDate&sortDirection=ASC", acmeKey, "").status(t, 200).json(t))
+	sorted := arItems(
+		e.get("/invoice/series?sort=nextScheduledDate&sortDirection=ASC", acmeKey, "").status(t, 200).json(t),
+	)
 	if len(sorted) < 2 || sorted[0]["nextScheduledDate"].(string) > sorted[1]["nextScheduledDate"].(string) {
 		t.Fatalf("sort=nextScheduledDate ASC = %v", sorted)
 	}

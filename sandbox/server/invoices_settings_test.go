@@ -21,28 +21,43 @@ func settings(t *testing.T, e *env, key string) map[string]any {
 func TestInvoiceSettingsReadAndReplace(t *testing.T) {
 	e := newEnv(t, options{})
 	s := settings(t, e, acmeKey)
-	if s["$entity"] != "invoice_settings" || s["legalEntityId"] != "le_acme" || arMap(s, "settings")["email"] != "billing@acme.test" {
+	if s["$entity"] != "invoice_settings" || s["legalEntityId"] != "le_acme" ||
+		arMap(s, "settings")["email"] != "billing@acme.test" {
 		t.Fatalf("acme settings = %v", s)
 	}
 	g := arMap(settings(t, e, globexKey), "settings")
-	if g["companyName"] != "Globex Logistics LLC" || g["email"] != "alice@acme.test" || arMap(g, "address")["addressLine"] == "" {
+	if g["companyName"] != "Globex Logistics LLC" || g["email"] != "alice@acme.test" ||
+		arMap(g, "address")["addressLine"] == "" {
 		t.Fatalf("derived globex settings = %v", g)
 	}
 	good := map[string]any{"companyName": "Acme Robotics", "email": "ar@acme.test", "defaultPaymentTermsDays": 15,
-		"address":  map[string]any{"addressLine": "1 Main St", "addressCity": "San Jose", "addressState": "CA", "addressZip": "95113"},
+		"address": map[string]any{
+			"addressLine":  "1 Main St",
+			"addressCity":  "San Jose",
+			"addressState": "CA",
+			"addressZip":   "95113",
+		},
 		"branding": map[string]any{"backgroundColor": "#112233"}, "unitPriceDecimalPlaces": 4}
-	bad := map[string]any{"companyName": "", "email": "nope", "branding": map[string]any{"titleColor": "red"}, "unitPriceDecimalPlaces": 9}
+	bad := map[string]any{
+		"companyName":            "",
+		"email":                  "nope",
+		"branding":               map[string]any{"titleColor": "red"},
+		"unitPriceDecimalPlaces": 9,
+	}
 	d := arDetails(t, arDo(e, http.MethodPut, "/invoice/settings", acmeKey, bad).gen1(t, 400, "invalid_request"))
 	for _, f := range []string{"/companyName", "/email", "/address", "/branding/titleColor", "/unitPriceDecimalPlaces"} {
 		if d[f] == nil {
 			t.Errorf("details lack %s: %v", f, d)
 		}
 	}
-	put := arMap(arDo(e, http.MethodPut, "/invoice/settings", acmeKey, good).status(t, 200).json(t), "invoiceSettings", "settings")
-	if put["companyName"] != "Acme Robotics" || put["defaultMemo"] != nil || arMap(put, "branding")["backgroundColor"] != "#112233" {
+	put := arMap(arDo(e, http.MethodPut, "/invoice/settings", acmeKey, good).status(t, 200).json(t), "invoiceSettings",
+		"settings")
+	if put["companyName"] != "Acme Robotics" || put["defaultMemo"] != nil ||
+		arMap(put, "branding")["backgroundColor"] != "#112233" {
 		t.Fatalf("replaced settings = %v", put)
 	}
-	if got := arMap(settings(t, e, acmeKey), "settings"); got["email"] != "ar@acme.test" || got["unitPriceDecimalPlaces"] != float64(4) {
+	if got := arMap(settings(t, e, acmeKey), "settings"); got["email"] != "ar@acme.test" ||
+		got["unitPriceDecimalPlaces"] != float64(4) {
 		t.Fatalf("settings read back = %v", got)
 	}
 	good["logoDocumentId"] = "doc_nope"
@@ -66,18 +81,50 @@ func TestInvoiceLogoUpload(t *testing.T) {
 	if got := arMap(settings(t, e, acmeKey), "settings")["logoDocumentId"]; got != id {
 		t.Fatalf("logoDocumentId = %v, want %s", got, id)
 	}
-	svg := arUpload(e, "/invoice/settings/logo", acmeKey, "file", "logo.svg", []byte(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>`)).status(t, 200).json(t)
+	svg := arUpload(
+		e,
+		"/invoice/settings/logo",
+		acmeKey,
+		"file",
+		"logo.svg",
+		[]byte(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>`),
+	).status(t, 200).
+		json(t)
 	doc := e.get("/_sandbox/documents/"+svg["documentId"].(string), "", "").status(t, 200)
 	if ct := doc.Header.Get("Content-Type"); ct != "image/svg+xml" {
 		t.Fatalf("svg served as %s", ct)
 	}
 	t.Run("refusals", func(t *testing.T) {
-		d := arDetails(t, arUpload(e, "/invoice/settings/logo", acmeKey, "file", "logo.png", []byte("just text, named .png")).gen1(t, 400, "invalid_request"))
+		d := arDetails(
+			t,
+			arUpload(
+				e,
+				"/invoice/settings/logo",
+				acmeKey,
+				"file",
+				"logo.png",
+				[]byte("just text, named .png"),
+			).gen1(t, 400, "invalid_request"),
+		)
 		if !strings.Contains(d["file"].(string), "PNG, JPEG, SVG or WebP") {
 			t.Fatalf("wrong type details = %v", d)
 		}
-		arUpload(e, "/invoice/settings/logo", acmeKey, "file", "doc.pdf", []byte("%PDF-1.7 ...")).gen1(t, 400, "invalid_request")
-		r := arUpload(e, "/invoice/settings/logo", acmeKey, "file", "big.png", pngBytes(2<<20)).gen1(t, 413, "payload_too_large")
+		arUpload(
+			e,
+			"/invoice/settings/logo",
+			acmeKey,
+			"file",
+			"doc.pdf",
+			[]byte("%PDF-1.7 ..."),
+		).gen1(t, 400, "invalid_request")
+		r := arUpload(
+			e,
+			"/invoice/settings/logo",
+			acmeKey,
+			"file",
+			"big.png",
+			pngBytes(2<<20),
+		).gen1(t, 413, "payload_too_large")
 		if !strings.Contains(r["message"].(string), "2 MiB") {
 			t.Fatalf("too large: %v", r)
 		}
@@ -99,7 +146,8 @@ func TestInvoiceLogoUpload(t *testing.T) {
 		if done["status"] != "executed" {
 			t.Fatalf("approved upload = %v", done)
 		}
-		if now := arMap(settings(t, e, acmeKey), "settings")["logoDocumentId"]; now == before || now != arMap(done, "result")["documentId"] {
+		if now := arMap(settings(t, e, acmeKey), "settings")["logoDocumentId"]; now == before ||
+			now != arMap(done, "result")["documentId"] {
 			t.Fatalf("after approval logo = %v, result %v", now, done["result"])
 		}
 	})
@@ -109,7 +157,8 @@ func TestInvoiceLogoUpload(t *testing.T) {
 // and the default world does not have it.
 func TestUploadedDocumentURLNamesItsWorld(t *testing.T) {
 	e := newEnv(t, options{})
-	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"scenario":"demo","id":"w7"}`}).status(t, http.StatusCreated)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"scenario":"demo","id":"w7"}`}).
+		status(t, http.StatusCreated)
 	logo := pngBytes(500)
 	r := arUpload(e, "/invoice/settings/logo", acmeKey+"_w7", "file", "logo.png", logo).status(t, 200).json(t)
 	id, _ := r["documentId"].(string)

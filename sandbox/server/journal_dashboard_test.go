@@ -13,7 +13,9 @@ func TestJournalLeavesOutTheDashboardsReads(t *testing.T) {
 	dashboard := map[string]string{"X-Sandbox-Dashboard": "1"}
 	e.do(req{path: "/_sandbox/webhook-deliveries", header: dashboard}).status(t, http.StatusOK)
 	e.do(req{path: "/account", key: "sk_sandbox_acme", header: dashboard}).status(t, http.StatusOK)
-	e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", header: dashboard, body: map[string]string{"by": "1h"}}).status(t, http.StatusOK)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", header: dashboard,
+		body: map[string]string{"by": "1h"}}).
+		status(t, http.StatusOK)
 	e.get("/card", "sk_sandbox_acme", "").status(t, http.StatusOK)
 
 	var journal struct {

@@ -66,19 +66,23 @@ func TestRequestLogLevels(t *testing.T) {
 	e := newEnv(t, options{})
 	t.Run("a 4xx is a warning with its error code and message", func(t *testing.T) {
 		l := requestLine(t, e, e.get("/card/card_nope", acmeKey, "").status(t, 404))
-		if l["level"] != "warn" || l["error_code"] != "not_found" || !strings.Contains(l["error_message"].(string), "card_nope") || l["status"] != float64(404) {
+		if l["level"] != "warn" || l["error_code"] != "not_found" ||
+			!strings.Contains(l["error_message"].(string), "card_nope") ||
+			l["status"] != float64(404) {
 			t.Fatalf("log line = %v", l)
 		}
 	})
 	t.Run("a 5xx is an error", func(t *testing.T) {
-		e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"account.list","status":503,"count":1}`}).status(t, 201)
+		e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"account.list","status":503,"count":1}`}).
+			status(t, 201)
 		l := requestLine(t, e, e.get("/account", acmeKey, "").status(t, 503))
 		if l["level"] != "error" || l["error_code"] != "unavailable" || l["error_message"] == "" {
 			t.Fatalf("log line = %v", l)
 		}
 	})
 	t.Run("a success is info", func(t *testing.T) {
-		if l := requestLine(t, e, e.get("/account", acmeKey, "").status(t, 200)); l["level"] != "info" || l["error_code"] != nil {
+		if l := requestLine(t, e, e.get("/account", acmeKey, "").status(t, 200)); l["level"] != "info" ||
+			l["error_code"] != nil {
 			t.Fatalf("log line = %v", l)
 		}
 	})
@@ -88,7 +92,8 @@ func TestRequestLogLevels(t *testing.T) {
 		if l["level"] != "debug" || l["route"] != "sandbox.requests" {
 			t.Fatalf("log line = %v", l)
 		}
-		if l := requestLine(t, e, e.do(req{path: "/_sandbox/webhook-deliveries", header: dash}).status(t, 200)); l["level"] != "debug" {
+		if l := requestLine(t, e, e.do(req{path: "/_sandbox/webhook-deliveries", header: dash}).status(t,
+			200)); l["level"] != "debug" {
 			t.Fatalf("log line = %v", l)
 		}
 		if l := requestLine(t, e, e.do(req{path: "/_sandbox/ui/app.js"}).status(t, 200)); l["level"] != "debug" {
@@ -120,8 +125,11 @@ func TestWebhookAttemptsAreLogged(t *testing.T) {
 		status float64
 	}{{"warn", 500}, {"info", 204}} {
 		l := lines[i]
-		if l["level"] != want.level || l["status"] != want.status || l["url"] != rc.URL+"/hooks" || l["webhook_id"] != hook.ID ||
-			l["delivery_id"] != d.ID || l["event"] != "card.update" || l["attempt"] != float64(i+1) || l["latency"] == nil || l["world"] != "default" {
+		if l["level"] != want.level || l["status"] != want.status || l["url"] != rc.URL+"/hooks" ||
+			l["webhook_id"] != hook.ID ||
+			l["delivery_id"] != d.ID || l["event"] != "card.update" || l["attempt"] != float64(i+1) ||
+			l["latency"] == nil ||
+			l["world"] != "default" {
 			t.Fatalf("line %d = %v", i, l)
 		}
 	}
@@ -136,7 +144,9 @@ func TestWebhookAttemptsAreLogged(t *testing.T) {
 				got = l
 			}
 		}
-		if got == nil || got["level"] != "warn" || got["status"] != nil || !strings.Contains(got["error"].(string), "refused") || got["url"] != dead {
+		if got == nil || got["level"] != "warn" || got["status"] != nil ||
+			!strings.Contains(got["error"].(string), "refused") ||
+			got["url"] != dead {
 			t.Fatalf("line = %v", got)
 		}
 	})
@@ -203,8 +213,11 @@ func TestLongAdvanceLogsProgressAndASummary(t *testing.T) {
 	for _, n := range byKind {
 		total += n.(float64)
 	}
-	if s["level"] != "info" || s["events"] != float64(ran) || total != float64(ran) || byKind["token_prices.tick"] != float64(720) ||
-		s["from"] != "2026-06-15T14:00:00Z" || s["to"] != "2026-07-15T14:00:00Z" || s["deliveries_queued"] == nil {
+	if s["level"] != "info" || s["events"] != float64(ran) || total != float64(ran) ||
+		byKind["token_prices.tick"] != float64(720) ||
+		s["from"] != "2026-06-15T14:00:00Z" ||
+		s["to"] != "2026-07-15T14:00:00Z" ||
+		s["deliveries_queued"] == nil {
 		t.Fatalf("summary = %v", s)
 	}
 	t.Run("at info level the advance is a few lines", func(t *testing.T) {
@@ -254,7 +267,8 @@ func TestLoadingLogsProgressAndASummary(t *testing.T) {
 	for _, n := range byKind {
 		total += n.(float64)
 	}
-	if total == 0 || total != sum[0]["records"] || byKind["card"] == nil || byKind["transaction"] == nil || sum[0]["took"] == nil {
+	if total == 0 || total != sum[0]["records"] || byKind["card"] == nil || byKind["transaction"] == nil ||
+		sum[0]["took"] == nil {
 		t.Fatalf("summary = %v", sum[0])
 	}
 }
@@ -335,7 +349,8 @@ func TestAdvanceNeverWaitsLongForSlowOrDeadReceivers(t *testing.T) {
 			}
 			break
 		}
-		e.do(req{method: http.MethodPost, path: "/_sandbox/webhook-deliveries/settle", body: `{"timeout":"2s"}`}).status(t, 200)
+		e.do(req{method: http.MethodPost, path: "/_sandbox/webhook-deliveries/settle", body: `{"timeout":"2s"}`}).
+			status(t, 200)
 	}
 	got := getDelivery(t, e, deadD.ID)
 	if len(got.Attempts) == 0 || got.Attempts[0].Succeeded || !strings.Contains(got.Attempts[0].Error, "refused") {

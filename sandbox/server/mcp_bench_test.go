@@ -35,7 +35,8 @@ func BenchmarkMCPCallVersusHTTP(b *testing.B) {
 	srv := httptest.NewServer(benchServer(b, "demo"))
 	b.Cleanup(srv.Close)
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	session, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp?apiKey=sk_sandbox_acme"}, nil)
+	session, err := client.Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp?apiKey=sk_sandbox_acme"}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -80,7 +81,12 @@ type benchCalls struct {
 // toolCall is the tools/call message with the given request id: calls in
 // flight at once in a session need ids of their own.
 func toolCall(id int64) []byte {
-	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"call_api_endpoint","arguments":{"method":"GET","path":"/account"}}}`, id)
+	return fmt.Appendf(
+		nil,
+		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"call_api_endpoint","arguments":{"method":"GET",`+
+			`"path":"/account"}}}`,
+		id,
+	)
 }
 
 // timed makes one call and returns how long it took.
@@ -118,7 +124,8 @@ func (c *benchCalls) burst(b *testing.B, viaMCP bool, clients, n int) time.Durat
 func (c *benchCalls) call(viaMCP bool) error {
 	var req *http.Request
 	if viaMCP {
-		req, _ = http.NewRequest(http.MethodPost, c.url+"/mcp?apiKey=sk_sandbox_acme", bytes.NewReader(toolCall(c.ids.Add(1))))
+		req, _ = http.NewRequest(http.MethodPost, c.url+"/mcp?apiKey=sk_sandbox_acme",
+			bytes.NewReader(toolCall(c.ids.Add(1))))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Mcp-Session-Id", c.session)
@@ -133,7 +140,8 @@ func (c *benchCalls) call(viaMCP bool) error {
 	}
 	out, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != http.StatusOK || !bytes.Contains(out, []byte("sa_group_acmeoperating")) || bytes.Contains(out, []byte(`"isError":true`)) {
+	if res.StatusCode != http.StatusOK || !bytes.Contains(out, []byte("sa_group_acmeoperating")) ||
+		bytes.Contains(out, []byte(`"isError":true`)) {
 		return &benchFailure{status: res.StatusCode, body: out}
 	}
 	return nil

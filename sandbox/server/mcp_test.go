@@ -111,7 +111,8 @@ func TestMCPToolsOverStreamableHTTP(t *testing.T) {
 				t.Errorf("list_endpoints lists %s %s", ep.Method, ep.Path)
 			}
 		}
-		for _, want := range []string{"GET /account", "POST /card", "GET /card/{cardId}", "GET /agent-request/{agentRequestId}"} {
+		for _, want := range []string{"GET /account", "POST /card", "GET /card/{cardId}",
+			"GET /agent-request/{agentRequestId}"} {
 			if !seen[want] {
 				t.Errorf("list_endpoints lacks %s (%d endpoints)", want, len(eps))
 			}
@@ -121,7 +122,8 @@ func TestMCPToolsOverStreamableHTTP(t *testing.T) {
 	t.Run("get_endpoint_schema resolves every ref", func(t *testing.T) {
 		for _, path := range []string{"/card/{cardId}", "/card/card_acmeaws"} {
 			text, isErr := callTool(t, s, "get_endpoint_schema", map[string]any{"method": "get", "path": path})
-			if isErr || strings.Contains(text, `"$ref"`) || !strings.Contains(text, `"/card/{cardId}"`) || !strings.Contains(text, "include_pan") {
+			if isErr || strings.Contains(text, `"$ref"`) || !strings.Contains(text, `"/card/{cardId}"`) ||
+				!strings.Contains(text, "include_pan") {
 				t.Fatalf("get_endpoint_schema %s (error %v): %.400s", path, isErr, text)
 			}
 		}
@@ -131,7 +133,8 @@ func TestMCPToolsOverStreamableHTTP(t *testing.T) {
 	})
 
 	t.Run("call_api_endpoint", func(t *testing.T) {
-		c, isErr := callAPI(t, s, map[string]any{"method": "GET", "path": "/account", "query": map[string]any{"filter:legalEntityId": "le_acme"}})
+		c, isErr := callAPI(t, s,
+			map[string]any{"method": "GET", "path": "/account", "query": map[string]any{"filter:legalEntityId": "le_acme"}})
 		if isErr || c.Status != 200 || c.Body["items"] == nil {
 			t.Fatalf("GET /account = %d %v", c.Status, c.Body)
 		}
@@ -139,7 +142,8 @@ func TestMCPToolsOverStreamableHTTP(t *testing.T) {
 		if !isErr || c.Status != 404 {
 			t.Fatalf("GET /card/card_nope = %d (error %v)", c.Status, isErr)
 		}
-		c, isErr = callAPI(t, s, map[string]any{"method": "PATCH", "path": "/card/card_acmeaws", "body": map[string]any{"name": 5}})
+		c, isErr = callAPI(t, s,
+			map[string]any{"method": "PATCH", "path": "/card/card_acmeaws", "body": map[string]any{"name": 5}})
 		if !isErr || c.Status != 400 {
 			t.Fatalf("invalid body = %d (error %v) %v", c.Status, isErr, c.Body)
 		}
@@ -156,7 +160,8 @@ func TestMCPToolsOverStreamableHTTP(t *testing.T) {
 				t.Errorf("%s: not an error: %s", name, text)
 			}
 		}
-		res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "call_api_endpoint", Arguments: map[string]any{"method": 3}})
+		res, err := s.CallTool(context.Background(),
+			&mcp.CallToolParams{Name: "call_api_endpoint", Arguments: map[string]any{"method": 3}})
 		if err == nil && !res.IsError {
 			t.Errorf("a method that is not a string was accepted")
 		}
@@ -192,8 +197,10 @@ func TestMCPAuthentication(t *testing.T) {
 		"no key":            {status: 401},
 		"unknown key":       {query: "?apiKey=sk_nope", status: 401},
 		"malformed rsa key": {query: "?apiKey=sk_sandbox_acme&rsaPublicKey=bm90IGEga2V5", status: 400},
-		"foreign origin":    {query: "?apiKey=sk_sandbox_acme", header: map[string]string{"Origin": "https://evil.example"}, status: 403},
-		"rebinding host":    {query: "?apiKey=sk_sandbox_acme", header: map[string]string{"Host": "evil.example"}, status: 403},
+		"foreign origin": {query: "?apiKey=sk_sandbox_acme", header: map[string]string{"Origin": "https://evil.example"},
+			status: 403},
+		"rebinding host": {query: "?apiKey=sk_sandbox_acme", header: map[string]string{"Host": "evil.example"},
+			status: 403},
 	} {
 		t.Run(name, func(t *testing.T) {
 			hdr := map[string]string{"Accept": "application/json, text/event-stream"}
@@ -206,7 +213,8 @@ func TestMCPAuthentication(t *testing.T) {
 				hdr[k] = v
 			}
 			r := e.do(req{method: http.MethodPost, path: "/mcp" + c.query, header: hdr, host: host,
-				body: `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`})
+				body: `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},` +
+					`"clientInfo":{"name":"t","version":"1"}}}`})
 			if r.StatusCode != c.status {
 				t.Fatalf("status %d, want %d: %s", r.StatusCode, c.status, r.body)
 			}
@@ -231,7 +239,8 @@ func TestMCPAuthentication(t *testing.T) {
 func TestMCPDeferredWriteApprovedEndToEnd(t *testing.T) {
 	e := newEnv(t, options{})
 	s := mustMCP(t, e, "?apiKey=sk_sandbox_acme_readonly", nil)
-	c, isErr := callAPI(t, s, map[string]any{"method": "PATCH", "path": "/card/card_acmeaws", "body": map[string]any{"name": "Renamed by agent"}})
+	c, isErr := callAPI(t, s,
+		map[string]any{"method": "PATCH", "path": "/card/card_acmeaws", "body": map[string]any{"name": "Renamed by agent"}})
 	msg, _ := c.Body["error"].(string)
 	if !isErr || c.Status != 403 || c.AgentRequestID == "" || !strings.Contains(msg, "/_sandbox/ui?world=") {
 		t.Fatalf("read-only write = %d (error %v) %q %v", c.Status, isErr, c.AgentRequestID, c.Body)
@@ -256,9 +265,18 @@ func encryptedCard(t *testing.T, e *env, pub []byte, viaHeader bool) (pan, cvv s
 	if viaHeader {
 		s = mustMCP(t, e, "?apiKey=sk_sandbox_acme", map[string]string{"X-RSA-Public-Key": b64})
 	} else {
-		s = mustMCP(t, e, "?apiKey=sk_sandbox_acme&rsaPublicKey="+strings.NewReplacer("+", "%2B", "/", "%2F", "=", "%3D").Replace(b64), nil)
+		s = mustMCP(t, e, "?apiKey=sk_sandbox_acme&rsaPublicKey="+strings.NewReplacer("+", "%2B", "/", "%2F", "=",
+			"%3D").Replace(b64), nil)
 	}
-	c, isErr := callAPI(t, s, map[string]any{"method": "GET", "path": "/card/card_acmeaws", "query": map[string]any{"include_pan": true, "include_cvv": "true"}})
+	c, isErr := callAPI(
+		t,
+		s,
+		map[string]any{
+			"method": "GET",
+			"path":   "/card/card_acmeaws",
+			"query":  map[string]any{"include_pan": true, "include_cvv": "true"},
+		},
+	)
 	if isErr || c.Status != 200 {
 		t.Fatalf("GET card = %d %v", c.Status, c.Body)
 	}
@@ -275,7 +293,15 @@ func TestMCPEncryptsCardData(t *testing.T) {
 	}
 	pub, _ := x509.MarshalPKIXPublicKey(&key.PublicKey)
 	clear := mustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
-	plain, _ := callAPI(t, clear, map[string]any{"method": "GET", "path": "/card/card_acmeaws", "query": map[string]any{"include_pan": "true", "include_cvv": "true"}})
+	plain, _ := callAPI(
+		t,
+		clear,
+		map[string]any{
+			"method": "GET",
+			"path":   "/card/card_acmeaws",
+			"query":  map[string]any{"include_pan": "true", "include_cvv": "true"},
+		},
+	)
 	wantPAN, _ := plain.Body["pan"].(string)
 	wantCVV, _ := plain.Body["cvv"].(string)
 	if len(wantPAN) < 12 || len(wantCVV) < 3 {

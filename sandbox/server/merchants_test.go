@@ -42,7 +42,8 @@ func TestMerchants(t *testing.T) {
 	t.Run("categories", func(t *testing.T) {
 		var pg struct{ Items []struct{ ID, Name string } }
 		e.get("/merchant-category", "sk_sandbox_acme", "").status(t, 200).decode(t, &pg)
-		if len(pg.Items) != len(e.eng.Catalog.Categories) || pg.Items[0].ID != "merchant_category_software" || pg.Items[0].Name != "Software" {
+		if len(pg.Items) != len(e.eng.Catalog.Categories) || pg.Items[0].ID != "merchant_category_software" ||
+			pg.Items[0].Name != "Software" {
 			t.Fatalf("categories = %+v", pg.Items)
 		}
 	})
@@ -69,11 +70,16 @@ func TestCryptoOfframp(t *testing.T) {
 		}
 	}
 	var first, again offramp
-	e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_acme", body: body}).status(t, 200).decode(t, &first)
-	e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_acme_readonly", body: body}).status(t, 200).decode(t, &again)
+	e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_acme", body: body}).
+		status(t, 200).
+		decode(t, &first)
+	e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_acme_readonly", body: body}).
+		status(t, 200).
+		decode(t, &again)
 	t.Run("wallet of the virtual account", func(t *testing.T) {
 		w := first.Wallet
-		if w.Type != "off_ramp" || w.Status != "active" || w.SubaccountID != "subaccount_acmeengineering" || w.SlashAccountGroupID != "sa_group_acmeoperating" {
+		if w.Type != "off_ramp" || w.Status != "active" || w.SubaccountID != "subaccount_acmeengineering" ||
+			w.SlashAccountGroupID != "sa_group_acmeoperating" {
 			t.Fatalf("wallet = %+v", w)
 		}
 		if first.Wallet.ID != again.Wallet.ID || first.Addresses[0].Address != again.Addresses[0].Address {
@@ -101,7 +107,9 @@ func TestCryptoOfframp(t *testing.T) {
 	t.Run("another rail is another wallet", func(t *testing.T) {
 		var ach offramp
 		b := map[string]string{"virtualAccountId": "subaccount_acmeengineering", "paymentRail": "ach", "currency": "usdt"}
-		e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_acme", body: b}).status(t, 200).decode(t, &ach)
+		e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_acme", body: b}).
+			status(t, 200).
+			decode(t, &ach)
 		if ach.Wallet.ID == first.Wallet.ID || ach.Addresses[0].Currency != "usdt" {
 			t.Fatalf("ach wallet = %+v", ach.Wallet)
 		}
@@ -113,8 +121,12 @@ func TestCryptoOfframp(t *testing.T) {
 	})
 	t.Run("not enrolled", func(t *testing.T) {
 		b := map[string]string{"virtualAccountId": "subaccount_globexfleet", "paymentRail": "ach", "currency": "usdc"}
-		m := e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_globex", body: b}).status(t, 400).json(t)
-		if m["error"] != "NOT_ENROLLED" || !strings.HasPrefix(m["message"].(string), "You are not enrolled in crypto offramping.") || len(m) != 2 {
+		m := e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: "sk_sandbox_globex", body: b}).
+			status(t, 400).
+			json(t)
+		if m["error"] != "NOT_ENROLLED" ||
+			!strings.HasPrefix(m["message"].(string), "You are not enrolled in crypto offramping.") ||
+			len(m) != 2 {
 			t.Fatalf("body = %v", m)
 		}
 	})
@@ -122,9 +134,18 @@ func TestCryptoOfframp(t *testing.T) {
 		post := func(key string, body any) *resp {
 			return e.do(req{method: http.MethodPost, path: "/crypto/offramp", key: key, body: body})
 		}
-		post("sk_sandbox_acme", map[string]string{"virtualAccountId": "subaccount_globexfleet", "paymentRail": "ach", "currency": "usdc"}).gen1(t, 404, "not_found")
-		post("sk_sandbox_acme", map[string]string{"virtualAccountId": "subaccount_acmeoldproject", "paymentRail": "ach", "currency": "usdc"}).gen1(t, 400, "invalid_request")
-		d := post("sk_sandbox_acme", map[string]string{"virtualAccountId": "x", "paymentRail": "rtp", "currency": "btc"}).gen1(t, 400, "invalid_request")
+		post(
+			"sk_sandbox_acme",
+			map[string]string{"virtualAccountId": "subaccount_globexfleet", "paymentRail": "ach", "currency": "usdc"},
+		).gen1(t, 404, "not_found")
+		post(
+			"sk_sandbox_acme",
+			map[string]string{"virtualAccountId": "subaccount_acmeoldproject", "paymentRail": "ach", "currency": "usdc"},
+		).gen1(t, 400, "invalid_request")
+		d := post(
+			"sk_sandbox_acme",
+			map[string]string{"virtualAccountId": "x", "paymentRail": "rtp", "currency": "btc"},
+		).gen1(t, 400, "invalid_request")
 		details := d["meta"].(map[string]any)["details"].(map[string]any)
 		if details["/paymentRail"] == nil || details["/currency"] == nil {
 			t.Fatalf("details = %v", details)

@@ -10,10 +10,14 @@ func TestAggregationEqualsTheSumOverTheList(t *testing.T) {
 	e := newEnv(t, options{})
 	const acme = "sk_sandbox_acme"
 	for i := range 12 {
-		e.post("/transfer/virtual-account", acme, "", fmt.Sprintf("agg-%d", i), map[string]any{"source": "subaccount_acmepayroll",
-			"destination": "subaccount_acmeengineering", "amountCents": 1000 + i}).status(t, 200)
-		e.do(req{method: "POST", path: "/_sandbox/simulate/incoming-transfer", body: map[string]any{"accountId": "sa_group_acmeoperating",
-			"rail": []string{"ach", "wire", "rtp", "sepa"}[i%4], "amountCents": 5000 * (i + 1)}}).status(t, 201)
+		e.post("/transfer/virtual-account", acme, "", fmt.Sprintf("agg-%d", i),
+			map[string]any{"source": "subaccount_acmepayroll",
+				"destination": "subaccount_acmeengineering", "amountCents": 1000 + i}).
+			status(t, 200)
+		e.do(req{method: "POST", path: "/_sandbox/simulate/incoming-transfer",
+			body: map[string]any{"accountId": "sa_group_acmeoperating",
+				"rail": []string{"ach", "wire", "rtp", "sepa"}[i%4], "amountCents": 5000 * (i + 1)}}).
+			status(t, 201)
 	}
 	e.post("/transfers/ach", acme, "", "agg-ach", map[string]any{"accountId": "sa_group_acmeoperating",
 		"destinationId": "le_c_dest_danaach", "amountCents": 4321}).status(t, 200)
@@ -53,7 +57,8 @@ func TestAggregationEqualsTheSumOverTheList(t *testing.T) {
 			if len(body.json(t)) != 4 {
 				t.Fatalf("body %s, want exactly count, totalIn, totalOut, netChange", body.body)
 			}
-			if got.Count != want.count || got.TotalIn != want.in || got.TotalOut != want.out || got.NetChange != want.in+want.out {
+			if got.Count != want.count || got.TotalIn != want.in || got.TotalOut != want.out ||
+				got.NetChange != want.in+want.out {
 				t.Fatalf("aggregation %+v, the list sums to %+v", got, want)
 			}
 			if q == "" && (got.Count < 100 || got.TotalOut >= 0 || got.TotalIn <= 0) {
@@ -64,6 +69,7 @@ func TestAggregationEqualsTheSumOverTheList(t *testing.T) {
 	t.Run("bad filters are 400 as for the list", func(t *testing.T) {
 		e.get("/transaction/aggregation?filter:status=lost", acme, "").gen1(t, 400, "invalid_request")
 		e.get("/transaction/aggregation?filter:from_date=yesterday", acme, "").gen1(t, 400, "invalid_request")
-		e.get("/transaction/aggregation?filter:legalEntityId=le_globex", "sk_sandbox_bob", "le_acme").gen1(t, 403, "forbidden")
+		e.get("/transaction/aggregation?filter:legalEntityId=le_globex", "sk_sandbox_bob", "le_acme").
+			gen1(t, 403, "forbidden")
 	})
 }

@@ -15,8 +15,16 @@ import (
 func TestHandles(t *testing.T) {
 	e := newEnv(t, options{})
 	want := map[string]map[string]any{
-		"sk_sandbox_acme":   {"slashHandle": "acme-robotics", "accountId": "sa_group_acmeoperating", "name": "Acme Robotics Inc."},
-		"sk_sandbox_globex": {"slashHandle": "globex-logistics", "accountId": "sa_group_globexmain", "name": "Globex Logistics LLC"},
+		"sk_sandbox_acme": {
+			"slashHandle": "acme-robotics",
+			"accountId":   "sa_group_acmeoperating",
+			"name":        "Acme Robotics Inc.",
+		},
+		"sk_sandbox_globex": {
+			"slashHandle": "globex-logistics",
+			"accountId":   "sa_group_globexmain",
+			"name":        "Globex Logistics LLC",
+		},
 	}
 	goldenSuffix := map[string]string{"sk_sandbox_acme": "", "sk_sandbox_globex": ".le_globex"}
 	for key, w := range want {
@@ -112,7 +120,12 @@ func TestPay(t *testing.T) {
 	_, acme0 := balanceOf(t, e, "sk_sandbox_acme", "", "sa_group_acmeoperating")
 	_, globex0 := balanceOf(t, e, "sk_sandbox_globex", "", "sa_group_globexmain")
 	t.Run("a legal-entity key pays from its own handle", func(t *testing.T) {
-		payAnswer(t, e.post("/pay", "sk_sandbox_acme", "", "", map[string]any{"slashHandle": "globex-logistics", "amountCents": 12345, "memo": "Freight"}), true)
+		payAnswer(
+			t,
+			e.post("/pay", "sk_sandbox_acme", "", "",
+				map[string]any{"slashHandle": "globex-logistics", "amountCents": 12345, "memo": "Freight"}),
+			true,
+		)
 		it := lastPaymentTo(t, e, "sk_sandbox_acme", "globex-logistics")
 		if it == nil {
 			t.Fatal("no transaction describes the payment")
@@ -133,7 +146,12 @@ func TestPay(t *testing.T) {
 		}
 	})
 	t.Run("a user key names the source", func(t *testing.T) {
-		d := details(t, e.post("/pay", "sk_sandbox_alice", "le_acme", "", map[string]any{"slashHandle": "globex-logistics", "amountCents": 100}).gen1(t, 400, "invalid_request"))
+		d := details(
+			t,
+			e.post("/pay", "sk_sandbox_alice", "le_acme", "", map[string]any{"slashHandle": "globex-logistics",
+				"amountCents": 100}).
+				gen1(t, 400, "invalid_request"),
+		)
 		if d["/sourceHandleId"] == nil || d["/legalEntityId"] == nil {
 			t.Fatalf("details %v, want both fields named", d)
 		}
@@ -144,10 +162,22 @@ func TestPay(t *testing.T) {
 		} {
 			payAnswer(t, e.post("/pay", "sk_sandbox_alice", "le_acme", "", body), true)
 		}
-		e.post("/pay", "sk_sandbox_alice", "le_acme", "", map[string]any{"slashHandle": "globex-logistics", "amountCents": 100,
-			"legalEntityId": "le_globex"}).gen1(t, 400, "invalid_request")
-		msg := payAnswer(t, e.post("/pay", "sk_sandbox_alice", "le_globex", "", map[string]any{"slashHandle": "acme-robotics", "amountCents": 100,
-			"sourceHandleId": acmeHandle}), false)
+		e.post("/pay", "sk_sandbox_alice", "le_acme", "", map[string]any{"slashHandle": "globex-logistics",
+			"amountCents":   100,
+			"legalEntityId": "le_globex"}).
+			gen1(t, 400, "invalid_request")
+		msg := payAnswer(
+			t,
+			e.post(
+				"/pay",
+				"sk_sandbox_alice",
+				"le_globex",
+				"",
+				map[string]any{"slashHandle": "acme-robotics", "amountCents": 100,
+					"sourceHandleId": acmeHandle},
+			),
+			false,
+		)
 		if !strings.Contains(msg, acmeHandle) {
 			t.Fatalf("error %q does not name the source handle", msg)
 		}
@@ -184,12 +214,15 @@ func TestPay(t *testing.T) {
 			identifier          string
 		}{
 			{"no key", "", "", `{"slashHandle":"globex-logistics","amountCents":100}`, 401, ""},
-			{"user key without x-legal-entity", "sk_sandbox_alice", "", `{"slashHandle":"globex-logistics","amountCents":100,"legalEntityId":"le_acme"}`, 400, "invalid_request"},
+			{"user key without x-legal-entity", "sk_sandbox_alice", "",
+				`{"slashHandle":"globex-logistics","amountCents":100,"legalEntityId":"le_acme"}`, 400, "invalid_request"},
 			{"malformed JSON", "sk_sandbox_acme", "", `{"slashHandle":`, 400, "invalid_request"},
-			{"amount as a string", "sk_sandbox_acme", "", `{"slashHandle":"globex-logistics","amountCents":"100"}`, 400, "invalid_request"},
+			{"amount as a string", "sk_sandbox_acme", "", `{"slashHandle":"globex-logistics","amountCents":"100"}`, 400,
+				"invalid_request"},
 			{"no amount", "sk_sandbox_acme", "", `{"slashHandle":"globex-logistics"}`, 400, "invalid_request"},
 			{"no handle", "sk_sandbox_acme", "", `{"amountCents":100}`, 400, "invalid_request"},
-			{"unknown field", "sk_sandbox_acme", "", `{"slashHandle":"globex-logistics","amountCents":100,"tip":1}`, 400, "invalid_request"},
+			{"unknown field", "sk_sandbox_acme", "", `{"slashHandle":"globex-logistics","amountCents":100,"tip":1}`, 400,
+				"invalid_request"},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				r := e.do(req{method: http.MethodPost, path: "/pay", key: c.key, le: c.le, body: c.body})
@@ -217,15 +250,24 @@ func TestPay(t *testing.T) {
 		if _, g := balanceOf(t, e, "sk_sandbox_globex", "", "sa_group_globexmain"); g != g1 {
 			t.Fatalf("the replay paid again: %d, want %d", g, g1)
 		}
-		e.post("/pay", "sk_sandbox_globex", "", "pay-1", map[string]any{"slashHandle": "acme-robotics", "amountCents": 501}).gen1(t, 409, "conflict")
+		e.post("/pay", "sk_sandbox_globex", "", "pay-1", map[string]any{"slashHandle": "acme-robotics", "amountCents": 501}).
+			gen1(t, 409, "conflict")
 	})
 	t.Run("a refused payment does not use its idempotency key", func(t *testing.T) {
-		payAnswer(t, e.post("/pay", "sk_sandbox_globex", "", "pay-2", map[string]any{"slashHandle": "nobody-here", "amountCents": 500}), false)
-		payAnswer(t, e.post("/pay", "sk_sandbox_globex", "", "pay-2", map[string]any{"slashHandle": "acme-robotics", "amountCents": 500}), true)
+		payAnswer(t,
+			e.post("/pay", "sk_sandbox_globex", "", "pay-2", map[string]any{"slashHandle": "nobody-here", "amountCents": 500}),
+			false)
+		payAnswer(t,
+			e.post("/pay", "sk_sandbox_globex", "", "pay-2", map[string]any{"slashHandle": "acme-robotics", "amountCents": 500}),
+			true)
 	})
 	t.Run("a read-only key's payment is deferred", func(t *testing.T) {
 		_, a0 := balanceOf(t, e, "sk_sandbox_acme", "", "sa_group_acmeoperating")
-		deferred(t, e.post("/pay", "sk_sandbox_acme_readonly", "", "", map[string]any{"slashHandle": "globex-logistics", "amountCents": 100}))
+		deferred(
+			t,
+			e.post("/pay", "sk_sandbox_acme_readonly", "", "",
+				map[string]any{"slashHandle": "globex-logistics", "amountCents": 100}),
+		)
 		if _, a := balanceOf(t, e, "sk_sandbox_acme", "", "sa_group_acmeoperating"); a != a0 {
 			t.Fatalf("a deferred payment moved money: %d, was %d", a, a0)
 		}

@@ -14,10 +14,13 @@ import (
 // test's own transfers.
 func freshVirtualAccount(t *testing.T, e *env, name string, fund int64) string {
 	t.Helper()
-	va := e.post("/virtual-account", "sk_sandbox_acme", "", "", map[string]any{"accountId": "sa_group_acmeoperating", "name": name}).
+	va := e.post("/virtual-account", "sk_sandbox_acme", "", "", map[string]any{"accountId": "sa_group_acmeoperating",
+		"name": name}).
 		status(t, 201).json(t)["virtualAccount"].(map[string]any)["id"].(string)
-	e.post("/virtual-account/transfer", "sk_sandbox_acme", "", "fund-"+va, map[string]any{"source": "sa_group_acmeoperating",
-		"destination": va, "amountCents": fund}).status(t, 200)
+	e.post("/virtual-account/transfer", "sk_sandbox_acme", "", "fund-"+va,
+		map[string]any{"source": "sa_group_acmeoperating",
+			"destination": va, "amountCents": fund}).
+		status(t, 200)
 	return va
 }
 
@@ -48,8 +51,11 @@ func TestACHSettlesAfterBusinessDaysAcrossAWeekend(t *testing.T) {
 	}
 	id := body["transactionId"].(string)
 	tx := getTxn(t, e, acme, "", id)
-	if tx.DetailedStatus != "pending" || tx.AmountCents != -100000 || tx.Memo != "INV 42" || tx.Description != "ACH to Northwind Supply" ||
-		tx.ACHInfo["traceNumber"] == "" || tx.ACHInfo["counterpartyBank"] != "JPMorgan Chase" || tx.TransferID != body["transferId"] {
+	if tx.DetailedStatus != "pending" || tx.AmountCents != -100000 || tx.Memo != "INV 42" ||
+		tx.Description != "ACH to Northwind Supply" ||
+		tx.ACHInfo["traceNumber"] == "" ||
+		tx.ACHInfo["counterpartyBank"] != "JPMorgan Chase" ||
+		tx.TransferID != body["transferId"] {
 		t.Fatalf("pending ACH %+v", tx)
 	}
 	if avail, posted := balanceOf(t, e, acme, "", "sa_group_acmeoperating"); avail != avail0-100000 || posted != posted0 {
@@ -133,7 +139,8 @@ func TestACHToAReturningDestinationComesBack(t *testing.T) {
 		if ret == nil || ret.AmountCents != 20000 {
 			t.Fatalf("returned %+v", ret)
 		}
-		m := e.get("/virtual-account/"+ret.VirtualAccountID, acme, "").status(t, 200).json(t)["virtualAccount"].(map[string]any)
+		m := e.get("/virtual-account/"+ret.VirtualAccountID, acme, "").status(t,
+			200).json(t)["virtualAccount"].(map[string]any)
 		if m["accountType"] != "primary" || m["accountId"] != "sa_group_acmeoperating" {
 			t.Fatalf("the return landed in %v", m)
 		}
@@ -151,7 +158,8 @@ func TestWires(t *testing.T) {
 		}
 		id := body["transactionId"].(string)
 		tx := getTxn(t, e, acme, "", id)
-		if tx.DetailedStatus != "pending" || tx.WireInfo["imad"] == "" || tx.Memo == "" || tx.Description != "Wire to Dana Reyes Consulting" {
+		if tx.DetailedStatus != "pending" || tx.WireInfo["imad"] == "" || tx.Memo == "" ||
+			tx.Description != "Wire to Dana Reyes Consulting" {
 			t.Fatalf("pending wire %+v", tx)
 		}
 		advance(t, e, `{"by":"30m"}`)
@@ -177,12 +185,15 @@ func TestWires(t *testing.T) {
 		}
 		f := fees[0].(map[string]any)
 		orig, _ := f["originalTransaction"].(map[string]any)
-		if f["feeAmountCents"] != float64(2500) || f["feeType"] != "international_wire_fee" || f["accountId"] != "sa_group_acmeoperating" ||
-			f["dateCharged"] == "" || orig["id"] != id {
+		if f["feeAmountCents"] != float64(2500) || f["feeType"] != "international_wire_fee" ||
+			f["accountId"] != "sa_group_acmeoperating" ||
+			f["dateCharged"] == "" ||
+			orig["id"] != id {
 			t.Fatalf("fee %v", f)
 		}
 		fee := getTxn(t, e, acme, "", f["id"].(string))
-		if fee.AmountCents != -2500 || fee.FeeInfo == nil || (*fee.FeeInfo)["relatedTransaction"].(map[string]any)["id"] != id {
+		if fee.AmountCents != -2500 || fee.FeeInfo == nil ||
+			(*fee.FeeInfo)["relatedTransaction"].(map[string]any)["id"] != id {
 			t.Fatalf("fee transaction %+v", fee)
 		}
 		self := e.get("/transaction/"+fee.ID+"/fee-details", acme, "").status(t, 200).json(t)["items"].([]any)
@@ -199,14 +210,95 @@ func TestWires(t *testing.T) {
 			status           int
 			code, field      string
 		}{
-			{"crypto destination", "/transfers/wire", "w3", acme, map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_danacrypto", "amountCents": 100}, 400, "invalid_request", "/destinationId"},
-			{"ACH to an IBAN", "/transfers/ach", "w4", acme, map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_bluefiniban", "amountCents": 100}, 400, "invalid_request", "/destinationId"},
-			{"both sources", "/transfers/ach", "w5", acme, map[string]any{"accountId": "sa_group_acmeoperating", "virtualAccountId": "subaccount_acmepayroll", "destinationId": "le_c_dest_danaach", "amountCents": 100}, 400, "invalid_request", "/virtualAccountId"},
-			{"no source", "/transfers/ach", "w6", acme, map[string]any{"destinationId": "le_c_dest_danaach", "amountCents": 100}, 400, "invalid_request", "/accountId"},
-			{"no key", "/transfers/ach", "", acme, map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_danaach", "amountCents": 100}, 400, "invalid_request", "X-Idempotency-Key"},
-			{"another entity's destination", "/transfers/ach", "w7", acme, map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_tankerach", "amountCents": 100}, 404, "not_found", "field"},
-			{"another entity's account", "/transfers/wire", "w8", "sk_sandbox_globex", map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_tankerach", "amountCents": 100}, 404, "not_found", "field"},
-			{"closed virtual account", "/transfers/ach", "w9", acme, map[string]any{"virtualAccountId": "subaccount_acmeoldproject", "destinationId": "le_c_dest_danaach", "amountCents": 100}, 400, "invalid_request", "/virtualAccountId"},
+			{
+				"crypto destination",
+				"/transfers/wire",
+				"w3",
+				acme,
+				map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_danacrypto", "amountCents": 100},
+				400,
+				"invalid_request",
+				"/destinationId",
+			},
+			{
+				"ACH to an IBAN",
+				"/transfers/ach",
+				"w4",
+				acme,
+				map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_bluefiniban", "amountCents": 100},
+				400,
+				"invalid_request",
+				"/destinationId",
+			},
+			{
+				"both sources",
+				"/transfers/ach",
+				"w5",
+				acme,
+				map[string]any{
+					"accountId":        "sa_group_acmeoperating",
+					"virtualAccountId": "subaccount_acmepayroll",
+					"destinationId":    "le_c_dest_danaach",
+					"amountCents":      100,
+				},
+				400,
+				"invalid_request",
+				"/virtualAccountId",
+			},
+			{
+				"no source",
+				"/transfers/ach",
+				"w6",
+				acme,
+				map[string]any{"destinationId": "le_c_dest_danaach", "amountCents": 100},
+				400,
+				"invalid_request",
+				"/accountId",
+			},
+			{
+				"no key",
+				"/transfers/ach",
+				"",
+				acme,
+				map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_danaach", "amountCents": 100},
+				400,
+				"invalid_request",
+				"X-Idempotency-Key",
+			},
+			{
+				"another entity's destination",
+				"/transfers/ach",
+				"w7",
+				acme,
+				map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_tankerach", "amountCents": 100},
+				404,
+				"not_found",
+				"field",
+			},
+			{
+				"another entity's account",
+				"/transfers/wire",
+				"w8",
+				"sk_sandbox_globex",
+				map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_tankerach", "amountCents": 100},
+				404,
+				"not_found",
+				"field",
+			},
+			{
+				"closed virtual account",
+				"/transfers/ach",
+				"w9",
+				acme,
+				map[string]any{
+					"virtualAccountId": "subaccount_acmeoldproject",
+					"destinationId":    "le_c_dest_danaach",
+					"amountCents":      100,
+				},
+				400,
+				"invalid_request",
+				"/virtualAccountId",
+			},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
@@ -225,7 +317,15 @@ func TestIncomingTransfers(t *testing.T) {
 		return e.do(req{method: "POST", path: "/_sandbox/simulate/incoming-transfer", body: body})
 	}
 	_, posted0 := balanceOf(t, e, "sk_sandbox_globex", "", "sa_group_globexmain")
-	infoOf := map[string]string{"sepa": "sepaInfo", "pix": "pixInfo", "spei": "speiInfo", "fps": "fpsInfo", "ach": "achInfo", "wire": "wireInfo", "rtp": "rtpInfo"}
+	infoOf := map[string]string{
+		"sepa": "sepaInfo",
+		"pix":  "pixInfo",
+		"spei": "speiInfo",
+		"fps":  "fpsInfo",
+		"ach":  "achInfo",
+		"wire": "wireInfo",
+		"rtp":  "rtpInfo",
+	}
 	ids := map[string]string{}
 	for i, rail := range []string{"sepa", "pix", "spei", "fps", "ach", "wire", "rtp"} {
 		amount := int64(10000 * (i + 1))
@@ -234,7 +334,8 @@ func TestIncomingTransfers(t *testing.T) {
 		ids[rail] = body["id"].(string)
 		public := e.get("/transaction/"+ids[rail], "sk_sandbox_globex", "").status(t, 200).json(t)
 		info, _ := public[infoOf[rail]].(map[string]any)
-		if info == nil || public["amountCents"] != float64(amount) || !strings.Contains(public["description"].(string), "Umbrella Freight") {
+		if info == nil || public["amountCents"] != float64(amount) ||
+			!strings.Contains(public["description"].(string), "Umbrella Freight") {
 			t.Fatalf("%s deposit %v", rail, public)
 		}
 		if sender, ok := info["senderName"]; ok && sender != "Umbrella Freight" {
@@ -264,21 +365,29 @@ func TestIncomingTransfers(t *testing.T) {
 	}
 	t.Run("into a virtual account", func(t *testing.T) {
 		fleet0, _ := vaBalance(t, e, "sk_sandbox_globex", "", "subaccount_globexfleet")
-		incoming(map[string]any{"virtualAccountId": "subaccount_globexfleet", "rail": "rtp", "amountCents": 999}).status(t, 201)
+		incoming(
+			map[string]any{"virtualAccountId": "subaccount_globexfleet", "rail": "rtp", "amountCents": 999},
+		).status(t, 201)
 		if fleet, _ := vaBalance(t, e, "sk_sandbox_globex", "", "subaccount_globexfleet"); fleet != fleet0+999 {
 			t.Fatalf("fleet %d, want %d", fleet, fleet0+999)
 		}
 	})
 	t.Run("bad requests", func(t *testing.T) {
-		d := incoming(map[string]any{"accountId": "sa_group_globexmain", "rail": "swift", "amountCents": 0}).gen2(t, 400, "invalid_request")
+		d := incoming(
+			map[string]any{"accountId": "sa_group_globexmain", "rail": "swift", "amountCents": 0},
+		).gen2(t, 400, "invalid_request")
 		if d["/rail"] == "" || d["/amountCents"] == "" {
 			t.Fatalf("details %v", d)
 		}
-		d = incoming(map[string]any{"accountId": "sa_group_nowhere", "rail": "ach", "amountCents": 5}).gen2(t, 404, "not_found")
+		d = incoming(
+			map[string]any{"accountId": "sa_group_nowhere", "rail": "ach", "amountCents": 5},
+		).gen2(t, 404, "not_found")
 		if d["field"] != "accountId" || d["id"] != "sa_group_nowhere" {
 			t.Fatalf("details %v", d)
 		}
-		incoming(map[string]any{"virtualAccountId": "subaccount_acmeoldproject", "rail": "ach", "amountCents": 5}).gen2(t, 400, "invalid_request")
+		incoming(
+			map[string]any{"virtualAccountId": "subaccount_acmeoldproject", "rail": "ach", "amountCents": 5},
+		).gen2(t, 400, "invalid_request")
 		incoming(map[string]any{"rail": "ach", "amountCents": 5}).gen2(t, 400, "invalid_request")
 	})
 }
@@ -324,7 +433,8 @@ func TestScenarioConfiguresTheRails(t *testing.T) {
 		bad := strings.Replace(railsScenario, "achSettlementBusinessDays: 1", "achSettlementBusinessDays: 11", 1)
 		bad = strings.Replace(bad, "returnCode: R01", "returnCode: X1", 1)
 		_, err := scenario.Parse("bad.yaml", []byte(bad))
-		if err == nil || !strings.Contains(err.Error(), "achSettlementBusinessDays") || !strings.Contains(err.Error(), "returnCode") {
+		if err == nil || !strings.Contains(err.Error(), "achSettlementBusinessDays") ||
+			!strings.Contains(err.Error(), "returnCode") {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -40,7 +40,8 @@ func TestVirtualAccountTransferBothSpellings(t *testing.T) {
 				if l.DetailedStatus != "settled" || l.Status != "posted" || l.Memo != "Q3 reserve" || l.ReferenceNumber == "" {
 					t.Fatalf("leg %+v", l)
 				}
-				want := map[string]int64{"subaccount_acmeengineering": -123456, "subaccount_acmepayroll": 123456}[l.VirtualAccountID]
+				want := map[string]int64{"subaccount_acmeengineering": -123456,
+					"subaccount_acmepayroll": 123456}[l.VirtualAccountID]
 				if l.AmountCents != want || l.AccountID != "sa_group_acmeoperating" {
 					t.Fatalf("leg %+v, want %d", l, want)
 				}
@@ -52,8 +53,10 @@ func TestVirtualAccountTransferBothSpellings(t *testing.T) {
 	}
 	t.Run("an account id stands for its primary virtual account", func(t *testing.T) {
 		fleet0, _ := vaBalance(t, e, "sk_sandbox_globex", "", "subaccount_globexfleet")
-		e.post("/virtual-account/transfer", "sk_sandbox_globex", "", "fund-fleet", map[string]any{"source": "sa_group_globexmain",
-			"destination": "subaccount_globexfleet", "amountCents": 5000}).status(t, 200)
+		e.post("/virtual-account/transfer", "sk_sandbox_globex", "", "fund-fleet",
+			map[string]any{"source": "sa_group_globexmain",
+				"destination": "subaccount_globexfleet", "amountCents": 5000}).
+			status(t, 200)
 		if fleet, _ := vaBalance(t, e, "sk_sandbox_globex", "", "subaccount_globexfleet"); fleet != fleet0+5000 {
 			t.Fatalf("fleet %d, want %d", fleet, fleet0+5000)
 		}
@@ -64,25 +67,78 @@ func TestVirtualAccountTransferBothSpellings(t *testing.T) {
 			body  any
 			field string
 		}{
-			{"fractional cents", map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": 12.5}, "/amountCents"},
-			{"zero", map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": 0}, "/amountCents"},
-			{"negative", map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": -5}, "/amountCents"},
-			{"string amount", map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": "100"}, "/amountCents"},
+			{
+				"fractional cents",
+				map[string]any{
+					"source":      "subaccount_acmeengineering",
+					"destination": "subaccount_acmepayroll",
+					"amountCents": 12.5,
+				},
+				"/amountCents",
+			},
+			{
+				"zero",
+				map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": 0},
+				"/amountCents",
+			},
+			{
+				"negative",
+				map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": -5},
+				"/amountCents",
+			},
+			{
+				"string amount",
+				map[string]any{
+					"source":      "subaccount_acmeengineering",
+					"destination": "subaccount_acmepayroll",
+					"amountCents": "100",
+				},
+				"/amountCents",
+			},
 			{"missing destination", map[string]any{"source": "subaccount_acmeengineering", "amountCents": 100}, "/destination"},
-			{"long memo", map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": 100, "memo": strings.Repeat("m", 256)}, "/memo"},
-			{"same account", map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmeengineering", "amountCents": 100}, "/destination"},
-			{"closed source", map[string]any{"source": "subaccount_acmeoldproject", "destination": "subaccount_acmeengineering", "amountCents": 100}, "/source"},
+			{
+				"long memo",
+				map[string]any{
+					"source":      "subaccount_acmeengineering",
+					"destination": "subaccount_acmepayroll",
+					"amountCents": 100,
+					"memo":        strings.Repeat("m", 256),
+				},
+				"/memo",
+			},
+			{
+				"same account",
+				map[string]any{
+					"source":      "subaccount_acmeengineering",
+					"destination": "subaccount_acmeengineering",
+					"amountCents": 100,
+				},
+				"/destination",
+			},
+			{
+				"closed source",
+				map[string]any{
+					"source":      "subaccount_acmeoldproject",
+					"destination": "subaccount_acmeengineering",
+					"amountCents": 100,
+				},
+				"/source",
+			},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				d := details(t, e.post("/transfer/virtual-account", acme, "", "bad-"+tc.name, tc.body).gen1(t, 400, "invalid_request"))
+				d := details(t,
+					e.post("/transfer/virtual-account", acme, "", "bad-"+tc.name, tc.body).gen1(t, 400, "invalid_request"))
 				if d[tc.field] == nil {
 					t.Fatalf("details %v, want %s", d, tc.field)
 				}
 			})
 		}
-		d := details(t, e.post("/transfer/virtual-account", acme, "", "foreign", map[string]any{"source": "subaccount_acmeengineering",
-			"destination": "subaccount_globexfleet", "amountCents": 100}).gen1(t, 404, "not_found"))
+		d := details(
+			t,
+			e.post("/transfer/virtual-account", acme, "", "foreign", map[string]any{"source": "subaccount_acmeengineering",
+				"destination": "subaccount_globexfleet", "amountCents": 100}).gen1(t, 404, "not_found"),
+		)
 		if d["field"] != "destination" || d["id"] != "subaccount_globexfleet" {
 			t.Fatalf("details %v", d)
 		}
@@ -94,7 +150,11 @@ func TestVirtualAccountTransferBothSpellings(t *testing.T) {
 func TestTransferIdempotency(t *testing.T) {
 	e := newEnv(t, options{})
 	const acme = "sk_sandbox_acme"
-	body := map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": 700}
+	body := map[string]any{
+		"source":      "subaccount_acmeengineering",
+		"destination": "subaccount_acmepayroll",
+		"amountCents": 700,
+	}
 	first := e.post("/transfer/virtual-account", acme, "", "key-1", body).status(t, 200)
 	bal1, _ := vaBalance(t, e, acme, "", "subaccount_acmepayroll")
 	t.Run("same key and body replays the first response", func(t *testing.T) {
@@ -111,32 +171,48 @@ func TestTransferIdempotency(t *testing.T) {
 		}
 	})
 	t.Run("same key with another body is 409", func(t *testing.T) {
-		changed := map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": 701}
+		changed := map[string]any{
+			"source":      "subaccount_acmeengineering",
+			"destination": "subaccount_acmepayroll",
+			"amountCents": 701,
+		}
 		e.post("/transfer/virtual-account", acme, "", "key-1", changed).gen1(t, 409, "conflict")
 		if bal, _ := vaBalance(t, e, acme, "", "subaccount_acmepayroll"); bal != bal1 {
 			t.Fatalf("a conflict moved money: %d, want %d", bal, bal1)
 		}
 	})
 	t.Run("keys are per operation", func(t *testing.T) {
-		book := e.post("/transfers/book-transfer", acme, "", "key-1", map[string]any{"from": "subaccount_acmeengineering", "to": "subaccount_acmepayroll", "amountCents": 700}).status(t, 200)
+		book := e.post("/transfers/book-transfer", acme, "", "key-1",
+			map[string]any{"from": "subaccount_acmeengineering", "to": "subaccount_acmepayroll", "amountCents": 700}).
+			status(t, 200)
 		if bytes.Equal(book.body, first.body) {
 			t.Fatal("the book transfer replayed the virtual-account transfer")
 		}
-		replay := e.post("/transfers/book-transfer", acme, "", "key-1", map[string]any{"from": "subaccount_acmeengineering", "to": "subaccount_acmepayroll", "amountCents": 700}).status(t, 200)
+		replay := e.post("/transfers/book-transfer", acme, "", "key-1",
+			map[string]any{"from": "subaccount_acmeengineering", "to": "subaccount_acmepayroll", "amountCents": 700}).
+			status(t, 200)
 		if !bytes.Equal(book.body, replay.body) {
 			t.Fatalf("book replay %s, first %s", replay.body, book.body)
 		}
-		e.post("/transfers/book-transfer", acme, "", "key-1", map[string]any{"from": "subaccount_acmeengineering", "to": "subaccount_acmepayroll", "amountCents": 1}).gen1(t, 409, "conflict")
+		e.post("/transfers/book-transfer", acme, "", "key-1", map[string]any{"from": "subaccount_acmeengineering",
+			"to": "subaccount_acmepayroll", "amountCents": 1}).
+			gen1(t, 409, "conflict")
 	})
 	t.Run("keys are per legal entity", func(t *testing.T) {
-		g := e.post("/transfer/virtual-account", "sk_sandbox_globex", "", "key-1", map[string]any{"source": "sa_group_globexmain",
-			"destination": "subaccount_globexfleet", "amountCents": 700}).status(t, 200)
+		g := e.post("/transfer/virtual-account", "sk_sandbox_globex", "", "key-1",
+			map[string]any{"source": "sa_group_globexmain",
+				"destination": "subaccount_globexfleet", "amountCents": 700}).
+			status(t, 200)
 		if bytes.Equal(g.body, first.body) {
 			t.Fatal("another legal entity's request replayed acme's response")
 		}
 	})
 	t.Run("a refused request can be retried with its key", func(t *testing.T) {
-		huge := map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": 1e12}
+		huge := map[string]any{
+			"source":      "subaccount_acmeengineering",
+			"destination": "subaccount_acmepayroll",
+			"amountCents": 1e12,
+		}
 		e.post("/transfer/virtual-account", acme, "", "key-2", huge).gen1(t, 400, "insufficient_funds")
 		e.post("/transfer/virtual-account", acme, "", "key-2", body).status(t, 200)
 	})
@@ -147,8 +223,11 @@ func TestBookTransfers(t *testing.T) {
 	t.Run("between two legal entities the user key can act on", func(t *testing.T) {
 		_, globex0 := balanceOf(t, e, "sk_sandbox_globex", "", "sa_group_globexmain")
 		_, acme0 := balanceOf(t, e, "sk_sandbox_acme", "", "sa_group_acmeoperating")
-		body := e.post("/transfers/book-transfer", "sk_sandbox_alice", "le_acme", "book-1", map[string]any{"from": "sa_group_acmeoperating",
-			"to": "sa_group_globexmain", "amountCents": 250000, "memo": "intercompany loan"}).status(t, 200).json(t)
+		body := e.post("/transfers/book-transfer", "sk_sandbox_alice", "le_acme", "book-1",
+			map[string]any{"from": "sa_group_acmeoperating",
+				"to": "sa_group_globexmain", "amountCents": 250000, "memo": "intercompany loan"}).
+			status(t, 200).
+			json(t)
 		id := body["transferId"].(string)
 		if _, g := balanceOf(t, e, "sk_sandbox_globex", "", "sa_group_globexmain"); g != globex0+250000 {
 			t.Fatalf("globex posted %d, want %d", g, globex0+250000)
@@ -160,7 +239,8 @@ func TestBookTransfers(t *testing.T) {
 		if len(debit) != 1 || len(credit) != 1 || debit[0].AmountCents != -250000 || credit[0].AmountCents != 250000 {
 			t.Fatalf("legs %+v / %+v", debit, credit)
 		}
-		if debit[0].Description != "Book transfer to Globex Logistics LLC" || credit[0].Description != "Book transfer from Acme Robotics Inc." {
+		if debit[0].Description != "Book transfer to Globex Logistics LLC" ||
+			credit[0].Description != "Book transfer from Acme Robotics Inc." {
 			t.Fatalf("descriptions %q / %q", debit[0].Description, credit[0].Description)
 		}
 	})
@@ -170,16 +250,24 @@ func TestBookTransfers(t *testing.T) {
 	})
 	t.Run("to a third party is 404", func(t *testing.T) {
 		for _, tc := range []struct{ key, le string }{{"sk_sandbox_acme", ""}, {"sk_sandbox_bob", "le_acme"}} {
-			d := details(t, e.post("/transfers/book-transfer", tc.key, tc.le, "book-3", map[string]any{"from": "sa_group_acmeoperating",
-				"to": "sa_group_globexmain", "amountCents": 1000}).gen1(t, 404, "not_found"))
+			d := details(
+				t,
+				e.post("/transfers/book-transfer", tc.key, tc.le, "book-3", map[string]any{"from": "sa_group_acmeoperating",
+					"to": "sa_group_globexmain", "amountCents": 1000}).gen1(t, 404, "not_found"),
+			)
 			if d["field"] != "to" || d["id"] != "sa_group_globexmain" {
 				t.Fatalf("%s: details %v", tc.key, d)
 			}
 		}
 	})
 	t.Run("from must belong to the acting legal entity", func(t *testing.T) {
-		d := details(t, e.post("/transfers/book-transfer", "sk_sandbox_alice", "le_acme", "book-4", map[string]any{"from": "sa_group_globexmain",
-			"to": "sa_group_acmeoperating", "amountCents": 1000}).gen1(t, 403, "forbidden"))
+		d := details(
+			t,
+			e.post("/transfers/book-transfer", "sk_sandbox_alice", "le_acme", "book-4",
+				map[string]any{"from": "sa_group_globexmain",
+					"to": "sa_group_acmeoperating", "amountCents": 1000}).
+				gen1(t, 403, "forbidden"),
+		)
 		if d["field"] != "from" || d["id"] != "sa_group_globexmain" {
 			t.Fatalf("details %v", d)
 		}
@@ -187,11 +275,17 @@ func TestBookTransfers(t *testing.T) {
 			"to": "sa_group_acmeoperating", "amountCents": 1000}).gen1(t, 404, "not_found")
 	})
 	t.Run("body problems are 400", func(t *testing.T) {
-		d := details(t, e.post("/transfers/book-transfer", "sk_sandbox_acme", "", "book-6", map[string]any{"amountCents": 1.5}).gen1(t, 400, "invalid_request"))
+		d := details(
+			t,
+			e.post("/transfers/book-transfer", "sk_sandbox_acme", "", "book-6", map[string]any{"amountCents": 1.5}).
+				gen1(t, 400, "invalid_request"),
+		)
 		if d["/from"] == nil || d["/to"] == nil || d["/amountCents"] == nil {
 			t.Fatalf("details %v", d)
 		}
-		e.post("/transfers/book-transfer", "sk_sandbox_acme", "", "book-7", map[string]any{"from": "x", "to": "y", "amountCents": 1, "extra": true}).gen1(t, 400, "invalid_request")
+		e.post("/transfers/book-transfer", "sk_sandbox_acme", "", "book-7",
+			map[string]any{"from": "x", "to": "y", "amountCents": 1, "extra": true}).
+			gen1(t, 400, "invalid_request")
 	})
 }
 
@@ -206,11 +300,19 @@ func TestInsufficientFundsMovesNothing(t *testing.T) {
 		body             any
 	}{
 		{"virtual account transfer beyond the virtual account", "/transfer/virtual-account", "if-1",
-			map[string]any{"source": "subaccount_acmeengineering", "destination": "subaccount_acmepayroll", "amountCents": eng0 + 1}},
+			map[string]any{
+				"source":      "subaccount_acmeengineering",
+				"destination": "subaccount_acmepayroll",
+				"amountCents": eng0 + 1,
+			}},
 		{"book transfer beyond the account", "/transfers/book-transfer", "if-2",
 			map[string]any{"from": "sa_group_acmeoperating", "to": "subaccount_acmepayroll", "amountCents": 1e13}},
 		{"ACH beyond the account", "/transfers/ach", "if-3",
-			map[string]any{"accountId": "sa_group_acmeoperating", "destinationId": "le_c_dest_northwindach", "amountCents": 1e13}},
+			map[string]any{
+				"accountId":     "sa_group_acmeoperating",
+				"destinationId": "le_c_dest_northwindach",
+				"amountCents":   1e13,
+			}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -230,12 +332,16 @@ func TestInsufficientFundsMovesNothing(t *testing.T) {
 		t.Fatalf("balances %d/%d after refusals, were %d/%d", avail, posted, avail0, posted0)
 	}
 	t.Run("the virtual account's own balance limits it", func(t *testing.T) {
-		d := details(t, e.post("/transfer/virtual-account", acme, "", "if-5", map[string]any{"source": "subaccount_acmeengineering",
-			"destination": "subaccount_acmepayroll", "amountCents": eng0 + 1}).gen1(t, 400, "insufficient_funds"))
+		d := details(
+			t,
+			e.post("/transfer/virtual-account", acme, "", "if-5", map[string]any{"source": "subaccount_acmeengineering",
+				"destination": "subaccount_acmepayroll", "amountCents": eng0 + 1}).gen1(t, 400, "insufficient_funds"),
+		)
 		// The engineering cards' pending purchases hold part of the posted
 		// balance, so less than it is available.
 		if d["requested"] != kernel.FormatCents(eng0+1) || d["available"] == kernel.FormatCents(eng0) {
-			t.Fatalf("details %v, want %s requested and less than %s available", d, kernel.FormatCents(eng0+1), kernel.FormatCents(eng0))
+			t.Fatalf("details %v, want %s requested and less than %s available", d, kernel.FormatCents(eng0+1),
+				kernel.FormatCents(eng0))
 		}
 	})
 }
@@ -243,9 +349,13 @@ func TestInsufficientFundsMovesNothing(t *testing.T) {
 func TestReadOnlyKeyTransfersAreDeferred(t *testing.T) {
 	e := newEnv(t, options{})
 	eng0, _ := vaBalance(t, e, "sk_sandbox_acme", "", "subaccount_acmeengineering")
-	for _, tc := range []struct{ key, le string }{{"sk_sandbox_acme_readonly", ""}, {"sk_sandbox_carol_readonly", "le_acme"}} {
-		id := deferred(t, e.post("/transfer/virtual-account", tc.key, tc.le, "agent-1", map[string]any{"source": "subaccount_acmeengineering",
-			"destination": "subaccount_acmepayroll", "amountCents": 5000}))
+	for _, tc := range []struct{ key, le string }{{"sk_sandbox_acme_readonly", ""},
+		{"sk_sandbox_carol_readonly", "le_acme"}} {
+		id := deferred(
+			t,
+			e.post("/transfer/virtual-account", tc.key, tc.le, "agent-1", map[string]any{"source": "subaccount_acmeengineering",
+				"destination": "subaccount_acmepayroll", "amountCents": 5000}),
+		)
 		body := e.get("/agent-request/"+id, tc.key, tc.le).status(t, 200).json(t)
 		if body["id"] != id || body["status"] != "pending" {
 			t.Fatalf("deferral %v", body)
@@ -259,8 +369,17 @@ func TestReadOnlyKeyTransfersAreDeferred(t *testing.T) {
 		t.Fatalf("a deferred transfer moved money: %d, was %d", eng, eng0)
 	}
 	t.Run("approved, it moves the money once", func(t *testing.T) {
-		id := deferred(t, e.post("/transfers/book-transfer", "sk_sandbox_acme_readonly", "", "agent-2", map[string]any{"from": "subaccount_acmeengineering",
-			"to": "subaccount_acmepayroll", "amountCents": 2500}))
+		id := deferred(
+			t,
+			e.post(
+				"/transfers/book-transfer",
+				"sk_sandbox_acme_readonly",
+				"",
+				"agent-2",
+				map[string]any{"from": "subaccount_acmeengineering",
+					"to": "subaccount_acmepayroll", "amountCents": 2500},
+			),
+		)
 		e.do(req{method: "POST", path: "/_sandbox/agent-requests/" + id + "/approve"}).status(t, 200)
 		ar := e.get("/agent-request/"+id, "sk_sandbox_acme_readonly", "").status(t, 200).json(t)
 		result, _ := ar["result"].(map[string]any)

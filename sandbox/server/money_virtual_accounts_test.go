@@ -95,7 +95,9 @@ func TestVirtualAccountGetShowsBalanceAndSpend(t *testing.T) {
 	e := newEnv(t, options{})
 	body := e.get("/virtual-account/subaccount_acmeengineering", "sk_sandbox_acme", "").status(t, 200).json(t)
 	m := body["virtualAccount"].(map[string]any)
-	if m["id"] != "subaccount_acmeengineering" || m["accountType"] != "default" || m["accountId"] != "sa_group_acmeoperating" || m["name"] != "Engineering" {
+	if m["id"] != "subaccount_acmeengineering" || m["accountType"] != "default" ||
+		m["accountId"] != "sa_group_acmeoperating" ||
+		m["name"] != "Engineering" {
 		t.Fatalf("virtualAccount = %v", m)
 	}
 	if got := body["balance"].(map[string]any)["amountCents"]; got != float64(25000000) {
@@ -107,7 +109,8 @@ func TestVirtualAccountGetShowsBalanceAndSpend(t *testing.T) {
 	if _, ok := body["commissionRule"]; ok {
 		t.Fatalf("commissionRule present without one: %v", body)
 	}
-	primary := e.get("/virtual-account/"+vaIDs(walkItems(t, e, "sk_sandbox_acme", "", "/virtual-account?filter:accountId=sa_group_acmeoperating"))[0],
+	primary := e.get("/virtual-account/"+vaIDs(walkItems(t, e, "sk_sandbox_acme", "",
+		"/virtual-account?filter:accountId=sa_group_acmeoperating"))[0],
 		"sk_sandbox_acme", "").status(t, 200).json(t)["virtualAccount"].(map[string]any)
 	if primary["accountType"] != "primary" || primary["name"] != "Primary account" {
 		t.Fatalf("primary = %v", primary)
@@ -118,11 +121,16 @@ func TestVirtualAccountGetShowsBalanceAndSpend(t *testing.T) {
 func TestVirtualAccountLifecycle(t *testing.T) {
 	e := newEnv(t, options{})
 	const acme = "sk_sandbox_acme"
-	create := e.post("/virtual-account", acme, "", "", map[string]any{"accountId": "sa_group_acmeoperating", "name": "Events",
-		"commissionDetails": map[string]any{"type": "takeRate", "takeRate": 2.5}}).status(t, 201).json(t)
+	create := e.post("/virtual-account", acme, "", "", map[string]any{"accountId": "sa_group_acmeoperating",
+		"name":              "Events",
+		"commissionDetails": map[string]any{"type": "takeRate", "takeRate": 2.5}}).
+		status(t, 201).
+		json(t)
 	va := create["virtualAccount"].(map[string]any)
 	id := va["id"].(string)
-	if !strings.HasPrefix(id, "subaccount_") || va["accountType"] != "default" || va["name"] != "Events" || va["accountNumber"] == "" || va["routingNumber"] == "" {
+	if !strings.HasPrefix(id, "subaccount_") || va["accountType"] != "default" || va["name"] != "Events" ||
+		va["accountNumber"] == "" ||
+		va["routingNumber"] == "" {
 		t.Fatalf("created %v", va)
 	}
 	rule := create["commissionRule"].(map[string]any)
@@ -135,9 +143,14 @@ func TestVirtualAccountLifecycle(t *testing.T) {
 
 	t.Run("update renames and replaces the commission", func(t *testing.T) {
 		got := e.patch("/virtual-account/"+id, acme, "", map[string]any{"action": "update", "name": "Events 2026",
-			"commissionDetails": map[string]any{"type": "flatFee", "amount": map[string]any{"amountCents": 5000}, "frequency": "monthly"}}).status(t, 200).json(t)
+			"commissionDetails": map[string]any{
+				"type":      "flatFee",
+				"amount":    map[string]any{"amountCents": 5000},
+				"frequency": "monthly",
+			}}).status(t, 200).json(t)
 		r := got["commissionRule"].(map[string]any)
-		if got["virtualAccount"].(map[string]any)["name"] != "Events 2026" || r["id"] != rule["id"] || r["commissionDetails"].(map[string]any)["type"] != "flatFee" {
+		if got["virtualAccount"].(map[string]any)["name"] != "Events 2026" || r["id"] != rule["id"] ||
+			r["commissionDetails"].(map[string]any)["type"] != "flatFee" {
 			t.Fatalf("updated %v", got)
 		}
 		got = e.patch("/virtual-account/"+id, acme, "", `{"action":"update","commissionDetails":null}`).status(t, 200).json(t)
@@ -158,57 +171,85 @@ func TestVirtualAccountLifecycle(t *testing.T) {
 			{http.MethodPatch, "/virtual-account/" + id, map[string]any{"name": "X"}, "/action"},
 			{http.MethodPatch, "/virtual-account/" + id, map[string]any{"action": "delete"}, "/action"},
 			{http.MethodPatch, "/virtual-account/" + id, map[string]any{"action": "close", "name": "X"}, "/action"},
-			{http.MethodPatch, "/virtual-account/" + id, map[string]any{"action": "update", "commissionDetails": map[string]any{"type": "flatFee", "frequency": "daily"}}, "/commissionDetails/frequency"},
+			{
+				http.MethodPatch,
+				"/virtual-account/" + id,
+				map[string]any{"action": "update", "commissionDetails": map[string]any{"type": "flatFee", "frequency": "daily"}},
+				"/commissionDetails/frequency",
+			},
 		}
 		for _, tc := range cases {
-			d := details(t, e.do(req{method: tc.method, path: tc.path, key: acme, body: tc.body}).gen1(t, 400, "invalid_request"))
+			d := details(t,
+				e.do(req{method: tc.method, path: tc.path, key: acme, body: tc.body}).gen1(t, 400, "invalid_request"))
 			if d[tc.field] == nil {
 				t.Fatalf("%s %v: details %v, want %s", tc.method, tc.body, d, tc.field)
 			}
 		}
 	})
 	t.Run("another entity's account or virtual account is 404", func(t *testing.T) {
-		d := details(t, e.post("/virtual-account", acme, "", "", map[string]any{"accountId": "sa_group_globexmain", "name": "X"}).gen1(t, 404, "not_found"))
+		d := details(
+			t,
+			e.post("/virtual-account", acme, "", "", map[string]any{"accountId": "sa_group_globexmain", "name": "X"}).
+				gen1(t, 404, "not_found"),
+		)
 		if d["field"] != "accountId" || d["id"] != "sa_group_globexmain" {
 			t.Fatalf("details %v", d)
 		}
-		e.patch("/virtual-account/subaccount_globexfleet", acme, "", map[string]any{"action": "close"}).gen1(t, 404, "not_found")
+		e.patch("/virtual-account/subaccount_globexfleet", acme, "", map[string]any{"action": "close"}).
+			gen1(t, 404, "not_found")
 	})
 	t.Run("the primary virtual account cannot be closed", func(t *testing.T) {
 		primary := vaIDs(walkItems(t, e, acme, "", "/virtual-account?filter:accountId=sa_group_acmecharge"))[0]
-		body := e.patch("/virtual-account/"+primary, acme, "", map[string]any{"action": "close"}).gen1(t, 400, "invalid_request")
+		body := e.patch("/virtual-account/"+primary, acme, "", map[string]any{"action": "close"}).
+			gen1(t, 400, "invalid_request")
 		if !strings.Contains(body["message"].(string), "primary") {
 			t.Fatalf("message %v", body["message"])
 		}
 	})
 	t.Run("a virtual account holding money cannot be closed", func(t *testing.T) {
-		body := e.patch("/virtual-account/subaccount_acmemarketing", acme, "", map[string]any{"action": "close"}).gen1(t, 400, "invalid_request")
+		body := e.patch("/virtual-account/subaccount_acmemarketing", acme, "", map[string]any{"action": "close"}).
+			gen1(t, 400, "invalid_request")
 		if details(t, body)["balance"] != "$180,000.00" || !strings.Contains(body["message"].(string), "$180,000.00") {
 			t.Fatalf("refusal %v", body)
 		}
 	})
 	t.Run("close, then no movement and no change", func(t *testing.T) {
-		e.post("/transfer/virtual-account", acme, "", "fund-events", map[string]any{"source": "subaccount_acmemarketing", "destination": id, "amountCents": 1000}).status(t, 200)
+		e.post("/transfer/virtual-account", acme, "", "fund-events",
+			map[string]any{"source": "subaccount_acmemarketing", "destination": id, "amountCents": 1000}).
+			status(t, 200)
 		e.patch("/virtual-account/"+id, acme, "", map[string]any{"action": "close"}).gen1(t, 400, "invalid_request")
-		e.post("/transfer/virtual-account", acme, "", "drain-events", map[string]any{"source": id, "destination": "subaccount_acmemarketing", "amountCents": 1000}).status(t, 200)
+		e.post("/transfer/virtual-account", acme, "", "drain-events",
+			map[string]any{"source": id, "destination": "subaccount_acmemarketing", "amountCents": 1000}).
+			status(t, 200)
 		got := e.patch("/virtual-account/"+id, acme, "", map[string]any{"action": "close"}).status(t, 200).json(t)
 		if got["virtualAccount"].(map[string]any)["closedAt"] != "2026-06-15T14:00:00.000Z" {
 			t.Fatalf("closed %v", got)
 		}
-		d := details(t, e.post("/transfer/virtual-account", acme, "", "refund-events", map[string]any{"source": "subaccount_acmemarketing", "destination": id, "amountCents": 1000}).gen1(t, 400, "invalid_request"))
+		d := details(
+			t,
+			e.post("/transfer/virtual-account", acme, "", "refund-events",
+				map[string]any{"source": "subaccount_acmemarketing", "destination": id, "amountCents": 1000}).
+				gen1(t, 400, "invalid_request"),
+		)
 		if !strings.Contains(fmt.Sprint(d["/destination"]), "closed") {
 			t.Fatalf("details %v", d)
 		}
 		e.patch("/virtual-account/"+id, acme, "", map[string]any{"action": "close"}).gen1(t, 400, "invalid_request")
-		e.patch("/virtual-account/"+id, acme, "", map[string]any{"action": "update", "name": "Reopened?"}).gen1(t, 400, "invalid_request")
+		e.patch("/virtual-account/"+id, acme, "", map[string]any{"action": "update", "name": "Reopened?"}).
+			gen1(t, 400, "invalid_request")
 		if ids := vaIDs(walkItems(t, e, acme, "", "/virtual-account")); strings.Contains(strings.Join(ids, ","), id) {
 			t.Fatalf("closed %s still listed by default", id)
 		}
 	})
 	t.Run("a read-only key's create is deferred and creates nothing", func(t *testing.T) {
 		before := len(walkItems(t, e, acme, "", "/virtual-account?filter:includeClosedAccounts=true"))
-		id := deferred(t, e.post("/virtual-account", "sk_sandbox_acme_readonly", "", "", map[string]any{"accountId": "sa_group_acmeoperating", "name": "Agent's idea"}))
-		if got := e.get("/agent-request/"+id, "sk_sandbox_acme_readonly", "").status(t, 200).json(t); got["status"] != "pending" {
+		id := deferred(
+			t,
+			e.post("/virtual-account", "sk_sandbox_acme_readonly", "", "",
+				map[string]any{"accountId": "sa_group_acmeoperating", "name": "Agent's idea"}),
+		)
+		if got := e.get("/agent-request/"+id, "sk_sandbox_acme_readonly", "").status(t,
+			200).json(t); got["status"] != "pending" {
 			t.Fatalf("deferral %v", got)
 		}
 		if after := len(walkItems(t, e, acme, "", "/virtual-account?filter:includeClosedAccounts=true")); after != before {

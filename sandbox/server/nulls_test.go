@@ -151,16 +151,25 @@ func errorDetails(t *testing.T, path string, res *resp) map[string]string {
 // jsonBody reports an operation whose request body is JSON.
 func jsonBody(doc map[string]any, op sweepOp) bool {
 	item := doc["paths"].(map[string]any)[op.path].(map[string]any)
-	content := item[strings.ToLower(op.method)].(map[string]any)["requestBody"].(map[string]any)["content"].(map[string]any)
+	content :=
+		item[strings.ToLower(op.method)].(map[string]any)["requestBody"].(map[string]any)["content"].(map[string]any)
 	_, ok := content["application/json"]
 	return ok
 }
 
 // nullPathIDs are ids of the demo world by path parameter, so a request
 // gets as far as its body.
-var nullPathIDs = map[string]string{"accountId": acmeAccount, "cardGroupId": "card_group_acmesaas", "cardId": "card_acmeaws",
-	"customerId": "le_cust_initech", "developerAccountId": "le_acme", "invoiceId": "invoice_acme1001",
-	"virtualAccountId": "subaccount_acmeengineering", "webhookId": "webhook_acmelocal", "id": "webhook_acmelocal"}
+var nullPathIDs = map[string]string{
+	"accountId":          acmeAccount,
+	"cardGroupId":        "card_group_acmesaas",
+	"cardId":             "card_acmeaws",
+	"customerId":         "le_cust_initech",
+	"developerAccountId": "le_acme",
+	"invoiceId":          "invoice_acme1001",
+	"virtualAccountId":   "subaccount_acmeengineering",
+	"webhookId":          "webhook_acmelocal",
+	"id":                 "webhook_acmelocal",
+}
 
 // nullRequest is the request of one case, with the credentials the
 // operation's part of the API takes.

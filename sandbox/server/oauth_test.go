@@ -10,8 +10,14 @@ import (
 	"testing"
 )
 
-var appData = map[string]any{"description": "Books expenses", "type": "service", "scopes": []string{"legal_entity.view", "slash_accounts.transactions.view"},
-	"allowedOrigins": []string{"https://books.test"}, "redirectUris": []string{"https://books.test/callback"}, "testUserEmails": []string{"carol@acme.test"}}
+var appData = map[string]any{
+	"description":    "Books expenses",
+	"type":           "service",
+	"scopes":         []string{"legal_entity.view", "slash_accounts.transactions.view"},
+	"allowedOrigins": []string{"https://books.test"},
+	"redirectUris":   []string{"https://books.test/callback"},
+	"testUserEmails": []string{"carol@acme.test"},
+}
 
 type devApp struct {
 	ID, DeveloperAccountID, Name, Status, Type, Timestamp string
@@ -47,31 +53,56 @@ func TestDeveloperApplications(t *testing.T) {
 	})
 	t.Run("patch renames and keeps data", func(t *testing.T) {
 		var got devApp
-		e.do(req{method: http.MethodPatch, path: "/developer-application/" + app.ID, key: "sk_sandbox_acme", body: map[string]string{"name": "Books 2"}}).
-			status(t, 200).decode(t, &got)
+		e.do(req{method: http.MethodPatch, path: "/developer-application/" + app.ID, key: "sk_sandbox_acme",
+			body: map[string]string{"name": "Books 2"}}).
+			status(t, 200).
+			decode(t, &got)
 		if got.Name != "Books 2" || got.Data.Description != "Books expenses" {
 			t.Fatalf("patched = %+v", got)
 		}
-		e.do(req{method: http.MethodPatch, path: "/developer-application/" + app.ID, key: "sk_sandbox_acme", body: map[string]any{"name": ""}}).gen1(t, 400, "invalid_request")
-		e.do(req{method: http.MethodPatch, path: "/developer-application/" + app.ID, key: "sk_sandbox_acme", body: map[string]any{"data": map[string]any{"type": "service"}}}).gen1(t, 400, "invalid_request")
+		e.do(req{method: http.MethodPatch, path: "/developer-application/" + app.ID, key: "sk_sandbox_acme",
+			body: map[string]any{"name": ""}}).
+			gen1(t, 400, "invalid_request")
+		e.do(req{method: http.MethodPatch, path: "/developer-application/" + app.ID, key: "sk_sandbox_acme",
+			body: map[string]any{"data": map[string]any{"type": "service"}}}).
+			gen1(t, 400, "invalid_request")
 	})
 	t.Run("rotating the secret", func(t *testing.T) {
 		var rotated devApp
-		e.do(req{method: http.MethodPost, path: "/developer-application/" + app.ID + "/secret", key: "sk_sandbox_acme"}).status(t, 200).decode(t, &rotated)
-		if rotated.OAuthClientSecret == "" || rotated.OAuthClientSecret == app.OAuthClientSecret || rotated.OAuthClientID != app.OAuthClientID {
+		e.do(req{method: http.MethodPost, path: "/developer-application/" + app.ID + "/secret", key: "sk_sandbox_acme"}).
+			status(t, 200).
+			decode(t, &rotated)
+		if rotated.OAuthClientSecret == "" || rotated.OAuthClientSecret == app.OAuthClientSecret ||
+			rotated.OAuthClientID != app.OAuthClientID {
 			t.Fatalf("rotated = %+v", rotated)
 		}
 		code := authorizeCode(t, e, rotated.OAuthClientID, "u_alice", "", "")
-		tokenRequest(t, e, app.OAuthClientID, app.OAuthClientSecret, url.Values{"grant_type": {"authorization_code"}, "code": {code},
-			"redirect_uri": {"https://books.test/callback"}}).gen1(t, 401, "unauthorized")
+		tokenRequest(
+			t,
+			e,
+			app.OAuthClientID,
+			app.OAuthClientSecret,
+			url.Values{"grant_type": {"authorization_code"}, "code": {code},
+				"redirect_uri": {"https://books.test/callback"}},
+		).gen1(t, 401, "unauthorized")
 	})
 	t.Run("bad input", func(t *testing.T) {
 		post := func(path string, body any) *resp {
 			return e.do(req{method: http.MethodPost, path: path, key: "sk_sandbox_acme", body: body})
 		}
-		post("/developer-account/le_globex/application", map[string]any{"name": "X", "type": "service", "data": appData}).gen1(t, 404, "not_found")
-		bad := map[string]any{"description": "", "type": "web", "scopes": []string{"root"}, "allowedOrigins": []string{}, "redirectUris": []string{"/relative"}}
-		d := post("/developer-account/le_acme/application", map[string]any{"name": "X", "type": "service", "data": bad}).gen1(t, 400, "invalid_request")
+		post("/developer-account/le_globex/application",
+			map[string]any{"name": "X", "type": "service", "data": appData}).gen1(t, 404, "not_found")
+		bad := map[string]any{
+			"description":    "",
+			"type":           "web",
+			"scopes":         []string{"root"},
+			"allowedOrigins": []string{},
+			"redirectUris":   []string{"/relative"},
+		}
+		d := post(
+			"/developer-account/le_acme/application",
+			map[string]any{"name": "X", "type": "service", "data": bad},
+		).gen1(t, 400, "invalid_request")
 		details := d["meta"].(map[string]any)["details"].(map[string]any)
 		for _, k := range []string{"/data/description", "/data/type", "/data/scopes", "/data/redirectUris"} {
 			if details[k] == nil {
@@ -81,13 +112,19 @@ func TestDeveloperApplications(t *testing.T) {
 	})
 	t.Run("api keys only", func(t *testing.T) {
 		access := bearerFor(t, e, createApp(t, e), "u_bob")
-		e.do(req{path: "/developer-application/" + app.ID, header: map[string]string{"Authorization": "Bearer " + access}}).gen1(t, 401, "unauthorized")
-		e.do(req{path: "/agent-request", header: map[string]string{"Authorization": "Bearer " + access}}).gen1(t, 401, "unauthorized")
-		e.do(req{path: "/card-product", header: map[string]string{"Authorization": "Bearer " + access}}).gen1(t, 401, "unauthorized")
+		e.do(req{path: "/developer-application/" + app.ID, header: map[string]string{"Authorization": "Bearer " + access}}).
+			gen1(t, 401, "unauthorized")
+		e.do(req{path: "/agent-request", header: map[string]string{"Authorization": "Bearer " + access}}).
+			gen1(t, 401, "unauthorized")
+		e.do(req{path: "/card-product", header: map[string]string{"Authorization": "Bearer " + access}}).
+			gen1(t, 401, "unauthorized")
 	})
 	t.Run("a read-only key's create is deferred", func(t *testing.T) {
-		deferred(t, e.do(req{method: http.MethodPost, path: "/developer-account/le_acme/application", key: "sk_sandbox_acme_readonly",
-			body: map[string]any{"name": "Deferred", "type": "service", "data": appData}}))
+		deferred(
+			t,
+			e.do(req{method: http.MethodPost, path: "/developer-account/le_acme/application", key: "sk_sandbox_acme_readonly",
+				body: map[string]any{"name": "Deferred", "type": "service", "data": appData}}),
+		)
 	})
 }
 
@@ -127,8 +164,15 @@ func bearerFor(t *testing.T, e *env, app devApp, user string) string {
 	t.Helper()
 	code := authorizeCode(t, e, app.OAuthClientID, user, "", "")
 	var tk tokens
-	tokenRequest(t, e, app.OAuthClientID, app.OAuthClientSecret, url.Values{"grant_type": {"authorization_code"}, "code": {code},
-		"redirect_uri": {"https://books.test/callback"}}).status(t, 200).decode(t, &tk)
+	tokenRequest(
+		t,
+		e,
+		app.OAuthClientID,
+		app.OAuthClientSecret,
+		url.Values{"grant_type": {"authorization_code"}, "code": {code},
+			"redirect_uri": {"https://books.test/callback"}},
+	).status(t, 200).
+		decode(t, &tk)
 	return tk.AccessToken
 }
 
@@ -148,7 +192,12 @@ func TestOAuth(t *testing.T) {
 	var tk tokens
 	t.Run("code with PKCE S256", func(t *testing.T) {
 		code := authorizeCode(t, e, app.OAuthClientID, "alice@acme.test", challenge, "S256")
-		form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {redirect}, "code_verifier": {"wrong"}}
+		form := url.Values{
+			"grant_type":    {"authorization_code"},
+			"code":          {code},
+			"redirect_uri":  {redirect},
+			"code_verifier": {"wrong"},
+		}
 		tokenRequest(t, e, app.OAuthClientID, app.OAuthClientSecret, form).gen1(t, 400, "invalid_request")
 		code = authorizeCode(t, e, app.OAuthClientID, "alice@acme.test", challenge, "S256")
 		form.Set("code", code)
@@ -160,19 +209,29 @@ func TestOAuth(t *testing.T) {
 		parts := strings.Split(tk.IDToken, ".")
 		claims, _ := base64.RawURLEncoding.DecodeString(parts[1])
 		var c map[string]any
-		if len(parts) != 3 || json.Unmarshal(claims, &c) != nil || c["sub"] != "u_alice" || c["aud"] != app.OAuthClientID || c["nonce"] != "n-1" {
+		if len(parts) != 3 || json.Unmarshal(claims, &c) != nil || c["sub"] != "u_alice" || c["aud"] != app.OAuthClientID ||
+			c["nonce"] != "n-1" {
 			t.Fatalf("id_token claims %s", claims)
 		}
 		tokenRequest(t, e, app.OAuthClientID, app.OAuthClientSecret, form).gen1(t, 400, "invalid_request") // used twice
 	})
 	t.Run("code with PKCE plain", func(t *testing.T) {
 		code := authorizeCode(t, e, app.OAuthClientID, "u_bob", "plain-verifier-plain-verifier-plain-verifier", "plain")
-		tokenRequest(t, e, app.OAuthClientID, app.OAuthClientSecret, url.Values{"grant_type": {"authorization_code"}, "code": {code},
-			"redirect_uri": {redirect}, "code_verifier": {"plain-verifier-plain-verifier-plain-verifier"}}).status(t, 200)
+		tokenRequest(
+			t,
+			e,
+			app.OAuthClientID,
+			app.OAuthClientSecret,
+			url.Values{"grant_type": {"authorization_code"}, "code": {code},
+				"redirect_uri": {redirect}, "code_verifier": {"plain-verifier-plain-verifier-plain-verifier"}},
+		).status(t, 200)
 	})
 	t.Run("userinfo", func(t *testing.T) {
 		for _, m := range []string{http.MethodGet, http.MethodPost} {
-			u := e.do(req{method: m, path: "/oauth2/userinfo", header: map[string]string{"Authorization": "Bearer " + tk.AccessToken}}).status(t, 200).json(t)
+			u := e.do(req{method: m, path: "/oauth2/userinfo",
+				header: map[string]string{"Authorization": "Bearer " + tk.AccessToken}}).
+				status(t, 200).
+				json(t)
 			if u["sub"] != "u_alice" || u["email"] != "alice@acme.test" || u["name"] != "Alice Chen" {
 				t.Fatalf("userinfo = %v", u)
 			}
@@ -190,25 +249,38 @@ func TestOAuth(t *testing.T) {
 		e.do(req{path: "/account", le: "le_acme", header: h}).status(t, 200)
 		e.do(req{path: "/legal-entity", header: h}).status(t, 200)
 		bob := bearerFor(t, e, app, "u_bob")
-		e.do(req{path: "/transaction/none", header: map[string]string{"Authorization": "Bearer " + bob}}).gen1(t, 404, "not_found")
-		e.do(req{path: "/account?filter:legalEntityId=le_globex", header: map[string]string{"Authorization": "Bearer " + bob}}).gen1(t, 403, "forbidden")
+		e.do(req{path: "/transaction/none", header: map[string]string{"Authorization": "Bearer " + bob}}).
+			gen1(t, 404, "not_found")
+		e.do(req{path: "/account?filter:legalEntityId=le_globex",
+			header: map[string]string{"Authorization": "Bearer " + bob}}).
+			gen1(t, 403, "forbidden")
 		e.do(req{path: "/v2/contacts", le: "le_acme", header: h}).gen2(t, 401, "unauthorized")
-		e.do(req{path: "/account", header: map[string]string{"Authorization": "Bearer slat_nope"}}).gen1(t, 401, "unauthorized")
+		e.do(req{path: "/account", header: map[string]string{"Authorization": "Bearer slat_nope"}}).
+			gen1(t, 401, "unauthorized")
 	})
 	t.Run("refresh rotates and tokens expire", func(t *testing.T) {
 		var next tokens
-		tokenRequest(t, e, app.OAuthClientID, app.OAuthClientSecret, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tk.RefreshToken}}).
-			status(t, 200).decode(t, &next)
+		tokenRequest(t, e, app.OAuthClientID, app.OAuthClientSecret,
+			url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tk.RefreshToken}}).
+			status(t, 200).
+			decode(t, &next)
 		if next.AccessToken == tk.AccessToken || next.RefreshToken == tk.RefreshToken {
 			t.Fatal("refresh returned the same tokens")
 		}
-		tokenRequest(t, e, app.OAuthClientID, app.OAuthClientSecret, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tk.RefreshToken}}).
+		tokenRequest(t, e, app.OAuthClientID, app.OAuthClientSecret,
+			url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tk.RefreshToken}}).
 			gen1(t, 400, "invalid_request")
 		advance(t, e, `{"by":"61m"}`)
-		e.do(req{path: "/oauth2/userinfo", header: map[string]string{"Authorization": "Bearer " + next.AccessToken}}).gen1(t, 401, "unauthorized")
+		e.do(req{path: "/oauth2/userinfo", header: map[string]string{"Authorization": "Bearer " + next.AccessToken}}).
+			gen1(t, 401, "unauthorized")
 	})
 	t.Run("authorization errors do not redirect", func(t *testing.T) {
-		base := url.Values{"client_id": {app.OAuthClientID}, "redirect_uri": {redirect}, "response_type": {"code"}, "login_hint": {"u_alice"}}
+		base := url.Values{
+			"client_id":     {app.OAuthClientID},
+			"redirect_uri":  {redirect},
+			"response_type": {"code"},
+			"login_hint":    {"u_alice"},
+		}
 		for name, change := range map[string][2]string{
 			"unregistered redirect": {"redirect_uri", "https://evil.test/cb"},
 			"unknown client":        {"client_id", "client_nope"},
@@ -229,8 +301,15 @@ func TestOAuth(t *testing.T) {
 	t.Run("token endpoint errors", func(t *testing.T) {
 		e.do(req{method: http.MethodPost, path: "/oauth2/token", body: "grant_type=refresh_token",
 			header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}}).gen1(t, 401, "unauthorized")
-		tokenRequest(t, e, app.OAuthClientID, "wrong", url.Values{"grant_type": {"refresh_token"}}).gen1(t, 401, "unauthorized")
-		tokenRequest(t, e, app.OAuthClientID, app.OAuthClientSecret, url.Values{"grant_type": {"password"}}).gen1(t, 400, "invalid_request")
+		tokenRequest(t, e, app.OAuthClientID, "wrong",
+			url.Values{"grant_type": {"refresh_token"}}).gen1(t, 401, "unauthorized")
+		tokenRequest(
+			t,
+			e,
+			app.OAuthClientID,
+			app.OAuthClientSecret,
+			url.Values{"grant_type": {"password"}},
+		).gen1(t, 400, "invalid_request")
 		basic := base64.StdEncoding.EncodeToString([]byte(app.OAuthClientID + ":" + app.OAuthClientSecret))
 		e.do(req{method: http.MethodPost, path: "/oauth2/token", body: `{"grant_type":"refresh_token"}`,
 			header: map[string]string{"Authorization": "Basic " + basic}}).gen1(t, 415, "unsupported_media_type")

@@ -85,7 +85,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		walk(doc)
 	})
 	t.Run("extensions are marked", func(t *testing.T) {
-		for path, op := range map[string]string{"/oauth2/authorize": "get", "/_sandbox/health": "get", "/openapi.json": "get"} {
+		for path, op := range map[string]string{"/oauth2/authorize": "get", "/_sandbox/health": "get",
+			"/openapi.json": "get"} {
 			if paths[path].(map[string]any)[op].(map[string]any)["x-sandbox-extension"] != true {
 				t.Errorf("%s %s is not marked x-sandbox-extension", op, path)
 			}
@@ -137,7 +138,8 @@ func TestOpenAPIGolden(t *testing.T) {
 	}
 	t.Cleanup(func() { eng.Close() })
 	rec := httptest.NewRecorder()
-	server.Handler(eng, withAll(server.Config{Log: zerolog.Nop()})).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
+	server.Handler(eng, withAll(server.Config{Log: zerolog.Nop()})).
+		ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
 	if got, want := rec.Code, http.StatusOK; got != want {
 		t.Fatalf("GET /openapi.json = %d, want %d: %s", got, want, rec.Body)
 	}

@@ -95,8 +95,9 @@ func TestPaginationIsStableUnderInserts(t *testing.T) {
 		err := w.Update(func(op *kernel.Op) error {
 			n++
 			return ledger.PostTransaction(op, &ledger.Transaction{LegalEntityID: "le_acme", AccountID: "sa_group_acmeoperating",
-				VirtualAccountID: "subaccount_acmeengineering", Category: "internal", AmountCents: int64(n), DetailedStatus: "settled",
-				Description: "inserted while paging"})
+				VirtualAccountID: "subaccount_acmeengineering", Category: "internal", AmountCents: int64(n),
+				DetailedStatus: "settled",
+				Description:    "inserted while paging"})
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -138,7 +139,12 @@ func TestCursorsCannotBeForgedOrReplayed(t *testing.T) {
 		{"garbage", "/transaction?cursor=abc", "sk_sandbox_acme", ""},
 		{"edited payload", "/transaction?cursor=" + url.QueryEscape(forged), "sk_sandbox_acme", ""},
 		{"truncated signature", "/transaction?cursor=" + url.QueryEscape(cur[:len(cur)-2]), "sk_sandbox_acme", ""},
-		{"other filters", "/transaction?filter:detailed_status=settled&cursor=" + url.QueryEscape(cur), "sk_sandbox_acme", ""},
+		{
+			"other filters",
+			"/transaction?filter:detailed_status=settled&cursor=" + url.QueryEscape(cur),
+			"sk_sandbox_acme",
+			"",
+		},
 		{"other legal entity", "/transaction?cursor=" + url.QueryEscape(cur), "sk_sandbox_alice", "le_globex"},
 		{"empty", "/transaction?cursor=", "sk_sandbox_acme", ""},
 	}
@@ -161,7 +167,8 @@ func TestCursorsCannotBeForgedOrReplayed(t *testing.T) {
 func TestTransactionReads(t *testing.T) {
 	e := newEnv(t, options{})
 	t.Run("bad filters are 400", func(t *testing.T) {
-		for _, q := range []string{"filter:detailed_status=lost", "filter:status=maybe", "filter:category=cash", "filter:from_date=yesterday"} {
+		for _, q := range []string{"filter:detailed_status=lost", "filter:status=maybe", "filter:category=cash",
+			"filter:from_date=yesterday"} {
 			e.get("/transaction?"+q, "sk_sandbox_acme", "").gen1(t, 400, "invalid_request")
 		}
 	})

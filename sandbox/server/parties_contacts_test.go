@@ -10,14 +10,21 @@ import (
 func contactBody() map[string]any {
 	return map[string]any{"name": "Gizmo Parts", "recipientType": "vendor", "recipientLegalName": "Gizmo Parts LLC",
 		"recipientEmail": "ap@gizmo.test",
-		"address":        map[string]any{"addressLine": "9 Dock Rd", "addressCity": "Oakland", "addressState": "CA", "addressZip": "94607", "addressCountry": "US"}}
+		"address": map[string]any{
+			"addressLine":    "9 Dock Rd",
+			"addressCity":    "Oakland",
+			"addressState":   "CA",
+			"addressZip":     "94607",
+			"addressCountry": "US",
+		}}
 }
 
 func TestContactsCreateReadReplace(t *testing.T) {
 	e := newEnv(t, options{})
 	c := arMap(arDo(e, http.MethodPost, "/contact", acmeKey, contactBody()).status(t, 200).json(t), "contact")
 	id, _ := c["id"].(string)
-	if !strings.HasPrefix(id, "le_c_") || c["recipientLegalName"] != "Gizmo Parts LLC" || arMap(c, "address")["addressZip"] != "94607" {
+	if !strings.HasPrefix(id, "le_c_") || c["recipientLegalName"] != "Gizmo Parts LLC" ||
+		arMap(c, "address")["addressZip"] != "94607" {
 		t.Fatalf("created contact = %v", c)
 	}
 	if got := arMap(e.get("/contact/"+id, acmeKey, "").status(t, 200).json(t), "contact"); got["name"] != "Gizmo Parts" {
@@ -48,14 +55,18 @@ func TestContactsCreateReadReplace(t *testing.T) {
 	if got["name"] != "Gizmo Parts & Co" || got["recipientType"] != "contact" {
 		t.Fatalf("replaced = %v", got)
 	}
-	if r := e.get("/contact/"+id+"/ach-debit-recurring", acmeKey, "").status(t, 200).json(t); r["hasActiveRecurringAuth"] != false {
+	if r := e.get("/contact/"+id+"/ach-debit-recurring", acmeKey, "").status(t,
+		200).json(t); r["hasActiveRecurringAuth"] != false {
 		t.Fatalf("ach-debit-recurring = %v", r)
 	}
 	for name, body := range map[string]map[string]any{
-		"bad email":     {"name": "X", "recipientType": "vendor", "recipientLegalName": "X", "recipientEmail": "not-an-email"},
-		"bad type":      {"name": "X", "recipientType": "supplier", "recipientLegalName": "X"},
-		"missing name":  {"recipientType": "vendor", "recipientLegalName": "X"},
-		"bad country":   {"name": "X", "recipientType": "vendor", "recipientLegalName": "X", "address": map[string]any{"addressLine": "1", "addressCity": "c", "addressState": "s", "addressZip": "z", "addressCountry": "USA"}},
+		"bad email": {"name": "X", "recipientType": "vendor", "recipientLegalName": "X",
+			"recipientEmail": "not-an-email"},
+		"bad type":     {"name": "X", "recipientType": "supplier", "recipientLegalName": "X"},
+		"missing name": {"recipientType": "vendor", "recipientLegalName": "X"},
+		"bad country": {"name": "X", "recipientType": "vendor", "recipientLegalName": "X",
+			"address": map[string]any{"addressLine": "1", "addressCity": "c", "addressState": "s", "addressZip": "z",
+				"addressCountry": "USA"}},
 		"unknown field": {"name": "X", "recipientType": "vendor", "recipientLegalName": "X", "iban": "DE"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -69,7 +80,8 @@ func TestContactsStayInTheirEntity(t *testing.T) {
 	e.get("/contact/le_c_northwindsupply", globexKey, "").gen1(t, 404, "not_found")
 	e.get("/contact/le_c_northwindsupply/ach-debit-recurring", globexKey, "").gen1(t, 404, "not_found")
 	arDo(e, http.MethodPatch, "/contact/le_c_northwindsupply", globexKey, contactBody()).gen1(t, 404, "not_found")
-	if got := arItems(e.get("/contact", globexKey, "").status(t, 200).json(t)); len(got) != 1 || got[0]["id"] != "le_c_tankerfuel" {
+	if got := arItems(e.get("/contact", globexKey, "").status(t, 200).json(t)); len(got) != 1 ||
+		got[0]["id"] != "le_c_tankerfuel" {
 		t.Fatalf("globex's contacts = %v", got)
 	}
 	e.get("/contact?filter:legalEntityId=le_globex", acmeKey, "").gen1(t, 403, "forbidden")
@@ -101,7 +113,8 @@ func TestContactDestinations(t *testing.T) {
 			t.Errorf("%s eligible for %v, want %v", id, got, want)
 		}
 	}
-	if b := arMap(items["le_c_dest_northwindach"], "bankAccount"); b["accountNumberLast4"] != "6789" || b["routingNumber"] != "021000021" {
+	if b := arMap(items["le_c_dest_northwindach"], "bankAccount"); b["accountNumberLast4"] != "6789" ||
+		b["routingNumber"] != "021000021" {
 		t.Fatalf("bank account = %v", b)
 	}
 	if items["le_c_dest_tankerach"] != nil {
@@ -114,21 +127,57 @@ func TestContactDestinations(t *testing.T) {
 	e.get("/contact/destination?filter:contactId=le_c_tankerfuel", acmeKey, "").gen1(t, 404, "not_found")
 
 	path := "/contact/destination/le_c_dest_danaach"
-	d := arDetails(t, arDo(e, http.MethodPatch, path, acmeKey, map[string]any{"routingNumber": "011000139"}).gen1(t, 400, "invalid_request"))
+	d := arDetails(
+		t,
+		arDo(
+			e,
+			http.MethodPatch,
+			path,
+			acmeKey,
+			map[string]any{"routingNumber": "011000139"},
+		).gen1(t, 400, "invalid_request"),
+	)
 	if !strings.Contains(d["/routingNumber"].(string), "checksum") {
 		t.Fatalf("details = %v", d)
 	}
-	arDo(e, http.MethodPatch, path, acmeKey, map[string]any{"iban": "DE89370400440532013000"}).gen1(t, 400, "invalid_request")
-	arDo(e, "PATCH", "/contact/destination/le_c_dest_bluefiniban", acmeKey, map[string]any{"iban": "DE89370400440532013001"}).gen1(t, 400, "invalid_request")
-	arDo(e, "PATCH", "/contact/destination/le_c_dest_danacrypto", acmeKey, map[string]any{"name": "x"}).gen1(t, 404, "not_found")
-	arDo(e, "PATCH", "/contact/destination/le_c_dest_tankerach", acmeKey, map[string]any{"name": "x"}).gen1(t, 404, "not_found")
-	got := arMap(arDo(e, http.MethodPatch, path, acmeKey, map[string]any{"name": "Dana checking", "routingNumber": "021000021",
-		"accountNumber": "11112222", "accountType": "checking"}).status(t, 200).json(t), "destination")
-	if got["name"] != "Dana checking" || arMap(got, "bankAccount")["accountNumberLast4"] != "2222" || len(got["eligibleTransactionTypes"].([]any)) != 3 {
+	arDo(
+		e,
+		http.MethodPatch,
+		path,
+		acmeKey,
+		map[string]any{"iban": "DE89370400440532013000"},
+	).gen1(t, 400, "invalid_request")
+	arDo(
+		e,
+		"PATCH",
+		"/contact/destination/le_c_dest_bluefiniban",
+		acmeKey,
+		map[string]any{"iban": "DE89370400440532013001"},
+	).gen1(t, 400, "invalid_request")
+	arDo(e, "PATCH", "/contact/destination/le_c_dest_danacrypto", acmeKey,
+		map[string]any{"name": "x"}).gen1(t, 404, "not_found")
+	arDo(e, "PATCH", "/contact/destination/le_c_dest_tankerach", acmeKey,
+		map[string]any{"name": "x"}).gen1(t, 404, "not_found")
+	got := arMap(
+		arDo(e, http.MethodPatch, path, acmeKey, map[string]any{"name": "Dana checking", "routingNumber": "021000021",
+			"accountNumber": "11112222", "accountType": "checking"}).status(t, 200).json(t),
+		"destination",
+	)
+	if got["name"] != "Dana checking" || arMap(got, "bankAccount")["accountNumberLast4"] != "2222" ||
+		len(got["eligibleTransactionTypes"].([]any)) != 3 {
 		t.Fatalf("updated destination = %v", got)
 	}
-	intl := arMap(arDo(e, http.MethodPatch, "/contact/destination/le_c_dest_bluefiniban", acmeKey,
-		map[string]any{"iban": "GB82WEST12345698765432", "swift": "NWBKGB2L", "bankCountry": "GB"}).status(t, 200).json(t), "destination")
+	intl := arMap(arDo(
+		e,
+		http.MethodPatch,
+		"/contact/destination/le_c_dest_bluefiniban",
+		acmeKey,
+		map[string]any{
+			"iban":        "GB82WEST12345698765432",
+			"swift":       "NWBKGB2L",
+			"bankCountry": "GB",
+		},
+	).status(t, 200).json(t), "destination")
 	if w := arMap(intl, "internationalWire"); w["ibanLast4"] != "5432" || w["bankCountry"] != "GB" {
 		t.Fatalf("updated international destination = %v", intl)
 	}

@@ -109,7 +109,8 @@ func (c *readCache) middleware(next http.Handler) http.Handler {
 // cacheable picks the world of a GET on the public API made with an API key
 // and says what identifies its answer.
 func (c *readCache) cacheable(r *http.Request) (*kernel.World, string, bool) {
-	if r.Method != http.MethodGet || strings.HasPrefix(r.URL.Path, "/_sandbox/") || r.URL.Path == "/mcp" || r.Header.Get("Authorization") != "" ||
+	if r.Method != http.MethodGet || strings.HasPrefix(r.URL.Path, "/_sandbox/") || r.URL.Path == "/mcp" ||
+		r.Header.Get("Authorization") != "" ||
 		strings.HasPrefix(web.InfoOf(r).Route, "oauth2.") {
 		return nil, "", false
 	}
@@ -179,10 +180,17 @@ func verify(next http.Handler, r *http.Request, world *kernel.World, version uin
 		}
 	}
 	info := web.InfoOf(r)
-	got := cachedAnswer{header: fresh.header, body: fresh.body.Bytes(), info: web.Info{LegalEntity: info.LegalEntity, World: info.World, Key: info.Key}}
+	got := cachedAnswer{
+		header: fresh.header,
+		body:   fresh.body.Bytes(),
+		info:   web.Info{LegalEntity: info.LegalEntity, World: info.World, Key: info.Key},
+	}
 	sameInfo := got.info.LegalEntity == a.info.LegalEntity && got.info.World == a.info.World && got.info.Key == a.info.Key
 	if fresh.status != http.StatusOK || !bytes.Equal(got.body, a.body) || !sameInfo || len(got.header) != len(a.header) {
-		panic(fmt.Sprintf("read cache: the kept answer to GET %s differs from a fresh one (status %d):\n%s\n%s", r.URL, fresh.status, a.body, got.body))
+		panic(
+			fmt.Sprintf("read cache: the kept answer to GET %s differs from a fresh one (status %d):\n%s\n%s", r.URL,
+				fresh.status, a.body, got.body),
+		)
 	}
 	for k, vs := range a.header {
 		if !equal(vs, got.header[k]) {

@@ -41,7 +41,9 @@ func TestReadCacheFollowsChanges(t *testing.T) {
 		if got := note(txn); got != nil {
 			t.Fatalf("note before = %v", got)
 		}
-		e.do(req{method: http.MethodPatch, path: "/transaction/" + txn + "/note", key: "sk_sandbox_acme", body: `{"note":"kept?"}`}).status(t, 200)
+		e.do(req{method: http.MethodPatch, path: "/transaction/" + txn + "/note", key: "sk_sandbox_acme",
+			body: `{"note":"kept?"}`}).
+			status(t, 200)
 		if got := note(txn); got != "kept?" {
 			t.Fatalf("note after PATCH = %v", got)
 		}
@@ -68,7 +70,9 @@ func TestReadCacheFollowsChanges(t *testing.T) {
 			t.Fatalf("the full first page of GET /card holds %d cards after a new one, want %d", len(got), len(first))
 		}
 		id := first[len(first)-1].(map[string]any)["id"].(string)
-		e.do(req{method: http.MethodPatch, path: "/card/" + id, key: "sk_sandbox_acme", body: `{"name":"Renamed on the page"}`}).status(t, 200)
+		e.do(req{method: http.MethodPatch, path: "/card/" + id, key: "sk_sandbox_acme",
+			body: `{"name":"Renamed on the page"}`}).
+			status(t, 200)
 		if got := cards()[len(first)-1].(map[string]any)["name"]; got != "Renamed on the page" {
 			t.Fatalf("the last card of the kept page is named %v after a rename", got)
 		}
@@ -78,7 +82,8 @@ func TestReadCacheFollowsChanges(t *testing.T) {
 		e.get("/transaction", "sk_sandbox_acme", "").status(t, 200)
 		e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"by":"72h"}`}).status(t, 200)
 		kept := e.get("/transaction", "sk_sandbox_acme", "").status(t, 200).body
-		if want := e.do(req{path: "/transaction", key: "sk_sandbox_acme", header: fresh}).status(t, 200).body; string(kept) != string(want) {
+		if want := e.do(req{path: "/transaction", key: "sk_sandbox_acme", header: fresh}).status(t,
+			200).body; string(kept) != string(want) {
 			t.Fatalf("GET /transaction after a clock advance differs from a fresh answer:\n%s\n%s", kept, want)
 		}
 	})

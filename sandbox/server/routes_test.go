@@ -29,11 +29,14 @@ var pendingOperations = []string{}
 
 // operationPattern finds "GET /card", "GET, PATCH /card/{cardId}/modifier"
 // and the like in the spec's prose and tables.
-var operationPattern = regexp.MustCompile(`\b((?:GET|POST|PUT|PATCH|DELETE)(?:, (?:GET|POST|PUT|PATCH|DELETE))*) (/[A-Za-z0-9/{}._-]*)`)
+var operationPattern = regexp.MustCompile(
+	`\b((?:GET|POST|PUT|PATCH|DELETE)(?:, (?:GET|POST|PUT|PATCH|DELETE))*) (/[A-Za-z0-9/{}._-]*)`,
+)
 
 // normalize makes templates comparable whatever their parameters are named.
 func normalize(method, path string) string {
-	return strings.ToUpper(method) + " " + regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(openapi.TemplatePath(path), "{}")
+	return strings.ToUpper(method) + " " + regexp.MustCompile(`\{[^}]*\}`).
+		ReplaceAllString(openapi.TemplatePath(path), "{}")
 }
 
 // specOperations lists every operation the spec names, by method and path.
@@ -144,7 +147,8 @@ func TestEveryOperationIsRouted(t *testing.T) {
 		t.Errorf("%d operations are not routed:\n  %s", len(missing), strings.Join(missing, "\n  "))
 	}
 	if len(skipped) > 0 && !t.Failed() {
-		t.Skipf("%d of %d operations routed; pending elsewhere:\n  %s", len(want)-len(skipped), len(want), strings.Join(skipped, "\n  "))
+		t.Skipf("%d of %d operations routed; pending elsewhere:\n  %s", len(want)-len(skipped), len(want),
+			strings.Join(skipped, "\n  "))
 	}
 }
 

@@ -29,11 +29,13 @@ func TestScenarioSchemaIsServed(t *testing.T) {
 		t.Errorf("$schema = %v", got)
 	}
 	etag := r.Header.Get("Etag")
-	again := e.do(req{path: "/_sandbox/scenario.schema.json", header: map[string]string{"If-None-Match": etag}}).status(t, http.StatusNotModified)
+	again := e.do(req{path: "/_sandbox/scenario.schema.json", header: map[string]string{"If-None-Match": etag}}).
+		status(t, http.StatusNotModified)
 	if etag == "" || len(again.body) != 0 {
 		t.Fatalf("a request holding Etag %q got %d bytes", etag, len(again.body))
 	}
-	e.do(req{method: http.MethodPost, path: "/_sandbox/scenario.schema.json"}).gen2(t, http.StatusMethodNotAllowed, "method_not_allowed")
+	e.do(req{method: http.MethodPost, path: "/_sandbox/scenario.schema.json"}).
+		gen2(t, http.StatusMethodNotAllowed, "method_not_allowed")
 	e.get("/_sandbox/keys", "", "").gen2(t, http.StatusUnauthorized, "unauthorized")
 }
 
@@ -41,7 +43,8 @@ func TestScenarioSchemaIsServed(t *testing.T) {
 // column.
 func TestInlineScenarioProblems(t *testing.T) {
 	e := newEnv(t, options{})
-	body := `{"yaml":"legalEntities:\n  - {id: le_t, name: T}\naccounts:\n  - {legalEntityId: le_tt, name: A, typ: debit}\n"}`
+	body := `{"yaml":"legalEntities:\n  - {id: le_t, name: T}\naccounts:\n  - {legalEntityId: le_tt, name: A, typ:` +
+		` debit}\n"}`
 	d := e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: body}).gen2(t, 400, "invalid_request")
 	want := map[string]string{
 		"problem1": `inline.yaml:4:21: accounts[0].legalEntityId: no legal entity "le_tt"; did you mean "le_t"?`,

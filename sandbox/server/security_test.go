@@ -36,7 +36,8 @@ func TestScenarioNamesNeverReadFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	mine := "name: mine\nlegalEntities:\n  - {id: le_mine, name: Mine Inc.}\nkeys:\n  - {key: sk_mine, kind: legal_entity, legalEntityId: le_mine}\n"
+	mine := "name: mine\nlegalEntities:\n  - {id: le_mine, name: Mine Inc.}\nkeys:\n  - {key: sk_mine, kind:" +
+		" legal_entity, legalEntityId: le_mine}\n"
 	if err := os.WriteFile(filepath.Join(dir, "mine.yaml"), []byte(mine), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,8 @@ func TestScenarioNamesNeverReadFiles(t *testing.T) {
 	})
 	t.Run("without a directory, only embedded names", func(t *testing.T) {
 		plain := newEnv(t, options{})
-		d := plain.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"scenario":"mine"}`}).gen2(t, 400, "invalid_request")
+		d := plain.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"scenario":"mine"}`}).
+			gen2(t, 400, "invalid_request")
 		if !strings.Contains(d["/scenario"], "--scenarios-dir") {
 			t.Fatalf("details = %v", d)
 		}
@@ -128,7 +130,9 @@ func TestControlAPIAnswersOnlyItsOwnOrigin(t *testing.T) {
 		}
 	})
 	t.Run("the dashboard's own page may call it", func(t *testing.T) {
-		r := e.do(req{path: "/_sandbox/keys", header: map[string]string{"Origin": e.srv.URL, "Sec-Fetch-Site": "same-origin"}}).status(t, 200)
+		r := e.do(req{path: "/_sandbox/keys", header: map[string]string{"Origin": e.srv.URL,
+			"Sec-Fetch-Site": "same-origin"}}).
+			status(t, 200)
 		if got := r.Header.Get("Access-Control-Allow-Origin"); got != "" {
 			t.Fatalf("same-origin answer carries Allow-Origin %q", got)
 		}
@@ -190,7 +194,8 @@ func TestClockAdvanceIsBounded(t *testing.T) {
 		{`{"by":"300000d"}`, "/by"},
 	} {
 		t.Run(c.body, func(t *testing.T) {
-			d := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: c.body}).gen2(t, 400, "invalid_request")
+			d := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: c.body}).
+				gen2(t, 400, "invalid_request")
 			if d[c.field] == "" {
 				t.Fatalf("details = %v, want %s named", d, c.field)
 			}
@@ -200,7 +205,10 @@ func TestClockAdvanceIsBounded(t *testing.T) {
 		t.Fatalf("refused advances moved the clock from %v to %v", start, now)
 	}
 	t.Run("a year is allowed", func(t *testing.T) {
-		r := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"by":"366d","settleWebhooks":false}`}).status(t, 200).json(t)
+		r := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance",
+			body: `{"by":"366d","settleWebhooks":false}`}).
+			status(t, 200).
+			json(t)
 		if n := len(r["events"].([]any)); n < 366*24 {
 			t.Fatalf("a year ran %d events, want at least the hourly price ticks", n)
 		}
@@ -226,7 +234,12 @@ func TestClockAdvanceStopsWhenTheClientGoesAway(t *testing.T) {
 	for _, settle := range []string{"true", "false"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		r := httptest.NewRequestWithContext(ctx, http.MethodPost, "/_sandbox/clock/advance", strings.NewReader(`{"by":"30d","settleWebhooks":`+settle+`}`))
+		r := httptest.NewRequestWithContext(
+			ctx,
+			http.MethodPost,
+			"/_sandbox/clock/advance",
+			strings.NewReader(`{"by":"30d","settleWebhooks":`+settle+`}`),
+		)
 		r.Header.Set("Content-Type", "application/json")
 		r.Host = "127.0.0.1"
 		rec := httptest.NewRecorder()
@@ -268,9 +281,11 @@ func TestWorldCreationRefusesWhatCannotLoad(t *testing.T) {
 		{`{"scenario":"demo","clockStart":"0000-01-01T00:00:00Z"}`, "/clockStart", "1970"},
 		{`{"scenario":"demo","clockStart":"9999-01-01T00:00:00Z"}`, "/clockStart", "2200"},
 		{`{"scenario":"empty","clock":"scaled","clockScale":1e12}`, "/scale", "at most"},
-		{`{"clockStart":"2025-01-01T00:00:00Z","yaml":"legalEntities:\n  - {id: le_a, name: A}\naccounts:\n  - {id: sa_group_a, legalEntityId: le_a, name: Operating}\n` +
-			`cardGroups:\n  - {id: card_group_a, legalEntityId: le_a, name: G, spendingConstraint: {spendingRule: {utilizationLimit: ` +
-			`{limitAmount: {amountCents: 100}, preset: monthly, startDate: \"2026-01-01\"}}}}\n"}`, "/scenario", "startDate"},
+		{`{"clockStart":"2025-01-01T00:00:00Z","yaml":"legalEntities:\n  - {id: le_a, name: A}\naccounts:\n  - {id:` +
+			` sa_group_a, legalEntityId: le_a, name: Operating}\ncardGroups:\n  - {id: card_group_a, legalEntityId: le_a,` +
+			` name: G, spendingConstraint: {spendingRule: {utilizationLimit: {limitAmount: {amountCents: 100}, preset:` +
+			` monthly, startDate: \"2026-01-01\"}}}}\n"}`,
+			"/scenario", "startDate"},
 		{`{"yaml":"clockStart: 0001-01-01T00:00:00Z\nlegalEntities:\n  - {id: le_a, name: A}\n"}`, "/clockStart", "1970"},
 	} {
 		t.Run(c.body, func(t *testing.T) {
@@ -280,7 +295,8 @@ func TestWorldCreationRefusesWhatCannotLoad(t *testing.T) {
 			}
 		})
 	}
-	d := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/mode", body: `{"mode":"scaled","scale":1e9}`}).gen2(t, 400, "invalid_request")
+	d := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/mode", body: `{"mode":"scaled","scale":1e9}`}).
+		gen2(t, 400, "invalid_request")
 	if d["/scale"] == "" {
 		t.Fatalf("details = %v", d)
 	}
@@ -288,7 +304,8 @@ func TestWorldCreationRefusesWhatCannotLoad(t *testing.T) {
 		t.Fatalf("refused creations left %d worlds, want %d", got, before)
 	}
 	t.Run("the demo loads before the dates it used to name", func(t *testing.T) {
-		e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"scenario":"demo","clockStart":"2025-01-01T00:00:00Z"}`}).
+		e.do(req{method: http.MethodPost, path: "/_sandbox/worlds",
+			body: `{"scenario":"demo","clockStart":"2025-01-01T00:00:00Z"}`}).
 			status(t, http.StatusCreated)
 	})
 }

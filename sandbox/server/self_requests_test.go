@@ -112,7 +112,8 @@ func TestAuthorizationWebhookPointedAtTheSandboxChangesNothing(t *testing.T) {
 		t.Fatalf("authorization calls logged: %v", calls)
 	}
 	refused := where(logLines(t, e.log.String()), "POST /_sandbox/reset")
-	if len(refused) != 1 || refused[0]["status"] != float64(403) || !strings.Contains(refused[0]["error_message"].(string), refusedSelf) {
+	if len(refused) != 1 || refused[0]["status"] != float64(403) ||
+		!strings.Contains(refused[0]["error_message"].(string), refusedSelf) {
 		t.Fatalf("the sandbox's own call was logged as %v", refused)
 	}
 }
@@ -125,7 +126,8 @@ func TestRequestsTheSandboxSentAreRefusedEverywhere(t *testing.T) {
 	marked := map[string]string{"Slash-Sandbox-Sender": "webhook"}
 	e.do(req{method: http.MethodPost, path: "/_sandbox/reset", header: marked}).gen2(t, 403, "forbidden")
 	e.do(req{method: http.MethodGet, path: "/card", key: "sk_sandbox_acme", header: marked}).gen1(t, 403, "forbidden")
-	e.do(req{method: http.MethodGet, path: "/v2/nowhere", key: "sk_sandbox_acme", header: marked}).gen2(t, 403, "forbidden")
+	e.do(req{method: http.MethodGet, path: "/v2/nowhere", key: "sk_sandbox_acme", header: marked}).
+		gen2(t, 403, "forbidden")
 	e.do(req{method: http.MethodOptions, path: "/card", header: map[string]string{"Slash-Sandbox-Sender": "listen",
 		"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}}).gen1(t, 403, "forbidden")
 	msg := e.do(req{method: http.MethodGet, path: "/_sandbox/health", header: marked}).json(t)["message"].(string)
@@ -154,7 +156,8 @@ func TestServedSandboxDoesNotConnectToItself(t *testing.T) {
 	}
 	for _, d := range delivered {
 		d := d.(map[string]any)
-		if d["responseStatus"] != nil || !strings.Contains(d["error"].(string), "the sandbox does not send requests to itself") {
+		if d["responseStatus"] != nil ||
+			!strings.Contains(d["error"].(string), "the sandbox does not send requests to itself") {
 			t.Fatalf("attempt = %v, want it refused before it was sent", d)
 		}
 	}

@@ -272,10 +272,14 @@ func mcpNotServed(r *mux.Router, docs *openapi.Registry) {
 	r.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		web.WriteError(w, req, web.Gen2, notServed)
 	})).Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
-	docs.Describe("mcp", openapi.Op{Summary: "The MCP server (not served by this sandbox)", Extension: true, Security: openapi.APIKeyOnly,
-		Description: "This sandbox was assembled without the MCP server: every request answers 501 with the package that adds it.",
-		Body:        openapi.Schema{"type": "object"}, BodyOptional: true, Read: true,
-		Extra: map[int]any{http.StatusNotImplemented: openapi.Ref("ErrorV2")}})
+	docs.Describe(
+		"mcp",
+		openapi.Op{Summary: "The MCP server (not served by this sandbox)", Extension: true, Security: openapi.APIKeyOnly,
+			Description: "This sandbox was assembled without the MCP server: every request answers 501 with the package that" +
+				" adds it.",
+			Body: openapi.Schema{"type": "object"}, BodyOptional: true, Read: true,
+			Extra: map[int]any{http.StatusNotImplemented: openapi.Ref("ErrorV2")}},
+	)
 }
 
 // unmatched answers the requests that match no route of r (nor of its
@@ -293,7 +297,8 @@ func unmatched(r, controls *mux.Router, shaping *traffic.Traffic) {
 	notAllowed := func(w http.ResponseWriter, req *http.Request, allow []string) {
 		info := web.InfoOf(req)
 		info.Route, info.Allow = traffic.RouteMethodNotAllowed, allow
-		web.WriteError(w, req, web.GenOf(req.URL.Path), kernel.Errorf(kernel.CodeMethodNotAllowed, "%s is not allowed on %s", req.Method, req.URL.Path))
+		web.WriteError(w, req, web.GenOf(req.URL.Path),
+			kernel.Errorf(kernel.CodeMethodNotAllowed, "%s is not allowed on %s", req.Method, req.URL.Path))
 	}
 	r.MethodNotAllowedHandler = shaping.JournalOnly(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		notAllowed(w, req, allowed(r, req))

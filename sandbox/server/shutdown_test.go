@@ -74,7 +74,11 @@ func TestShutdownEndsLongRequests(t *testing.T) {
 	cancel, served := serveInBackground(t, srv)
 	got := make(chan int, 1)
 	go func() {
-		res, err := http.Post("http://"+srv.Addr()+"/_sandbox/clock/advance", "application/json", strings.NewReader(`{"by":"30d"}`))
+		res, err := http.Post(
+			"http://"+srv.Addr()+"/_sandbox/clock/advance",
+			"application/json",
+			strings.NewReader(`{"by":"30d"}`),
+		)
 		if err != nil {
 			got <- 0
 			return

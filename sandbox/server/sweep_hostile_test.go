@@ -130,17 +130,25 @@ func hostileVariants(doc map[string]any) []hostile {
 	control := func(op sweepOp) bool { return strings.HasPrefix(op.path, "/_sandbox/") }
 	withBody := func(op sweepOp) bool { return op.method != http.MethodGet && op.method != http.MethodDelete }
 	body := func(name string, b any) hostile {
-		return hostile{name: name, refused: true, make: func(op sweepOp, r req) (req, bool) { r.body = b; return r, withBody(op) }}
+		return hostile{
+			name:    name,
+			refused: true,
+			make:    func(op sweepOp, r req) (req, bool) { r.body = b; return r, withBody(op) },
+		}
 	}
 	shaped := func(name string, leaf func(typ string) any) hostile {
-		return hostile{name: name, refused: name == "every field null" || name == "every field an object", make: func(op sweepOp, r req) (req, bool) {
-			if !withBody(op) || op.body == nil {
-				return r, false
-			}
-			raw, _ := json.Marshal(shape(doc, op.body, 0, leaf))
-			r.body = raw
-			return r, true
-		}}
+		return hostile{
+			name:    name,
+			refused: name == "every field null" || name == "every field an object",
+			make: func(op sweepOp, r req) (req, bool) {
+				if !withBody(op) || op.body == nil {
+					return r, false
+				}
+				raw, _ := json.Marshal(shape(doc, op.body, 0, leaf))
+				r.body = raw
+				return r, true
+			},
+		}
 	}
 	forbiddenOnControl := func(op sweepOp) int {
 		if control(op) {
@@ -184,7 +192,8 @@ func hostileVariants(doc map[string]any) []hostile {
 		{name: "hostile query", make: func(op sweepOp, r req) (req, bool) {
 			q := url.Values{}
 			for i, name := range append(op.query, "cursor", "limit", "filter:legalEntityId") {
-				q.Set(name, []string{"9999-12-31T23:59:59Z", "-1", "1e400", strings.Repeat("q", 10_000), "0000-01-01", "null", "../x"}[i%7])
+				q.Set(name,
+					[]string{"9999-12-31T23:59:59Z", "-1", "1e400", strings.Repeat("q", 10_000), "0000-01-01", "null", "../x"}[i%7])
 			}
 			r.path += "?" + q.Encode()
 			return r, true

@@ -100,8 +100,10 @@ func sweepOperations(doc map[string]any) []sweepOp {
 // the lookups.
 func sweepIDs(t *testing.T, e *env) []string {
 	ids := []string{"le_acme", "le_globex", "sa_group_acmeoperating", "sa_group_acmecharge", "sa_group_globexmain",
-		"subaccount_acmeengineering", "subaccount_acmeoldproject", "card_acmeaws", "card_group_acmesaas", "le_c_northwindsupply",
-		"le_cust_initech", "invoice_acme1001", "webhook_acmelocal", "merchant_v2_aws", "merchant_category_software", "stmt_202605",
+		"subaccount_acmeengineering", "subaccount_acmeoldproject", "card_acmeaws", "card_group_acmesaas",
+		"le_c_northwindsupply",
+		"le_cust_initech", "invoice_acme1001", "webhook_acmelocal", "merchant_v2_aws", "merchant_category_software",
+		"stmt_202605",
 		"US_ACH", "default"}
 	var pg page
 	e.get("/transaction", "sk_sandbox_acme", "").status(t, 200).decode(t, &pg)
@@ -122,7 +124,8 @@ type generator struct {
 
 var nasty = []string{"", "x", " ", "0", "-1", "1", "99999999999999999999", "1e308", "NaN", "true", "null", "[]", "{}",
 	"ü€😀", "..", "../..", "%00", "a/b", "<script>", "' OR 1=1 --", "le_", "le_acme", "le_globex", "2026-06-15",
-	"2026-06-15T14:00:00Z", "36h", "next", "ASC", "settled", "card", "usdc", "wire", "authorization_code", strings.Repeat("z", 300)}
+	"2026-06-15T14:00:00Z", "36h", "next", "ASC", "settled", "card", "usdc", "wire", "authorization_code",
+	strings.Repeat("z", 300)}
 
 func (g *generator) pick(list []string) string { return list[g.rng.IntN(len(list))] }
 
@@ -198,7 +201,9 @@ func (g *generator) credentials(r *req) {
 func (g *generator) body(schema any) any {
 	switch g.rng.IntN(10) {
 	case 0:
-		return g.pick([]string{`{"a":`, `nul`, "\xff\xfe", `{"x":1}{"y":2}`, strings.Repeat("[", 2000) + strings.Repeat("]", 2000), ``})
+		return g.pick(
+			[]string{`{"a":`, `nul`, "\xff\xfe", `{"x":1}{"y":2}`, strings.Repeat("[", 2000) + strings.Repeat("]", 2000), ``},
+		)
 	case 1:
 		return g.pick([]string{`[]`, `"s"`, `1`, `null`, `true`, `{}`})
 	}

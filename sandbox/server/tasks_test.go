@@ -17,7 +17,11 @@ func taskIDs(items []map[string]any) map[string]map[string]any {
 // taskOf finds the expense_submission task of a report.
 func taskOf(t *testing.T, e *env, report string) map[string]any {
 	t.Helper()
-	items := arItems(e.get("/task?filter:type=expense_submission&filter:attr[expenseReportId]="+report, acmeKey, "").status(t, 200).json(t))
+	items := arItems(
+		e.get("/task?filter:type=expense_submission&filter:attr[expenseReportId]="+report, acmeKey, "").
+			status(t, 200).
+			json(t),
+	)
 	if len(items) != 1 {
 		t.Fatalf("%d tasks for %s", len(items), report)
 	}
@@ -38,17 +42,23 @@ func TestTaskVisibilitySchemaAndFilters(t *testing.T) {
 	}
 	lunch := taskOf(t, e, "expense_report_carollunch")
 	arAs(e, http.MethodGet, "/task/"+lunch["id"].(string), bobKey, "le_acme", nil).gen1(t, 404, "not_found")
-	one := arMap(arAs(e, http.MethodGet, "/task/"+lunch["id"].(string), aliceKey, "le_acme", nil).status(t, 200).json(t), "task")
+	one := arMap(arAs(e, http.MethodGet, "/task/"+lunch["id"].(string), aliceKey, "le_acme", nil).status(t, 200).json(t),
+		"task")
 	actions, _ := one["actions"].([]any)
-	if one["status"] != "action_required" || len(actions) != 2 || arMap(actions[0])["key"] != "approve" || arMap(actions[0])["isDisabled"] != false ||
-		arMap(one, "meta", "amountCents")["isRequired"] != true || arMap(one, "data")["merchantName"] != "Corner Deli" {
+	if one["status"] != "action_required" || len(actions) != 2 || arMap(actions[0])["key"] != "approve" ||
+		arMap(actions[0])["isDisabled"] != false ||
+		arMap(one, "meta", "amountCents")["isRequired"] != true ||
+		arMap(one, "data")["merchantName"] != "Corner Deli" {
 		t.Fatalf("task = %v", one)
 	}
 	schemas, _ := e.get("/task/schema?filter:type=payment_approval", acmeKey, "").status(t, 200).json(t)["schemas"].([]any)
-	if len(schemas) != 1 || arMap(schemas[0])["type"] != "payment_approval" || arMap(schemas[0], "attributes", "amountCents")["type"] != "money" {
+	if len(schemas) != 1 || arMap(schemas[0])["type"] != "payment_approval" ||
+		arMap(schemas[0], "attributes", "amountCents")["type"] != "money" {
 		t.Fatalf("schema = %v", schemas)
 	}
-	big := arItems(e.get("/task?filter:attr[amountCents][gte]=10000&filter:type=expense_submission", acmeKey, "").status(t, 200).json(t))
+	big := arItems(
+		e.get("/task?filter:attr[amountCents][gte]=10000&filter:type=expense_submission", acmeKey, "").status(t, 200).json(t),
+	)
 	for _, it := range big {
 		if arMap(it, "data")["amountCents"].(float64) < 10000 {
 			t.Fatalf("gte filter listed %v", arMap(it, "data"))
@@ -78,7 +88,8 @@ func TestActingOnAnExpenseTaskReviewsTheReport(t *testing.T) {
 	act := func(key, le, id string, body any) *resp {
 		return arAs(e, http.MethodPost, "/task/"+id+"/act", key, le, body)
 	}
-	if r := act(aliceKey, "le_acme", lunch, map[string]any{"action": "approve"}).status(t, 200).json(t); r["success"] != true {
+	if r := act(aliceKey, "le_acme", lunch, map[string]any{"action": "approve"}).status(t,
+		200).json(t); r["success"] != true {
 		t.Fatalf("act = %v", r)
 	}
 	report := expenseCall(t, e, http.MethodGet, "/expense-report/expense_report_carollunch", nil)
@@ -89,25 +100,56 @@ func TestActingOnAnExpenseTaskReviewsTheReport(t *testing.T) {
 	if task["status"] != "completed" {
 		t.Fatalf("task = %v", task)
 	}
-	d := arDetails(t, act(aliceKey, "le_acme", lunch, map[string]any{"action": "reject", "payload": map[string]any{"reason": "late"}}).gen1(t, 400, "invalid_request"))
+	d := arDetails(
+		t,
+		act(
+			aliceKey,
+			"le_acme",
+			lunch,
+			map[string]any{"action": "reject", "payload": map[string]any{"reason": "late"}},
+		).gen1(t, 400, "invalid_request"),
+	)
 	if !strings.Contains(d["/action"].(string), "disabled") {
 		t.Fatalf("acting on a completed task: %v", d)
 	}
 	taxi := taskOf(t, e, "expense_report_bobtaxi")["id"].(string)
 	act(acmeKey, "", taxi, map[string]any{"action": "archive"}).gen1(t, 400, "invalid_request")
-	d = arDetails(t, act(acmeKey, "", taxi, map[string]any{"action": "reject", "payload": map[string]any{"reason": "no"}}).gen1(t, 400, "invalid_request"))
+	d = arDetails(
+		t,
+		act(
+			acmeKey,
+			"",
+			taxi,
+			map[string]any{"action": "reject", "payload": map[string]any{"reason": "no"}},
+		).gen1(t, 400, "invalid_request"),
+	)
 	if d["/payload/reviewedByUserId"] == nil {
 		t.Fatalf("a legal-entity key must name the reviewer: %v", d)
 	}
-	act(acmeKey, "", taxi, map[string]any{"action": "reject", "payload": map[string]any{"reviewedByUserId": "u_carol"}}).gen1(t, 400, "invalid_request")
+	act(
+		acmeKey,
+		"",
+		taxi,
+		map[string]any{"action": "reject", "payload": map[string]any{"reviewedByUserId": "u_carol"}},
+	).gen1(t, 400, "invalid_request")
 	act(acmeKey, "", taxi, map[string]any{}).gen1(t, 400, "invalid_request")
-	act(acmeKey, "", taxi, map[string]any{"action": "reject", "payload": map[string]any{"reviewedByUserId": "u_carol", "reason": "Personal trip"}}).status(t, 200)
-	if r := expenseCall(t, e, http.MethodGet, "/expense-report/expense_report_bobtaxi", nil); r.Status != "rejected" || r.Review["rejectionReason"] != "Personal trip" {
+	act(
+		acmeKey,
+		"",
+		taxi,
+		map[string]any{
+			"action":  "reject",
+			"payload": map[string]any{"reviewedByUserId": "u_carol", "reason": "Personal trip"},
+		},
+	).status(t, 200)
+	if r := expenseCall(t, e, http.MethodGet, "/expense-report/expense_report_bobtaxi", nil); r.Status != "rejected" ||
+		r.Review["rejectionReason"] != "Personal trip" {
 		t.Fatalf("rejected through the task: %+v", r)
 	}
 	act(bobKey, "le_acme", lunch, map[string]any{"action": "approve"}).gen1(t, 404, "not_found")
 	deferred(t, act(acmeRO, "", "task_acmepixelforge", map[string]any{"action": "approve"}))
-	if task := arMap(e.get("/task/task_acmepixelforge", acmeKey, "").status(t, 200).json(t), "task"); task["status"] != "action_required" {
+	if task := arMap(e.get("/task/task_acmepixelforge", acmeKey, "").status(t, 200).json(t),
+		"task"); task["status"] != "action_required" {
 		t.Fatalf("a deferred act changed the task: %v", task)
 	}
 }
@@ -123,17 +165,21 @@ func TestPaymentApprovalTaskReleasesOrCancelsItsPayment(t *testing.T) {
 			if txn["detailedStatus"] != "pending_approval" {
 				t.Fatalf("held payment = %v", txn)
 			}
-			arAs(e, http.MethodPost, "/task/task_acmepixelforge/act", bobKey, "le_acme", map[string]any{"action": c.action}).status(t, 200)
-			task := arMap(arAs(e, http.MethodGet, "/task/task_acmepixelforge", bobKey, "le_acme", nil).status(t, 200).json(t), "task")
+			arAs(e, http.MethodPost, "/task/task_acmepixelforge/act", bobKey, "le_acme",
+				map[string]any{"action": c.action}).status(t, 200)
+			task := arMap(arAs(e, http.MethodGet, "/task/task_acmepixelforge", bobKey, "le_acme", nil).status(t, 200).json(t),
+				"task")
 			if task["status"] != c.task || arMap(task, "data")["status"] != c.txn {
 				t.Fatalf("task after %s = %v", c.action, task)
 			}
-			if got := e.get("/transaction/txn_acmepixelforgehold", acmeKey, "").status(t, 200).json(t)["detailedStatus"]; got != c.txn {
+			if got := e.get("/transaction/txn_acmepixelforgehold", acmeKey, "").status(t,
+				200).json(t)["detailedStatus"]; got != c.txn {
 				t.Fatalf("payment after %s is %v, want %s", c.action, got, c.txn)
 			}
 			if c.action == "approve" {
 				advance(t, e, `{"by":"24h"}`)
-				if got := e.get("/transaction/txn_acmepixelforgehold", acmeKey, "").status(t, 200).json(t)["detailedStatus"]; got != "settled" {
+				if got := e.get("/transaction/txn_acmepixelforgehold", acmeKey, "").status(t,
+					200).json(t)["detailedStatus"]; got != "settled" {
 					t.Fatalf("an approved payment is %v a day later", got)
 				}
 			}

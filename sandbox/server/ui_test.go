@@ -18,7 +18,8 @@ func TestDashboardIsServed(t *testing.T) {
 		if got := r.Header.Get("Content-Type"); got != "text/html; charset=utf-8" {
 			t.Errorf("Content-Type = %q", got)
 		}
-		for _, want := range []string{`<script type="module" src="/_sandbox/ui/app.js">`, `<label for="world-select">World</label>`} {
+		for _, want := range []string{`<script type="module" src="/_sandbox/ui/app.js">`,
+			`<label for="world-select">World</label>`} {
 			if !strings.Contains(string(r.body), want) {
 				t.Errorf("the page lacks %s", want)
 			}
@@ -37,7 +38,11 @@ func TestDashboardIsServed(t *testing.T) {
 	t.Run("every file the page and its modules load is served", func(t *testing.T) {
 		page := e.get("/_sandbox/ui", "", "").status(t, http.StatusOK)
 		ref := regexp.MustCompile(`(?:src|href)="/_sandbox/ui/([a-z-]+\.[a-z]+)"|from '\./([a-z-]+\.js)'`)
-		types := map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
+		types := map[string]string{
+			".js":  "text/javascript; charset=utf-8",
+			".css": "text/css; charset=utf-8",
+			".svg": "image/svg+xml",
+		}
 		seen := map[string]bool{}
 		queue := []string{string(page.body)}
 		for len(queue) > 0 {
@@ -76,7 +81,8 @@ func TestDashboardIsServed(t *testing.T) {
 		if etag == "" || first.Header.Get("Cache-Control") != "no-cache" {
 			t.Fatalf("ETag %q, Cache-Control %q", etag, first.Header.Get("Cache-Control"))
 		}
-		again := e.do(req{path: "/_sandbox/ui/app.js", header: map[string]string{"If-None-Match": etag}}).status(t, http.StatusNotModified)
+		again := e.do(req{path: "/_sandbox/ui/app.js", header: map[string]string{"If-None-Match": etag}}).
+			status(t, http.StatusNotModified)
 		if len(again.body) != 0 {
 			t.Errorf("304 with a body of %d bytes", len(again.body))
 		}

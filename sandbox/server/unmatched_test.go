@@ -35,7 +35,8 @@ func TestUnmatchedRequestsAreJournaledWithANearMiss(t *testing.T) {
 				t.Fatalf("status %d: %s", r.StatusCode, r.body)
 			}
 			msg := r.json(t)["message"].(string)
-			if c.hint != "" && !strings.Contains(msg, "did you mean "+c.hint+"?") || c.hint == "" && strings.Contains(msg, "did you mean") {
+			if c.hint != "" && !strings.Contains(msg, "did you mean "+c.hint+"?") ||
+				c.hint == "" && strings.Contains(msg, "did you mean") {
 				t.Fatalf("message %q, want hint %q", msg, c.hint)
 			}
 			var j struct {
@@ -106,13 +107,18 @@ func TestFaultGatewayStatusesAndUnknownRoutes(t *testing.T) {
 	for _, c := range []struct {
 		status         int
 		identifier, nm string
-	}{{502, "bad_gateway", "BadGatewayError"}, {503, "unavailable", "ServiceUnavailableError"}, {504, "gateway_timeout", "GatewayTimeoutError"}} {
+	}{{502, "bad_gateway", "BadGatewayError"}, {503, "unavailable", "ServiceUnavailableError"},
+		{504, "gateway_timeout", "GatewayTimeoutError"}} {
 		t.Run(http.StatusText(c.status), func(t *testing.T) {
-			e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: map[string]any{"route": "account.list", "status": c.status, "count": 1}}).status(t, 201)
+			e.do(req{method: http.MethodPost, path: "/_sandbox/faults",
+				body: map[string]any{"route": "account.list", "status": c.status, "count": 1}}).
+				status(t, 201)
 			if m := e.get("/account", acmeKey, "").gen1(t, c.status, c.identifier); m["name"] != c.nm {
 				t.Fatalf("first-generation body = %v", m)
 			}
-			e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: map[string]any{"route": "v2.contact.list", "status": c.status, "count": 1}}).status(t, 201)
+			e.do(req{method: http.MethodPost, path: "/_sandbox/faults",
+				body: map[string]any{"route": "v2.contact.list", "status": c.status, "count": 1}}).
+				status(t, 201)
 			e.get("/v2/contacts", aliceKey, "le_acme").gen2(t, c.status, c.identifier)
 		})
 	}
@@ -120,7 +126,8 @@ func TestFaultGatewayStatusesAndUnknownRoutes(t *testing.T) {
 		r := e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"card.creat","status":500}`})
 		r.gen2(t, 400, "invalid_request")
 		d := r.json(t)["details"].(map[string]any)["/route"].(string)
-		if !strings.Contains(d, `"card.creat" is not a public route's name`) || !strings.Contains(d, `did you mean "card.create"?`) {
+		if !strings.Contains(d, `"card.creat" is not a public route's name`) ||
+			!strings.Contains(d, `did you mean "card.create"?`) {
 			t.Fatalf("details /route = %q", d)
 		}
 	})
@@ -131,7 +138,8 @@ func TestFaultGatewayStatusesAndUnknownRoutes(t *testing.T) {
 	t.Run("an unsupported status names the allowed ones", func(t *testing.T) {
 		r := e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"card.list","status":501}`})
 		r.gen2(t, 400, "invalid_request")
-		if d := r.json(t)["details"].(map[string]any)["/status"]; d != "must be one of 400, 401, 403, 404, 409, 429, 500, 502, 503, 504" {
+		if d := r.json(t)["details"].(map[string]any)["/status"]; d != "must be one of 400, 401, 403, 404, 409, 429, 500,"+
+			" 502, 503, 504" {
 			t.Fatalf("details /status = %v", d)
 		}
 	})
@@ -149,8 +157,10 @@ func TestLongInputsGetNoSuggestion(t *testing.T) {
 			t.Fatalf("message suggests a route: %.200s", msg)
 		}
 		// A short one still has its suggestion.
-		if msg := e.do(req{path: "/cards", key: acmeKey}).gen1(t, 404, "not_found")["message"].(string); !strings.Contains(msg,
-			"did you mean GET /card?") {
+		if msg := e.do(req{path: "/cards", key: acmeKey}).gen1(t, 404, "not_found")["message"].(string); !strings.Contains(
+			msg,
+			"did you mean GET /card?",
+		) {
 			t.Fatalf("message = %q", msg)
 		}
 	})

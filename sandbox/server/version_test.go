@@ -16,10 +16,13 @@ func TestBuildString(t *testing.T) {
 		{"a test or go run build", server.Build{Version: "(devel)"}, "(devel)"},
 		{"a tagged version", server.Build{Version: "v1.4.0"}, "v1.4.0"},
 		{"a stamped checkout names its revision already",
-			server.Build{Version: "v0.0.0-20261124001609-50bba9f6183f+dirty", Revision: "50bba9f6183f74d1d44df53b09ea9e78f8808365", Modified: true},
+			server.Build{Version: "v0.0.0-20261124001609-50bba9f6183f+dirty",
+				Revision: "50bba9f6183f74d1d44df53b09ea9e78f8808365", Modified: true},
 			"v0.0.0-20261124001609-50bba9f6183f+dirty"},
-		{"a revision the version does not name", server.Build{Version: "(devel)", Revision: "50bba9f6183f74d1d44df53b09ea9e78f8808365"}, "(devel) (50bba9f6183f)"},
-		{"with changes", server.Build{Version: "(devel)", Revision: "50bba9f6183f74d1d44df53b09ea9e78f8808365", Modified: true}, "(devel) (50bba9f6183f, modified)"},
+		{"a revision the version does not name", server.Build{Version: "(devel)",
+			Revision: "50bba9f6183f74d1d44df53b09ea9e78f8808365"}, "(devel) (50bba9f6183f)"},
+		{"with changes", server.Build{Version: "(devel)", Revision: "50bba9f6183f74d1d44df53b09ea9e78f8808365",
+			Modified: true}, "(devel) (50bba9f6183f, modified)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.b.String(); got != tc.want {

@@ -73,7 +73,8 @@ func TestOutboxWaitAnswersTheEmailOnceItIsSent(t *testing.T) {
 	if again.ID != m.ID {
 		t.Fatalf("second wait = %s, want %s", again.ID, m.ID)
 	}
-	d := e.get("/_sandbox/outbox/wait?to=hello@pixelforge.test&timeout=20ms&after="+m.ID, "", "").gen2(t, http.StatusRequestTimeout, "timeout")
+	d := e.get("/_sandbox/outbox/wait?to=hello@pixelforge.test&timeout=20ms&after="+m.ID, "", "").
+		gen2(t, http.StatusRequestTimeout, "timeout")
 	if d["timeout"] != "20ms" {
 		t.Fatalf("timeout details = %v", d)
 	}
@@ -83,12 +84,15 @@ func TestOutboxWaitAnswersTheEmailOnceItIsSent(t *testing.T) {
 		strings.Replace(validIR, "le_c_pixelforge", "le_c_danaconsulting", 1)).status(t, 200).json(t)
 	got = <-waiting
 	var next waitedMessage
-	if err := json.Unmarshal(got.body, &next); err != nil || got.status != http.StatusOK || next.RelatedID != second["id"] {
+	if err := json.Unmarshal(got.body, &next); err != nil || got.status != http.StatusOK ||
+		next.RelatedID != second["id"] {
 		t.Fatalf("wait after %s = %d %s, want the second request's email", m.ID, got.status, got.body)
 	}
 	// A filter nothing matches runs out of time.
-	e.get("/_sandbox/outbox/wait?subject=no+such+subject&timeout=10ms", "", "").gen2(t, http.StatusRequestTimeout, "timeout")
-	e.get("/_sandbox/outbox/wait?since=2200-01-01T00:00:00Z&timeout=10ms", "", "").gen2(t, http.StatusRequestTimeout, "timeout")
+	e.get("/_sandbox/outbox/wait?subject=no+such+subject&timeout=10ms", "", "").
+		gen2(t, http.StatusRequestTimeout, "timeout")
+	e.get("/_sandbox/outbox/wait?since=2200-01-01T00:00:00Z&timeout=10ms", "", "").
+		gen2(t, http.StatusRequestTimeout, "timeout")
 	// The list takes the subject filter too: a part of the subject, in
 	// any case.
 	var want []string
@@ -140,20 +144,24 @@ func TestDeliveryWaitFollowsADeliveryToItsStatus(t *testing.T) {
 	hook := createHook(t, e, rc.URL)
 	d := trigger(t, e, hook.ID, "card.update", "card_acmeaws")
 	var got deliveryJSON
-	e.get("/_sandbox/webhook-deliveries/wait?status=succeeded&timeout=60s&webhookId="+hook.ID, "", "").status(t, 200).decode(t, &got)
+	e.get("/_sandbox/webhook-deliveries/wait?status=succeeded&timeout=60s&webhookId="+hook.ID, "", "").
+		status(t, 200).
+		decode(t, &got)
 	if got.ID != d.ID || got.Status != "succeeded" || len(got.Attempts) != 1 || !got.Attempts[0].Succeeded {
 		t.Fatalf("waited delivery = %+v, want %s succeeded after one attempt", got, d.ID)
 	}
 	if n := len(rc.received()); n != 1 {
 		t.Fatalf("receiver got %d requests, want 1", n)
 	}
-	e.get("/_sandbox/webhook-deliveries/wait?timeout=10ms&after="+d.ID, "", "").gen2(t, http.StatusRequestTimeout, "timeout")
+	e.get("/_sandbox/webhook-deliveries/wait?timeout=10ms&after="+d.ID, "", "").
+		gen2(t, http.StatusRequestTimeout, "timeout")
 	waiting, cancel := waitAsync(e, "/_sandbox/webhook-deliveries/wait?event=card.delete&timeout=60s&after="+d.ID)
 	defer cancel()
 	next := trigger(t, e, hook.ID, "card.delete", "card_acmeaws")
 	a := <-waiting
 	var woke deliveryJSON
-	if err := json.Unmarshal(a.body, &woke); err != nil || a.status != http.StatusOK || woke.ID != next.ID || woke.Event != "card.delete" {
+	if err := json.Unmarshal(a.body, &woke); err != nil || a.status != http.StatusOK || woke.ID != next.ID ||
+		woke.Event != "card.delete" {
 		t.Fatalf("wait for card.delete = %d %s, want %s", a.status, a.body, next.ID)
 	}
 }
@@ -200,7 +208,8 @@ func TestWaitsAreBoundedPerWorldAndEndWithTheirClientOrWorld(t *testing.T) {
 		t.Fatalf("refusal details = %v", d)
 	}
 	// Another world is not affected.
-	e.get("/_sandbox/outbox/wait?since=2200-01-01T00:00:00Z&timeout=1ms", "", "").gen2(t, http.StatusRequestTimeout, "timeout")
+	e.get("/_sandbox/outbox/wait?since=2200-01-01T00:00:00Z&timeout=1ms", "", "").
+		gen2(t, http.StatusRequestTimeout, "timeout")
 	// A client going away frees its place.
 	cancels[0]()
 	if a := <-answers[0]; a.err == nil {
@@ -230,7 +239,8 @@ func TestWaitsAreBoundedPerWorldAndEndWithTheirClientOrWorld(t *testing.T) {
 // default world's.
 func TestSeededEmailLinksLeadToTheirWorld(t *testing.T) {
 	e := newEnv(t, options{})
-	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"scenario":"demo","id":"seeded"}`}).status(t, http.StatusCreated)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"scenario":"demo","id":"seeded"}`}).
+		status(t, http.StatusCreated)
 	for _, c := range []struct{ world, prefix, kind, page, want string }{
 		{"default", "/_sandbox/forms/information-requests/", "information_request", "secureForm", "Brightside"},
 		{"seeded", "/_sandbox/worlds/seeded/forms/information-requests/", "information_request", "secureForm", "Brightside"},
@@ -240,7 +250,9 @@ func TestSeededEmailLinksLeadToTheirWorld(t *testing.T) {
 		var page struct {
 			Items []client.Message `json:"items"`
 		}
-		e.do(req{path: "/_sandbox/outbox?kind=" + c.kind, header: map[string]string{"X-Sandbox-World": c.world}}).status(t, 200).decode(t, &page)
+		e.do(req{path: "/_sandbox/outbox?kind=" + c.kind, header: map[string]string{"X-Sandbox-World": c.world}}).
+			status(t, 200).
+			decode(t, &page)
 		if len(page.Items) == 0 {
 			t.Fatalf("%s: the demo's outbox holds no %s email", c.world, c.kind)
 		}
@@ -252,7 +264,8 @@ func TestSeededEmailLinksLeadToTheirWorld(t *testing.T) {
 			}
 		}
 		u, err := url.Parse(link)
-		if err != nil || !strings.HasPrefix(u.Path, c.prefix) || !strings.Contains(m.Text, link) || !strings.Contains(m.HTML, link) {
+		if err != nil || !strings.HasPrefix(u.Path, c.prefix) || !strings.Contains(m.Text, link) ||
+			!strings.Contains(m.HTML, link) {
 			t.Fatalf("%s: %s link %q (links %v, text %q)", c.world, c.kind, link, m.Links, m.Text)
 		}
 		got := e.do(req{path: u.Path}).status(t, 200)

@@ -102,7 +102,8 @@ func TestFailingEndpointBacksOffGrowsAndRecovers(t *testing.T) {
 	}
 	wantAttemptsAt(t, failed, t0)
 	b1 := t1.Add(time.Hour)
-	if h := getHook(t, e, hook.ID); h.Status != "backing-off" || h.BackingOffUntil != b1.Format(apiTime) || h.DisabledAt != "" {
+	if h := getHook(t, e, hook.ID); h.Status != "backing-off" || h.BackingOffUntil != b1.Format(apiTime) ||
+		h.DisabledAt != "" {
 		t.Fatalf("after the first permanent failure: %+v, want backing-off until %s", h, b1.Format(apiTime))
 	}
 
@@ -173,7 +174,8 @@ func TestFailingEndpointBacksOffGrowsAndRecovers(t *testing.T) {
 		t.Fatalf("the first notification %s is missing from the first page of %d", first.ID, len(page.Items))
 	}
 	if firstItem.Status != "failed" || firstItem.Attempts != 13 || firstItem.ResponseStatus != 500 ||
-		firstItem.EventID != first.EventID || firstItem.EntityID != "card_acmeaws" || firstItem.LastAttemptAt != t1.Format(apiTime) {
+		firstItem.EventID != first.EventID || firstItem.EntityID != "card_acmeaws" ||
+		firstItem.LastAttemptAt != t1.Format(apiTime) {
 		t.Fatalf("the failed notification in the history = %+v", *firstItem)
 	}
 }
@@ -204,7 +206,8 @@ func TestEndpointDisablesAfterSixPermanentFailures(t *testing.T) {
 			}
 			break
 		}
-		if want := start.Add(retrySpan()).Add(time.Hour << (n - 1)); h.Status != "backing-off" || h.BackingOffUntil != want.Format(apiTime) {
+		if want := start.Add(retrySpan()).Add(time.Hour << (n - 1)); h.Status != "backing-off" ||
+			h.BackingOffUntil != want.Format(apiTime) {
 			t.Fatalf("after %d permanent failures: %+v, want backing-off until %s", n, h, want.Format(apiTime))
 		}
 		advanceTo(t, e, mustTime(t, h.BackingOffUntil))

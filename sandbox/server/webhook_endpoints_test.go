@@ -14,12 +14,16 @@ func TestWebhookEndpointsManagement(t *testing.T) {
 		Items []hookView `json:"items"`
 	}
 	e.get("/webhook", "sk_sandbox_acme", "").status(t, 200).decode(t, &pg)
-	if len(pg.Items) != 2 || pg.Items[0].ID != "webhook_acmelocal" || pg.Items[0].Status != "paused" || pg.Items[0].PausedAt == "" ||
-		pg.Items[1].ID != "webhook_acmeerp" || pg.Items[1].Status != "active" || pg.Items[1].URL != "http://127.0.0.1:9/hooks" {
+	if len(pg.Items) != 2 || pg.Items[0].ID != "webhook_acmelocal" || pg.Items[0].Status != "paused" ||
+		pg.Items[0].PausedAt == "" ||
+		pg.Items[1].ID != "webhook_acmeerp" ||
+		pg.Items[1].Status != "active" ||
+		pg.Items[1].URL != "http://127.0.0.1:9/hooks" {
 		t.Fatalf("demo webhooks = %+v", pg.Items)
 	}
 	h := createHook(t, e, "https://hooks.example.test/slash")
-	if !strings.HasPrefix(h.ID, "webhook_") || h.Status != "active" || h.Name != "Receiver" || h.CreatedAt == "" || h.PausedAt != "" {
+	if !strings.HasPrefix(h.ID, "webhook_") || h.Status != "active" || h.Name != "Receiver" || h.CreatedAt == "" ||
+		h.PausedAt != "" {
 		t.Fatalf("created = %+v", h)
 	}
 	if got := getHook(t, e, h.ID); got != h {
@@ -27,7 +31,8 @@ func TestWebhookEndpointsManagement(t *testing.T) {
 	}
 	var alice hookView
 	e.do(req{method: http.MethodPost, path: "/webhook", key: "sk_sandbox_alice", le: "le_globex",
-		body: `{"url":"http://localhost:4000/h","name":"Globex","legalEntityId":"le_globex"}`}).status(t, 201).decode(t, &alice)
+		body: `{"url":"http://localhost:4000/h","name":"Globex","legalEntityId":"le_globex"}`}).status(t, 201).decode(t,
+		&alice)
 	e.get("/webhook/"+alice.ID, "sk_sandbox_acme", "").gen1(t, 404, "not_found")
 	e.get("/webhook/"+h.ID, "sk_sandbox_globex", "").gen1(t, 404, "not_found")
 	e.get("/webhook?filter:legalEntityId=le_globex", "sk_sandbox_acme", "").gen1(t, 403, "forbidden")
@@ -58,7 +63,8 @@ func TestWebhookWritesAreValidated(t *testing.T) {
 		status              int
 		code, field         string
 	}{
-		{"user key without legalEntityId", "sk_sandbox_alice", "le_acme", `{"url":"http://a.test","name":"x"}`, 400, "invalid_request", "/legalEntityId"},
+		{"user key without legalEntityId", "sk_sandbox_alice", "le_acme", `{"url":"http://a.test","name":"x"}`, 400,
+			"invalid_request", "/legalEntityId"},
 		{"legalEntityId of another entity the key may use", "sk_sandbox_alice", "le_acme",
 			`{"url":"http://a.test","name":"x","legalEntityId":"le_globex"}`, 400, "invalid_request", "/legalEntityId"},
 		{"legalEntityId the key may not use", "sk_sandbox_bob", "le_acme",
@@ -66,7 +72,8 @@ func TestWebhookWritesAreValidated(t *testing.T) {
 		{"not http", "sk_sandbox_acme", "", `{"url":"ftp://a.test/x","name":"x"}`, 400, "invalid_request", "/url"},
 		{"relative url", "sk_sandbox_acme", "", `{"url":"/hooks","name":"x"}`, 400, "invalid_request", "/url"},
 		{"missing name", "sk_sandbox_acme", "", `{"url":"http://a.test"}`, 400, "invalid_request", "/name"},
-		{"enabledEvents cannot be set", "sk_sandbox_acme", "", `{"url":"http://a.test","name":"x","enabledEvents":[]}`, 400, "invalid_request", "/enabledEvents"},
+		{"enabledEvents cannot be set", "sk_sandbox_acme", "", `{"url":"http://a.test","name":"x","enabledEvents":[]}`, 400,
+			"invalid_request", "/enabledEvents"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := post(c.key, c.le, c.body).gen1(t, c.status, c.code)
@@ -77,17 +84,26 @@ func TestWebhookWritesAreValidated(t *testing.T) {
 		})
 	}
 	var bob hookView
-	post("sk_sandbox_bob", "le_acme", `{"url":"http://a.test","name":"Bob's","legalEntityId":"le_acme"}`).status(t, 201).decode(t, &bob)
-	for status, want := range map[string]string{"backing-off": "set by the system", "disabled": "set by the system", "gone": "must be"} {
+	post(
+		"sk_sandbox_bob",
+		"le_acme",
+		`{"url":"http://a.test","name":"Bob's","legalEntityId":"le_acme"}`,
+	).status(t, 201).
+		decode(t, &bob)
+	for status, want := range map[string]string{"backing-off": "set by the system", "disabled": "set by the system",
+		"gone": "must be"} {
 		m := e.do(req{method: http.MethodPatch, path: "/webhook/" + bob.ID, key: "sk_sandbox_acme",
 			body: `{"status":"` + status + `"}`}).gen1(t, 400, "invalid_request")
 		if !strings.Contains(m["message"].(string), want) {
 			t.Fatalf("PATCH %s: %v", status, m["message"])
 		}
 	}
-	e.do(req{method: http.MethodPatch, path: "/webhook/webhook_nope", key: "sk_sandbox_acme", body: `{"status":"paused"}`}).gen1(t, 404, "not_found")
+	e.do(req{method: http.MethodPatch, path: "/webhook/webhook_nope", key: "sk_sandbox_acme",
+		body: `{"status":"paused"}`}).
+		gen1(t, 404, "not_found")
 	id := deferred(t, post("sk_sandbox_acme_readonly", "", `{"url":"http://a.test","name":"Deferred"}`))
-	if got := e.get("/agent-request/"+id, "sk_sandbox_acme_readonly", "").status(t, 200).json(t); got["status"] != "pending" {
+	if got := e.get("/agent-request/"+id, "sk_sandbox_acme_readonly", "").status(t,
+		200).json(t); got["status"] != "pending" {
 		t.Fatalf("read-only create: %v", got)
 	}
 }
@@ -116,7 +132,8 @@ func TestDeliveryControlValidation(t *testing.T) {
 		{"GET", "/_sandbox/webhook-deliveries/whdel_nope", "", 404, "not_found"},
 		{"POST", "/_sandbox/webhook-deliveries/whdel_nope/redeliver", "", 404, "not_found"},
 		{"POST", "/_sandbox/webhooks/webhook_nope/trigger", `{"event":"card.update","entityId":"c"}`, 404, "not_found"},
-		{"POST", "/_sandbox/webhooks/webhook_acmelocal/trigger", `{"event":"card.created","entityId":"c"}`, 400, "invalid_request"},
+		{"POST", "/_sandbox/webhooks/webhook_acmelocal/trigger", `{"event":"card.created","entityId":"c"}`, 400,
+			"invalid_request"},
 		{"POST", "/_sandbox/webhooks/webhook_acmelocal/trigger", `{"event":"card.update"}`, 400, "invalid_request"},
 		{"POST", "/_sandbox/webhook-deliveries/settle", `{"timeout":"2h"}`, 400, "invalid_request"},
 		{"GET", "/_sandbox/webhooks/public-key?format=der", "", 400, "invalid_request"},
@@ -135,7 +152,9 @@ func TestDeliveryControlValidation(t *testing.T) {
 		t.Fatalf("paused trigger = %+v, settle = %+v", d, s)
 	}
 	var s settledJSON
-	e.do(req{method: http.MethodPost, path: "/_sandbox/webhook-deliveries/settle", body: `{"timeout":"5s"}`}).status(t, 200).decode(t, &s)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/webhook-deliveries/settle", body: `{"timeout":"5s"}`}).
+		status(t, 200).
+		decode(t, &s)
 	if !s.Settled {
 		t.Fatalf("settle with a timeout = %+v", s)
 	}

@@ -30,9 +30,12 @@ func TestWebhookNotificationHistory(t *testing.T) {
 	var first, second notificationPage
 	e.get(path, "sk_sandbox_acme", "").status(t, 200).decode(t, &first)
 	if first.Metadata.Count != 50 || len(first.Items) != 50 || first.Metadata.NextCursor == "" {
-		t.Fatalf("first page: %d items, count %d, cursor %q", len(first.Items), first.Metadata.Count, first.Metadata.NextCursor)
+		t.Fatalf("first page: %d items, count %d, cursor %q", len(first.Items), first.Metadata.Count,
+			first.Metadata.NextCursor)
 	}
-	e.get(path+"?cursor="+url.QueryEscape(first.Metadata.NextCursor), "sk_sandbox_acme", "").status(t, 200).decode(t, &second)
+	e.get(path+"?cursor="+url.QueryEscape(first.Metadata.NextCursor), "sk_sandbox_acme", "").
+		status(t, 200).
+		decode(t, &second)
 	if len(second.Items) != 3 || second.Metadata.NextCursor != "" {
 		t.Fatalf("second page: %d items, cursor %q", len(second.Items), second.Metadata.NextCursor)
 	}

@@ -101,7 +101,8 @@ func TestAuthorizationWebhookVerifiesAsTheDocsSay(t *testing.T) {
 	rc := newCapture(t, `{"approved":true,"reason":"verified"}`)
 	var h authHookJSON
 	e.do(req{method: http.MethodPut, path: authPath, key: "sk_sandbox_acme",
-		body: `{"webhookUrl":"` + rc.URL + `","status":"active","config":{"fallbackBehavior":"reject"}}`}).status(t, 200).decode(t, &h)
+		body: `{"webhookUrl":"` + rc.URL + `","status":"active","config":{"fallbackBehavior":"reject"}}`}).status(t,
+		200).decode(t, &h)
 	virtual := clockNow(t, e)
 	s := authorize(t, e, "card_acmegithub", 2_100, "merchant_v2_github")
 	wantDecision(t, s, true, "authorizationWebhook", "verified")
@@ -133,7 +134,8 @@ func TestAuthorizationWebhookVerifiesAsTheDocsSay(t *testing.T) {
 		}
 	})
 	t.Run("the virtual time has its own header", func(t *testing.T) {
-		if got, want := call.header.Get("x-sandbox-virtual-time"), virtual.UTC().Format("2006-01-02T15:04:05.000Z"); got != want {
+		if got, want := call.header.Get("x-sandbox-virtual-time"),
+			virtual.UTC().Format("2006-01-02T15:04:05.000Z"); got != want {
 			t.Fatalf("x-sandbox-virtual-time = %q, want the world's clock %q", got, want)
 		}
 		if !strings.Contains(string(call.body), `"timestamp":"`+virtual.UTC().Format("2006-01-02T15:04:05.000Z")+`"`) {
@@ -157,7 +159,8 @@ func TestWebhookDeliveryCarriesTheVirtualTime(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("receiver got %d deliveries, want 1", len(got))
 	}
-	if v, want := got[0].header.Get("x-sandbox-virtual-time"), virtual.UTC().Format("2006-01-02T15:04:05.000Z"); v != want {
+	if v, want := got[0].header.Get("x-sandbox-virtual-time"),
+		virtual.UTC().Format("2006-01-02T15:04:05.000Z"); v != want {
 		t.Fatalf("x-sandbox-virtual-time = %q, want %q", v, want)
 	}
 }

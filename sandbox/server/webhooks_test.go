@@ -298,9 +298,11 @@ func TestWebhookDeliveryFailsRetriesOnTheClockAndRecovers(t *testing.T) {
 	}
 	got := getDelivery(t, e, d.ID)
 	a := got.Attempts[0]
-	if got.Status != "retrying" || got.NextAttemptAt != t0.Add(500*time.Millisecond).Format(time.RFC3339Nano) || a.Response == nil || a.Response.Status != 500 || a.Response.Body != "status 500" ||
+	if got.Status != "retrying" || got.NextAttemptAt != t0.Add(500*time.Millisecond).Format(time.RFC3339Nano) ||
+		a.Response == nil || a.Response.Status != 500 || a.Response.Body != "status 500" ||
 		a.Request.Body != string(d.Payload) || a.Request.Headers["slash-webhook-signature"] == "" ||
-		a.Request.Headers["slash-webhook-timestamp"] != strconv.FormatInt(t0.Unix(), 10) || a.URL != rc.URL+"/webhooks/slash" {
+		a.Request.Headers["slash-webhook-timestamp"] != strconv.FormatInt(t0.Unix(), 10) ||
+		a.URL != rc.URL+"/webhooks/slash" {
 		t.Fatalf("delivery after a failure = %+v", got)
 	}
 	adv := advance(t, e, `{"by":"1m"}`)
@@ -309,7 +311,8 @@ func TestWebhookDeliveryFailsRetriesOnTheClockAndRecovers(t *testing.T) {
 		t.Fatalf("advance webhooks = %v", hooksOut)
 	}
 	got = getDelivery(t, e, d.ID)
-	if got.Status != "succeeded" || got.AttemptCount != 2 || got.Attempts[1].At != t0.Add(500*time.Millisecond).Format(time.RFC3339Nano) {
+	if got.Status != "succeeded" || got.AttemptCount != 2 ||
+		got.Attempts[1].At != t0.Add(500*time.Millisecond).Format(time.RFC3339Nano) {
 		t.Fatalf("delivery after the retry = %+v", got)
 	}
 	if h := getHook(t, e, hook.ID); h.Status != "active" || h.BackingOffUntil != "" {
@@ -323,7 +326,8 @@ func TestWebhookDeliveryFailsRetriesOnTheClockAndRecovers(t *testing.T) {
 	}
 	settleHooks(t, e)
 	recv := rc.received()
-	if len(recv) != 3 || recv[2].payload.EventID != d.EventID || recv[2].header.Get("slash-webhook-delivery-id") != redo.ID {
+	if len(recv) != 3 || recv[2].payload.EventID != d.EventID ||
+		recv[2].header.Get("slash-webhook-delivery-id") != redo.ID {
 		t.Fatalf("receiver got %d deliveries; last %+v", len(recv), recv[len(recv)-1])
 	}
 }
@@ -354,7 +358,9 @@ func TestLedgerChangesReachTheReceiverInOrder(t *testing.T) {
 	if tx.ID != recv[0].payload.EntityID || tx.Status == "pending" {
 		t.Fatalf("the entity of an update = %+v", tx)
 	}
-	if n := len(deliveries(t, e, "event=aggregated_transaction.update&status=succeeded&webhookId="+hook.ID)); n != len(list) {
+	if n := len(deliveries(t, e, "event=aggregated_transaction.update&status=succeeded&webhookId="+hook.ID)); n != len(
+		list,
+	) {
 		t.Fatalf("filtered list has %d, want %d", n, len(list))
 	}
 	// Without settling, the clock moves at once and the deliveries follow.
@@ -414,7 +420,9 @@ func TestChaosDuplicatesAndShuffles(t *testing.T) {
 	rc := newHookReceiver(t, e)
 	hook := createHook(t, e, rc.URL)
 	var chaos map[string]any
-	e.do(req{method: http.MethodPost, path: "/_sandbox/webhooks/chaos", body: `{"duplicate":1}`}).status(t, 200).decode(t, &chaos)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/webhooks/chaos", body: `{"duplicate":1}`}).
+		status(t, 200).
+		decode(t, &chaos)
 	if chaos["duplicate"] != float64(1) || chaos["shuffle"] != false {
 		t.Fatalf("chaos = %v", chaos)
 	}
@@ -445,5 +453,6 @@ func TestChaosDuplicatesAndShuffles(t *testing.T) {
 	if len(recv) != len(want) || len(seen) != len(want) || inOrder {
 		t.Fatalf("shuffle: receiver got %d (%d distinct), in event order %v", len(recv), len(seen), inOrder)
 	}
-	e.do(req{method: http.MethodPost, path: "/_sandbox/webhooks/chaos", body: `{"duplicate":2}`}).gen2(t, 400, "invalid_request")
+	e.do(req{method: http.MethodPost, path: "/_sandbox/webhooks/chaos", body: `{"duplicate":2}`}).
+		gen2(t, 400, "invalid_request")
 }

@@ -52,7 +52,9 @@ func TestWorldsAreIsolated(t *testing.T) {
 	if got["note"] != "only in w1" {
 		t.Fatalf("w1 transaction = %v", got)
 	}
-	e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"by":"1d"}`, header: map[string]string{"X-Sandbox-World": "w1"}}).status(t, 200)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"by":"1d"}`,
+		header: map[string]string{"X-Sandbox-World": "w1"}}).
+		status(t, 200)
 	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds/w1/clock/advance", body: `{"by":"1d"}`}).status(t, 200)
 	if got := e.get("/_sandbox/worlds/w1/clock", "", "").status(t, 200).json(t)["now"]; got != "2026-06-17T14:00:00Z" {
 		t.Fatalf("w1 clock = %v", got)
@@ -65,7 +67,8 @@ func TestWorldsAreIsolated(t *testing.T) {
 		t.Fatalf("%d worlds listed", len(list))
 	}
 	e.get("/_sandbox/worlds/w1", "", "").status(t, 200)
-	if got := e.do(req{method: http.MethodDelete, path: "/_sandbox/worlds/w1"}).status(t, 200).json(t); got["deleted"] != true {
+	if got := e.do(req{method: http.MethodDelete, path: "/_sandbox/worlds/w1"}).status(t,
+		200).json(t); got["deleted"] != true {
 		t.Fatalf("delete = %v", got)
 	}
 	e.get("/account", "sk_sandbox_acme_w1", "").gen1(t, 401, "unauthorized")
@@ -76,7 +79,13 @@ func TestWorldsAreIsolated(t *testing.T) {
 
 func TestWorldCreationInputs(t *testing.T) {
 	e := newEnv(t, options{})
-	inline := createWorld(t, e, `{"id":"tiny","yaml":"legalEntities:\n  - {id: le_t, name: T}\nusers:\n  - {id: u_t, name: T, roles: [{legalEntityId: le_t}]}\nkeys:\n  - {key: sk_t, kind: user, userId: u_t}\n","seed":5,"clockStart":"2030-01-01T00:00:00Z","ttl":"1h"}`)
+	inline := createWorld(
+		t,
+		e,
+		`{"id":"tiny","yaml":"legalEntities:\n  - {id: le_t, name: T}\nusers:\n  - {id: u_t, name: T, roles: [{`+
+			`legalEntityId: le_t}]}\nkeys:\n  - {key: sk_t, kind: user, userId: u_t}\n","seed":5,"clockStart":"2030-01-01T00:`+
+			`00:00Z","ttl":"1h"}`,
+	)
 	if inline.ID != "tiny" || inline.Seed != 5 || inline.Clock.Now != "2030-01-01T00:00:00Z" || inline.ExpiresAt == nil {
 		t.Fatalf("inline world = %+v", inline)
 	}
@@ -96,7 +105,8 @@ func TestWorldCreationInputs(t *testing.T) {
 			}
 		})
 	}
-	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"id":"tiny","scenario":"empty"}`}).gen2(t, 409, "conflict")
+	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds", body: `{"id":"tiny","scenario":"empty"}`}).
+		gen2(t, 409, "conflict")
 	t.Run("time to live", func(t *testing.T) {
 		if gone := e.eng.Reap(time.Now().Add(2 * time.Hour)); len(gone) != 1 || gone[0] != "tiny" {
 			t.Fatalf("reaped %v", gone)
@@ -114,7 +124,9 @@ func TestParallelWorldsDoNotInterfere(t *testing.T) {
 			key := "sk_sandbox_acme_" + w.ID
 			txn, _ := firstTransaction(t, e)
 			note(e, key, "", txn, `{"note":"`+w.ID+`"}`).status(t, 200)
-			e.do(req{method: http.MethodPost, path: "/_sandbox/worlds/" + w.ID + "/clock/advance", body: fmt.Sprintf(`{"by":"%dh"}`, i+1)}).status(t, 200)
+			e.do(req{method: http.MethodPost, path: "/_sandbox/worlds/" + w.ID + "/clock/advance",
+				body: fmt.Sprintf(`{"by":"%dh"}`, i+1)}).
+				status(t, 200)
 			if got := e.get("/transaction/"+txn, key, "").json(t)["note"]; got != w.ID {
 				t.Fatalf("note in %s = %v", w.ID, got)
 			}
@@ -130,7 +142,8 @@ func TestParallelWorldsDoNotInterfere(t *testing.T) {
 func transcript(t *testing.T, e *env, key string) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	for _, p := range []string{"/account/sa_group_acmeoperating/balance", "/transaction", "/transaction?filter:status=pending", "/tokens/prices"} {
+	for _, p := range []string{"/account/sa_group_acmeoperating/balance", "/transaction",
+		"/transaction?filter:status=pending", "/tokens/prices"} {
 		b.Write(e.get(p, key, "").status(t, 200).body)
 	}
 	return b.Bytes()
@@ -139,7 +152,9 @@ func transcript(t *testing.T, e *env, key string) []byte {
 func TestSnapshotRestoreRoundTrips(t *testing.T) {
 	e := newEnv(t, options{})
 	advance(t, e, `{"by":"3h"}`)
-	snap := e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots", body: `{"label":"before"}`}).status(t, 201).json(t)
+	snap := e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots", body: `{"label":"before"}`}).
+		status(t, 201).
+		json(t)
 	before := transcript(t, e, "sk_sandbox_acme")
 	txn, _ := firstTransaction(t, e)
 	note(e, "sk_sandbox_acme", "", txn, `{"note":"later"}`).status(t, 200)
@@ -156,19 +171,23 @@ func TestSnapshotRestoreRoundTrips(t *testing.T) {
 		if !strings.Contains(file.Header.Get("Content-Disposition"), "attachment") {
 			t.Fatalf("export headers = %v", file.Header)
 		}
-		imported := e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots/import", body: file.body}).status(t, 201).json(t)
+		imported := e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots/import", body: file.body}).
+			status(t, 201).
+			json(t)
 		w := createWorld(t, e, `{"snapshot":"`+imported["id"].(string)+`"}`)
 		if got := transcript(t, e, "sk_sandbox_acme_"+w.ID); !bytes.Equal(before, got) {
 			t.Fatal("a world made from the imported snapshot answers differently")
 		}
-		e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots/import", body: `{"format":"nope"}`}).gen2(t, 400, "invalid_request")
+		e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots/import", body: `{"format":"nope"}`}).
+			gen2(t, 400, "invalid_request")
 	})
 	list := e.get("/_sandbox/snapshots", "", "").status(t, 200).json(t)["items"].([]any)
 	if len(list) != 2 {
 		t.Fatalf("%d snapshots listed", len(list))
 	}
 	e.do(req{method: http.MethodDelete, path: "/_sandbox/snapshots/" + snap["id"].(string)}).status(t, 200)
-	e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots/" + snap["id"].(string) + "/restore"}).gen2(t, 404, "not_found")
+	e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots/" + snap["id"].(string) + "/restore"}).
+		gen2(t, 404, "not_found")
 }
 
 func TestFaultInjection(t *testing.T) {
@@ -212,7 +231,8 @@ func TestFaultInjection(t *testing.T) {
 	})
 	t.Run("probability is seeded", func(t *testing.T) {
 		pattern := func(e *env) string {
-			e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"*","status":500,"probability":0.5}`}).status(t, 201)
+			e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"*","status":500,"probability":0.5}`}).
+				status(t, 201)
 			var b strings.Builder
 			for range 24 {
 				b.WriteString(fmt.Sprint(e.get("/legal-entity", "sk_sandbox_acme", "").StatusCode / 100))
@@ -231,7 +251,8 @@ func TestFaultInjection(t *testing.T) {
 		if len(items) != 1 || items[0].(map[string]any)["id"] != f["id"] {
 			t.Fatalf("faults = %v", items)
 		}
-		e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"x","status":418}`}).gen2(t, 400, "invalid_request")
+		e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"x","status":418}`}).
+			gen2(t, 400, "invalid_request")
 		e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"status":500}`}).gen2(t, 400, "invalid_request")
 		e.do(req{method: http.MethodDelete, path: "/_sandbox/faults/" + f["id"].(string)}).status(t, 200)
 		e.do(req{method: http.MethodDelete, path: "/_sandbox/faults/" + f["id"].(string)}).gen2(t, 404, "not_found")
@@ -250,10 +271,12 @@ func TestRateLimit(t *testing.T) {
 		t.Fatalf("429 headers = %v", r.Header)
 	}
 	e.get("/legal-entity", "sk_sandbox_globex", "").status(t, 200)
-	if got := e.get("/_sandbox/rate-limit", "", "").status(t, 200).json(t)["limit"].(map[string]any); got["requests"] != float64(3) {
+	if got := e.get("/_sandbox/rate-limit", "", "").status(t, 200).json(t)["limit"].(map[string]any); got["requests"] !=
+		float64(3) {
 		t.Fatalf("limit = %v", got)
 	}
-	e.do(req{method: http.MethodPut, path: "/_sandbox/rate-limit", body: `{"requests":0,"window":"1h"}`}).gen2(t, 400, "invalid_request")
+	e.do(req{method: http.MethodPut, path: "/_sandbox/rate-limit", body: `{"requests":0,"window":"1h"}`}).
+		gen2(t, 400, "invalid_request")
 	e.do(req{method: http.MethodDelete, path: "/_sandbox/rate-limit"}).status(t, 200)
 	e.get("/legal-entity", "sk_sandbox_acme", "").status(t, 200)
 }
@@ -279,7 +302,8 @@ func TestRequestJournal(t *testing.T) {
 	if len(j.Items) < 4 || j.Items[0].Route != "transaction.note.update" {
 		t.Fatalf("journal = %+v", j.Items)
 	}
-	if j.Items[0].Request.(map[string]any)["note"] != "journaled" || j.Items[0].Response.(map[string]any)["success"] != true {
+	if j.Items[0].Request.(map[string]any)["note"] != "journaled" ||
+		j.Items[0].Response.(map[string]any)["success"] != true {
 		t.Fatalf("bodies = %v / %v", j.Items[0].Request, j.Items[0].Response)
 	}
 	if strings.Contains(j.Items[0].Key, "sk_sandbox_acme") || j.Items[0].Headers["X-API-Key"] == "sk_sandbox_acme" {
@@ -303,13 +327,18 @@ func TestRequestJournal(t *testing.T) {
 
 func TestClockModes(t *testing.T) {
 	e := newEnv(t, options{})
-	got := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/mode", body: `{"mode":"scaled","scale":60}`}).status(t, 200).json(t)
+	got := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/mode", body: `{"mode":"scaled","scale":60}`}).
+		status(t, 200).
+		json(t)
 	if got["mode"] != "scaled" || got["scale"] != float64(60) {
 		t.Fatalf("mode = %v", got)
 	}
-	e.do(req{method: http.MethodPost, path: "/_sandbox/clock/mode", body: `{"mode":"scaled"}`}).gen2(t, 400, "invalid_request")
-	e.do(req{method: http.MethodPost, path: "/_sandbox/clock/mode", body: `{"mode":"warp"}`}).gen2(t, 400, "invalid_request")
-	if got := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/mode", body: `{"mode":"frozen"}`}).status(t, 200).json(t); got["mode"] != "frozen" {
+	e.do(req{method: http.MethodPost, path: "/_sandbox/clock/mode", body: `{"mode":"scaled"}`}).
+		gen2(t, 400, "invalid_request")
+	e.do(req{method: http.MethodPost, path: "/_sandbox/clock/mode", body: `{"mode":"warp"}`}).
+		gen2(t, 400, "invalid_request")
+	if got := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/mode", body: `{"mode":"frozen"}`}).status(t,
+		200).json(t); got["mode"] != "frozen" {
 		t.Fatalf("mode = %v", got)
 	}
 }
@@ -317,7 +346,9 @@ func TestClockModes(t *testing.T) {
 func TestDeletingAWorldForgetsItsJournalAndFaults(t *testing.T) {
 	e := newEnv(t, options{})
 	createWorld(t, e, `{"id":"gone","scenario":"empty"}`)
-	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds/gone/faults", body: `{"route":"legal_entity.list","status":500}`}).status(t, 201)
+	e.do(req{method: http.MethodPost, path: "/_sandbox/worlds/gone/faults",
+		body: `{"route":"legal_entity.list","status":500}`}).
+		status(t, 201)
 	e.get("/legal-entity", "sk_test_empty_user_gone", "").gen1(t, 500, "internal")
 	e.do(req{method: http.MethodDelete, path: "/_sandbox/worlds/gone"}).status(t, 200)
 	createWorld(t, e, `{"id":"gone","scenario":"empty"}`)

@@ -131,7 +131,10 @@ func (f *dataFile) load(tx *buntdb.Tx, repair *Repair) error {
 		repair.Upgraded = true
 		return f.rewrite(tx)
 	}
-	return &DamagedError{Path: f.path, Problem: fmt.Sprintf("it does not start with %q, the first line of a data file", fileMagic)}
+	return &DamagedError{
+		Path:    f.path,
+		Problem: fmt.Sprintf("it does not start with %q, the first line of a data file", fileMagic),
+	}
 }
 
 // replay applies the file's frames to tx, and cuts off an incomplete last

@@ -83,7 +83,8 @@ func TestBuntdbFileLoadsAndIsUpgraded(t *testing.T) {
 		repairs[0].DroppedAt != oldSize-int64(len(partial)) {
 		t.Fatalf("repairs %+v", repairs)
 	}
-	if msg := repairs[0].String(); !strings.Contains(msg, "dropped 27 bytes at byte") || !strings.Contains(msg, "upgraded") {
+	if msg := repairs[0].String(); !strings.Contains(msg, "dropped 27 bytes at byte") ||
+		!strings.Contains(msg, "upgraded") {
 		t.Fatalf("repair says %q", msg)
 	}
 	putAll(t, db, "c", "3")
@@ -101,7 +102,8 @@ func TestBuntdbFileLoadsAndIsUpgraded(t *testing.T) {
 // A buntdb file with a bad byte before its end is refused, with where.
 func TestDamagedBuntdbFileIsRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
-	raw := "*3\r\n$3\r\nset\r\n$1\r\na\r\n$1\r\n1\r\n*3\r\n$3\r\nset\r\n$1\r\nb\r\n#1\r\n2\r\n*2\r\n$3\r\ndel\r\n$1\r\na\r\n"
+	raw := "*3\r\n$3\r\nset\r\n$1\r\na\r\n$1\r\n1\r\n*3\r\n$3\r\nset\r\n$1\r\nb\r\n#1\r\n2\r\n*2\r\n$3\r\ndel\r\n$1\r\na" +
+		"\r\n"
 	os.WriteFile(path, []byte(raw), 0o644)
 	_, err := OpenFile(path, FileOptions{})
 	var damaged *DamagedError
@@ -131,7 +133,8 @@ func TestZerosAtTheEndAreATornWrite(t *testing.T) {
 			t.Fatalf("loaded %q", got)
 		}
 		db.Close()
-		if len(repairs) != 1 || repairs[0].Dropped != int64(tail) || repairs[0].DroppedAt != good || fileSizeT(t, path) != good {
+		if len(repairs) != 1 || repairs[0].Dropped != int64(tail) || repairs[0].DroppedAt != good ||
+			fileSizeT(t, path) != good {
 			t.Fatalf("%d zeros: repairs %+v, file %d bytes", tail, repairs, fileSizeT(t, path))
 		}
 	}
@@ -215,7 +218,8 @@ func TestFailedFileWriteRollsBack(t *testing.T) {
 	if got := contents(t, db); got != "a=1 " {
 		t.Fatalf("after a failed write: %q", got)
 	}
-	if err := db.Update(func(tx *Tx) error { return tx.PutRaw("b", "1") }); err == nil || !strings.Contains(err.Error(), "restart") {
+	if err := db.Update(func(tx *Tx) error { return tx.PutRaw("b", "1") }); err == nil ||
+		!strings.Contains(err.Error(), "restart") {
 		t.Fatalf("a write after one that could not be taken back: %v", err)
 	}
 	// Closing rewrites the file whole.

@@ -11,7 +11,12 @@ import (
 // list, names that also occur inside strings, escapes and nesting.
 func TestStoredFormReadsAsWritten(t *testing.T) {
 	values := []any{
-		map[string]any{"id": "txn_1", "legalEntityId": "le_1", "amountCents": -12, "merchantData": map[string]any{"description": "x", "location": map[string]any{"city": "Ω"}}},
+		map[string]any{
+			"id":            "txn_1",
+			"legalEntityId": "le_1",
+			"amountCents":   -12,
+			"merchantData":  map[string]any{"description": "x", "location": map[string]any{"city": "Ω"}},
+		},
 		map[string]any{"description": `"id":"le" \"status\": \\`, "notAName": []any{"status", map[string]any{"status": nil}}},
 		map[string]any{`quo"te`: 1, `back\slash`: `\`, "": "", "\u0001": "\n\t<&>"},
 		[]any{"description", "id:", 1.5, true, nil},
@@ -52,7 +57,8 @@ func TestStoredFormCompactsNames(t *testing.T) {
 		v    map[string]string
 		want string
 	}{
-		{map[string]string{"legalEntityId": "legalEntityId", "zz_unlisted": "id"}, "{" + mark + `"legalEntityId","zz_unlisted":"id"}`},
+		{map[string]string{"legalEntityId": "legalEntityId", "zz_unlisted": "id"},
+			"{" + mark + `"legalEntityId","zz_unlisted":"id"}`},
 		{map[string]string{"a": `x"`, "legalEntityId": `\`}, `{"a":"x\"",` + mark + `"\\"}`},
 	} {
 		stored, err := encode("k", c.v, keepString)

@@ -31,7 +31,8 @@ func TestSizeFollowsWrites(t *testing.T) {
 		gotItems, gotBytes := db.Size()
 		wantItems, wantBytes := held(t, db)
 		if gotItems != wantItems || gotBytes != wantBytes {
-			t.Fatalf("after %s: Size = %d keys, %d bytes; the database holds %d keys, %d bytes", step, gotItems, gotBytes, wantItems, wantBytes)
+			t.Fatalf("after %s: Size = %d keys, %d bytes; the database holds %d keys, %d bytes", step, gotItems, gotBytes,
+				wantItems, wantBytes)
 		}
 	}
 	write := func(fn func(*Tx) error) error { return db.Update(fn) }

@@ -22,7 +22,8 @@ func TestStoredObject(t *testing.T) {
 	o.Time(NameOf("createdAt"), at)
 	o.JSON(NameOf("attempts"), "[]")
 	b, ok := o.End()
-	want := `{"id":"card_1","notAStoredName":"v","isPhysical":true,"seq":-7,"createdAt":"2026-06-15T14:00:00.000000005Z","attempts":[]}`
+	want := `{"id":"card_1","notAStoredName":"v","isPhysical":true,"seq":-7,"createdAt":"2026-06-15T14:00:` +
+		`00.000000005Z","attempts":[]}`
 	if !ok || ExpandNames(string(b)) != want || string(b) != CompactNames([]byte(want)) {
 		t.Errorf("object: %q (%v), reads as %s; want %s", b, ok, ExpandNames(string(b)), want)
 	}

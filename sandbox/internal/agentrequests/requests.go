@@ -21,7 +21,15 @@ const (
 )
 
 // AgentStatuses lists every agent request status.
-var AgentStatuses = []string{AgentPending, AgentApproved, AgentRejected, AgentExpired, AgentExecuted, AgentFailed, AgentRunning}
+var AgentStatuses = []string{
+	AgentPending,
+	AgentApproved,
+	AgentRejected,
+	AgentExpired,
+	AgentExecuted,
+	AgentFailed,
+	AgentRunning,
+}
 
 // DefaultAgentExpiry is how long a pending agent request waits for a human.
 const DefaultAgentExpiry = 72 * time.Hour

@@ -41,7 +41,8 @@ func TestRunHandsTheStatementToTheEngine(t *testing.T) {
 		got = query
 		return Result{Columns: []string{}, Rows: []map[string]any{}}, nil
 	}
-	if _, err := Run(context.Background(), eng, sample, "  /* why */ SELECT n FROM t -- all\n;", DefaultLimits); err != nil {
+	if _, err := Run(context.Background(), eng, sample, "  /* why */ SELECT n FROM t -- all\n;",
+		DefaultLimits); err != nil {
 		t.Fatal(err)
 	}
 	if got != "SELECT n FROM t" {

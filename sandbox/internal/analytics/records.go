@@ -16,14 +16,29 @@ import (
 func ledgerTables() (out []AnalyticsTable) {
 	add := func(t AnalyticsTable) { out = append(out, t) }
 	add(AnalyticsTable{Name: "transactions", Doc: "Every transaction of the legal entity.",
-		Columns: []AnalyticsColumn{col("id", "TEXT", ""), col("account_id", "TEXT", ""), col("virtual_account_id", "TEXT", ""),
-			col("account_subtype", "TEXT", "cash or credit"), col("card_id", "TEXT", ""), col("card_group_id", "TEXT", ""),
+		Columns: []AnalyticsColumn{
+			col("id", "TEXT", ""),
+			col("account_id", "TEXT", ""),
+			col("virtual_account_id", "TEXT", ""),
+			col("account_subtype", "TEXT", "cash or credit"),
+			col("card_id", "TEXT", ""),
+			col("card_group_id", "TEXT", ""),
 			col("category", "TEXT", "card, ach, wire, international_wire, rtp, fee or internal"),
-			col("date", "TEXT", "posting date, else creation date"), col("created_at", "TEXT", ""),
-			col("authorized_at", "TEXT", ""), col("description", "TEXT", ""), col("memo", "TEXT", ""), col("note", "TEXT", ""),
-			col("amount_cents", "INTEGER", "negative for money out"), col("status", "TEXT", "pending, posted or failed"),
-			col("detailed_status", "TEXT", ""), col("merchant_name", "TEXT", ""), col("merchant_category_code", "TEXT", ""),
-			col("merchant_country", "TEXT", ""), col("decline_reason", "TEXT", ""), col("transfer_id", "TEXT", "")},
+			col("date", "TEXT", "posting date, else creation date"),
+			col("created_at", "TEXT", ""),
+			col("authorized_at", "TEXT", ""),
+			col("description", "TEXT", ""),
+			col("memo", "TEXT", ""),
+			col("note", "TEXT", ""),
+			col("amount_cents", "INTEGER", "negative for money out"),
+			col("status", "TEXT", "pending, posted or failed"),
+			col("detailed_status", "TEXT", ""),
+			col("merchant_name", "TEXT", ""),
+			col("merchant_category_code", "TEXT", ""),
+			col("merchant_country", "TEXT", ""),
+			col("decline_reason", "TEXT", ""),
+			col("transfer_id", "TEXT", ""),
+		},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
 			return rowsOf(op, kernel.KindTransaction, ledger.IndexTxnLE, le, func(t *ledger.Transaction) []any {
 				var name, mcc, country any
@@ -33,15 +48,41 @@ func ledgerTables() (out []AnalyticsTable) {
 						country = sqlText(m.Location.Country)
 					}
 				}
-				return []any{t.ID, t.AccountID, sqlText(t.VirtualAccountID), t.AccountSubtype, sqlText(t.CardID), sqlText(t.CardGroupID),
-					t.Category, sqlTime(t.Date), sqlTime(t.CreatedAt), sqlTimePtr(t.AuthorizedAt), t.Description, sqlText(t.Memo),
-					sqlText(t.Note), t.AmountCents, t.Status, t.DetailedStatus, name, mcc, country, sqlText(t.DeclineReason), sqlText(t.TransferID)}
+				return []any{
+					t.ID,
+					t.AccountID,
+					sqlText(t.VirtualAccountID),
+					t.AccountSubtype,
+					sqlText(t.CardID),
+					sqlText(t.CardGroupID),
+					t.Category,
+					sqlTime(t.Date),
+					sqlTime(t.CreatedAt),
+					sqlTimePtr(t.AuthorizedAt),
+					t.Description,
+					sqlText(t.Memo),
+					sqlText(t.Note),
+					t.AmountCents,
+					t.Status,
+					t.DetailedStatus,
+					name,
+					mcc,
+					country,
+					sqlText(t.DeclineReason),
+					sqlText(t.TransferID),
+				}
 			})
 		}})
 	add(AnalyticsTable{Name: "accounts", Doc: "The legal entity's accounts.",
-		Columns: []AnalyticsColumn{col("id", "TEXT", ""), col("name", "TEXT", ""), col("type", "TEXT", "debit or charge_card"),
-			col("status", "TEXT", "open or closed"), col("account_number", "TEXT", ""), col("routing_number", "TEXT", ""),
-			col("created_at", "TEXT", "")},
+		Columns: []AnalyticsColumn{
+			col("id", "TEXT", ""),
+			col("name", "TEXT", ""),
+			col("type", "TEXT", "debit or charge_card"),
+			col("status", "TEXT", "open or closed"),
+			col("account_number", "TEXT", ""),
+			col("routing_number", "TEXT", ""),
+			col("created_at", "TEXT", ""),
+		},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
 			return rowsOf(op, kernel.KindAccount, ledger.IndexAccount, le, func(a *kernel.Account) []any {
 				return []any{a.ID, a.Name, a.Type, a.Status, a.AccountNumber, a.RoutingNumber, sqlTime(a.CreatedAt)}
@@ -71,7 +112,8 @@ func virtualAccountRows(op *kernel.Op, le string) ([][]any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, []any{va.ID, va.AccountID, va.Name, va.Primary, sqlTimePtr(va.ClosedAt), sqlTime(va.CreatedAt), t.Posted})
+			out = append(out,
+				[]any{va.ID, va.AccountID, va.Name, va.Primary, sqlTimePtr(va.ClosedAt), sqlTime(va.CreatedAt), t.Posted})
 		}
 	}
 	return out, nil
@@ -106,9 +148,15 @@ func cardTables() (out []AnalyticsTable) {
 func partyTables() (out []AnalyticsTable) {
 	add := func(t AnalyticsTable) { out = append(out, t) }
 	add(AnalyticsTable{Name: "contacts", Doc: "The legal entity's contacts (payees).",
-		Columns: []AnalyticsColumn{col("id", "TEXT", ""), col("name", "TEXT", ""), col("recipient_type", "TEXT", "contact or vendor"),
-			col("recipient_legal_name", "TEXT", ""), col("recipient_email", "TEXT", ""), col("archived_at", "TEXT", ""),
-			col("created_at", "TEXT", "")},
+		Columns: []AnalyticsColumn{
+			col("id", "TEXT", ""),
+			col("name", "TEXT", ""),
+			col("recipient_type", "TEXT", "contact or vendor"),
+			col("recipient_legal_name", "TEXT", ""),
+			col("recipient_email", "TEXT", ""),
+			col("archived_at", "TEXT", ""),
+			col("created_at", "TEXT", ""),
+		},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
 			return rowsOf(op, kernel.KindContact, parties.IndexContactLE, le, func(c *parties.Contact) []any {
 				return []any{c.ID, c.Name, c.RecipientType, sqlText(c.RecipientLegalName), sqlText(c.RecipientEmail),

@@ -22,7 +22,8 @@ func (a *API) routesAccounts(r *mux.Router, docs *openapi.Registry) {
 func describeAccounts(docs *openapi.Registry) {
 	docs.Component("Account", account{})
 	docs.Component("Balance", balance{})
-	docs.Describe("account.list", openapi.Op{Summary: "List accounts", Query: []openapi.Param{legalEntityFilter}, Response: listOf(account{})})
+	docs.Describe("account.list",
+		openapi.Op{Summary: "List accounts", Query: []openapi.Param{legalEntityFilter}, Response: listOf(account{})})
 	docs.Describe("account.get", openapi.Op{Summary: "Get an account", Response: account{}})
 	docs.Describe("account.balance", openapi.Op{Summary: "Get an account's balances",
 		Response: openapi.Schema{"type": "object", "required": []string{"balances"}, "additionalProperties": false,
@@ -51,7 +52,8 @@ func (a *API) listAccounts(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId", r.URL.Query().Get("filter:legalEntityId")); err != nil {
+	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId",
+		r.URL.Query().Get("filter:legalEntityId")); err != nil {
 		return nil, err
 	}
 	var accs []kernel.Account

@@ -27,10 +27,17 @@ func (a *API) routesAgentRequests(r *mux.Router, docs *openapi.Registry) {
 // components they name, to docs.
 func describeAgentRequests(docs *openapi.Registry) {
 	docs.Component("AgentRequest", agentRequest{})
-	docs.Describe("agent_request.list", openapi.Op{Summary: "List the calling key's agent requests", Security: openapi.APIKeyOnly,
-		Query:    []openapi.Param{cursorParam, {Name: "filter:status", Schema: openapi.Schema{"type": "string", "enum": agentrequests.AgentStatuses}}},
-		Response: listOf(agentRequest{})})
-	docs.Describe("agent_request.get", openapi.Op{Summary: "Get an agent request", Security: openapi.APIKeyOnly, Response: agentRequest{}})
+	docs.Describe(
+		"agent_request.list",
+		openapi.Op{Summary: "List the calling key's agent requests", Security: openapi.APIKeyOnly,
+			Query: []openapi.Param{
+				cursorParam,
+				{Name: "filter:status", Schema: openapi.Schema{"type": "string", "enum": agentrequests.AgentStatuses}},
+			},
+			Response: listOf(agentRequest{})},
+	)
+	docs.Describe("agent_request.get",
+		openapi.Op{Summary: "Get an agent request", Security: openapi.APIKeyOnly, Response: agentRequest{}})
 }
 
 type agentRequest struct {
@@ -59,8 +66,17 @@ type deferredAction struct {
 // agent request is created in pending, and the answer is 403 Forbidden with
 // its id in x-deferred-action-id and the page that approves it in the body.
 func (a *API) deferWrite(r *http.Request, c *call, body []byte) (any, error) {
-	ar := &agentrequests.AgentRequest{LegalEntityID: c.Actor.LegalEntityID(), APIKey: c.P.Key.Key, Route: web.InfoOf(r).Route,
-		Method: r.Method, Path: r.URL.Path, Vars: mux.Vars(r), Query: r.URL.RawQuery, Body: body, Header: map[string]string{}}
+	ar := &agentrequests.AgentRequest{
+		LegalEntityID: c.Actor.LegalEntityID(),
+		APIKey:        c.P.Key.Key,
+		Route:         web.InfoOf(r).Route,
+		Method:        r.Method,
+		Path:          r.URL.Path,
+		Vars:          mux.Vars(r),
+		Query:         r.URL.RawQuery,
+		Body:          body,
+		Header:        map[string]string{},
+	}
 	for _, h := range []string{"x-legal-entity", "X-Idempotency-Key", "Content-Type"} {
 		if v := r.Header.Get(h); v != "" {
 			ar.Header[h] = v
@@ -71,7 +87,8 @@ func (a *API) deferWrite(r *http.Request, c *call, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp := web.Status(http.StatusForbidden, deferredAction{Error: "Action requires approval: " + approvalURL(r, c.W.ID, ar.ID)})
+	resp := web.Status(http.StatusForbidden,
+		deferredAction{Error: "Action requires approval: " + approvalURL(r, c.W.ID, ar.ID)})
 	resp.Header = http.Header{"X-Deferred-Action-Id": {ar.ID}}
 	return resp, nil
 }
@@ -88,7 +105,11 @@ func approvalURL(r *http.Request, world, id string) string {
 // operation, and one section per property of the body, with the old value
 // for updates.
 func (a *API) display(c *call, ar *agentrequests.AgentRequest) agentrequests.Display {
-	d := agentrequests.Display{Title: title(ar.Route), Description: ar.Method + " " + ar.Path, Sections: []agentrequests.Section{}}
+	d := agentrequests.Display{
+		Title:       title(ar.Route),
+		Description: ar.Method + " " + ar.Path,
+		Sections:    []agentrequests.Section{},
+	}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(ar.Body, &fields) != nil {
 		return d

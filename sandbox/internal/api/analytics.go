@@ -23,13 +23,16 @@ type analyticsBody struct {
 // sandbox without an SQL engine says what it answers instead.
 func describeAnalytics(docs *openapi.Registry, engine bool) {
 	op := openapi.Op{Summary: "Query transaction analytics with SQL",
-		Description: "Runs one read-only SQL statement (SQLite dialect) over the acting legal entity's own data. SHOW TABLES lists the tables; DESCRIBE <table> lists a table's columns. A query that fails answers 200 with error set. A read: a read-only key is served, not deferred.",
-		Read:        true,
+		Description: "Runs one read-only SQL statement (SQLite dialect) over the acting legal entity's own data. SHOW" +
+			" TABLES lists the tables; DESCRIBE <table> lists a table's columns. A query that fails answers 200 with error" +
+			" set. A read: a read-only key is served, not deferred.",
+		Read: true,
 		Body: openapi.Schema{"type": "object", "required": []string{"query"}, "additionalProperties": false,
 			"properties": openapi.Schema{"query": openapi.Schema{"type": "string"}}},
 		Response: analytics.Result{}}
 	if !engine {
-		op.Description += " This sandbox runs without an SQL engine: other statements answer 501 with the package that adds it."
+		op.Description += " This sandbox runs without an SQL engine: other statements answer 501 with the package that adds" +
+			" it."
 		op.Extra = map[int]any{http.StatusNotImplemented: openapi.Ref("Error")}
 	}
 	docs.Describe("analytics.query", op)

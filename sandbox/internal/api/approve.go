@@ -60,7 +60,8 @@ func (a *API) run(w *kernel.World, ar *agentrequests.AgentRequest) (status int, 
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("X-API-Key", ar.APIKey)
-	req = web.WithInfo(mux.SetURLVars(req, ar.Vars), &web.Info{RequestID: ar.ID, Route: ar.Route, Reference: w.ReferenceID})
+	req = web.WithInfo(mux.SetURLVars(req, ar.Vars),
+		&web.Info{RequestID: ar.ID, Route: ar.Route, Reference: w.ReferenceID})
 	h, ok := a.handlers[ar.Route]
 	if !ok {
 		h = web.Handler{Gen: web.GenOf(ar.Path), Fn: func(*http.Request) (any, error) {
@@ -104,7 +105,8 @@ func (a *API) transition(w *kernel.World, id, to string) (*agentrequests.AgentRe
 			from = agentrequests.AgentApproved
 		}
 		if ar.Status != from {
-			return kernel.Errorf(kernel.CodeConflict, "agent request %s is %s, not %s", id, ar.Status, from).With("status", ar.Status)
+			return kernel.Errorf(kernel.CodeConflict, "agent request %s is %s, not %s", id, ar.Status, from).
+				With("status", ar.Status)
 		}
 		if from == agentrequests.AgentPending {
 			if err := op.CancelEvent(ar.ExpiryEvent); err != nil {

@@ -27,27 +27,47 @@ func describeAuthorizationWebhooks(docs *openapi.Registry) {
 	docs.Component("AuthorizationWebhook", authorizationWebhook{})
 	condition := openapi.Ref("AuthorizationWebhookCondition")
 	docs.Component("AuthorizationWebhookCondition", openapi.Schema{"oneOf": []any{
-		object(openapi.Schema{"operator": oneOfStrings("and", "or"), "left": condition, "right": condition}, "operator", "left", "right"),
+		object(openapi.Schema{"operator": oneOfStrings("and", "or"), "left": condition, "right": condition}, "operator",
+			"left", "right"),
 		object(openapi.Schema{"operator": oneOfStrings("lte", "lt", "gte", "gt", "eq"), "field": oneOfStrings("amountCents"),
 			"value": described(integerType, "USD cents, compared with the absolute amount.")}, "operator", "field", "value"),
-		object(openapi.Schema{"operator": oneOfStrings("in"), "field": oneOfStrings("merchantCategoryCode", "merchantCountry"),
-			"values": openapi.Schema{"type": "array", "minItems": 1, "items": openapi.Schema{"type": "string", "minLength": 1}}},
-			"operator", "field", "values"),
+		object(
+			openapi.Schema{"operator": oneOfStrings("in"), "field": oneOfStrings("merchantCategoryCode", "merchantCountry"),
+				"values": openapi.Schema{
+					"type":     "array",
+					"minItems": 1,
+					"items":    openapi.Schema{"type": "string", "minLength": 1},
+				}},
+			"operator",
+			"field",
+			"values",
+		),
 	}, "description": "At most 10 levels deep."})
 	docs.Component("AuthorizationWebhookConfig", openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"fallbackBehavior": oneOfStrings(cards.FallbackReject)}, "fallbackBehavior"),
-		object(openapi.Schema{"fallbackBehavior": oneOfStrings(cards.FallbackDefault), "when": condition}, "fallbackBehavior"),
-	}, "description": "What happens when the webhook gives no valid answer in time: reject declines; default continues with the standard authorization, when the condition (if any) holds."})
+		object(openapi.Schema{"fallbackBehavior": oneOfStrings(cards.FallbackDefault), "when": condition},
+			"fallbackBehavior"),
+	}, "description": "What happens when the webhook gives no valid answer in time: reject declines; default continues" +
+		" with the standard authorization, when the condition (if any) holds."})
 	props := openapi.Schema{"webhookUrl": openapi.Schema{"type": "string", "format": "uri", "maxLength": 2048},
 		"status": oneOfStrings(cards.AuthorizationWebhookActive, cards.AuthorizationWebhookInactive),
 		"config": openapi.Ref("AuthorizationWebhookConfig")}
-	docs.Describe("account.authorization_webhook.get", openapi.Op{Summary: "An account's authorization webhook (enterprise)",
-		Response: authorizationWebhook{}})
-	docs.Describe("account.authorization_webhook.replace", keyed(openapi.Op{Summary: "Create or replace an account's authorization webhook (enterprise)",
-		Description: "The signing secret is made once, when the webhook is created, and never changes.",
-		Body:        object(props, "webhookUrl", "status", "config"), Response: authorizationWebhook{}}))
-	docs.Describe("account.authorization_webhook.update", openapi.Op{Summary: "Update an account's authorization webhook (enterprise)",
-		Description: "Absent properties stay as they are.", Body: object(props), Response: authorizationWebhook{}})
+	docs.Describe(
+		"account.authorization_webhook.get",
+		openapi.Op{Summary: "An account's authorization webhook (enterprise)",
+			Response: authorizationWebhook{}},
+	)
+	docs.Describe(
+		"account.authorization_webhook.replace",
+		keyed(openapi.Op{Summary: "Create or replace an account's authorization webhook (enterprise)",
+			Description: "The signing secret is made once, when the webhook is created, and never changes.",
+			Body:        object(props, "webhookUrl", "status", "config"), Response: authorizationWebhook{}}),
+	)
+	docs.Describe(
+		"account.authorization_webhook.update",
+		openapi.Op{Summary: "Update an account's authorization webhook (enterprise)",
+			Description: "Absent properties stay as they are.", Body: object(props), Response: authorizationWebhook{}},
+	)
 }
 
 // authorizationWebhook is upstream's AuthorizationWebhook.

@@ -39,7 +39,8 @@ func (a *API) worldForToken(token string) (*kernel.World, bool) {
 // bearer tokens.
 func (a *API) authBearer(r *http.Request, o authOpts, token string) (*call, error) {
 	if o.apiKeyOnly || o.gen == web.Gen2 {
-		return nil, kernel.Errorf(kernel.CodeUnauthorized, "this operation accepts an API key (X-API-Key) only, not a bearer token")
+		return nil, kernel.Errorf(kernel.CodeUnauthorized,
+			"this operation accepts an API key (X-API-Key) only, not a bearer token")
 	}
 	w, ok := a.worldForToken(token)
 	if !ok {
@@ -62,7 +63,11 @@ func (a *API) authBearer(r *http.Request, o authOpts, token string) (*call, erro
 			le = ids[0]
 		}
 		if le == "" && !o.headerOptional {
-			return kernel.InvalidField("filter:legalEntityId", "required: the token's user can act for several legal entities (or none); send filter:legalEntityId or x-legal-entity")
+			return kernel.InvalidField(
+				"filter:legalEntityId",
+				"required: the token's user can act for several legal entities (or none); send filter:legalEntityId or"+
+					" x-legal-entity",
+			)
 		}
 		c.Actor, err = op.Act(p, le, o.headerOptional)
 		return err

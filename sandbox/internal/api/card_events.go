@@ -33,16 +33,23 @@ var messageTypeFilter = map[string]string{
 	"reversal":       cards.MessageReversal,
 }
 
-var messageTypeFilterValues = []string{"authorisations", "verifications", "financials", "reversals", "verification", "reversal"}
+var messageTypeFilterValues = []string{
+	"authorisations",
+	"verifications",
+	"financials",
+	"reversals",
+	"verification",
+	"reversal",
+}
 
 // describeCardEvents adds the descriptions of these routes, and the components
 // they name, to docs.
 func describeCardEvents(docs *openapi.Registry) {
 	docs.Component("CardEvent", cardEvent{})
 	docs.Describe("card.event.list", openapi.Op{Summary: "A card's network events, newest first",
-		Description: "Authorisations, verifications, financials (clearings and refunds) and reversals. An authorisation and the reversal, " +
-			"clearing or refunds that follow it share a lifeCycleId: the purchase transaction's id. type, decision, declineReason, " +
-			"transactionId, originalTransactionId and merchantData are the sandbox's own details.",
+		Description: "Authorisations, verifications, financials (clearings and refunds) and reversals. An authorisation and" +
+			" the reversal, clearing or refunds that follow it share a lifeCycleId: the purchase transaction's id. type," +
+			" decision, declineReason, transactionId, originalTransactionId and merchantData are the sandbox's own details.",
 		Query: []openapi.Param{cursorParam, {Name: "filter:messageType",
 			Description: "Only events of this message type; the singular verification and reversal are taken too.",
 			Schema:      oneOfStrings(messageTypeFilterValues...)}},

@@ -17,9 +17,12 @@ func (a *API) routesCardGroups(r *mux.Router, docs *openapi.Registry) {
 	web.Route(r, web.Gen1, http.MethodPost, "/card-group", "card_group.create", a.createCardGroup)
 	web.Route(r, web.Gen1, http.MethodGet, "/card-group/{cardGroupId}", "card_group.get", a.getCardGroup)
 	web.Route(r, web.Gen1, http.MethodPatch, "/card-group/{cardGroupId}", "card_group.update", a.updateCardGroup)
-	web.Route(r, web.Gen1, http.MethodGet, "/card-group/{cardGroupId}/utilization", "card_group.utilization", a.cardGroupUtilization)
-	web.Route(r, web.Gen1, http.MethodPut, "/card-group/{cardGroupId}/spending-constraint", "card_group.spending_constraint.replace", a.replaceConstraint("cardGroupId", cards.ReplaceGroupConstraint))
-	web.Route(r, web.Gen1, http.MethodPatch, "/card-group/{cardGroupId}/spending-constraint", "card_group.spending_constraint.update", a.patchConstraint("cardGroupId", cards.PatchGroupConstraint))
+	web.Route(r, web.Gen1, http.MethodGet, "/card-group/{cardGroupId}/utilization", "card_group.utilization",
+		a.cardGroupUtilization)
+	web.Route(r, web.Gen1, http.MethodPut, "/card-group/{cardGroupId}/spending-constraint",
+		"card_group.spending_constraint.replace", a.replaceConstraint("cardGroupId", cards.ReplaceGroupConstraint))
+	web.Route(r, web.Gen1, http.MethodPatch, "/card-group/{cardGroupId}/spending-constraint",
+		"card_group.spending_constraint.update", a.patchConstraint("cardGroupId", cards.PatchGroupConstraint))
 	a.shows("card_group.update", listed(currentCardGroup))
 	a.shows("card_group.spending_constraint.replace", currentGroupConstraint)
 	a.shows("card_group.spending_constraint.update", currentGroupConstraint)
@@ -31,21 +34,40 @@ func describeCardGroups(docs *openapi.Registry) {
 	docs.Component("CardGroup", cardGroup{})
 	docs.Component("SpendingConstraint", cards.SpendingConstraint{})
 	docs.Describe("card_group.list", openapi.Op{Summary: "List card groups", Response: listOf(cardGroup{}),
-		Query: []openapi.Param{cursorParam, {Name: "filter:name", Description: "The exact name."}, {Name: "filter:virtualAccountId"},
-			{Name: "filter:status", Description: "active by default.", Schema: oneOfStrings(cards.GroupActive, cards.GroupArchived)}}})
+		Query: []openapi.Param{
+			cursorParam,
+			{Name: "filter:name", Description: "The exact name."},
+			{Name: "filter:virtualAccountId"},
+			{
+				Name:        "filter:status",
+				Description: "active by default.",
+				Schema:      oneOfStrings(cards.GroupActive, cards.GroupArchived),
+			},
+		}})
 	docs.Describe("card_group.create", keyed(openapi.Op{Summary: "Create a card group", Response: cardGroup{},
 		Body: object(openapi.Schema{"name": cardName, "spendingConstraint": constraintInput(false),
-			"virtualAccountId": described(stringType, "Deprecated: the legacy association, by default the primary virtual account.")}, "name")}))
+			"virtualAccountId": described(stringType,
+				"Deprecated: the legacy association, by default the primary virtual account.")}, "name")}))
 	docs.Describe("card_group.get", openapi.Op{Summary: "Get a card group", Response: cardGroup{}})
 	docs.Describe("card_group.update", openapi.Op{Summary: "Rename a card group or replace its spending constraint",
-		Description: "Absent properties stay as they are; spendingConstraint null removes the constraint.", Response: cardGroup{},
-		Body: object(openapi.Schema{"name": cardName, "spendingConstraint": openapi.Nullable(constraintInput(false))})})
-	docs.Describe("card_group.utilization", openapi.Op{Summary: "A card group's spend against its limit", Response: utilization{}})
-	docs.Describe("card_group.spending_constraint.replace", openapi.Op{Summary: "Replace a card group's spending constraint",
-		Body: constraintInput(false), Response: cards.SpendingConstraint{}})
-	docs.Describe("card_group.spending_constraint.update", openapi.Op{Summary: "Merge into a card group's spending constraint",
-		Description: "A JSON merge patch: what the body names changes, null removes, the rest is kept.",
-		Body:        constraintInput(true), Response: cards.SpendingConstraint{}})
+		Description: "Absent properties stay as they are; spendingConstraint null removes the constraint.",
+		Response:    cardGroup{},
+		Body: object(openapi.Schema{
+			"name": cardName, "spendingConstraint": openapi.Nullable(constraintInput(false)),
+		})})
+	docs.Describe("card_group.utilization",
+		openapi.Op{Summary: "A card group's spend against its limit", Response: utilization{}})
+	docs.Describe(
+		"card_group.spending_constraint.replace",
+		openapi.Op{Summary: "Replace a card group's spending constraint",
+			Body: constraintInput(false), Response: cards.SpendingConstraint{}},
+	)
+	docs.Describe(
+		"card_group.spending_constraint.update",
+		openapi.Op{Summary: "Merge into a card group's spending constraint",
+			Description: "A JSON merge patch: what the body names changes, null removes, the rest is kept.",
+			Body:        constraintInput(true), Response: cards.SpendingConstraint{}},
+	)
 }
 
 // constraintInput is a spending constraint in a request. A whole one
@@ -60,12 +82,15 @@ func constraintInput(partial bool) openapi.Schema {
 		limit = constraintSchemas{}.limit()
 	}
 	return b.obj(openapi.Schema{
-		"merchantCategoryRule":     b.list("merchantCategories", described(stringType, "A merchant category id.")),
-		"merchantRule":             b.list("merchants", described(stringType, "A merchant id.")),
-		"countryRule":              b.list("countries", openapi.Schema{"type": "string", "pattern": "^[A-Z]{2}$"}),
-		"merchantCategoryCodeRule": b.list("merchantCategoryCodes", openapi.Schema{"type": "string", "pattern": "^[0-9]{4}$"}),
-		"spendingRule": b.opt(b.obj(openapi.Schema{"utilizationLimit": b.opt(b.limit()), "utilizationLimitV2": b.opt(arrayOf(limit)),
-			"transactionSizeLimit": b.opt(b.obj(openapi.Schema{"minimum": b.opt(b.amount()), "maximum": b.opt(b.amount())}))})),
+		"merchantCategoryRule": b.list("merchantCategories", described(stringType, "A merchant category id.")),
+		"merchantRule":         b.list("merchants", described(stringType, "A merchant id.")),
+		"countryRule":          b.list("countries", openapi.Schema{"type": "string", "pattern": "^[A-Z]{2}$"}),
+		"merchantCategoryCodeRule": b.list("merchantCategoryCodes",
+			openapi.Schema{"type": "string", "pattern": "^[0-9]{4}$"}),
+		"spendingRule": b.opt(
+			b.obj(openapi.Schema{"utilizationLimit": b.opt(b.limit()), "utilizationLimitV2": b.opt(arrayOf(limit)),
+				"transactionSizeLimit": b.opt(b.obj(openapi.Schema{"minimum": b.opt(b.amount()), "maximum": b.opt(b.amount())}))}),
+		),
 	})
 }
 
@@ -96,8 +121,10 @@ func (b constraintSchemas) amount() openapi.Schema {
 
 func (b constraintSchemas) limit() openapi.Schema {
 	return b.obj(openapi.Schema{"limitAmount": b.req(b.amount()), "preset": b.req(oneOfStrings(cards.Presets...)),
-		"timezone":  b.opt(described(stringType, "A canonical IANA zone (Area/Location); UTC when absent.")),
-		"startDate": b.opt(described(openapi.Schema{"type": "string", "format": "date"}, "Today or a past day; ignored by daily limits."))},
+		"timezone": b.opt(described(stringType, "A canonical IANA zone (Area/Location); UTC when absent.")),
+		"startDate": b.opt(
+			described(openapi.Schema{"type": "string", "format": "date"}, "Today or a past day; ignored by daily limits."),
+		)},
 		"limitAmount", "preset")
 }
 
@@ -130,7 +157,11 @@ func (a *API) listCardGroups(r *http.Request) (any, error) {
 		return nil, err
 	}
 	q := r.URL.Query()
-	f := cards.GroupFilter{Name: q.Get("filter:name"), VirtualAccountID: q.Get("filter:virtualAccountId"), Status: q.Get("filter:status")}
+	f := cards.GroupFilter{
+		Name:             q.Get("filter:name"),
+		VirtualAccountID: q.Get("filter:virtualAccountId"),
+		Status:           q.Get("filter:status"),
+	}
 	after, err := decodeCursor(r, c)
 	if err != nil {
 		return nil, err

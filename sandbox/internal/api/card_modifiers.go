@@ -29,7 +29,8 @@ func describeCardModifiers(docs *openapi.Registry) {
 	docs.Describe("card.modifier.set", openapi.Op{Summary: "Set one card modifier (enterprise)",
 		Description: "Sets the named modifier and leaves the card's others as they are.", Body: body, Response: success{}})
 	docs.Describe("card.modifier.update", openapi.Op{Summary: "Set one card modifier (enterprise)",
-		Description: "The same as PUT: sets the named modifier and leaves the card's others as they are.", Body: body, Response: success{}})
+		Description: "The same as PUT: sets the named modifier and leaves the card's others as they are.", Body: body,
+		Response: success{}})
 }
 
 // cardModifiers is the body of GET /card/{cardId}/modifier.

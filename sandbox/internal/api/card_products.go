@@ -26,8 +26,11 @@ type cardProduct struct {
 // the components they name, to docs.
 func describeCardProducts(docs *openapi.Registry) {
 	docs.Component("CardProduct", cardProduct{})
-	docs.Describe("card_product.list", openapi.Op{Summary: "List card products", Security: openapi.APIKeyOnly, Query: []openapi.Param{cursorParam},
-		Response: listOf(cardProduct{})})
+	docs.Describe(
+		"card_product.list",
+		openapi.Op{Summary: "List card products", Security: openapi.APIKeyOnly, Query: []openapi.Param{cursorParam},
+			Response: listOf(cardProduct{})},
+	)
 }
 
 // listCardProducts lists the card products of the fixtures catalogue. Like

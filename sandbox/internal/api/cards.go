@@ -19,8 +19,10 @@ func (a *API) routesCards(r *mux.Router, docs *openapi.Registry) {
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}", "card.get", a.getCard)
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}", "card.update", a.updateCard)
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/utilization", "card.utilization", a.cardUtilization)
-	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/spending-constraint", "card.spending_constraint.replace", a.replaceConstraint("cardId", cards.ReplaceCardConstraint))
-	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/spending-constraint", "card.spending_constraint.update", a.patchConstraint("cardId", cards.PatchCardConstraint))
+	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/spending-constraint", "card.spending_constraint.replace",
+		a.replaceConstraint("cardId", cards.ReplaceCardConstraint))
+	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/spending-constraint", "card.spending_constraint.update",
+		a.patchConstraint("cardId", cards.PatchCardConstraint))
 	a.shows("card.update", listed(currentCard))
 	a.shows("card.spending_constraint.replace", currentCardConstraint)
 	a.shows("card.spending_constraint.update", currentCardConstraint)
@@ -38,24 +40,38 @@ func describeCards(docs *openapi.Registry) {
 	docs.Component("UserData", described(openapi.Schema{"type": "object"}, "The caller's own JSON object, at most 4 KB."))
 	flag := openapi.Schema{"type": "string", "enum": []string{"true", "false"}}
 	docs.Describe("card.list", openapi.Op{Summary: "List cards", Query: []openapi.Param{cursorParam, legalEntityFilter,
-		{Name: "filter:accountId"}, {Name: "filter:virtualAccountId"}, {Name: "filter:status", Schema: openapi.Ref("CardStatus")},
-		{Name: "filter:cardGroupId", Description: "Not with filter:cardGroupName."}, {Name: "filter:cardGroupName", Description: "Not with filter:cardGroupId."},
+		{
+			Name: "filter:accountId",
+		}, {Name: "filter:virtualAccountId"}, {Name: "filter:status", Schema: openapi.Ref("CardStatus")},
+		{
+			Name:        "filter:cardGroupId",
+			Description: "Not with filter:cardGroupName.",
+		}, {Name: "filter:cardGroupName", Description: "Not with filter:cardGroupId."},
 		{Name: "filter:modifier", Description: "name:value of a modifier, e.g. only_allow_recurring_payments:true.",
-			Schema: openapi.Schema{"type": "string", "enum": []string{"only_allow_recurring_payments:true", "only_allow_recurring_payments:false"}}},
+			Schema: openapi.Schema{
+				"type": "string",
+				"enum": []string{"only_allow_recurring_payments:true", "only_allow_recurring_payments:false"},
+			}},
 		{Name: "sort", Description: "Creation order by default.", Schema: oneOfStrings("createdAt", "name")},
 		{Name: "sortDirection", Description: "ASC by default.", Schema: oneOfStrings("ASC", "DESC")}},
 		Response: listOf(card{})})
-	docs.Describe("card.create", keyed(openapi.Op{Summary: "Create a virtual card", Status: http.StatusCreated, Response: card{},
-		Description: "With a legal-entity key accountId defaults to the first commercial account; a user key must give it.",
-		Body: object(openapi.Schema{"accountId": stringType, "virtualAccountId": stringType, "type": oneOfStrings("virtual"),
-			"name": cardName, "spendingConstraint": constraintInput(false), "isSingleUse": booleanType,
-			"userData": openapi.Ref("UserData"), "cardGroupId": stringType, "cardProductId": stringType}, "type", "name")}))
+	docs.Describe(
+		"card.create",
+		keyed(openapi.Op{Summary: "Create a virtual card", Status: http.StatusCreated, Response: card{},
+			Description: "With a legal-entity key accountId defaults to the first commercial account; a user key must give it.",
+			Body: object(openapi.Schema{"accountId": stringType, "virtualAccountId": stringType, "type": oneOfStrings("virtual"),
+				"name": cardName, "spendingConstraint": constraintInput(false), "isSingleUse": booleanType,
+				"userData": openapi.Ref("UserData"), "cardGroupId": stringType, "cardProductId": stringType}, "type", "name")}),
+	)
 	docs.Describe("card.get", openapi.Op{Summary: "Get a card", Response: card{},
 		Query: []openapi.Param{{Name: "include_pan", Schema: flag}, {Name: "include_cvv", Schema: flag}}})
 	docs.Describe("card.update", openapi.Op{Summary: "Update a card", Response: card{},
-		Description: "Absent properties stay as they are; cardGroupId, spendingConstraint and userData set to null are removed.",
-		Body: object(openapi.Schema{"name": cardName, "status": openapi.Ref("CardStatus"), "cardGroupId": openapi.Nullable(stringType),
-			"spendingConstraint": openapi.Nullable(constraintInput(false)), "userData": openapi.Nullable(openapi.Ref("UserData"))})})
+		Description: "Absent properties stay as they are; cardGroupId, spendingConstraint and userData set to null are" +
+			" removed.",
+		Body: object(openapi.Schema{"name": cardName, "status": openapi.Ref("CardStatus"),
+			"cardGroupId":        openapi.Nullable(stringType),
+			"spendingConstraint": openapi.Nullable(constraintInput(false)),
+			"userData":           openapi.Nullable(openapi.Ref("UserData"))})})
 	docs.Describe("card.utilization", openapi.Op{Summary: "A card's spend against its limit", Response: utilization{}})
 	docs.Describe("card.spending_constraint.replace", openapi.Op{Summary: "Replace a card's spending constraint",
 		Body: constraintInput(false), Response: cards.SpendingConstraint{}})
@@ -149,7 +165,8 @@ func (a *API) listCards(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId", r.URL.Query().Get("filter:legalEntityId")); err != nil {
+	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId",
+		r.URL.Query().Get("filter:legalEntityId")); err != nil {
 		return nil, err
 	}
 	f, err := cardFilter(r)
@@ -351,7 +368,11 @@ func stringPatch(body map[string]json.RawMessage, name string, nullable bool) (c
 
 // constraintPatch reads a spendingConstraint property of a PATCH body: a
 // whole constraint that replaces the old one, or null to remove it.
-func constraintPatch(c *call, body map[string]json.RawMessage, name string) (cards.Patch[*cards.SpendingConstraint], error) {
+func constraintPatch(
+	c *call,
+	body map[string]json.RawMessage,
+	name string,
+) (cards.Patch[*cards.SpendingConstraint], error) {
 	raw, ok := body[name]
 	if !ok {
 		return cards.Patch[*cards.SpendingConstraint]{}, nil
@@ -448,7 +469,10 @@ func onlyRequired(e *kernel.Error) bool {
 
 // replaceConstraint is the PUT …/spending-constraint handler of a card or
 // card group whose id is the path variable idVar.
-func (a *API) replaceConstraint(idVar string, replace func(*kernel.Op, *kernel.Actor, string, *cards.SpendingConstraint) (*cards.SpendingConstraint, error)) web.Func {
+func (a *API) replaceConstraint(
+	idVar string,
+	replace func(*kernel.Op, *kernel.Actor, string, *cards.SpendingConstraint) (*cards.SpendingConstraint, error),
+) web.Func {
 	return func(r *http.Request) (any, error) {
 		var sc *cards.SpendingConstraint
 		return a.doWrite(r, write{
@@ -463,7 +487,10 @@ func (a *API) replaceConstraint(idVar string, replace func(*kernel.Op, *kernel.A
 
 // patchConstraint is the PATCH …/spending-constraint handler of a card or
 // card group: a merge patch where null removes.
-func (a *API) patchConstraint(idVar string, patch func(*kernel.Op, *kernel.Actor, string, []byte) (*cards.SpendingConstraint, error)) web.Func {
+func (a *API) patchConstraint(
+	idVar string,
+	patch func(*kernel.Op, *kernel.Actor, string, []byte) (*cards.SpendingConstraint, error),
+) web.Func {
 	return func(r *http.Request) (any, error) {
 		var raw []byte
 		return a.doWrite(r, write{

@@ -15,14 +15,16 @@ func (a *API) routesContacts(r *mux.Router, docs *openapi.Registry) {
 	// The destination routes come first: /contact/{contactId} would match
 	// them too.
 	web.Route(r, web.Gen1, http.MethodGet, "/contact/destination", "contact.destination.list", a.listDestinations)
-	web.Route(r, web.Gen1, http.MethodPatch, "/contact/destination/{destinationId}", "contact.destination.update", a.updateDestination)
+	web.Route(r, web.Gen1, http.MethodPatch, "/contact/destination/{destinationId}", "contact.destination.update",
+		a.updateDestination)
 	web.Route(r, web.Gen1, http.MethodGet, "/contact", "contact.list", a.listContacts)
 	web.Route(r, web.Gen1, http.MethodPost, "/contact", "contact.create", a.createContact)
 	web.Route(r, web.Gen1, http.MethodGet, "/contact/{contactId}", "contact.get", a.getContact)
 	web.Route(r, web.Gen1, http.MethodPatch, "/contact/{contactId}", "contact.update", a.updateContact)
 	a.shows("contact.destination.update", noCurrent)
 	a.shows("contact.update", listed(currentContact))
-	web.Route(r, web.Gen1, http.MethodGet, "/contact/{contactId}/ach-debit-recurring", "contact.ach_debit_recurring", a.contactACHDebit)
+	web.Route(r, web.Gen1, http.MethodGet, "/contact/{contactId}/ach-debit-recurring", "contact.ach_debit_recurring",
+		a.contactACHDebit)
 }
 
 // describeContacts adds the descriptions of these routes, and the components
@@ -35,26 +37,36 @@ func describeContacts(docs *openapi.Registry) {
 		"recipientEmail": openapi.Schema{"type": "string", "format": "email"}, "address": openapi.Ref("Address")}
 	le := []openapi.Param{legalEntityFilter}
 	docs.Describe("contact.list", openapi.Op{Summary: "List contacts",
-		Query:    []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:name", Description: "Part of the name, ignoring case."}},
+		Query: []openapi.Param{
+			cursorParam,
+			legalEntityFilter,
+			{Name: "filter:name", Description: "Part of the name, ignoring case."},
+		},
 		Response: listOf(contactView{})})
 	docs.Describe("contact.create", keyed(openapi.Op{Summary: "Create a contact", Query: le,
 		Body: object(props, "name", "recipientType", "recipientLegalName"), Response: contactBody{}}))
 	docs.Describe("contact.get", openapi.Op{Summary: "Get a contact", Query: le, Response: contactBody{}})
 	docs.Describe("contact.update", openapi.Op{Summary: "Replace a contact's details", Query: le,
 		Description: "Every property is required: the body replaces the contact's details.",
-		Body:        object(props, "name", "recipientType", "recipientLegalName", "recipientEmail", "address"), Response: contactBody{}})
-	docs.Describe("contact.ach_debit_recurring", openapi.Op{Summary: "Whether the contact has an active recurring ACH debit authorization",
+		Body:        object(props, "name", "recipientType", "recipientLegalName", "recipientEmail", "address"),
+		Response:    contactBody{}})
+	docs.Describe("contact.ach_debit_recurring", openapi.Op{Summary: "Whether the contact has an active recurring ACH" +
+		" debit authorization",
 		Query: le, Response: achDebitRecurring{}})
-	docs.Describe("contact.destination.list", openapi.Op{Summary: "List contact destinations with the transaction types each can receive",
+	docs.Describe("contact.destination.list", openapi.Op{Summary: "List contact destinations with the transaction types" +
+		" each can receive",
 		Description: "Bank account and international wire destinations; crypto addresses are not listed.",
-		Query:       []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:contactId", Description: "One contact's destinations."}},
-		Response:    listOf(contactDestination{})})
+		Query: []openapi.Param{cursorParam, legalEntityFilter,
+			{Name: "filter:contactId", Description: "One contact's destinations."}},
+		Response: listOf(contactDestination{})})
 	docs.Describe("contact.destination.update", openapi.Op{Summary: "Update a contact destination",
-		Description: "Absent properties stay as they are. The bank fields apply to bank_account destinations, the wire fields to international_wire ones.",
+		Description: "Absent properties stay as they are. The bank fields apply to bank_account destinations, the wire" +
+			" fields to international_wire ones.",
 		Body: object(openapi.Schema{"name": openapi.Schema{"type": "string", "maxLength": 200},
 			"accountNumber": openapi.Schema{"type": "string", "pattern": "^[0-9]{4,17}$"},
-			"routingNumber": described(openapi.Schema{"type": "string", "pattern": "^[0-9]{9}$"}, "An ABA routing number with a valid checksum."),
-			"accountType":   oneOfStrings("checking", "savings"), "bankName": openapi.Schema{"type": "string", "minLength": 1},
+			"routingNumber": described(openapi.Schema{"type": "string", "pattern": "^[0-9]{9}$"},
+				"An ABA routing number with a valid checksum."),
+			"accountType": oneOfStrings("checking", "savings"), "bankName": openapi.Schema{"type": "string", "minLength": 1},
 			"iban":        described(stringType, "An IBAN with a valid checksum."),
 			"swift":       openapi.Schema{"type": "string", "pattern": "^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$"},
 			"bankCountry": openapi.Schema{"type": "string", "pattern": "^[A-Z]{2}$"}}),
@@ -120,8 +132,12 @@ func (a *API) readOp(r *http.Request, fn func(op *kernel.Op, c *call) (any, erro
 
 // listPage reads one page of a list: the cursor is decoded first, and the next
 // one encoded with the same filters.
-func listPage[T any, V any](a *API, r *http.Request, page func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[T], error),
-	view func(op *kernel.Op, item *T) (V, error)) (any, error) {
+func listPage[T any, V any](
+	a *API,
+	r *http.Request,
+	page func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[T], error),
+	view func(op *kernel.Op, item *T) (V, error),
+) (any, error) {
 	return a.readOp(r, func(op *kernel.Op, c *call) (any, error) {
 		after, err := decodeCursor(r, c)
 		if err != nil {
@@ -245,7 +261,8 @@ func destinationOf(d *parties.Destination) contactDestination {
 		v.BankAccount = &bankAccountView{AccountNumberLast4: last4(d.AccountNumber), RoutingNumber: d.RoutingNumber,
 			AccountType: d.AccountType, BankName: d.BankName}
 	} else {
-		v.InternationalWire = &internationalView{IBANLast4: last4(d.IBAN), SWIFT: d.SWIFT, BankName: d.BankName, BankCountry: d.BankCountry}
+		v.InternationalWire = &internationalView{IBANLast4: last4(d.IBAN), SWIFT: d.SWIFT, BankName: d.BankName,
+			BankCountry: d.BankCountry}
 	}
 	return v
 }

@@ -18,7 +18,8 @@ func (a *API) routesCrypto(r *mux.Router, docs *openapi.Registry) {
 }
 
 // notEnrolledMessage is the real service's fixed 400 message.
-const notEnrolledMessage = "You are not enrolled in crypto offramping. You can enroll by logging into your account, clicking “Move Money”, “Add Funds”, and selecting “USDC / USDT”."
+const notEnrolledMessage = "You are not enrolled in crypto offramping. You can enroll by logging into your account," +
+	" clicking “Move Money”, “Add Funds”, and selecting “USDC / USDT”."
 
 type offrampBody struct {
 	VirtualAccountID string `json:"virtualAccountId"`
@@ -63,9 +64,12 @@ func describeCrypto(docs *openapi.Registry) {
 	docs.Component("CryptoWallet", cryptoWallet{})
 	docs.Component("CryptoAddress", cryptoAddress{})
 	docs.Describe("crypto.offramp", openapi.Op{Summary: "Crypto off-ramp wallet and deposit addresses",
-		Description: "Returns the deposit wallet of a virtual account for a rail and its addresses for a stablecoin, one per chain. A read: a read-only key is served, not deferred.",
-		Security:    openapi.APIKeyOnly, Read: true, Body: offrampBody{}, Response: offrampResponse{},
-		Extra: map[int]any{http.StatusBadRequest: openapi.Schema{"oneOf": []openapi.Schema{{"$go": notEnrolled{}}, openapi.Ref("Error")}}}})
+		Description: "Returns the deposit wallet of a virtual account for a rail and its addresses for a stablecoin, one" +
+			" per chain. A read: a read-only key is served, not deferred.",
+		Security: openapi.APIKeyOnly, Read: true, Body: offrampBody{}, Response: offrampResponse{},
+		Extra: map[int]any{
+			http.StatusBadRequest: openapi.Schema{"oneOf": []openapi.Schema{{"$go": notEnrolled{}}, openapi.Ref("Error")}},
+		}})
 }
 
 func (a *API) cryptoOfframp(r *http.Request) (any, error) {
@@ -96,11 +100,17 @@ func (a *API) cryptoOfframp(r *http.Request) (any, error) {
 		return nil, err
 	}
 	at := timestamp(w.CreatedAt)
-	out := offrampResponse{Wallet: cryptoWallet{ID: w.ID, Type: "off_ramp", Status: "active", SubaccountID: w.VirtualAccountID,
-		SlashAccountGroupID: w.AccountID, Timestamp: at}, Addresses: []cryptoAddress{}}
+	out := offrampResponse{
+		Wallet: cryptoWallet{ID: w.ID, Type: "off_ramp", Status: "active", SubaccountID: w.VirtualAccountID,
+			SlashAccountGroupID: w.AccountID, Timestamp: at},
+		Addresses: []cryptoAddress{},
+	}
 	for _, ad := range w.Addresses {
-		out.Addresses = append(out.Addresses, cryptoAddress{ID: ad.ID, WalletID: w.ID, Status: "active", Currency: ad.Currency,
-			Chain: ad.Chain, Address: ad.Address, Method: w.Rail, BlockchainMemo: ad.Memo, Timestamp: at})
+		out.Addresses = append(
+			out.Addresses,
+			cryptoAddress{ID: ad.ID, WalletID: w.ID, Status: "active", Currency: ad.Currency,
+				Chain: ad.Chain, Address: ad.Address, Method: w.Rail, BlockchainMemo: ad.Memo, Timestamp: at},
+		)
 	}
 	return out, nil
 }

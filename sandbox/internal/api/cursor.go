@@ -68,7 +68,8 @@ func encodeCursor(r *http.Request, c *call, next string) string {
 	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(sign(c.W, payload))
 }
 
-var errCursor = kernel.InvalidField("cursor", "is not a cursor this list issued with these filters; repeat the same filters and pass metadata.nextCursor unchanged")
+var errCursor = kernel.InvalidField("cursor",
+	"is not a cursor this list issued with these filters; repeat the same filters and pass metadata.nextCursor unchanged")
 
 // decodeCursor returns the index key a cursor continues after ("" without a
 // cursor). The engine checks the key belongs to the list being walked.

@@ -18,7 +18,8 @@ func (a *API) routesCustomers(r *mux.Router, docs *openapi.Registry) {
 	web.Route(r, web.Gen1, http.MethodGet, "/customer/{customerId}", "customer.get", a.getCustomer)
 	web.Route(r, web.Gen1, http.MethodPatch, "/customer/{customerId}", "customer.update", a.updateCustomer)
 	a.shows("customer.update", listed(currentCustomer))
-	web.Route(r, web.Gen1, http.MethodGet, "/customer/{customerId}/ach-debit-recurring", "customer.ach_debit_recurring", a.customerACHDebit)
+	web.Route(r, web.Gen1, http.MethodGet, "/customer/{customerId}/ach-debit-recurring", "customer.ach_debit_recurring",
+		a.customerACHDebit)
 }
 
 // describeCustomers adds the descriptions of these routes, and the components
@@ -30,18 +31,25 @@ func describeCustomers(docs *openapi.Registry) {
 	email := openapi.Schema{"type": "string", "format": "email"}
 	le := []openapi.Param{legalEntityFilter}
 	docs.Describe("customer.list", openapi.Op{Summary: "List customers", Response: listOf(customerView{}),
-		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:name", Description: "Part of the name, ignoring case."},
-			{Name: "filter:status", Schema: oneOfStrings(parties.CustomerActive, parties.CustomerArchived)}}})
+		Query: []openapi.Param{
+			cursorParam,
+			legalEntityFilter,
+			{Name: "filter:name", Description: "Part of the name, ignoring case."},
+			{Name: "filter:status", Schema: oneOfStrings(parties.CustomerActive, parties.CustomerArchived)},
+		}})
 	docs.Describe("customer.create", keyed(openapi.Op{Summary: "Create a customer", Query: le, Response: customerBody{},
 		Body: object(openapi.Schema{"name": name, "email": email, "phone": openapi.Schema{"type": "string", "maxLength": 40},
 			"address": openapi.Ref("Address"), "customMetadata": openapi.Ref("CustomMetadata")}, "name", "email")}))
 	docs.Describe("customer.get", openapi.Op{Summary: "Get a customer", Query: le, Response: customerBody{}})
-	docs.Describe("customer.update", openapi.Op{Summary: "Update or archive a customer", Query: le, Response: customerBody{},
+	docs.Describe("customer.update", openapi.Op{Summary: "Update or archive a customer", Query: le,
+		Response:    customerBody{},
 		Description: "Absent properties stay as they are; phone, address and customMetadata set to null are removed.",
 		Body: object(openapi.Schema{"name": name, "email": email, "phone": openapi.Nullable(stringType),
-			"address": openapi.Nullable(openapi.Ref("Address")), "customMetadata": openapi.Nullable(openapi.Ref("CustomMetadata")),
-			"status": oneOfStrings(parties.CustomerActive, parties.CustomerArchived)})})
-	docs.Describe("customer.ach_debit_recurring", openapi.Op{Summary: "Whether the customer has an active recurring ACH debit authorization",
+			"address":        openapi.Nullable(openapi.Ref("Address")),
+			"customMetadata": openapi.Nullable(openapi.Ref("CustomMetadata")),
+			"status":         oneOfStrings(parties.CustomerActive, parties.CustomerArchived)})})
+	docs.Describe("customer.ach_debit_recurring", openapi.Op{Summary: "Whether the customer has an active recurring ACH" +
+		" debit authorization",
 		Query: le, Response: achDebitRecurring{}})
 }
 

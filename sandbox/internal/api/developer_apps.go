@@ -16,11 +16,15 @@ import (
 
 func (a *API) routesDeveloperApps(r *mux.Router, docs *openapi.Registry) {
 	describeDeveloperApps(docs)
-	web.Route(r, web.Gen1, http.MethodPost, "/developer-account/{developerAccountId}/application", "developer_application.create", a.createDeveloperApp)
-	web.Route(r, web.Gen1, http.MethodGet, "/developer-application/{developerApplicationId}", "developer_application.get", a.getDeveloperApp)
-	web.Route(r, web.Gen1, http.MethodPatch, "/developer-application/{developerApplicationId}", "developer_application.update", a.updateDeveloperApp)
+	web.Route(r, web.Gen1, http.MethodPost, "/developer-account/{developerAccountId}/application",
+		"developer_application.create", a.createDeveloperApp)
+	web.Route(r, web.Gen1, http.MethodGet, "/developer-application/{developerApplicationId}", "developer_application.get",
+		a.getDeveloperApp)
+	web.Route(r, web.Gen1, http.MethodPatch, "/developer-application/{developerApplicationId}",
+		"developer_application.update", a.updateDeveloperApp)
 	a.shows("developer_application.update", currentDeveloperApp)
-	web.Route(r, web.Gen1, http.MethodPost, "/developer-application/{developerApplicationId}/secret", "developer_application.secret.rotate", a.rotateDeveloperAppSecret)
+	web.Route(r, web.Gen1, http.MethodPost, "/developer-application/{developerApplicationId}/secret",
+		"developer_application.secret.rotate", a.rotateDeveloperAppSecret)
 }
 
 // permissionKeys are the scopes a developer application may request.
@@ -37,7 +41,8 @@ legal_entity.cashback.view legal_entity.cashback.modify legal_entity.webhooks.vi
 legal_entity.ticket_reconciliation.view legal_entity.analytics.view legal_entity.transactions.crypto_deposit.accelerate
 slash_accounts.view slash_accounts.home.view slash_accounts.cards.physical.view slash_accounts.cards.physical.modify
 slash_accounts.cards.virtual.view slash_accounts.cards.virtual.modify slash_accounts.incoming_transactions.view
-slash_accounts.transactions.view slash_accounts.transactions.ach_pull.initiate slash_accounts.transactions.ach_push.initiate
+slash_accounts.transactions.view slash_accounts.transactions.ach_pull.initiate` +
+	` slash_accounts.transactions.ach_push.initiate
 slash_accounts.transactions.wire.initiate slash_accounts.transactions.between_accounts.initiate
 slash_accounts.transactions.rtp.initiate slash_accounts.balance.view slash_accounts.subaccounts.view
 slash_accounts.subaccounts.modify slash_accounts.merchant_allowlist.view slash_accounts.merchant_allowlist.modify
@@ -74,13 +79,16 @@ func describeDeveloperApps(docs *openapi.Registry) {
 	docs.Component("DeveloperApplicationData", devapps.DeveloperAppData{})
 	docs.Component("DeveloperApplication", developerApp{})
 	docs.Describe("developer_application.create", keyed(openapi.Op{Summary: "Create a developer application",
-		Description: "In the sandbox a legal entity is its own developer account: developerAccountId is the legal entity id. The response carries the client secret.",
-		Security:    openapi.APIKeyOnly, Body: developerAppCreate{}, Response: developerApp{}}))
-	docs.Describe("developer_application.get", openapi.Op{Summary: "Get a developer application", Security: openapi.APIKeyOnly, Response: developerApp{}})
+		Description: "In the sandbox a legal entity is its own developer account: developerAccountId is the legal entity" +
+			" id. The response carries the client secret.",
+		Security: openapi.APIKeyOnly, Body: developerAppCreate{}, Response: developerApp{}}))
+	docs.Describe("developer_application.get",
+		openapi.Op{Summary: "Get a developer application", Security: openapi.APIKeyOnly, Response: developerApp{}})
 	docs.Describe("developer_application.update", openapi.Op{Summary: "Rename an application or replace its data",
 		Security: openapi.APIKeyOnly, Body: developerAppPatch{}, Response: developerApp{}})
 	docs.Describe("developer_application.secret.rotate", openapi.Op{Summary: "Rotate the client secret",
-		Description: "The old secret stops working at once; the response carries the new one.", Security: openapi.APIKeyOnly, Response: developerApp{}})
+		Description: "The old secret stops working at once; the response carries the new one.", Security: openapi.APIKeyOnly,
+		Response: developerApp{}})
 }
 
 func developerAppView(app *devapps.DeveloperApp, withSecret bool) developerApp {

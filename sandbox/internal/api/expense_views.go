@@ -154,8 +154,15 @@ type metadataView struct {
 }
 
 func merchantV2Of(m *fixtures.Merchant) merchantV2View {
-	return merchantV2View{Entity: "merchant_v2", ID: m.ID, Name: m.Name, URL: m.URL, IsLive: true, MerchantCategoryID: m.CategoryID,
-		Metadata: metadataView{Timestamp: catalogueTimestamp}}
+	return merchantV2View{
+		Entity:             "merchant_v2",
+		ID:                 m.ID,
+		Name:               m.Name,
+		URL:                m.URL,
+		IsLive:             true,
+		MerchantCategoryID: m.CategoryID,
+		Metadata:           metadataView{Timestamp: catalogueTimestamp},
+	}
 }
 
 func summaryOf(u *kernel.User) *userSummary {
@@ -167,10 +174,23 @@ func summaryOf(u *kernel.User) *userSummary {
 }
 
 func expenseReportOf(op *kernel.Op, r *http.Request, er *expenses.ExpenseReport) (expenseReportView, error) {
-	v := expenseReportView{ID: er.ID, LegalEntityID: er.LegalEntityID, SubmittedByUserID: er.SubmittedByUserID, AmountCents: er.AmountCents,
-		Currency: er.Currency, TransactionDate: timestamp(er.TransactionDate), MerchantV2ID: er.MerchantV2ID, CustomMerchantID: er.CustomMerchantID,
-		Memo: er.Memo, DestinationID: er.DestinationID, SubmittedAt: timestamp(er.SubmittedAt), Status: er.Status,
-		Timestamp: timestamp(er.Timestamp), FxRateToUsd: er.FxRateToUsd, NoReceiptReason: er.NoReceiptReason}
+	v := expenseReportView{
+		ID:                er.ID,
+		LegalEntityID:     er.LegalEntityID,
+		SubmittedByUserID: er.SubmittedByUserID,
+		AmountCents:       er.AmountCents,
+		Currency:          er.Currency,
+		TransactionDate:   timestamp(er.TransactionDate),
+		MerchantV2ID:      er.MerchantV2ID,
+		CustomMerchantID:  er.CustomMerchantID,
+		Memo:              er.Memo,
+		DestinationID:     er.DestinationID,
+		SubmittedAt:       timestamp(er.SubmittedAt),
+		Status:            er.Status,
+		Timestamp:         timestamp(er.Timestamp),
+		FxRateToUsd:       er.FxRateToUsd,
+		NoReceiptReason:   er.NoReceiptReason,
+	}
 	if er.FxRateUpdatedAt != nil {
 		v.FxRateUpdatedAt = timestamp(*er.FxRateUpdatedAt)
 	}
@@ -184,15 +204,21 @@ func expenseReportOf(op *kernel.Op, r *http.Request, er *expenses.ExpenseReport)
 	}
 	if cm := x.CustomMerchant; cm != nil {
 		v.Merchant = &expenseMerchant{Type: "customMerchant", CustomMerchant: &customMerchantView{ID: cm.ID,
-			LegalEntityID: cm.LegalEntityID, AddedByUserID: cm.AddedByUserID, MerchantName: cm.MerchantName, Timestamp: timestamp(cm.CreatedAt)}}
+			LegalEntityID: cm.LegalEntityID, AddedByUserID: cm.AddedByUserID, MerchantName: cm.MerchantName,
+			Timestamp: timestamp(cm.CreatedAt)}}
 	}
 	for i := range x.Documents {
 		d := &x.Documents[i]
-		v.Documents = append(v.Documents, documentLink{Document: documentOf(d, er.ID), URL: absURL(r, kernel.SandboxPath(op.W.ID, "/documents/"+d.ID))})
+		v.Documents = append(v.Documents,
+			documentLink{Document: documentOf(d, er.ID), URL: absURL(r, kernel.SandboxPath(op.W.ID, "/documents/"+d.ID))})
 	}
 	if t := x.Transaction; t != nil {
-		v.AggregatedTransaction = &transactionBrief{ID: t.ID, Date: timestamp(t.Date), Amount: money2{AmountCents: t.AmountCents, Currency: "USD"},
-			Status: t.DetailedStatus}
+		v.AggregatedTransaction = &transactionBrief{
+			ID:     t.ID,
+			Date:   timestamp(t.Date),
+			Amount: money2{AmountCents: t.AmountCents, Currency: "USD"},
+			Status: t.DetailedStatus,
+		}
 	}
 	if b := x.Destination; b != nil {
 		v.Destination = &sourceBrief{ID: b.ID, AccountName: b.AccountName, Mask: b.Mask, InstitutionLogo: b.InstitutionLogo,
@@ -200,17 +226,38 @@ func expenseReportOf(op *kernel.Op, r *http.Request, er *expenses.ExpenseReport)
 	}
 	v.SubmittedByUser, v.ReviewedByUser = summaryOf(x.Submitter), summaryOf(x.Reviewer)
 	if rv := er.Review; rv != nil {
-		v.Review = &expenseReviewView{ID: rv.ID, ExpenseReportID: er.ID, Decision: rv.Decision, ReviewedByUserID: rv.ReviewedByUserID,
-			ReviewedAt: timestamp(rv.ReviewedAt), RejectionReason: rv.RejectionReason, Timestamp: timestamp(rv.ReviewedAt)}
+		v.Review = &expenseReviewView{
+			ID:               rv.ID,
+			ExpenseReportID:  er.ID,
+			Decision:         rv.Decision,
+			ReviewedByUserID: rv.ReviewedByUserID,
+			ReviewedAt:       timestamp(rv.ReviewedAt),
+			RejectionReason:  rv.RejectionReason,
+			Timestamp:        timestamp(rv.ReviewedAt),
+		}
 	}
 	return v, nil
 }
 
 func documentOf(d *invoices.Document, reportID string) documentView {
 	at := timestamp(d.CreatedAt)
-	return documentView{Entity: "document", ID: d.ID, AccountType: "expenseReport", AccountID: reportID, StartDate: at, EndDate: at,
-		Filename: d.Filename, Status: "uploaded", Checksum: d.Checksum, AccessLevel: "private", DocumentType: d.Type,
-		Category: "document", DocumentSource: d.Source, FileMetadata: fileMetadata{Size: d.Size, Type: d.ContentType}, Timestamp: at}
+	return documentView{
+		Entity:         "document",
+		ID:             d.ID,
+		AccountType:    "expenseReport",
+		AccountID:      reportID,
+		StartDate:      at,
+		EndDate:        at,
+		Filename:       d.Filename,
+		Status:         "uploaded",
+		Checksum:       d.Checksum,
+		AccessLevel:    "private",
+		DocumentType:   d.Type,
+		Category:       "document",
+		DocumentSource: d.Source,
+		FileMetadata:   fileMetadata{Size: d.Size, Type: d.ContentType},
+		Timestamp:      at,
+	}
 }
 
 // reimbursementSource is ReimbursementSource: IUserBankAccountModel and
@@ -246,10 +293,24 @@ type bankError struct {
 
 func reimbursementSourceOf(b *expenses.UserBankAccount) reimbursementSource {
 	at := timestamp(b.CreatedAt)
-	v := reimbursementSource{ID: b.ID, UserID: b.UserID, LatestStatus: b.Status, LastSyncedAt: at, AccountName: b.AccountName,
-		AccountOwnerName: b.AccountOwnerName, Type: b.Type, Subtype: b.Subtype, Mask: b.Mask, InstitutionLogo: b.InstitutionLogo,
-		Institution: institution{ID: b.InstitutionID, Name: b.InstitutionName}, Metadata: metadataView{Timestamp: at},
-		Balance: &bankBalance{Amount: money2{AmountCents: b.BalanceCents, Currency: "USD"}, LastBalanceCheckDate: at}}
+	v := reimbursementSource{
+		ID:               b.ID,
+		UserID:           b.UserID,
+		LatestStatus:     b.Status,
+		LastSyncedAt:     at,
+		AccountName:      b.AccountName,
+		AccountOwnerName: b.AccountOwnerName,
+		Type:             b.Type,
+		Subtype:          b.Subtype,
+		Mask:             b.Mask,
+		InstitutionLogo:  b.InstitutionLogo,
+		Institution:      institution{ID: b.InstitutionID, Name: b.InstitutionName},
+		Metadata:         metadataView{Timestamp: at},
+		Balance: &bankBalance{
+			Amount:               money2{AmountCents: b.BalanceCents, Currency: "USD"},
+			LastBalanceCheckDate: at,
+		},
+	}
 	if b.Status != "active" {
 		v.Error = &bankError{ErrorCode: "ACCOUNT_" + strings.ToUpper(b.Status), ErrorType: "ITEM_ERROR",
 			ActionMessage: "Reconnect this bank account: reimbursements to it fail until it is active again."}

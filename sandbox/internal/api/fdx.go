@@ -25,9 +25,12 @@ func (a *API) routesFDX(r *mux.Router, docs *openapi.Registry) {
 	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts/{accountId}", "fdx.account.get", a.fdxAccount)
 	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts/{accountId}/contact", "fdx.account.contact", a.fdxContact)
 	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts/{accountId}/statements", "fdx.statement.list", a.fdxStatements)
-	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts/{accountId}/statements/{statementId}", "fdx.statement.get", a.fdxStatementPDF)
-	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts/{accountId}/transactions", "fdx.transaction.list", a.fdxTransactions)
-	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts/{accountId}/payment-networks", "fdx.payment_network.list", a.fdxPaymentNetworks)
+	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts/{accountId}/statements/{statementId}", "fdx.statement.get",
+		a.fdxStatementPDF)
+	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts/{accountId}/transactions", "fdx.transaction.list",
+		a.fdxTransactions)
+	web.Route(r, web.Gen1, http.MethodGet, "/fdx/accounts/{accountId}/payment-networks", "fdx.payment_network.list",
+		a.fdxPaymentNetworks)
 }
 
 type fdxCurrency struct {
@@ -129,11 +132,19 @@ func describeFDX(docs *openapi.Registry) {
 		{Name: "endTime", Description: "YYYY-MM-DD (the whole day) or an RFC 3339 instant, inclusive."}}
 	docs.Component("FdxAccount", fdxAccountKind{})
 	docs.Describe("fdx.customer.current", openapi.Op{Summary: "FDX: the current customer (the legal entity)",
-		Response: openapi.Schema{"type": "object", "required": []string{"customerId"}, "properties": openapi.Schema{"customerId": openapi.Schema{"type": "string"}}}})
-	docs.Describe("fdx.account.list", openapi.Op{Summary: "FDX: accounts", Description: "offset is the number of accounts to skip.",
-		Query: paging, Response: fdxList("accounts", openapi.Ref("FdxAccount"))})
+		Response: openapi.Schema{
+			"type":       "object",
+			"required":   []string{"customerId"},
+			"properties": openapi.Schema{"customerId": openapi.Schema{"type": "string"}},
+		}})
+	docs.Describe(
+		"fdx.account.list",
+		openapi.Op{Summary: "FDX: accounts", Description: "offset is the number of accounts to skip.",
+			Query: paging, Response: fdxList("accounts", openapi.Ref("FdxAccount"))},
+	)
 	docs.Describe("fdx.account.get", openapi.Op{Summary: "FDX: an account with its balances", Response: fdxAccountKind{}})
-	docs.Describe("fdx.account.contact", openapi.Op{Summary: "FDX: the account holder's contact details", Response: fdxContact{}})
+	docs.Describe("fdx.account.contact",
+		openapi.Op{Summary: "FDX: the account holder's contact details", Response: fdxContact{}})
 	docs.Describe("fdx.statement.list", openapi.Op{Summary: "FDX: monthly statements, newest first",
 		Description: "offset is the statementId of the last statement of the previous page.",
 		Query:       append(times, paging...), Response: fdxList("statements", openapi.Schema{"$go": fdxStatement{}})})
@@ -141,7 +152,9 @@ func describeFDX(docs *openapi.Registry) {
 		Response: openapi.Schema{"type": "string", "format": "binary"}})
 	docs.Describe("fdx.transaction.list", openapi.Op{Summary: "FDX: an account's transactions, newest first",
 		Description: "offset is the transactionId of the last transaction of the previous page. Amounts are in dollars.",
-		Query:       append(times, paging...), Response: fdxList("transactions", openapi.Schema{"$go": fdxTransactionKind{}})})
+		Query: append(
+			times,
+			paging...), Response: fdxList("transactions", openapi.Schema{"$go": fdxTransactionKind{}})})
 	docs.Describe("fdx.payment_network.list", openapi.Op{Summary: "FDX: payment networks the account can use",
 		Description: "offset is the type of the last payment network of the previous page.",
 		Query:       paging, Response: fdxList("paymentNetworks", openapi.Schema{"$go": fdxPaymentNetwork{}})})
@@ -149,7 +162,10 @@ func describeFDX(docs *openapi.Registry) {
 
 func fdxList(name string, item openapi.Schema) openapi.Schema {
 	return openapi.Schema{"type": "object", "required": []string{name}, "additionalProperties": false,
-		"properties": openapi.Schema{"page": openapi.Schema{"$go": fdxPage{}}, name: openapi.Schema{"type": "array", "items": item}}}
+		"properties": openapi.Schema{
+			"page": openapi.Schema{"$go": fdxPage{}},
+			name:   openapi.Schema{"type": "array", "items": item},
+		}}
 }
 
 // dollars turns cents into the major units FDX uses.
@@ -303,8 +319,12 @@ func (a *API) fdxContact(r *http.Request) (any, error) {
 	if c.P.User != nil {
 		emails = append(emails, c.P.User.Email)
 	}
-	return fdxContact{Holders: []fdxHolder{{Name: fdxName{First: c.Actor.LegalEntity.Name}, Relationship: "BUSINESS"}}, Emails: emails,
-		Addresses: []any{}, Telephones: []any{}}, nil
+	return fdxContact{
+		Holders:    []fdxHolder{{Name: fdxName{First: c.Actor.LegalEntity.Name}, Relationship: "BUSINESS"}},
+		Emails:     emails,
+		Addresses:  []any{},
+		Telephones: []any{},
+	}, nil
 }
 
 func (a *API) fdxTransactions(r *http.Request) (any, error) {
@@ -391,7 +411,16 @@ func (a *API) fdxPaymentNetworks(r *http.Request) (any, error) {
 			kind string
 			out  bool
 		}{{"US_ACH", true}, {"US_FEDWIRE", true}, {"US_RTP", false}} {
-			all = append(all, fdxPaymentNetwork{BankID: acc.RoutingNumber, Identifier: acc.AccountNumber, Type: n.kind, TransferIn: true, TransferOut: n.out})
+			all = append(
+				all,
+				fdxPaymentNetwork{
+					BankID:      acc.RoutingNumber,
+					Identifier:  acc.AccountNumber,
+					Type:        n.kind,
+					TransferIn:  true,
+					TransferOut: n.out,
+				},
+			)
 		}
 	}
 	start := 0

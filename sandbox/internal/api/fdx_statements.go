@@ -82,7 +82,14 @@ func (a *API) fdxStatements(r *http.Request) (any, error) {
 	for _, m := range months[start:end] {
 		items = append(items, fdxStatement{AccountID: acc.ID, StatementID: m.ID, StatementDate: m.date(),
 			Description: acc.Name + " statement, " + m.Start.Format("January 2006"), Status: "available",
-			Links: []fdxLink{{Href: "/fdx/accounts/" + acc.ID + "/statements/" + m.ID, Rel: "self", Action: "GET", Types: []string{"application/pdf"}}}})
+			Links: []fdxLink{
+				{
+					Href:   "/fdx/accounts/" + acc.ID + "/statements/" + m.ID,
+					Rel:    "self",
+					Action: "GET",
+					Types:  []string{"application/pdf"},
+				},
+			}})
 	}
 	out := map[string]any{"statements": items}
 	if end < len(months) {

@@ -9,8 +9,9 @@ import (
 // optionalIdempotencyKey is X-Idempotency-Key on a first-generation write
 // that creates a resource or moves money and takes the key when sent.
 var optionalIdempotencyKey = openapi.Param{Name: idempotencyHeader,
-	Description: "Optional. The same key with the same body replays the first response, byte for byte, and changes nothing; " +
-		"with another body it is 409. Keys are scoped per legal entity and operation; a failed request does not use its key.",
+	Description: "Optional. The same key with the same body replays the first response, byte for byte, and changes" +
+		" nothing; with another body it is 409. Keys are scoped per legal entity and operation; a failed request does not" +
+		" use its key.",
 	Schema: openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}
 
 // keyed declares the optional idempotency key on op, and the 409 its reuse

@@ -18,8 +18,10 @@ func (a *API) routesInvoiceSeries(r *mux.Router, docs *openapi.Registry) {
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/series/{invoiceSeriesId}", "invoice_series.get", a.getSeries)
 	web.Route(r, web.Gen1, http.MethodPatch, "/invoice/series/{invoiceSeriesId}", "invoice_series.update", a.updateSeries)
 	a.shows("invoice_series.update", listed(currentSeries))
-	web.Route(r, web.Gen1, http.MethodPost, "/invoice/series/{invoiceSeriesId}/cancel", "invoice_series.cancel", a.cancelSeries)
-	web.Route(r, web.Gen1, http.MethodPost, "/invoice/series/{invoiceSeriesId}/skip-next", "invoice_series.skip_next", a.skipNext)
+	web.Route(r, web.Gen1, http.MethodPost, "/invoice/series/{invoiceSeriesId}/cancel", "invoice_series.cancel",
+		a.cancelSeries)
+	web.Route(r, web.Gen1, http.MethodPost, "/invoice/series/{invoiceSeriesId}/skip-next", "invoice_series.skip_next",
+		a.skipNext)
 }
 
 // describeInvoiceSeries adds the descriptions of these routes, and
@@ -30,26 +32,39 @@ func describeInvoiceSeries(docs *openapi.Registry) {
 	docs.Component("InvoiceSeriesRecurrenceRule", openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"type": oneOfStrings(kernel.RecurWeekly), "dayOfWeek": weekday}, "type", "dayOfWeek"),
 		object(openapi.Schema{"type": oneOfStrings(kernel.RecurDayOfMonth),
-			"dayOfMonth": described(openapi.Schema{"type": "integer", "minimum": 1, "maximum": 31}, "Clamped to the month's last day.")}, "type", "dayOfMonth"),
+			"dayOfMonth": described(openapi.Schema{"type": "integer", "minimum": 1, "maximum": 31},
+				"Clamped to the month's last day.")}, "type", "dayOfMonth"),
 		object(openapi.Schema{"type": oneOfStrings(kernel.RecurNthWeekday), "dayOfWeek": weekday,
-			"nth": openapi.Schema{"oneOf": []any{openapi.Schema{"type": "integer", "minimum": 1, "maximum": 4}, oneOfStrings("last")}}},
+			"nth": openapi.Schema{
+				"oneOf": []any{openapi.Schema{"type": "integer", "minimum": 1, "maximum": 4}, oneOfStrings("last")},
+			}},
 			"type", "dayOfWeek", "nth"),
 	}})
 	docs.Component("InvoiceSeriesEndCondition", openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"type": oneOfStrings(kernel.EndNever)}, "type"),
-		object(openapi.Schema{"type": oneOfStrings(kernel.EndAfterCount), "count": openapi.Schema{"type": "integer", "minimum": 1}}, "type", "count"),
+		object(
+			openapi.Schema{"type": oneOfStrings(kernel.EndAfterCount), "count": openapi.Schema{"type": "integer", "minimum": 1}},
+			"type",
+			"count",
+		),
 		object(openapi.Schema{"type": oneOfStrings(kernel.EndOnDate),
-			"date": described(openapi.Schema{"type": "string", "format": "date"}, "In the series' time zone; not before startDate.")}, "type", "date"),
+			"date": described(openapi.Schema{"type": "string", "format": "date"},
+				"In the series' time zone; not before startDate.")}, "type", "date"),
 	}})
 	input := object(openapi.Schema{"accountId": requiredIDSchema, "legalEntityCustomerId": stringType,
-		"legalEntityContactId": described(stringType, "Accepted during the transition when no legalEntityCustomerId is given."),
-		"recurrenceRule":       openapi.Ref("InvoiceSeriesRecurrenceRule"),
-		"paymentTermsDays":     described(openapi.Schema{"type": "integer", "minimum": 0, "maximum": 3650}, "0 is due on receipt."),
-		"invoiceTz":            described(stringType, "A canonical IANA time zone."),
-		"startDate":            described(openapi.Schema{"type": "string", "format": "date"}, "Today or later, in invoiceTz."),
-		"endCondition":         openapi.Ref("InvoiceSeriesEndCondition"),
-		"template": object(openapi.Schema{"lineItemsAndTotals": lineItemsInput(), "memo": openapi.Schema{"type": "string", "maxLength": 500},
-			"ccEmails": ccEmailList()}, "lineItemsAndTotals"),
+		"legalEntityContactId": described(stringType,
+			"Accepted during the transition when no legalEntityCustomerId is given."),
+		"recurrenceRule": openapi.Ref("InvoiceSeriesRecurrenceRule"),
+		"paymentTermsDays": described(openapi.Schema{"type": "integer", "minimum": 0, "maximum": 3650},
+			"0 is due on receipt."),
+		"invoiceTz":    described(stringType, "A canonical IANA time zone."),
+		"startDate":    described(openapi.Schema{"type": "string", "format": "date"}, "Today or later, in invoiceTz."),
+		"endCondition": openapi.Ref("InvoiceSeriesEndCondition"),
+		"template": object(
+			openapi.Schema{"lineItemsAndTotals": lineItemsInput(), "memo": openapi.Schema{"type": "string", "maxLength": 500},
+				"ccEmails": ccEmailList()},
+			"lineItemsAndTotals",
+		),
 		"paymentMethods": openapi.Ref("InvoicePaymentMethods")},
 		"accountId", "recurrenceRule", "paymentTermsDays", "invoiceTz", "startDate", "endCondition", "template")
 	docs.Describe("invoice_series.list", openapi.Op{Summary: "List invoice series", Response: listOf(seriesView{}),
@@ -58,15 +73,26 @@ func describeInvoiceSeries(docs *openapi.Registry) {
 			{Name: "filter:legalEntityContactId"}, {Name: "filter:legalEntityCustomerId"}, {Name: "filter:accountId"},
 			{Name: "sort", Description: "startDate by default.", Schema: oneOfStrings("startDate", "nextScheduledDate")},
 			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
-	docs.Describe("invoice_series.create", keyed(openapi.Op{Summary: "Create a recurring invoice series", Body: input, Response: seriesIssued{},
-		Description: "invoiceAggregate is the series' first invoice."}))
-	docs.Describe("invoice_series.get", openapi.Op{Summary: "Get an invoice series", Query: []openapi.Param{legalEntityFilter}, Response: seriesView{}})
-	docs.Describe("invoice_series.update", openapi.Op{Summary: "Replace an invoice series' terms", Body: input, Response: seriesIssued{},
-		Description: "The whole InvoiceSeriesInput; the customer cannot change. invoiceAggregate is the scheduled invoice rewritten to the new terms, if any."})
+	docs.Describe(
+		"invoice_series.create",
+		keyed(openapi.Op{Summary: "Create a recurring invoice series", Body: input, Response: seriesIssued{},
+			Description: "invoiceAggregate is the series' first invoice."}),
+	)
+	docs.Describe("invoice_series.get",
+		openapi.Op{Summary: "Get an invoice series", Query: []openapi.Param{legalEntityFilter}, Response: seriesView{}})
+	docs.Describe(
+		"invoice_series.update",
+		openapi.Op{Summary: "Replace an invoice series' terms", Body: input, Response: seriesIssued{},
+			Description: "The whole InvoiceSeriesInput; the customer cannot change. invoiceAggregate is the scheduled invoice" +
+				" rewritten to the new terms, if any."},
+	)
 	docs.Describe("invoice_series.cancel", openapi.Op{Summary: "Cancel an invoice series", Response: seriesVoided{},
 		Description: "Invoices already issued stay; the next scheduled one, if any, is voided and returned."})
-	docs.Describe("invoice_series.skip_next", openapi.Op{Summary: "Skip the next invoice of a series", Response: seriesVoided{},
-		Description: "Voids the next scheduled invoice and moves the series on."})
+	docs.Describe(
+		"invoice_series.skip_next",
+		openapi.Op{Summary: "Skip the next invoice of a series", Response: seriesVoided{},
+			Description: "Voids the next scheduled invoice and moves the series on."},
+	)
 }
 
 // seriesIssued answers a series create or update: the series and the
@@ -133,11 +159,22 @@ func seriesOf(s *invoices.InvoiceSeries) seriesView {
 	if s.End.Type == kernel.EndOnDate {
 		end["date"] = s.End.Date
 	}
-	v := seriesView{Entity: "invoice_series", ID: s.ID, Status: s.Status, RecurrenceRule: rule, PaymentTermsDays: s.PaymentTermsDays,
-		InvoiceTz: s.Timezone, StartDate: timestamp(s.StartAt()), EndCondition: end, PaymentMethods: s.PaymentMethods,
-		AccountID: s.AccountID, LegalEntityContactID: s.ContactID, LegalEntityCustomerID: s.CustomerID,
+	v := seriesView{
+		Entity:                "invoice_series",
+		ID:                    s.ID,
+		Status:                s.Status,
+		RecurrenceRule:        rule,
+		PaymentTermsDays:      s.PaymentTermsDays,
+		InvoiceTz:             s.Timezone,
+		StartDate:             timestamp(s.StartAt()),
+		EndCondition:          end,
+		PaymentMethods:        s.PaymentMethods,
+		AccountID:             s.AccountID,
+		LegalEntityContactID:  s.ContactID,
+		LegalEntityCustomerID: s.CustomerID,
 		Template: templateView{Memo: s.Template.Memo, CCEmails: s.Template.CCEmails, LineItemsAndTotals: lineItemsInputView{
-			LineItems: s.Template.LineItems, Discount: s.Template.Discount, Tax: s.Template.Tax}}}
+			LineItems: s.Template.LineItems, Discount: s.Template.Discount, Tax: s.Template.Tax}},
+	}
 	if len(v.PaymentMethods) == 0 {
 		v.PaymentMethods = json.RawMessage("[]")
 	}
@@ -155,9 +192,14 @@ func (a *API) listSeries(r *http.Request) (any, error) {
 	}
 	f := invoices.SeriesFilter{Status: q.Get("filter:status"), CustomerID: q.Get("filter:legalEntityCustomerId"),
 		ContactID: q.Get("filter:legalEntityContactId"), AccountID: q.Get("filter:accountId"), Sort: sort, Asc: asc}
-	return listPage(a, r, func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[invoices.InvoiceSeries], error) {
-		return invoices.ListSeries(op, c.Actor, f, req)
-	}, func(_ *kernel.Op, s *invoices.InvoiceSeries) (seriesView, error) { return seriesOf(s), nil })
+	return listPage(
+		a,
+		r,
+		func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[invoices.InvoiceSeries], error) {
+			return invoices.ListSeries(op, c.Actor, f, req)
+		},
+		func(_ *kernel.Op, s *invoices.InvoiceSeries) (seriesView, error) { return seriesOf(s), nil },
+	)
 }
 
 func (a *API) getSeries(r *http.Request) (any, error) {
@@ -216,28 +258,52 @@ func (a *API) seriesWrite(r *http.Request, idem idemMode, body *invoices.SeriesI
 
 func (a *API) createSeries(r *http.Request) (any, error) {
 	var body invoices.SeriesInput
-	return a.seriesWrite(r, idemOptional, &body, "invoiceAggregate", func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
-		return invoices.CreateSeries(op, c.Actor, &body)
-	})
+	return a.seriesWrite(
+		r,
+		idemOptional,
+		&body,
+		"invoiceAggregate",
+		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+			return invoices.CreateSeries(op, c.Actor, &body)
+		},
+	)
 }
 
 func (a *API) updateSeries(r *http.Request) (any, error) {
 	var body invoices.SeriesInput
-	return a.seriesWrite(r, idemNone, &body, "invoiceAggregate", func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
-		return invoices.UpdateSeries(op, c.Actor, mux.Vars(r)["invoiceSeriesId"], &body)
-	})
+	return a.seriesWrite(
+		r,
+		idemNone,
+		&body,
+		"invoiceAggregate",
+		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+			return invoices.UpdateSeries(op, c.Actor, mux.Vars(r)["invoiceSeriesId"], &body)
+		},
+	)
 }
 
 func (a *API) cancelSeries(r *http.Request) (any, error) {
-	return a.seriesWrite(r, idemNone, nil, "voidedInvoice", func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
-		return invoices.CancelSeries(op, c.Actor, mux.Vars(r)["invoiceSeriesId"])
-	})
+	return a.seriesWrite(
+		r,
+		idemNone,
+		nil,
+		"voidedInvoice",
+		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+			return invoices.CancelSeries(op, c.Actor, mux.Vars(r)["invoiceSeriesId"])
+		},
+	)
 }
 
 func (a *API) skipNext(r *http.Request) (any, error) {
-	return a.seriesWrite(r, idemNone, nil, "voidedInvoice", func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
-		return invoices.SkipNextInvoice(op, c.Actor, mux.Vars(r)["invoiceSeriesId"])
-	})
+	return a.seriesWrite(
+		r,
+		idemNone,
+		nil,
+		"voidedInvoice",
+		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+			return invoices.SkipNextInvoice(op, c.Actor, mux.Vars(r)["invoiceSeriesId"])
+		},
+	)
 }
 
 // currentSeries is an invoice series as GET shows it.

@@ -33,10 +33,12 @@ func describeInvoiceSettings(docs *openapi.Registry) {
 	colour := openapi.Schema{"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"}
 	docs.Describe("invoice.settings.get", openapi.Op{Summary: "The legal entity's invoice settings",
 		Description: "Until they are set they are derived from the legal entity.", Query: le, Response: settingsBody{}})
-	docs.Describe("invoice.settings.replace", openapi.Op{Summary: "Replace the invoice settings", Query: le, Response: settingsBody{},
+	docs.Describe("invoice.settings.replace", openapi.Op{Summary: "Replace the invoice settings", Query: le,
+		Response: settingsBody{},
 		Body: object(openapi.Schema{"companyName": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 200},
 			"email": openapi.Schema{"type": "string", "format": "email"}, "address": openapi.Ref("Address"),
-			"defaultMemo": openapi.Schema{"type": "string", "maxLength": 500}, "invoiceTerms": openapi.Schema{"type": "string", "maxLength": 2000},
+			"defaultMemo":             openapi.Schema{"type": "string", "maxLength": 500},
+			"invoiceTerms":            openapi.Schema{"type": "string", "maxLength": 2000},
 			"defaultPaymentTermsDays": openapi.Schema{"type": "integer", "minimum": 0}, "logoDocumentId": stringType,
 			"unitPriceDecimalPlaces": openapi.Schema{"type": "integer", "minimum": 2, "maximum": 6},
 			"branding":               object(openapi.Schema{"backgroundColor": colour, "titleColor": colour})},
@@ -46,7 +48,10 @@ func describeInvoiceSettings(docs *openapi.Registry) {
 		Query:       le, BodyType: multipartBody, Body: upload, Response: uploadedDocument{}})
 	docs.Describe("invoice.number.validate", openapi.Op{Summary: "Whether an invoice number is free",
 		Description: "Invoice numbers are unique per legal entity.", Response: numberAvailability{},
-		Query: []openapi.Param{legalEntityFilter, {Name: "invoiceNumber", Required: true, Schema: openapi.Ref("InvoiceNumber")}}})
+		Query: []openapi.Param{
+			legalEntityFilter,
+			{Name: "invoiceNumber", Required: true, Schema: openapi.Ref("InvoiceNumber")},
+		}})
 }
 
 // settingsBody is the {invoiceSettings} body of the settings operations.
@@ -86,8 +91,10 @@ type invoiceSettingsView struct {
 }
 
 func settingsOf(s *invoices.InvoiceSettings) settingsBody {
-	return settingsBody{InvoiceSettings: invoiceSettingsView{Entity: "invoice_settings", ID: s.ID, LegalEntityID: s.LegalEntityID,
-		Timestamp: timestamp(s.Timestamp), Settings: settingsData{CompanyName: s.CompanyName, Email: s.Email, Address: s.Address,
+	return settingsBody{InvoiceSettings: invoiceSettingsView{Entity: "invoice_settings", ID: s.ID,
+		LegalEntityID: s.LegalEntityID,
+		Timestamp:     timestamp(s.Timestamp), Settings: settingsData{CompanyName: s.CompanyName, Email: s.Email,
+			Address:     s.Address,
 			DefaultMemo: s.DefaultMemo, InvoiceTerms: s.InvoiceTerms, DefaultPaymentTermsDays: s.DefaultPaymentTermsDays,
 			LogoDocumentID: s.LogoDocumentID, UnitPriceDecimalPlaces: s.UnitPriceDecimalPlaces, Branding: s.Branding}}}
 }
@@ -200,7 +207,8 @@ func (a *API) doUpload(r *http.Request, check func([]byte) (string, error),
 func multipartFile(contentType string, raw []byte) (*uploaded, error) {
 	mt, params, err := mime.ParseMediaType(contentType)
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return nil, kernel.Errorf(kernel.CodeUnsupportedMediaType, "Content-Type must be multipart/form-data with a boundary, got %q", contentType)
+		return nil, kernel.Errorf(kernel.CodeUnsupportedMediaType,
+			"Content-Type must be multipart/form-data with a boundary, got %q", contentType)
 	}
 	mr := multipart.NewReader(bytes.NewReader(raw), params["boundary"])
 	for {

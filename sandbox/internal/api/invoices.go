@@ -26,7 +26,8 @@ func (a *API) routesInvoices(r *mux.Router, docs *openapi.Registry) {
 	a.shows("invoice.update", listed(currentInvoice))
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/void", "invoice.void", a.voidInvoice)
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/reconcile", "invoice.reconcile", a.reconcileInvoice)
-	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/unreconcile", "invoice.unreconcile", a.unreconcileInvoice)
+	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/unreconcile", "invoice.unreconcile",
+		a.unreconcileInvoice)
 	web.Route(r, web.Gen1, http.MethodGet, "/invoice/{invoiceId}/send-reminder", "invoice.reminder.get", a.getReminder)
 	web.Route(r, web.Gen1, http.MethodPost, "/invoice/{invoiceId}/send-reminder", "invoice.reminder.send", a.sendReminder)
 }
@@ -51,17 +52,29 @@ func describeInvoices(docs *openapi.Registry) {
 	patch["minProperties"] = 1
 	docs.Describe("invoice.update", openapi.Op{Summary: "Update an invoice", Response: invoiceAggregate{}, Body: patch,
 		Description: "details, when given, are whole and carry the version last read (optimistic locking)."})
-	docs.Describe("invoice.void", openapi.Op{Summary: "Void an invoice", Description: "A void invoice can no longer be paid.",
-		Response: invoiceAggregate{}})
+	docs.Describe(
+		"invoice.void",
+		openapi.Op{Summary: "Void an invoice", Description: "A void invoice can no longer be paid.",
+			Response: invoiceAggregate{}},
+	)
 	reconcile := arrayOf(openapi.Ref("InvoiceTransactionInput"))
 	reconcile["minItems"] = 1
-	docs.Describe("invoice.reconcile", openapi.Op{Summary: "Link transactions to an invoice", Body: reconcile, Response: invoiceAggregate{},
-		Description: "Internal entries link posted credits; external ones record a payment made elsewhere (amountCents, a sandbox extension, defaults to what remains)."})
-	docs.Describe("invoice.unreconcile", openapi.Op{Summary: "Unlink transactions from an invoice", Body: reconcile, Response: invoiceAggregate{},
-		Description: "Each entry must match one linked to the invoice."})
-	docs.Describe("invoice.reminder.get", openapi.Op{Summary: "When the next automatic reminder is due", Query: le, Response: reminderSchedule{}})
+	docs.Describe(
+		"invoice.reconcile",
+		openapi.Op{Summary: "Link transactions to an invoice", Body: reconcile, Response: invoiceAggregate{},
+			Description: "Internal entries link posted credits; external ones record a payment made elsewhere (amountCents, a" +
+				" sandbox extension, defaults to what remains)."},
+	)
+	docs.Describe(
+		"invoice.unreconcile",
+		openapi.Op{Summary: "Unlink transactions from an invoice", Body: reconcile, Response: invoiceAggregate{},
+			Description: "Each entry must match one linked to the invoice."},
+	)
+	docs.Describe("invoice.reminder.get",
+		openapi.Op{Summary: "When the next automatic reminder is due", Query: le, Response: reminderSchedule{}})
 	docs.Describe("invoice.reminder.send", openapi.Op{Summary: "Email the customer a reminder", Response: reminderResult{},
-		Description: "At most one reminder a day: within a day of the last one the answer is success false with reason rate_limited."})
+		Description: "At most one reminder a day: within a day of the last one the answer is success false with reason" +
+			" rate_limited."})
 }
 
 // invoiceComponents names the invoice schemas in docs.
@@ -69,8 +82,11 @@ func invoiceComponents(docs *openapi.Registry) {
 	docs.Component("InvoiceAggregate", invoiceAggregate{})
 	docs.Component("Invoice", invoiceView{})
 	docs.Component("InvoiceDetails", invoiceDetailsView{})
-	docs.Component("InvoiceStatus", oneOfStrings(invoices.InvoiceScheduled, invoices.InvoiceUnpaid, invoices.InvoiceOverdue,
-		invoices.InvoicePaidPartially, invoices.InvoicePaid, invoices.InvoiceVoid))
+	docs.Component(
+		"InvoiceStatus",
+		oneOfStrings(invoices.InvoiceScheduled, invoices.InvoiceUnpaid, invoices.InvoiceOverdue,
+			invoices.InvoicePaidPartially, invoices.InvoicePaid, invoices.InvoiceVoid),
+	)
 	docs.Component("InvoiceLineItem", invoices.LineItem{})
 	docs.Component("InvoiceAdjustment", invoices.Adjustment{})
 	docs.Component("InvoiceSubaccount", subaccountView{})
@@ -82,23 +98,29 @@ func invoiceComponents(docs *openapi.Registry) {
 	}
 	docs.Component("InvoicePaymentMethod", openapi.Schema{"oneOf": []any{
 		method("ach_debit", fee, "passFeeToPayer"),
-		method("acquiring_payment", openapi.Schema{"passFeeToPayer": openapi.Schema{"type": "boolean", "enum": []any{false}}}, "passFeeToPayer"),
-		method("crypto_deposit", openapi.Schema{"passFeeToPayer": booleanType, "fiatRail": oneOfStrings("wire", "ach", "instant")}, "passFeeToPayer"),
+		method("acquiring_payment", openapi.Schema{"passFeeToPayer": openapi.Schema{"type": "boolean", "enum": []any{false}}},
+			"passFeeToPayer"),
+		method("crypto_deposit",
+			openapi.Schema{"passFeeToPayer": booleanType, "fiatRail": oneOfStrings("wire", "ach", "instant")}, "passFeeToPayer"),
 		method("inbound_ach_transfer", openapi.Schema{}), method("inbound_international_wire", openapi.Schema{}),
 		method("inbound_rtp", openapi.Schema{}), method("inbound_wire_transfer", openapi.Schema{}),
 	}})
 	methods := arrayOf(openapi.Ref("InvoicePaymentMethod"))
 	methods["description"] = "Each method at most once."
 	docs.Component("InvoicePaymentMethods", methods)
-	docs.Component("InvoiceReconciliationPaymentMethod", openapi.Schema{"oneOf": []any{openapi.Ref("InvoicePaymentMethod"), oneOfStrings("other")}})
+	docs.Component("InvoiceReconciliationPaymentMethod",
+		openapi.Schema{"oneOf": []any{openapi.Ref("InvoicePaymentMethod"), oneOfStrings("other")}})
 	docs.Component("InvoiceTransactionInput", openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"transactionType": oneOfStrings("internal"),
-			"transaction": object(openapi.Schema{"aggregatedTransactionId": described(requiredIDSchema, "A posted credit of the legal entity.")},
-				"aggregatedTransactionId")}, "transactionType", "transaction"),
+			"transaction": object(
+				openapi.Schema{"aggregatedTransactionId": described(requiredIDSchema, "A posted credit of the legal entity.")},
+				"aggregatedTransactionId",
+			)}, "transactionType", "transaction"),
 		object(openapi.Schema{"transactionType": oneOfStrings("external"),
 			"transaction": object(openapi.Schema{"paymentMethod": openapi.Ref("InvoiceReconciliationPaymentMethod"),
-				"paidAt":      described(stringType, "An RFC 3339 date-time or a YYYY-MM-DD date."),
-				"amountCents": described(openapi.Schema{"type": "integer", "exclusiveMinimum": 0}, "Sandbox extension: the amount paid; what remains by default.")},
+				"paidAt": described(stringType, "An RFC 3339 date-time or a YYYY-MM-DD date."),
+				"amountCents": described(openapi.Schema{"type": "integer", "exclusiveMinimum": 0},
+					"Sandbox extension: the amount paid; what remains by default.")},
 				"paymentMethod", "paidAt")}, "transactionType", "transaction"),
 	}})
 }
@@ -113,7 +135,8 @@ func invoiceDetailsInput(update bool) openapi.Schema {
 	day := openapi.Schema{"type": "string", "format": "date"}
 	return object(openapi.Schema{"issuedAt": day, "dueAt": described(day, "Not before issuedAt."),
 		"invoiceTz": described(stringType, "A canonical IANA time zone."), "lineItemsAndTotals": lineItemsInput(),
-		"invoiceNumber": openapi.Ref("InvoiceNumber"), "memo": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 500},
+		"invoiceNumber": openapi.Ref("InvoiceNumber"), "memo": openapi.Schema{"type": "string", "minLength": 1,
+			"maxLength": 500},
 		"version":  described(openapi.Schema{"type": "integer", "minimum": 1}, "The version last read; required on update."),
 		"ccEmails": ccEmailList()}, required...)
 }
@@ -122,22 +145,31 @@ func invoiceDetailsInput(update bool) openapi.Schema {
 // request gives them.
 func lineItemsInput() openapi.Schema {
 	line := object(openapi.Schema{"name": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 200},
-		"quantity": openapi.Schema{"type": "number", "exclusiveMinimum": 0}, "priceCents": openapi.Schema{"type": "integer", "minimum": 0},
+		"quantity":      openapi.Schema{"type": "number", "exclusiveMinimum": 0},
+		"priceCents":    openapi.Schema{"type": "integer", "minimum": 0},
 		"catalogItemId": stringType}, "name", "quantity", "priceCents")
 	percent := openapi.Schema{"type": "number", "minimum": 0, "maximum": 100}
 	discount := openapi.Schema{"oneOf": []any{
 		object(openapi.Schema{"type": oneOfStrings("percentage"), "percent": percent}, "type", "percent"),
-		object(openapi.Schema{"type": oneOfStrings("fixed"), "amountCents": openapi.Schema{"type": "integer", "minimum": 0}}, "type", "amountCents"),
+		object(openapi.Schema{"type": oneOfStrings("fixed"), "amountCents": openapi.Schema{"type": "integer", "minimum": 0}},
+			"type", "amountCents"),
 	}}
 	lines := arrayOf(line)
 	lines["minItems"] = 1
 	return object(openapi.Schema{"lineItems": lines, "discount": openapi.Nullable(discount),
-		"tax": openapi.Nullable(object(openapi.Schema{"type": oneOfStrings("percentage"), "percent": percent}, "type", "percent"))}, "lineItems")
+		"tax": openapi.Nullable(
+			object(openapi.Schema{"type": oneOfStrings("percentage"), "percent": percent}, "type", "percent"),
+		)}, "lineItems")
 }
 
 // ccEmailList is up to ten distinct email addresses.
 func ccEmailList() openapi.Schema {
-	return openapi.Schema{"type": "array", "maxItems": 10, "uniqueItems": true, "items": openapi.Schema{"type": "string", "format": "email"}}
+	return openapi.Schema{
+		"type":        "array",
+		"maxItems":    10,
+		"uniqueItems": true,
+		"items":       openapi.Schema{"type": "string", "format": "email"},
+	}
 }
 
 // reminderSchedule is the body of GET /invoice/{invoiceId}/send-reminder.
@@ -336,9 +368,18 @@ type invoiceDetailsView struct {
 }
 
 func invoiceAggregateOf(op *kernel.Op, inv *invoices.Invoice) (invoiceAggregate, error) {
-	v := invoiceView{ID: inv.ID, Status: inv.Status, CollectedAmountCents: inv.CollectedCents, InvoiceDetailsID: inv.DetailsID,
-		AccountID: inv.AccountID, LegalEntityContactID: inv.ContactID, LegalEntityCustomerID: inv.CustomerID,
-		InvoicePaymentMethods: inv.PaymentMethods, InvoiceTransactions: []invoiceTxnView{}, InvoiceSeriesID: inv.SeriesID}
+	v := invoiceView{
+		ID:                    inv.ID,
+		Status:                inv.Status,
+		CollectedAmountCents:  inv.CollectedCents,
+		InvoiceDetailsID:      inv.DetailsID,
+		AccountID:             inv.AccountID,
+		LegalEntityContactID:  inv.ContactID,
+		LegalEntityCustomerID: inv.CustomerID,
+		InvoicePaymentMethods: inv.PaymentMethods,
+		InvoiceTransactions:   []invoiceTxnView{},
+		InvoiceSeriesID:       inv.SeriesID,
+	}
 	for _, p := range inv.Transactions {
 		t := invoiceTxnDetail{AmountCents: p.AmountCents}
 		if p.Type == "internal" {
@@ -355,10 +396,20 @@ func invoiceAggregateOf(op *kernel.Op, inv *invoices.Invoice) (invoiceAggregate,
 		v.ScheduledSendDate = timestamp(*inv.ScheduledSendDate)
 	}
 	sums := inv.Sums()
-	d := invoiceDetailsView{ID: inv.DetailsID, IssuedAt: timestamp(inv.IssuedAt), DueAt: timestamp(inv.DueAt), InvoiceTz: inv.Timezone,
-		Currency: inv.Currency, InvoiceNumber: inv.Number, Memo: inv.Memo, DocumentID: inv.DocumentID, BilledTo: inv.BilledTo,
-		Version: inv.Version, LineItemsAndTotals: lineItemsView{LineItems: inv.LineItems, Discount: inv.Discount, Tax: inv.Tax,
-			SubtotalCents: sums.Subtotal, TotalAmountCents: sums.Total}}
+	d := invoiceDetailsView{
+		ID:            inv.DetailsID,
+		IssuedAt:      timestamp(inv.IssuedAt),
+		DueAt:         timestamp(inv.DueAt),
+		InvoiceTz:     inv.Timezone,
+		Currency:      inv.Currency,
+		InvoiceNumber: inv.Number,
+		Memo:          inv.Memo,
+		DocumentID:    inv.DocumentID,
+		BilledTo:      inv.BilledTo,
+		Version:       inv.Version,
+		LineItemsAndTotals: lineItemsView{LineItems: inv.LineItems, Discount: inv.Discount, Tax: inv.Tax,
+			SubtotalCents: sums.Subtotal, TotalAmountCents: sums.Total},
+	}
 	acc, va, err := invoices.InvoiceAccount(op, inv)
 	if err != nil {
 		return invoiceAggregate{}, err
@@ -406,9 +457,19 @@ func invoiceAccountOf(acc *kernel.Account, va *ledger.VirtualAccount) any {
 		}
 		return v
 	}
-	v := accountGroupView{Entity: "slash_account_group", ID: acc.ID, LegalEntityID: acc.LegalEntityID, GroupType: "checking",
-		AccountType: "commercial", GroupName: acc.Name, Provider: "slash", Currency: "USD", AccountNumber: acc.AccountNumber,
-		RoutingNumber: acc.RoutingNumber, Timestamp: timestamp(acc.CreatedAt)}
+	v := accountGroupView{
+		Entity:        "slash_account_group",
+		ID:            acc.ID,
+		LegalEntityID: acc.LegalEntityID,
+		GroupType:     "checking",
+		AccountType:   "commercial",
+		GroupName:     acc.Name,
+		Provider:      "slash",
+		Currency:      "USD",
+		AccountNumber: acc.AccountNumber,
+		RoutingNumber: acc.RoutingNumber,
+		Timestamp:     timestamp(acc.CreatedAt),
+	}
 	if acc.Type == "charge_card" {
 		v.GroupType = "charge_card"
 	}

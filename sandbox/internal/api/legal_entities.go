@@ -19,7 +19,8 @@ func (a *API) routesLegalEntities(r *mux.Router, docs *openapi.Registry) {
 // components they name, to docs.
 func describeLegalEntities(docs *openapi.Registry) {
 	docs.Component("LegalEntity", legalEntity{})
-	docs.Describe("legal_entity.list", openapi.Op{Summary: "List legal entities available to the caller", Response: listOf(legalEntity{})})
+	docs.Describe("legal_entity.list",
+		openapi.Op{Summary: "List legal entities available to the caller", Response: listOf(legalEntity{})})
 }
 
 type legalEntity struct {

@@ -36,8 +36,11 @@ func describeMerchants(docs *openapi.Registry) {
 	docs.Component("MerchantCategory", merchantCategory{})
 	docs.Describe("merchant.list", openapi.Op{Summary: "List merchants",
 		Description: "The merchants of the sandbox's catalogue, the same ones simulated purchases are made at, by name.",
-		Query:       []openapi.Param{cursorParam, {Name: "search:merchant_name", Description: "Keeps merchants whose name contains this text, ignoring case."}},
-		Response:    listOf(merchant{})})
+		Query: []openapi.Param{
+			cursorParam,
+			{Name: "search:merchant_name", Description: "Keeps merchants whose name contains this text, ignoring case."},
+		},
+		Response: listOf(merchant{})})
 	docs.Describe("merchant.get", openapi.Op{Summary: "Get a merchant", Response: merchant{}})
 	docs.Describe("merchant_category.list", openapi.Op{Summary: "List merchant categories",
 		Query: []openapi.Param{cursorParam}, Response: listOf(merchantCategory{})})

@@ -19,7 +19,8 @@ import (
 
 func (a *API) routesOAuth(r *mux.Router, docs *openapi.Registry) {
 	describeOAuth(docs)
-	web.Route(r, web.Gen1, http.MethodGet, "/.well-known/openid-configuration", "oauth2.openid_configuration", a.openIDConfiguration)
+	web.Route(r, web.Gen1, http.MethodGet, "/.well-known/openid-configuration", "oauth2.openid_configuration",
+		a.openIDConfiguration)
 	web.Route(r, web.Gen1, http.MethodGet, "/oauth2/authorize", "oauth2.authorize", a.authorize)
 	web.Route(r, web.Gen1, http.MethodPost, "/oauth2/token", "oauth2.token", a.token)
 	web.Route(r, web.Gen1, http.MethodGet, "/oauth2/userinfo", "oauth2.userinfo", a.userinfo)
@@ -60,24 +61,35 @@ type userInfo struct {
 // they name, to docs.
 func describeOAuth(docs *openapi.Registry) {
 	docs.Component("UserInfo", userInfo{})
-	docs.Describe("oauth2.openid_configuration", openapi.Op{Summary: "OpenID Connect discovery", Security: openapi.Public, Response: openIDConfig{}})
-	docs.Describe("oauth2.authorize", openapi.Op{Summary: "Authorize an application (auto-approved)", Security: openapi.Public, Extension: true,
-		Description: "Approves at once for the user named by login_hint (a user id or email with a role on the application's legal entity, or one of its test users) and redirects to redirect_uri with code and state. Errors answer 400 without redirecting.",
-		Query: []openapi.Param{{Name: "client_id", Required: true}, {Name: "redirect_uri", Required: true},
-			{Name: "response_type", Required: true, Schema: openapi.Schema{"type": "string", "enum": []string{"code"}}},
-			{Name: "login_hint", Required: true, Description: "The user to approve for: id or email."},
-			{Name: "scope"}, {Name: "state"}, {Name: "nonce"}, {Name: "code_challenge"},
-			{Name: "code_challenge_method", Schema: openapi.Schema{"type": "string", "enum": []string{"S256", "plain"}}}},
-		Status: http.StatusFound})
+	docs.Describe("oauth2.openid_configuration",
+		openapi.Op{Summary: "OpenID Connect discovery", Security: openapi.Public, Response: openIDConfig{}})
+	docs.Describe(
+		"oauth2.authorize",
+		openapi.Op{Summary: "Authorize an application (auto-approved)", Security: openapi.Public, Extension: true,
+			Description: "Approves at once for the user named by login_hint (a user id or email with a role on the" +
+				" application's legal entity, or one of its test users) and redirects to redirect_uri with code and state. Errors" +
+				" answer 400 without redirecting.",
+			Query: []openapi.Param{{Name: "client_id", Required: true}, {Name: "redirect_uri", Required: true},
+				{Name: "response_type", Required: true, Schema: openapi.Schema{"type": "string", "enum": []string{"code"}}},
+				{Name: "login_hint", Required: true, Description: "The user to approve for: id or email."},
+				{Name: "scope"}, {Name: "state"}, {Name: "nonce"}, {Name: "code_challenge"},
+				{Name: "code_challenge_method", Schema: openapi.Schema{"type": "string", "enum": []string{"S256", "plain"}}}},
+			Status: http.StatusFound},
+	)
 	form := openapi.Schema{"type": "object", "required": []string{"grant_type"}, "properties": openapi.Schema{
 		"grant_type": openapi.Schema{"type": "string", "enum": []string{"authorization_code", "refresh_token"}},
 		"code":       openapi.Schema{"type": "string"}, "code_verifier": openapi.Schema{"type": "string"},
 		"redirect_uri": openapi.Schema{"type": "string"}, "refresh_token": openapi.Schema{"type": "string"},
 		"scope": openapi.Schema{"type": "string"}}}
-	docs.Describe("oauth2.token", openapi.Op{Summary: "Exchange an authorization code or a refresh token", Security: openapi.ClientBasic,
-		Body: form, BodyType: "application/x-www-form-urlencoded", Response: tokenResponse{}})
-	docs.Describe("oauth2.userinfo", openapi.Op{Summary: "The token's user", Security: openapi.BearerOnly, Response: userInfo{}})
-	docs.Describe("oauth2.userinfo.post", openapi.Op{Summary: "The token's user", Security: openapi.BearerOnly, Read: true, Response: userInfo{}})
+	docs.Describe(
+		"oauth2.token",
+		openapi.Op{Summary: "Exchange an authorization code or a refresh token", Security: openapi.ClientBasic,
+			Body: form, BodyType: "application/x-www-form-urlencoded", Response: tokenResponse{}},
+	)
+	docs.Describe("oauth2.userinfo",
+		openapi.Op{Summary: "The token's user", Security: openapi.BearerOnly, Response: userInfo{}})
+	docs.Describe("oauth2.userinfo.post",
+		openapi.Op{Summary: "The token's user", Security: openapi.BearerOnly, Read: true, Response: userInfo{}})
 }
 
 // baseURL is how the caller reached the sandbox.
@@ -91,11 +103,22 @@ func baseURL(r *http.Request) string {
 
 func (a *API) openIDConfiguration(r *http.Request) (any, error) {
 	base := baseURL(r)
-	return openIDConfig{Issuer: base, AuthorizationEndpoint: base + "/oauth2/authorize", TokenEndpoint: base + "/oauth2/token",
-		UserinfoEndpoint: base + "/oauth2/userinfo", TokenEndpointAuthMethodsSupported: []string{"client_secret_basic"},
-		ResponseTypesSupported: []string{"code"}, ScopesSupported: devapps.OAuthScopes,
-		GrantTypesSupported: []string{"authorization_code", "refresh_token"}, CodeChallengeMethodsSupported: []string{"S256", "plain"},
-		IDTokenSigningAlgValuesSupported: []string{"HS256"}, SubjectTypesSupported: []string{"public"}}, nil
+	return openIDConfig{
+		Issuer:                            base,
+		AuthorizationEndpoint:             base + "/oauth2/authorize",
+		TokenEndpoint:                     base + "/oauth2/token",
+		UserinfoEndpoint:                  base + "/oauth2/userinfo",
+		TokenEndpointAuthMethodsSupported: []string{"client_secret_basic"},
+		ResponseTypesSupported:            []string{"code"},
+		ScopesSupported:                   devapps.OAuthScopes,
+		GrantTypesSupported: []string{
+			"authorization_code",
+			"refresh_token",
+		},
+		CodeChallengeMethodsSupported:    []string{"S256", "plain"},
+		IDTokenSigningAlgValuesSupported: []string{"HS256"},
+		SubjectTypesSupported:            []string{"public"},
+	}, nil
 }
 
 // authorize approves at once and redirects with the code.
@@ -112,9 +135,12 @@ func (a *API) authorize(r *http.Request) (any, error) {
 	var code string
 	err := w.Update(func(op *kernel.Op) error {
 		var err error
-		code, err = devapps.Authorize(op, devapps.AuthorizeRequest{ClientID: q.Get("client_id"), RedirectURI: q.Get("redirect_uri"),
-			Scope: q.Get("scope"), Nonce: q.Get("nonce"), Challenge: q.Get("code_challenge"),
-			ChallengeMethod: q.Get("code_challenge_method"), User: q.Get("login_hint")})
+		code, err = devapps.Authorize(
+			op,
+			devapps.AuthorizeRequest{ClientID: q.Get("client_id"), RedirectURI: q.Get("redirect_uri"),
+				Scope: q.Get("scope"), Nonce: q.Get("nonce"), Challenge: q.Get("code_challenge"),
+				ChallengeMethod: q.Get("code_challenge_method"), User: q.Get("login_hint")},
+		)
 		return err
 	})
 	if err != nil {
@@ -134,7 +160,8 @@ func (a *API) authorize(r *http.Request) (any, error) {
 func (a *API) token(r *http.Request) (any, error) {
 	clientID, secret, ok := r.BasicAuth()
 	if !ok {
-		return nil, kernel.Errorf(kernel.CodeUnauthorized, "authenticate the client with HTTP Basic: oauthClientId and oauthClientSecret")
+		return nil, kernel.Errorf(kernel.CodeUnauthorized,
+			"authenticate the client with HTTP Basic: oauthClientId and oauthClientSecret")
 	}
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "application/x-www-form-urlencoded" {
@@ -168,8 +195,14 @@ func (a *API) token(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tokenResponse{AccessToken: ts.AccessToken, TokenType: "Bearer", ExpiresIn: ts.ExpiresIn, RefreshToken: ts.RefreshToken,
-		Scope: ts.Scope, IDToken: idToken(baseURL(r), ts)}, nil
+	return tokenResponse{
+		AccessToken:  ts.AccessToken,
+		TokenType:    "Bearer",
+		ExpiresIn:    ts.ExpiresIn,
+		RefreshToken: ts.RefreshToken,
+		Scope:        ts.Scope,
+		IDToken:      idToken(baseURL(r), ts),
+	}, nil
 }
 
 // idToken is an OpenID Connect ID token signed with HS256 under the

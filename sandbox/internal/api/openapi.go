@@ -32,7 +32,8 @@ var cursorParam = openapi.Param{Name: "cursor", Description: "metadata.nextCurso
 
 // legalEntityFilter is filter:legalEntityId.
 var legalEntityFilter = openapi.Param{Name: "filter:legalEntityId",
-	Description: "The legal entity to act for; it must be the one the request acts on. With a bearer token reaching several legal entities, this (or x-legal-entity) is required."}
+	Description: "The legal entity to act for; it must be the one the request acts on. With a bearer token reaching" +
+		" several legal entities, this (or x-legal-entity) is required."}
 
 // listOf is the list envelope schema of items described by v.
 func listOf(v any) openapi.Schema {

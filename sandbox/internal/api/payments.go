@@ -26,24 +26,44 @@ func (a *API) routesPayments(r *mux.Router, docs *openapi.Registry) {
 // they name, to docs.
 func describePayments(docs *openapi.Registry) {
 	docs.Component("Handle", handle{})
-	docs.Describe("handle.list", openapi.Op{Summary: "List the legal entity's payment handles (usually one)", Response: listOf(handle{})})
-	docs.Describe("slash_handle.list", openapi.Op{Summary: "List payment handles (the older path of GET /handle)", Response: listOf(handle{})})
-	docs.Describe("pay.get", openapi.Op{Summary: "The legal entity's payment handle (superseded by GET /handle)", Response: handle{}})
+	docs.Describe("handle.list",
+		openapi.Op{Summary: "List the legal entity's payment handles (usually one)", Response: listOf(handle{})})
+	docs.Describe("slash_handle.list",
+		openapi.Op{Summary: "List payment handles (the older path of GET /handle)", Response: listOf(handle{})})
+	docs.Describe("pay.get",
+		openapi.Op{Summary: "The legal entity's payment handle (superseded by GET /handle)", Response: handle{}})
 	docs.Describe("payment.create", openapi.Op{Summary: "Pay a Slash handle",
-		Description: "A user-scoped key names the paying side with sourceHandleId or legalEntityId; a legal-entity key pays from its own handle. " +
-			"A request that is well-formed and authorized answers 200: {success: true} when the money moved, {success: false, error} when the payment " +
-			"itself was refused (unknown handle, the payer's own handle, an amount that is not a positive whole number of cents within the limit, " +
-			"insufficient funds, a closed account). The debit is listed by GET /transaction with the description \"Payment to @<handle>\" and the memo.",
-		Headers: []openapi.Param{{Name: "X-Idempotency-Key", Description: "Optional: the same key with the same body replays the first successful answer; with another body it is 409. A refused payment does not use the key.",
-			Schema: openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}},
-		Body: object(openapi.Schema{"slashHandle": described(requiredIDSchema, "The handle paid."), "amountCents": described(openapi.Schema{"type": "number"},
-			"Cents; a value that is not a positive whole number within the limit is a refused payment, not a 400."),
-			"sourceHandleId": stringType, "sourceSlashHandleId": described(stringType, "Another name for sourceHandleId."),
-			"legalEntityId": described(stringType, "The paying legal entity: the one the request acts for."), "memo": transferMemo},
-			"slashHandle", "amountCents"),
+		Description: "A user-scoped key names the paying side with sourceHandleId or legalEntityId; a legal-entity key pays" +
+			" from its own handle. A request that is well-formed and authorized answers 200: {success: true} when the money" +
+			" moved, {success: false, error} when the payment itself was refused (unknown handle, the payer's own handle, an" +
+			" amount that is not a positive whole number of cents within the limit, insufficient funds, a closed account). The" +
+			" debit is listed by GET /transaction with the description \"Payment to @<handle>\" and the memo.",
+		Headers: []openapi.Param{
+			{
+				Name: "X-Idempotency-Key",
+				Description: "Optional: the same key with the same body replays the first successful answer; with another body it" +
+					" is 409. A refused payment does not use the key.",
+				Schema: openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255},
+			},
+		},
+		Body: object(
+			openapi.Schema{
+				"slashHandle": described(requiredIDSchema, "The handle paid."),
+				"amountCents": described(openapi.Schema{"type": "number"},
+					"Cents; a value that is not a positive whole number within the limit is a refused payment, not a 400."),
+				"sourceHandleId":      stringType,
+				"sourceSlashHandleId": described(stringType, "Another name for sourceHandleId."),
+				"legalEntityId":       described(stringType, "The paying legal entity: the one the request acts for."),
+				"memo":                transferMemo,
+			},
+			"slashHandle",
+			"amountCents",
+		),
 		Response: openapi.Schema{"oneOf": []any{
-			object(openapi.Schema{"success": openapi.Schema{"type": "boolean", "enum": []any{true}}, "redirect": stringType}, "success"),
-			object(openapi.Schema{"success": openapi.Schema{"type": "boolean", "enum": []any{false}}, "error": stringType}, "success", "error"),
+			object(openapi.Schema{"success": openapi.Schema{"type": "boolean", "enum": []any{true}}, "redirect": stringType},
+				"success"),
+			object(openapi.Schema{"success": openapi.Schema{"type": "boolean", "enum": []any{false}}, "error": stringType},
+				"success", "error"),
 		}}})
 }
 

@@ -27,20 +27,32 @@ func (a *API) routesTasks(r *mux.Router, docs *openapi.Registry) {
 func describeTasks(docs *openapi.Registry) {
 	docs.Component("Task", taskView{})
 	docs.Describe("task.list", openapi.Op{Summary: "List tasks", Response: listOf(taskView{}),
-		Description: "A user-scoped caller sees the tasks assigned to it; a legal-entity key sees every task of the legal entity.",
-		Query: []openapi.Param{cursorParam, legalEntityFilter, {Name: "filter:type", Description: "A type from GET /task/schema."},
+		Description: "A user-scoped caller sees the tasks assigned to it; a legal-entity key sees every task of the legal" +
+			" entity.",
+		Query: []openapi.Param{
+			cursorParam,
+			legalEntityFilter,
+			{Name: "filter:type", Description: "A type from GET /task/schema."},
 			{Name: "filter:status", Schema: oneOfStrings(expenses.TaskStatuses...)},
 			{Name: "filter:attr", Schema: openapi.Schema{"type": "object"},
-				Description: "deepObject: filter:attr[field]=value, or filter:attr[field][op]=value with op gte, lte, gt, lt, in (comma-separated) or contains; field is a task attribute."},
+				Description: "deepObject: filter:attr[field]=value, or filter:attr[field][op]=value with op gte, lte, gt, lt, in" +
+					" (comma-separated) or contains; field is a task attribute."},
 			{Name: "sort", Description: "timestamp by default.", Schema: oneOfStrings("timestamp", "status", "type")},
-			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")}}})
+			{Name: "sortDirection", Description: "DESC by default.", Schema: oneOfStrings("ASC", "DESC")},
+		}})
 	docs.Describe("task.schema", openapi.Op{Summary: "The task types, their attributes and actions",
 		Query: []openapi.Param{legalEntityFilter, {Name: "filter:type"}}, Response: taskSchemas{}})
-	docs.Describe("task.get", openapi.Op{Summary: "Get a task", Query: []openapi.Param{legalEntityFilter}, Response: taskBody{}})
+	docs.Describe("task.get",
+		openapi.Op{Summary: "Get a task", Query: []openapi.Param{legalEntityFilter}, Response: taskBody{}})
 	docs.Describe("task.act", keyed(openapi.Op{Summary: "Take an action on a task", Response: success{},
 		Description: "A disabled action, or one the task's type does not have, is refused with 400.",
-		Body: object(openapi.Schema{"action": described(openapi.Schema{"type": "string", "minLength": 1}, "An action key from GET /task/schema."),
-			"payload": openapi.Schema{"type": "object"}}, "action")}))
+		Body: object(
+			openapi.Schema{
+				"action":  described(openapi.Schema{"type": "string", "minLength": 1}, "An action key from GET /task/schema."),
+				"payload": openapi.Schema{"type": "object"},
+			},
+			"action",
+		)}))
 }
 
 // taskBody is the body of GET /task/{taskId}.

@@ -20,7 +20,9 @@ func (a *API) routesTokens(r *mux.Router, docs *openapi.Registry) {
 func describeTokens(docs *openapi.Registry) {
 	docs.Describe("tokens.prices", openapi.Op{Summary: "Real-time token prices", Security: openapi.Public,
 		Response: openapi.Schema{"type": "object", "required": []string{"items"}, "additionalProperties": false,
-			"properties": openapi.Schema{"items": openapi.Schema{"type": "array", "items": openapi.Schema{"$go": tokenPrice{}}}}}})
+			"properties": openapi.Schema{
+				"items": openapi.Schema{"type": "array", "items": openapi.Schema{"$go": tokenPrice{}}},
+			}}})
 }
 
 type tokenPrice struct {

@@ -20,8 +20,10 @@ func (a *API) routesTransactions(r *mux.Router, docs *openapi.Registry) {
 	// which would otherwise take "aggregation" for an id.
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction/aggregation", "transaction.aggregation", a.aggregateTransactions)
 	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}", "transaction.get", a.getTransaction)
-	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}/fee-details", "transaction.fee_details", a.feeDetails)
-	web.Route(r, web.Gen1, http.MethodPatch, "/transaction/{transactionId}/note", "transaction.note.update", a.noteTransaction)
+	web.Route(r, web.Gen1, http.MethodGet, "/transaction/{transactionId}/fee-details", "transaction.fee_details",
+		a.feeDetails)
+	web.Route(r, web.Gen1, http.MethodPatch, "/transaction/{transactionId}/note", "transaction.note.update",
+		a.noteTransaction)
 	a.shows("transaction.note.update", currentTransaction)
 }
 
@@ -32,13 +34,17 @@ func describeTransactions(docs *openapi.Registry) {
 	docs.Component("TransactionMerchant", ledger.MerchantData{})
 	docs.Component("TransactionMerchantLocation", ledger.MerchantLocation{})
 	docs.Component("FeeTransaction", feeTransaction{})
-	docs.Describe("transaction.list", openapi.Op{Summary: "List transactions", Query: transactionQuery(), Response: listOf(transaction{})})
+	docs.Describe("transaction.list",
+		openapi.Op{Summary: "List transactions", Query: transactionQuery(), Response: listOf(transaction{})})
 	docs.Describe("transaction.get", openapi.Op{Summary: "Get a transaction", Response: transaction{}})
-	docs.Describe("transaction.note.update", openapi.Op{Summary: "Add a note to a transaction", Description: "An empty note clears it.",
-		Body: object(openapi.Schema{"note": openapi.Schema{"type": "string", "maxLength": 2000}}, "note"), Response: success{}})
+	docs.Describe("transaction.note.update", openapi.Op{Summary: "Add a note to a transaction",
+		Description: "An empty note clears it.",
+		Body:        object(openapi.Schema{"note": openapi.Schema{"type": "string", "maxLength": 2000}}, "note"),
+		Response:    success{}})
 	docs.Describe("transaction.aggregation", openapi.Op{Summary: "Count and sums of the transactions a list would return",
-		Description: "The list's filters; failed transactions are left out. Amounts are cents: totalOut is negative and netChange is totalIn + totalOut.",
-		Query:       transactionQuery()[1:], Response: aggregation{}})
+		Description: "The list's filters; failed transactions are left out. Amounts are cents: totalOut is negative and" +
+			" netChange is totalIn + totalOut.",
+		Query: transactionQuery()[1:], Response: aggregation{}})
 	docs.Describe("transaction.fee_details", openapi.Op{Summary: "The fees charged for a transaction",
 		Description: "For a fee transaction, the fee itself.", Response: feeDetails{}})
 }
@@ -123,7 +129,8 @@ func transactionFilter(q url.Values) (ledger.TransactionFilter, error) {
 		DetailedStatus: q.Get("filter:detailed_status"), Category: q.Get("filter:category"),
 		ProviderAuthorizationID: q.Get("filter:providerAuthorizationId"),
 		FromDate:                millisParam(q, "filter:from_date", d), ToDate: millisParam(q, "filter:to_date", d),
-		FromAuthorized: millisParam(q, "filter:from_authorized_at", d), ToAuthorized: millisParam(q, "filter:to_authorized_at", d),
+		FromAuthorized: millisParam(q, "filter:from_authorized_at", d),
+		ToAuthorized:   millisParam(q, "filter:to_authorized_at", d),
 	}
 	if f.AccountID == "" {
 		f.AccountID = q.Get("accountId")
@@ -274,8 +281,13 @@ func (a *API) feeDetails(r *http.Request) (any, error) {
 	items := make([]feeTransaction, len(fees))
 	for i := range fees {
 		f := &fees[i]
-		items[i] = feeTransaction{ID: f.Transaction.ID, DateCharged: timestamp(f.Transaction.Date), FeeAmountCents: -f.Transaction.AmountCents,
-			FeeType: f.FeeType(), AccountID: f.Transaction.AccountID}
+		items[i] = feeTransaction{
+			ID:             f.Transaction.ID,
+			DateCharged:    timestamp(f.Transaction.Date),
+			FeeAmountCents: -f.Transaction.AmountCents,
+			FeeType:        f.FeeType(),
+			AccountID:      f.Transaction.AccountID,
+		}
 		if f.Original != nil {
 			v := transactionView(f.Original)
 			items[i].OriginalTransaction = &v

@@ -19,8 +19,10 @@ const virtualAccountTransferOp = "virtual_account.transfer"
 
 func (a *API) routesTransfers(r *mux.Router, docs *openapi.Registry) {
 	describeTransfers(docs)
-	web.Route(r, web.Gen1, http.MethodPost, "/transfer/virtual-account", "transfer.virtual_account.create", a.transferVirtualAccount)
-	web.Route(r, web.Gen1, http.MethodPost, "/virtual-account/transfer", "virtual_account.transfer.create", a.transferVirtualAccount)
+	web.Route(r, web.Gen1, http.MethodPost, "/transfer/virtual-account", "transfer.virtual_account.create",
+		a.transferVirtualAccount)
+	web.Route(r, web.Gen1, http.MethodPost, "/virtual-account/transfer", "virtual_account.transfer.create",
+		a.transferVirtualAccount)
 	web.Route(r, web.Gen1, http.MethodPost, "/transfers/book-transfer", "book_transfer.create", a.bookTransfer)
 	web.Route(r, web.Gen1, http.MethodPost, "/transfers/ach", "ach_transfer.create", a.achTransfer)
 	web.Route(r, web.Gen1, http.MethodPost, "/transfers/wire", "wire_transfer.create", a.wireTransfer)
@@ -41,8 +43,13 @@ var (
 func describeTransfers(docs *openapi.Registry) {
 	vaTransfer := openapi.Op{Summary: "Move money between virtual accounts", Headers: []openapi.Param{idempotencyKey},
 		Description: "source may be the virtual account standing for the primary account.",
-		Body: object(openapi.Schema{"source": requiredIDSchema, "destination": requiredIDSchema, "amountCents": transferAmount,
-			"memo": transferMemo}, "source", "destination", "amountCents"),
+		Body: object(
+			openapi.Schema{"source": requiredIDSchema, "destination": requiredIDSchema, "amountCents": transferAmount,
+				"memo": transferMemo},
+			"source",
+			"destination",
+			"amountCents",
+		),
 		Response: transferResult{}}
 	docs.Describe("transfer.virtual_account.create", vaTransfer)
 	vaTransfer.Description += " The same operation as POST /transfer/virtual-account: they share idempotency keys."
@@ -50,14 +57,28 @@ func describeTransfers(docs *openapi.Registry) {
 	docs.Describe("book_transfer.create", openapi.Op{Summary: "Book transfer between accounts the caller can reach",
 		Description: "Settles at once on the ledger. from and to are accounts (sa_group_…) or virtual accounts.",
 		Headers:     []openapi.Param{idempotencyKey},
-		Body: object(openapi.Schema{"from": requiredIDSchema, "to": requiredIDSchema, "amountCents": transferAmount, "memo": transferMemo},
-			"from", "to", "amountCents"),
+		Body: object(
+			openapi.Schema{
+				"from":        requiredIDSchema,
+				"to":          requiredIDSchema,
+				"amountCents": transferAmount,
+				"memo":        transferMemo,
+			},
+			"from",
+			"to",
+			"amountCents",
+		),
 		Response: transferResult{}})
 	rail := openapi.Schema{"accountId": described(requiredIDSchema, "The paying account; give this or virtualAccountId."),
 		"virtualAccountId": described(requiredIDSchema, "The paying virtual account; give this or accountId."),
 		"destinationId":    described(requiredIDSchema, "A contact destination (GET /contact/destination)."),
 		"amountCents":      transferAmount, "memo": transferMemo}
-	source := openapi.Schema{"oneOf": []any{openapi.Schema{"required": []string{"accountId"}}, openapi.Schema{"required": []string{"virtualAccountId"}}}}
+	source := openapi.Schema{
+		"oneOf": []any{
+			openapi.Schema{"required": []string{"accountId"}},
+			openapi.Schema{"required": []string{"virtualAccountId"}},
+		},
+	}
 	wire := object(rail, "destinationId", "amountCents")
 	wire["allOf"] = []any{source}
 	docs.Describe("wire_transfer.create", openapi.Op{Summary: "Send a wire to a contact destination", Extension: true,
@@ -120,8 +141,12 @@ func (a *API) transferVirtualAccount(r *http.Request) (any, error) {
 				return err
 			}
 			d := map[string]string{}
-			req = ledger.TransferRequest{From: requiredID(body.Source, "/source", d), To: requiredID(body.Destination, "/destination", d),
-				AmountCents: kernel.AmountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+			req = ledger.TransferRequest{
+				From:        requiredID(body.Source, "/source", d),
+				To:          requiredID(body.Destination, "/destination", d),
+				AmountCents: kernel.AmountCents(body.AmountCents, "/amountCents", d),
+				Memo:        memo(body.Memo, d),
+			}
 			return invalidIf(d)
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
@@ -195,7 +220,10 @@ func railRequest(raw []byte) (ledger.RailTransferRequest, error) {
 		return ledger.RailTransferRequest{}, err
 	}
 	d := map[string]string{}
-	req := ledger.RailTransferRequest{AmountCents: kernel.AmountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+	req := ledger.RailTransferRequest{
+		AmountCents: kernel.AmountCents(body.AmountCents, "/amountCents", d),
+		Memo:        memo(body.Memo, d),
+	}
 	switch {
 	case body.InformationRequestID != nil && body.DestinationID != nil:
 		d["/informationRequestId"] = "give destinationId or informationRequestId, not both"
@@ -218,7 +246,10 @@ func railRequest(raw []byte) (ledger.RailTransferRequest, error) {
 // railTransfer is the write of an ACH or wire transfer (sandbox
 // extensions: the real service names rail-specific endpoints without
 // describing them).
-func (a *API) railTransfer(r *http.Request, send func(*kernel.Op, *kernel.Actor, ledger.RailTransferRequest) (*ledger.RailTransfer, error)) (any, error) {
+func (a *API) railTransfer(
+	r *http.Request,
+	send func(*kernel.Op, *kernel.Actor, ledger.RailTransferRequest) (*ledger.RailTransfer, error),
+) (any, error) {
 	var req ledger.RailTransferRequest
 	return a.doWrite(r, write{
 		gen:  web.Gen1,
@@ -233,7 +264,11 @@ func (a *API) railTransfer(r *http.Request, send func(*kernel.Op, *kernel.Actor,
 			if err != nil {
 				return nil, err
 			}
-			out := railTransferResult{TransferID: t.TransferID, TransactionID: t.TransactionID, InformationRequestID: req.InformationRequestID}
+			out := railTransferResult{
+				TransferID:           t.TransferID,
+				TransactionID:        t.TransactionID,
+				InformationRequestID: req.InformationRequestID,
+			}
 			if t.SettlesAt.IsZero() {
 				out.Queued = true
 			} else {
@@ -247,19 +282,25 @@ func (a *API) railTransfer(r *http.Request, send func(*kernel.Op, *kernel.Actor,
 // achTransfer sends an ACH to a destination, or queues one on an
 // information request still collecting the contact's bank account.
 func (a *API) achTransfer(r *http.Request) (any, error) {
-	return a.railTransfer(r, func(op *kernel.Op, act *kernel.Actor, req ledger.RailTransferRequest) (*ledger.RailTransfer, error) {
-		if req.InformationRequestID != "" {
-			return inforequests.SendQueuedACH(op, act, req, req.InformationRequestID)
-		}
-		return ledger.SendACH(op, act, req)
-	})
+	return a.railTransfer(
+		r,
+		func(op *kernel.Op, act *kernel.Actor, req ledger.RailTransferRequest) (*ledger.RailTransfer, error) {
+			if req.InformationRequestID != "" {
+				return inforequests.SendQueuedACH(op, act, req, req.InformationRequestID)
+			}
+			return ledger.SendACH(op, act, req)
+		},
+	)
 }
 
 func (a *API) wireTransfer(r *http.Request) (any, error) {
-	return a.railTransfer(r, func(op *kernel.Op, act *kernel.Actor, req ledger.RailTransferRequest) (*ledger.RailTransfer, error) {
-		if req.InformationRequestID != "" {
-			return nil, kernel.InvalidField("/informationRequestId", "only an ACH can wait for an information request")
-		}
-		return ledger.SendWire(op, act, req)
-	})
+	return a.railTransfer(
+		r,
+		func(op *kernel.Op, act *kernel.Actor, req ledger.RailTransferRequest) (*ledger.RailTransfer, error) {
+			if req.InformationRequestID != "" {
+				return nil, kernel.InvalidField("/informationRequestId", "only an ACH can wait for an information request")
+			}
+			return ledger.SendWire(op, act, req)
+		},
+	)
 }

@@ -20,8 +20,11 @@ func (a *API) routesV2Contacts(r *mux.Router, docs *openapi.Registry) {
 // components they name, to docs.
 func describeV2Contacts(docs *openapi.Registry) {
 	docs.Component("V2Contact", v2Contact{})
-	docs.Describe("v2.contact.list", openapi.Op{Summary: "List contacts (second generation)", Query: []openapi.Param{cursorParam},
-		Response: listOf(v2Contact{})})
+	docs.Describe(
+		"v2.contact.list",
+		openapi.Op{Summary: "List contacts (second generation)", Query: []openapi.Param{cursorParam},
+			Response: listOf(v2Contact{})},
+	)
 }
 
 type v2Contact struct {
@@ -53,8 +56,15 @@ func (a *API) listV2Contacts(r *http.Request) (any, error) {
 	}
 	items := make([]v2Contact, len(page.Items))
 	for i, ct := range page.Items {
-		items[i] = v2Contact{ID: ct.ID, Name: ct.Name, RecipientType: ct.RecipientType, RecipientLegalName: ct.RecipientLegalName,
-			RecipientEmail: ct.RecipientEmail, Address: ct.Address, CreatedAt: timestamp(ct.CreatedAt)}
+		items[i] = v2Contact{
+			ID:                 ct.ID,
+			Name:               ct.Name,
+			RecipientType:      ct.RecipientType,
+			RecipientLegalName: ct.RecipientLegalName,
+			RecipientEmail:     ct.RecipientEmail,
+			Address:            ct.Address,
+			CreatedAt:          timestamp(ct.CreatedAt),
+		}
 	}
 	return newList(items, encodeCursor(r, c, page.Next)), nil
 }

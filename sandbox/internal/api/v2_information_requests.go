@@ -20,28 +20,44 @@ import (
 
 func (a *API) routesInformationRequests(r *mux.Router, docs *openapi.Registry) {
 	describeInformationRequests(docs)
-	web.Route(r, web.Gen2, http.MethodPost, "/v2/information-requests", "v2.information_request.create", a.createInformationRequest)
+	web.Route(r, web.Gen2, http.MethodPost, "/v2/information-requests", "v2.information_request.create",
+		a.createInformationRequest)
 }
 
 // describeInformationRequests adds the descriptions of these routes, and
 // the components they name, to docs.
 func describeInformationRequests(docs *openapi.Registry) {
 	only := openapi.Schema{"type": "boolean", "enum": []any{true}, "description": "Only true; leave it out otherwise."}
-	requested := object(openapi.Schema{"destinationTypes": openapi.Schema{"type": "array", "minItems": 1, "uniqueItems": true,
-		"items": oneOfStrings(parties.DestinationACH, parties.DestinationInternationalWire, parties.DestinationCrypto)},
-		"address": only, "tax": only})
+	requested := object(
+		openapi.Schema{"destinationTypes": openapi.Schema{"type": "array", "minItems": 1, "uniqueItems": true,
+			"items": oneOfStrings(parties.DestinationACH, parties.DestinationInternationalWire, parties.DestinationCrypto)},
+			"address": only, "tax": only},
+	)
 	requested["minProperties"] = 1
 	docs.Component("RequestedInformation", requested)
 	docs.Component("InformationRequest", informationRequest{})
-	emails := openapi.Schema{"type": "array", "uniqueItems": true, "items": openapi.Schema{"type": "string", "format": "email"}}
+	emails := openapi.Schema{
+		"type":        "array",
+		"uniqueItems": true,
+		"items":       openapi.Schema{"type": "string", "format": "email"},
+	}
 	docs.Describe("v2.information_request.create", openapi.Op{Summary: "Email a contact a secure form for payment details",
-		Description: "A contact has at most one pending request. A request that asks for bank_account can have ACH transfers queued on it until the contact answers.",
-		Headers: []openapi.Param{{Name: "X-Idempotency-Key", Required: true, Schema: openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255},
-			Description: "Consumed once a valid request reaches the operation, whatever the outcome: any reuse is 409 and nothing is replayed."}},
+		Description: "A contact has at most one pending request. A request that asks for bank_account can have ACH" +
+			" transfers queued on it until the contact answers.",
+		Headers: []openapi.Param{
+			{
+				Name:     "X-Idempotency-Key",
+				Required: true,
+				Schema:   openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255},
+				Description: "Consumed once a valid request reaches the operation, whatever the outcome: any reuse is 409 and" +
+					" nothing is replayed.",
+			},
+		},
 		Body: object(openapi.Schema{"contactId": openapi.Schema{"type": "string", "pattern": "^le_c_"},
 			"requestedInformation": openapi.Ref("RequestedInformation"),
-			"requesterName":        described(openapi.Schema{"type": "string", "minLength": 1}, "Shown to the contact in the email and the form."),
-			"ccEmails":             emails, "note": described(stringType, "Shown to the contact.")},
+			"requesterName": described(openapi.Schema{"type": "string", "minLength": 1},
+				"Shown to the contact in the email and the form."),
+			"ccEmails": emails, "note": described(stringType, "Shown to the contact.")},
 			"contactId", "requestedInformation", "requesterName"),
 		Response: informationRequest{}})
 }
@@ -74,10 +90,21 @@ func optionalTime(t *time.Time) *string {
 
 // InformationRequestView renders a request in the spec's shape.
 func InformationRequestView(ir *inforequests.InformationRequest) any {
-	return informationRequest{ID: ir.ID, ContactID: ir.ContactID, Status: ir.Status, RequestedInformation: ir.RequestedInformation,
-		SentToEmail: ir.SentToEmail, CCEmails: ir.CCEmails, RequesterName: ir.RequesterName, Note: ir.Note,
-		SentAt: timestamp(ir.SentAt), FirstSubmittedAt: optionalTime(ir.FirstSubmittedAt),
-		LastSubmittedAt: optionalTime(ir.LastSubmittedAt), CanceledAt: optionalTime(ir.CanceledAt), CreatedAt: timestamp(ir.CreatedAt)}
+	return informationRequest{
+		ID:                   ir.ID,
+		ContactID:            ir.ContactID,
+		Status:               ir.Status,
+		RequestedInformation: ir.RequestedInformation,
+		SentToEmail:          ir.SentToEmail,
+		CCEmails:             ir.CCEmails,
+		RequesterName:        ir.RequesterName,
+		Note:                 ir.Note,
+		SentAt:               timestamp(ir.SentAt),
+		FirstSubmittedAt:     optionalTime(ir.FirstSubmittedAt),
+		LastSubmittedAt:      optionalTime(ir.LastSubmittedAt),
+		CanceledAt:           optionalTime(ir.CanceledAt),
+		CreatedAt:            timestamp(ir.CreatedAt),
+	}
 }
 
 func (a *API) createInformationRequest(r *http.Request) (any, error) {

@@ -15,8 +15,10 @@ func (a *API) routesVirtualAccounts(r *mux.Router, docs *openapi.Registry) {
 	describeVirtualAccounts(docs)
 	web.Route(r, web.Gen1, http.MethodGet, "/virtual-account", "virtual_account.list", a.listVirtualAccounts)
 	web.Route(r, web.Gen1, http.MethodPost, "/virtual-account", "virtual_account.create", a.createVirtualAccount)
-	web.Route(r, web.Gen1, http.MethodGet, "/virtual-account/{virtualAccountId}", "virtual_account.get", a.getVirtualAccount)
-	web.Route(r, web.Gen1, http.MethodPatch, "/virtual-account/{virtualAccountId}", "virtual_account.update", a.updateVirtualAccount)
+	web.Route(r, web.Gen1, http.MethodGet, "/virtual-account/{virtualAccountId}", "virtual_account.get",
+		a.getVirtualAccount)
+	web.Route(r, web.Gen1, http.MethodPatch, "/virtual-account/{virtualAccountId}", "virtual_account.update",
+		a.updateVirtualAccount)
 	a.shows("virtual_account.update", listed(currentVirtualAccount))
 }
 
@@ -27,29 +29,60 @@ func describeVirtualAccounts(docs *openapi.Registry) {
 	docs.Component("VirtualAccountModel", virtualAccountModel{})
 	docs.Component("VirtualAccountCommissionRule", ledger.CommissionRule{})
 	docs.Component("VirtualAccountCommissionDetails", openapi.Schema{"oneOf": []any{
-		object(openapi.Schema{"type": oneOfStrings("flatFee"), "amount": openapi.Ref("Money"), "frequency": oneOfStrings("monthly", "yearly"),
-			"startDate": dateTime}, "type", "amount", "frequency"),
+		object(
+			openapi.Schema{
+				"type":      oneOfStrings("flatFee"),
+				"amount":    openapi.Ref("Money"),
+				"frequency": oneOfStrings("monthly", "yearly"),
+				"startDate": dateTime,
+			},
+			"type",
+			"amount",
+			"frequency",
+		),
 		object(openapi.Schema{"type": oneOfStrings("takeRate"),
-			"takeRate": openapi.Schema{"type": "number", "exclusiveMinimum": 0, "maximum": 100, "description": "A percentage."}}, "type", "takeRate"),
+			"takeRate": openapi.Schema{
+				"type":             "number",
+				"exclusiveMinimum": 0,
+				"maximum":          100,
+				"description":      "A percentage.",
+			}}, "type", "takeRate"),
 	}})
 	name := openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}
 	commission := openapi.Ref("VirtualAccountCommissionDetails")
 	docs.Describe("virtual_account.list", openapi.Op{Summary: "List virtual accounts",
 		Description: "The primary account appears as a virtual account with accountType primary.",
 		Query: []openapi.Param{cursorParam, {Name: "filter:accountId"}, {Name: "filter:includeClosedAccounts",
-			Description: "Closed virtual accounts are left out unless true.", Schema: openapi.Schema{"type": "string", "enum": []string{"true", "false"}}}},
+			Description: "Closed virtual accounts are left out unless true.",
+			Schema:      openapi.Schema{"type": "string", "enum": []string{"true", "false"}}}},
 		Response: listOf(virtualAccountView{})})
 	docs.Describe("virtual_account.create", keyed(openapi.Op{Summary: "Open a virtual account", Status: http.StatusCreated,
-		Body:     object(openapi.Schema{"accountId": openapi.Schema{"type": "string", "minLength": 1}, "name": name, "commissionDetails": commission}, "accountId", "name"),
+		Body: object(
+			openapi.Schema{
+				"accountId":         openapi.Schema{"type": "string", "minLength": 1},
+				"name":              name,
+				"commissionDetails": commission,
+			},
+			"accountId",
+			"name",
+		),
 		Response: virtualAccountWrite{}}))
-	docs.Describe("virtual_account.get", openapi.Op{Summary: "Get a virtual account with its balance and spend", Response: virtualAccountView{}})
-	docs.Describe("virtual_account.update", openapi.Op{Summary: "Rename, change the commission of, or close a virtual account",
-		Description: "action update changes what the body gives (commissionDetails null removes the commission); action close closes the account.",
-		Body: openapi.Schema{"oneOf": []any{
-			object(openapi.Schema{"action": oneOfStrings("update"), "name": name, "commissionDetails": openapi.Nullable(commission)}, "action"),
-			object(openapi.Schema{"action": oneOfStrings("close")}, "action"),
-		}},
-		Response: virtualAccountWrite{}})
+	docs.Describe("virtual_account.get",
+		openapi.Op{Summary: "Get a virtual account with its balance and spend", Response: virtualAccountView{}})
+	docs.Describe(
+		"virtual_account.update",
+		openapi.Op{Summary: "Rename, change the commission of, or close a virtual account",
+			Description: "action update changes what the body gives (commissionDetails null removes the commission); action" +
+				" close closes the account.",
+			Body: openapi.Schema{"oneOf": []any{
+				object(
+					openapi.Schema{"action": oneOfStrings("update"), "name": name, "commissionDetails": openapi.Nullable(commission)},
+					"action",
+				),
+				object(openapi.Schema{"action": oneOfStrings("close")}, "action"),
+			}},
+			Response: virtualAccountWrite{}},
+	)
 }
 
 // virtualAccountModel is the upstream VirtualAccountModel.
@@ -117,7 +150,8 @@ func (a *API) listVirtualAccounts(r *http.Request) (any, error) {
 	var items []virtualAccountView
 	var next string
 	err = c.view(func(op *kernel.Op) error {
-		page, err := ledger.ListVirtualAccounts(op, c.Actor, q.Get("filter:accountId"), include == "true", kernel.PageRequest{After: after})
+		page, err := ledger.ListVirtualAccounts(op, c.Actor, q.Get("filter:accountId"), include == "true",
+			kernel.PageRequest{After: after})
 		if err != nil {
 			return err
 		}

@@ -18,30 +18,52 @@ func (a *API) routesWebhooks(r *mux.Router, docs *openapi.Registry) {
 	web.Route(r, web.Gen1, http.MethodGet, "/webhook/{webhookId}", "webhook.get", a.getWebhook)
 	web.Route(r, web.Gen1, http.MethodPatch, "/webhook/{webhookId}", "webhook.update", a.updateWebhook)
 	a.shows("webhook.update", listed(currentWebhook))
-	web.Route(r, web.Gen1, http.MethodGet, "/webhook/{webhookId}/notification", "webhook.notification.list", a.listNotifications)
+	web.Route(r, web.Gen1, http.MethodGet, "/webhook/{webhookId}/notification", "webhook.notification.list",
+		a.listNotifications)
 }
 
 // describeWebhooks adds the descriptions of these routes, and the components
 // they name, to docs.
 func describeWebhooks(docs *openapi.Registry) {
 	docs.Component("Webhook", webhook{})
-	docs.Describe("webhook.list", openapi.Op{Summary: "List webhook endpoints", Query: []openapi.Param{cursorParam, legalEntityFilter},
-		Response: listOf(webhook{})})
-	docs.Describe("webhook.create", keyed(openapi.Op{Summary: "Register a webhook endpoint", Status: http.StatusCreated, Response: webhook{},
-		Description: "The endpoint receives every event type.",
-		Body: object(openapi.Schema{"legalEntityId": described(openapi.Schema{"type": "string", "minLength": 1},
-			"Required with a user-scoped key; with a legal-entity key it defaults to the key's own. It must be the legal entity the request acts for."),
-			"url":  openapi.Schema{"type": "string", "format": "uri", "maxLength": 2048, "description": "An absolute http or https URL without credentials."},
-			"name": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}, "url", "name")}))
+	docs.Describe(
+		"webhook.list",
+		openapi.Op{Summary: "List webhook endpoints", Query: []openapi.Param{cursorParam, legalEntityFilter},
+			Response: listOf(webhook{})},
+	)
+	docs.Describe(
+		"webhook.create",
+		keyed(openapi.Op{Summary: "Register a webhook endpoint", Status: http.StatusCreated, Response: webhook{},
+			Description: "The endpoint receives every event type.",
+			Body: object(openapi.Schema{"legalEntityId": described(
+				openapi.Schema{"type": "string", "minLength": 1},
+				"Required with a user-scoped key; with a legal-entity key it defaults to the key's own. It must be the legal"+
+					" entity the request acts for.",
+			),
+				"url": openapi.Schema{
+					"type":        "string",
+					"format":      "uri",
+					"maxLength":   2048,
+					"description": "An absolute http or https URL without credentials.",
+				},
+				"name": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}, "url", "name")}),
+	)
 	docs.Describe("webhook.get", openapi.Op{Summary: "Get a webhook endpoint", Response: webhook{}})
 	docs.Describe("webhook.update", openapi.Op{Summary: "Resume, pause or archive a webhook endpoint", Response: webhook{},
-		Description: "active resumes (also from backing-off or disabled) and sends what was queued; paused queues events; archived soft-deletes. backing-off and disabled are the system's to set.",
-		Body: object(openapi.Schema{"status": oneOfStrings(deliveries.WebhookActive, deliveries.WebhookPaused, deliveries.WebhookArchived),
-			"reason": openapi.Schema{"type": "string", "maxLength": 500, "description": "For the audit trail."}}, "status")})
+		Description: "active resumes (also from backing-off or disabled) and sends what was queued; paused queues events;" +
+			" archived soft-deletes. backing-off and disabled are the system's to set.",
+		Body: object(
+			openapi.Schema{
+				"status": oneOfStrings(deliveries.WebhookActive, deliveries.WebhookPaused, deliveries.WebhookArchived),
+				"reason": openapi.Schema{"type": "string", "maxLength": 500, "description": "For the audit trail."},
+			},
+			"status",
+		)})
 	docs.Component("WebhookNotification", notification{})
 	docs.Describe("webhook.notification.list", openapi.Op{Summary: "An endpoint's notification history",
-		Description: "Every notification sent, or to be sent, to the endpoint, newest first, with its delivery status and attempts. " +
-			"The path is the one the help center names; the real service documents no shape for it, so the items are the sandbox's.",
+		Description: "Every notification sent, or to be sent, to the endpoint, newest first, with its delivery status and" +
+			" attempts. The path is the one the help center names; the real service documents no shape for it, so the items" +
+			" are the sandbox's.",
 		Query: []openapi.Param{cursorParam}, Response: listOf(notification{})})
 }
 
@@ -79,11 +101,16 @@ func notificationView(d *deliveries.WebhookDelivery) notification {
 
 // listNotifications answers an endpoint's notification history.
 func (a *API) listNotifications(r *http.Request) (any, error) {
-	return listPage(a, r, func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[deliveries.WebhookDelivery], error) {
-		return deliveries.WebhookNotifications(op, c.Actor, mux.Vars(r)["webhookId"], req)
-	}, func(_ *kernel.Op, d *deliveries.WebhookDelivery) (notification, error) {
-		return notificationView(d), nil
-	})
+	return listPage(
+		a,
+		r,
+		func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[deliveries.WebhookDelivery], error) {
+			return deliveries.WebhookNotifications(op, c.Actor, mux.Vars(r)["webhookId"], req)
+		},
+		func(_ *kernel.Op, d *deliveries.WebhookDelivery) (notification, error) {
+			return notificationView(d), nil
+		},
+	)
 }
 
 // webhook is upstream's Webhook.
@@ -123,7 +150,8 @@ func (a *API) listWebhooks(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId", r.URL.Query().Get("filter:legalEntityId")); err != nil {
+	if err := c.Actor.CheckLegalEntityFilter("filter:legalEntityId",
+		r.URL.Query().Get("filter:legalEntityId")); err != nil {
 		return nil, err
 	}
 	after, err := decodeCursor(r, c)
@@ -247,7 +275,8 @@ func (a *API) updateWebhook(r *http.Request) (any, error) {
 			return nil
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			w, err := deliveries.SetWebhookStatus(op, c.Actor, mux.Vars(r)["webhookId"], *body.Status, strings.TrimSpace(orEmpty(body.Reason)))
+			w, err := deliveries.SetWebhookStatus(op, c.Actor, mux.Vars(r)["webhookId"], *body.Status,
+				strings.TrimSpace(orEmpty(body.Reason)))
 			if err != nil {
 				return nil, err
 			}

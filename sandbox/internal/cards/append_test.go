@@ -27,7 +27,9 @@ func TestCardAppendsItsStoredForm(t *testing.T) {
 			CreatedAt: time.Date(2026, 6, 15, 14, 0, 0, i*1000, time.UTC), Seq: int64(i)}
 		switch i % 13 {
 		case 1:
-			c.SpendingConstraint = &SpendingConstraint{CountryRule: &CountryRule{Countries: []string{"US"}, Restriction: "allowlist"}}
+			c.SpendingConstraint = &SpendingConstraint{
+				CountryRule: &CountryRule{Countries: []string{"US"}, Restriction: "allowlist"},
+			}
 		case 2:
 			c.UserData = json.RawMessage(`{"costCenter":"OPS-7"}`)
 		case 3:
@@ -44,7 +46,8 @@ func TestCardAppendsItsStoredForm(t *testing.T) {
 		}
 	}
 	if appended < 150 || left < 150 {
-		t.Fatalf("%d cards appended their stored form and %d left it to json.Marshal; the test should see many of both", appended, left)
+		t.Fatalf("%d cards appended their stored form and %d left it to json.Marshal; the test should see many of both",
+			appended, left)
 	}
 }
 

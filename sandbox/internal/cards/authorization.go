@@ -78,14 +78,22 @@ type AuthorizationEvent struct {
 // active authorization webhook is approved without a call. err is set only
 // when the world's state could not be read.
 type AuthorizationDecider interface {
-	Decide(op *kernel.Op, accountID string, req AuthorizationEvent) (approved bool, reason string, fallbackApplied bool, err error)
+	Decide(
+		op *kernel.Op,
+		accountID string,
+		req AuthorizationEvent,
+	) (approved bool, reason string, fallbackApplied bool, err error)
 }
 
 // DecideAuthorization is the card decision's call into the authorization
 // webhook, made after the card's own rules and before the decision is
 // stored. Without an active webhook it approves; when the server registered
 // no decider, an active webhook cannot be reached and its fallback applies.
-func DecideAuthorization(op *kernel.Op, accountID string, req AuthorizationEvent) (approved bool, reason string, fallbackApplied bool, err error) {
+func DecideAuthorization(
+	op *kernel.Op,
+	accountID string,
+	req AuthorizationEvent,
+) (approved bool, reason string, fallbackApplied bool, err error) {
 	hook, ok, err := ActiveAuthorizationWebhook(op, accountID)
 	if err != nil || !ok {
 		return true, "", false, err
@@ -155,7 +163,8 @@ func CompleteAuthorizationRequest(op *kernel.Op, r *AuthorizationEvent) error {
 // the real service does for enterprise features.
 func CheckEnterprise(a *kernel.Actor) error {
 	if !a.LegalEntity.Enterprise {
-		return kernel.Errorf(kernel.CodeForbidden, "the authorization webhook is an enterprise feature; it is not enabled for this legal entity")
+		return kernel.Errorf(kernel.CodeForbidden,
+			"the authorization webhook is an enterprise feature; it is not enabled for this legal entity")
 	}
 	return nil
 }
@@ -204,7 +213,8 @@ func FindAuthorizationWebhook(op *kernel.Op, a *kernel.Actor, accountID string) 
 		return nil, err
 	}
 	if !ok {
-		return nil, kernel.Errorf(kernel.CodeNotFound, "account %s has no authorization webhook; create one with PUT", accountID)
+		return nil, kernel.Errorf(kernel.CodeNotFound, "account %s has no authorization webhook; create one with PUT",
+			accountID)
 	}
 	return h, nil
 }
@@ -225,7 +235,12 @@ func authorizationWebhookOf(op *kernel.Op, a *kernel.Actor, accountID string) (*
 
 // PutAuthorizationWebhook creates or replaces an account's authorization
 // webhook. Creating it makes its signing secret; replacing keeps it.
-func PutAuthorizationWebhook(op *kernel.Op, a *kernel.Actor, accountID string, in AuthorizationWebhookInput) (*AuthorizationWebhook, error) {
+func PutAuthorizationWebhook(
+	op *kernel.Op,
+	a *kernel.Actor,
+	accountID string,
+	in AuthorizationWebhookInput,
+) (*AuthorizationWebhook, error) {
 	if d := in.Problems(true); len(d) > 0 {
 		return nil, kernel.Invalid(d)
 	}
@@ -246,7 +261,12 @@ func PutAuthorizationWebhook(op *kernel.Op, a *kernel.Actor, accountID string, i
 
 // PatchAuthorizationWebhook changes the given fields of an existing
 // authorization webhook; a given config replaces the whole config.
-func PatchAuthorizationWebhook(op *kernel.Op, a *kernel.Actor, accountID string, in AuthorizationWebhookInput) (*AuthorizationWebhook, error) {
+func PatchAuthorizationWebhook(
+	op *kernel.Op,
+	a *kernel.Actor,
+	accountID string,
+	in AuthorizationWebhookInput,
+) (*AuthorizationWebhook, error) {
 	if d := in.Problems(false); len(d) > 0 {
 		return nil, kernel.Invalid(d)
 	}
@@ -257,7 +277,11 @@ func PatchAuthorizationWebhook(op *kernel.Op, a *kernel.Actor, accountID string,
 	return updateAuthorizationWebhook(op, h, in)
 }
 
-func updateAuthorizationWebhook(op *kernel.Op, h *AuthorizationWebhook, in AuthorizationWebhookInput) (*AuthorizationWebhook, error) {
+func updateAuthorizationWebhook(
+	op *kernel.Op,
+	h *AuthorizationWebhook,
+	in AuthorizationWebhookInput,
+) (*AuthorizationWebhook, error) {
 	if in.WebhookURL != nil {
 		h.WebhookURL = *in.WebhookURL
 	}

@@ -67,7 +67,8 @@ func CheckUserData(pointer string, raw json.RawMessage) (json.RawMessage, error)
 		return nil, kernel.InvalidField(pointer, "must be a JSON object")
 	}
 	if buf.Len() > MaxUserData {
-		return nil, kernel.InvalidField(pointer, fmt.Sprintf("must be at most %d bytes of JSON, got %d", MaxUserData, buf.Len()))
+		return nil, kernel.InvalidField(pointer,
+			fmt.Sprintf("must be at most %d bytes of JSON, got %d", MaxUserData, buf.Len()))
 	}
 	return buf.Bytes(), nil
 }
@@ -241,7 +242,8 @@ func CreateCard(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
 			return nil, err
 		}
 		if va.AccountID != acc.ID {
-			return nil, kernel.InvalidField("/virtualAccountId", fmt.Sprintf("belongs to account %s, not %s", va.AccountID, acc.ID))
+			return nil, kernel.InvalidField("/virtualAccountId",
+				fmt.Sprintf("belongs to account %s, not %s", va.AccountID, acc.ID))
 		}
 		card.VirtualAccountID = va.ID
 	}
@@ -350,7 +352,12 @@ func UpdateCard(op *kernel.Op, a *kernel.Actor, id string, u CardUpdate) (*Card,
 }
 
 // ReplaceCardConstraint replaces a card's whole spending constraint.
-func ReplaceCardConstraint(op *kernel.Op, a *kernel.Actor, id string, c *SpendingConstraint) (*SpendingConstraint, error) {
+func ReplaceCardConstraint(
+	op *kernel.Op,
+	a *kernel.Actor,
+	id string,
+	c *SpendingConstraint,
+) (*SpendingConstraint, error) {
 	card, err := CardOf(op, a, id, "")
 	if err != nil {
 		return nil, err
@@ -378,8 +385,8 @@ func RequireEnterprise(a *kernel.Actor, feature string) error {
 	if a.LegalEntity.Enterprise {
 		return nil
 	}
-	return kernel.Errorf(kernel.CodeForbidden, "%s are an enterprise feature; legal entity %s is not on an enterprise plan",
-		feature, a.LegalEntityID())
+	return kernel.Errorf(kernel.CodeForbidden,
+		"%s are an enterprise feature; legal entity %s is not on an enterprise plan", feature, a.LegalEntityID())
 }
 
 // CardModifiers returns a card's modifiers (enterprise only).

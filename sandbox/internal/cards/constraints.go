@@ -204,8 +204,11 @@ type constraintNode struct {
 }
 
 func listRuleShape(list string) *constraintNode {
-	return &constraintNode{kind: "object", fields: map[string]*constraintNode{list: {kind: "strings"}, "restriction": {kind: "string"}},
-		required: []string{list}}
+	return &constraintNode{
+		kind:     "object",
+		fields:   map[string]*constraintNode{list: {kind: "strings"}, "restriction": {kind: "string"}},
+		required: []string{list},
+	}
 }
 
 var (
@@ -352,7 +355,13 @@ func ParseConstraint(raw []byte, at string, now time.Time, cat *fixtures.Catalog
 // MergeConstraint applies a partial constraint (a PATCH body) to base: what
 // the patch names changes, what it sets to null is removed, everything else
 // is preserved. The result is checked as a whole.
-func MergeConstraint(base *SpendingConstraint, patch []byte, at string, now time.Time, cat *fixtures.Catalog) (*SpendingConstraint, error) {
+func MergeConstraint(
+	base *SpendingConstraint,
+	patch []byte,
+	at string,
+	now time.Time,
+	cat *fixtures.Catalog,
+) (*SpendingConstraint, error) {
 	p, err := decodeValue(patch, at)
 	if err != nil {
 		return nil, err

@@ -185,7 +185,13 @@ func recordCardEvent(op *kernel.Op, e *CardEvent) error {
 
 // CardEvents lists a card's network events, newest first; messageTypes,
 // when not empty, keeps the events of those message types.
-func CardEvents(op *kernel.Op, a *kernel.Actor, cardID string, messageTypes []string, req kernel.PageRequest) (kernel.Page[CardEvent], error) {
+func CardEvents(
+	op *kernel.Op,
+	a *kernel.Actor,
+	cardID string,
+	messageTypes []string,
+	req kernel.PageRequest,
+) (kernel.Page[CardEvent], error) {
 	if _, err := CardOf(op, a, cardID, ""); err != nil {
 		return kernel.Page[CardEvent]{}, err
 	}
@@ -202,7 +208,8 @@ func cardEventsWhere(op *kernel.Op, cardID string, keep func(*CardEvent) bool) (
 	var out []CardEvent
 	after := ""
 	for {
-		p, err := kernel.List(op, kindCardEvent, kernel.IndexPrefix(indexCardEventCard, cardID), kernel.PageRequest{After: after, Size: 500}, keep)
+		p, err := kernel.List(op, kindCardEvent, kernel.IndexPrefix(indexCardEventCard, cardID),
+			kernel.PageRequest{After: after, Size: 500}, keep)
 		if err != nil {
 			return nil, err
 		}
@@ -261,7 +268,8 @@ func SimulateCardEvent(op *kernel.Op, n NetworkEvent) (*NetworkResult, error) {
 }
 
 func notPending(t *ledger.Transaction, what string) error {
-	return kernel.Errorf(kernel.CodeConflict, "transaction %s is %s; only a pending authorization can be %s", t.ID, t.DetailedStatus, what).
+	return kernel.Errorf(kernel.CodeConflict, "transaction %s is %s; only a pending authorization can be %s", t.ID,
+		t.DetailedStatus, what).
 		With("detailedStatus", t.DetailedStatus)
 }
 
@@ -274,8 +282,15 @@ func reverse(op *kernel.Op, t *ledger.Transaction) (*NetworkResult, error) {
 	if err := ledger.SetTransactionStatus(op, t, "reversed"); err != nil {
 		return nil, err
 	}
-	ev := &CardEvent{CardID: t.CardID, LegalEntityID: t.LegalEntityID, Type: CardEventReversal, AmountCents: -t.AmountCents,
-		Merchant: merchantOfTransaction(t), Approved: true, TransactionID: t.ID}
+	ev := &CardEvent{
+		CardID:        t.CardID,
+		LegalEntityID: t.LegalEntityID,
+		Type:          CardEventReversal,
+		AmountCents:   -t.AmountCents,
+		Merchant:      merchantOfTransaction(t),
+		Approved:      true,
+		TransactionID: t.ID,
+	}
 	return &NetworkResult{Event: ev, Transaction: t}, recordCardEvent(op, ev)
 }
 
@@ -298,8 +313,15 @@ func clear(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult,
 	if err := ledger.SetTransactionStatus(op, t, "settled"); err != nil {
 		return nil, err
 	}
-	ev := &CardEvent{CardID: t.CardID, LegalEntityID: t.LegalEntityID, Type: CardEventClearing, AmountCents: -t.AmountCents,
-		Merchant: merchantOfTransaction(t), Approved: true, TransactionID: t.ID}
+	ev := &CardEvent{
+		CardID:        t.CardID,
+		LegalEntityID: t.LegalEntityID,
+		Type:          CardEventClearing,
+		AmountCents:   -t.AmountCents,
+		Merchant:      merchantOfTransaction(t),
+		Approved:      true,
+		TransactionID: t.ID,
+	}
 	return &NetworkResult{Event: ev, Transaction: t}, recordCardEvent(op, ev)
 }
 
@@ -307,8 +329,10 @@ func clear(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult,
 // credit with detailed status refund.
 func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult, error) {
 	if t.DetailedStatus != "settled" {
-		return nil, kernel.Errorf(kernel.CodeConflict, "transaction %s is %s; only a settled purchase can be refunded (reverse a pending one)",
-			t.ID, t.DetailedStatus).With("detailedStatus", t.DetailedStatus)
+		return nil, kernel.Errorf(kernel.CodeConflict, "transaction %s is %s; only a settled purchase can be refunded"+
+			" (reverse a pending one)",
+			t.ID, t.DetailedStatus).
+			With("detailedStatus", t.DetailedStatus)
 	}
 	prior, err := cardEventsWhere(op, t.CardID, func(e *CardEvent) bool {
 		return e.Type == CardEventRefund && e.OriginalTransactionID == t.ID
@@ -328,7 +352,8 @@ func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult
 		n = *amount
 	}
 	if n <= 0 || n > left {
-		return nil, kernel.InvalidField("/amountCents", "must be between 1 and the "+kernel.FormatCents(left)+" left to refund")
+		return nil, kernel.InvalidField("/amountCents",
+			"must be between 1 and the "+kernel.FormatCents(left)+" left to refund")
 	}
 	r := &ledger.Transaction{LegalEntityID: t.LegalEntityID, AccountID: t.AccountID, VirtualAccountID: t.VirtualAccountID,
 		AccountSubtype: t.AccountSubtype, CardID: t.CardID, CardGroupID: t.CardGroupID, Category: "card",

@@ -28,10 +28,16 @@ func CardGroups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageRe
 	if f.Status != GroupActive && f.Status != GroupArchived {
 		return kernel.Page[CardGroup]{}, kernel.InvalidField("filter:status", "must be active or archived")
 	}
-	return kernel.List(op, kernel.KindCardGroup, kernel.IndexPrefix(IndexGroupLE, a.LegalEntityID()), req, func(g *CardGroup) bool {
-		return g.Status == f.Status && (f.Name == "" || g.Name == f.Name) &&
-			(f.VirtualAccountID == "" || g.VirtualAccountID == f.VirtualAccountID)
-	})
+	return kernel.List(
+		op,
+		kernel.KindCardGroup,
+		kernel.IndexPrefix(IndexGroupLE, a.LegalEntityID()),
+		req,
+		func(g *CardGroup) bool {
+			return g.Status == f.Status && (f.Name == "" || g.Name == f.Name) &&
+				(f.VirtualAccountID == "" || g.VirtualAccountID == f.VirtualAccountID)
+		},
+	)
 }
 
 // CardGroupOf loads one of the actor's card groups; field names the request
@@ -74,7 +80,8 @@ func CreateCardGroup(op *kernel.Op, a *kernel.Actor, n NewCardGroup) (*CardGroup
 		} else {
 			acc, err := cardAccount(op, a, "")
 			if err != nil {
-				return nil, kernel.InvalidField("/virtualAccountId", "the legal entity has no open commercial account to default to; name a virtual account")
+				return nil, kernel.InvalidField("/virtualAccountId", "the legal entity has no open commercial account to default"+
+					" to; name a virtual account")
 			}
 			g.VirtualAccountID = acc.PrimaryVirtualAccountID
 		}
@@ -114,7 +121,12 @@ func UpdateCardGroup(op *kernel.Op, a *kernel.Actor, id string, u GroupUpdate) (
 }
 
 // ReplaceGroupConstraint replaces a card group's whole spending constraint.
-func ReplaceGroupConstraint(op *kernel.Op, a *kernel.Actor, id string, c *SpendingConstraint) (*SpendingConstraint, error) {
+func ReplaceGroupConstraint(
+	op *kernel.Op,
+	a *kernel.Actor,
+	id string,
+	c *SpendingConstraint,
+) (*SpendingConstraint, error) {
 	g, err := UpdateCardGroup(op, a, id, GroupUpdate{Constraint: Patch[*SpendingConstraint]{Set: true, Value: c}})
 	if err != nil {
 		return nil, err

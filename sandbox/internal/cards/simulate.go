@@ -136,7 +136,14 @@ type authContext struct {
 // purchases post to: its own, else its group's (when on the same account),
 // else the account's primary one.
 func authContextOf(op *kernel.Op, card *Card, req AuthorizationRequest) (*authContext, error) {
-	ac := &authContext{op: op, card: card, req: req, account: &kernel.Account{}, va: &ledger.VirtualAccount{}, subtype: "cash"}
+	ac := &authContext{
+		op:      op,
+		card:    card,
+		req:     req,
+		account: &kernel.Account{},
+		va:      &ledger.VirtualAccount{},
+		subtype: "cash",
+	}
 	ok, err := op.Get(kernel.KindAccount, card.AccountID, ac.account)
 	if err != nil {
 		return nil, fmt.Errorf("card %s: account %s not found (%w)", card.ID, card.AccountID, err)
@@ -249,8 +256,12 @@ func (ac *authContext) checkFunds() (*Decision, error) {
 			return nil, err
 		}
 		if left := ac.account.CreditLimitCents + t.Available(); amount > left {
-			return declineBy("account.creditLimit", "credit_limit_exceeded", fmt.Sprintf("%s of credit left under the %s limit of account %s; requested %s",
-				kernel.FormatCents(max(0, left)), kernel.FormatCents(ac.account.CreditLimitCents), ac.account.ID, kernel.FormatCents(amount))), nil
+			return declineBy(
+				"account.creditLimit",
+				"credit_limit_exceeded",
+				fmt.Sprintf("%s of credit left under the %s limit of account %s; requested %s", kernel.FormatCents(max(0, left)),
+					kernel.FormatCents(ac.account.CreditLimitCents), ac.account.ID, kernel.FormatCents(amount)),
+			), nil
 		}
 		return nil, nil
 	}
@@ -259,8 +270,12 @@ func (ac *authContext) checkFunds() (*Decision, error) {
 		return nil, err
 	}
 	if avail := t.Available(); amount > avail {
-		return declineBy("account.balance", "insufficient_funds", fmt.Sprintf("virtual account %s has %s available; requested %s",
-			ac.va.ID, kernel.FormatCents(avail), kernel.FormatCents(amount))), nil
+		return declineBy(
+			"account.balance",
+			"insufficient_funds",
+			fmt.Sprintf("virtual account %s has %s available; requested %s",
+				ac.va.ID, kernel.FormatCents(avail), kernel.FormatCents(amount)),
+		), nil
 	}
 	return nil, nil
 }
@@ -312,7 +327,8 @@ func (ac *authContext) checkAuthorizationWebhook() (*Decision, error) {
 		d.Detail = "the account's authorization webhook declined"
 	}
 	if d.Reason == "" {
-		d.Reason = map[bool]string{true: "approved_by_authorization_webhook", false: "authorization_webhook_declined"}[approved]
+		d.Reason = map[bool]string{true: "approved_by_authorization_webhook",
+			false: "authorization_webhook_declined"}[approved]
 	}
 	return d, nil
 }
@@ -354,12 +370,18 @@ func (s ruleScope) check() (*Decision, error) {
 	amount := s.ac.req.AmountCents
 	if r := s.constraint.SpendingRule; r != nil && r.TransactionSizeLimit != nil {
 		if m := r.TransactionSizeLimit.Minimum; m != nil && amount < m.AmountCents {
-			return s.declineBy("spendingRule.transactionSizeLimit.minimum", "transaction_size_below_minimum",
-				fmt.Sprintf("%s is below %s minimum of %s", kernel.FormatCents(amount), s.owner, kernel.FormatCents(m.AmountCents))), nil
+			return s.declineBy(
+				"spendingRule.transactionSizeLimit.minimum",
+				"transaction_size_below_minimum",
+				fmt.Sprintf("%s is below %s minimum of %s", kernel.FormatCents(amount), s.owner, kernel.FormatCents(m.AmountCents)),
+			), nil
 		}
 		if m := r.TransactionSizeLimit.Maximum; m != nil && amount > m.AmountCents {
-			return s.declineBy("spendingRule.transactionSizeLimit.maximum", "transaction_size_exceeded",
-				fmt.Sprintf("%s is above %s maximum of %s", kernel.FormatCents(amount), s.owner, kernel.FormatCents(m.AmountCents))), nil
+			return s.declineBy(
+				"spendingRule.transactionSizeLimit.maximum",
+				"transaction_size_exceeded",
+				fmt.Sprintf("%s is above %s maximum of %s", kernel.FormatCents(amount), s.owner, kernel.FormatCents(m.AmountCents)),
+			), nil
 		}
 	}
 	uses, err := limitUses(s.ac.op, s.constraint, s.prefix)
@@ -368,8 +390,8 @@ func (s ruleScope) check() (*Decision, error) {
 	}
 	for _, u := range uses {
 		if after := u.Spend + amount; after > u.Limit.LimitAmount.AmountCents {
-			return s.declineBy(u.Rule, "spending_limit_exceeded", fmt.Sprintf("would bring %s %s spend to %s of %s%s",
-				s.owner, u.Limit.Preset, kernel.FormatCents(after), kernel.FormatCents(u.Limit.LimitAmount.AmountCents), windowText(u))), nil
+			return s.declineBy(u.Rule, "spending_limit_exceeded", fmt.Sprintf("would bring %s %s spend to %s of %s%s", s.owner,
+				u.Limit.Preset, kernel.FormatCents(after), kernel.FormatCents(u.Limit.LimitAmount.AmountCents), windowText(u))), nil
 		}
 	}
 	return nil, nil
@@ -388,7 +410,8 @@ func windowText(u LimitUse) string {
 func (s ruleScope) merchantRules(m CardMerchant) *Decision {
 	c := s.constraint
 	if r := c.MerchantRule; r != nil {
-		if d := s.list("merchantRule", "merchant_blocked", r.Restriction, r.Merchants, m.ID, "merchant "+m.Name+merchantIDText(m)); d != nil {
+		if d := s.list("merchantRule", "merchant_blocked", r.Restriction, r.Merchants, m.ID,
+			"merchant "+m.Name+merchantIDText(m)); d != nil {
 			return d
 		}
 	}
@@ -405,7 +428,8 @@ func (s ruleScope) merchantRules(m CardMerchant) *Decision {
 		}
 	}
 	if r := c.CountryRule; r != nil {
-		if d := s.list("countryRule", "country_blocked", r.Restriction, r.Countries, m.Country, "country "+m.Country); d != nil {
+		if d := s.list("countryRule", "country_blocked", r.Restriction, r.Countries, m.Country,
+			"country "+m.Country); d != nil {
 			return d
 		}
 	}
@@ -453,10 +477,12 @@ const MagicDeclinePrefix = "DECLINE_"
 // checkMagic declines the sandbox's magic amounts and merchant names.
 func checkMagic(req AuthorizationRequest) *Decision {
 	if reason, ok := magicAmounts[req.AmountCents]; ok {
-		return declineBy("sandbox.magicAmount", reason, fmt.Sprintf("%s always declines with %s in the sandbox", kernel.FormatCents(req.AmountCents), reason))
+		return declineBy("sandbox.magicAmount", reason,
+			fmt.Sprintf("%s always declines with %s in the sandbox", kernel.FormatCents(req.AmountCents), reason))
 	}
 	if rest, ok := strings.CutPrefix(req.Merchant.Name, MagicDeclinePrefix); ok && rest != "" {
-		return declineBy("sandbox.magicMerchant", strings.ToLower(rest), "merchant names starting "+MagicDeclinePrefix+" always decline in the sandbox")
+		return declineBy("sandbox.magicMerchant", strings.ToLower(rest),
+			"merchant names starting "+MagicDeclinePrefix+" always decline in the sandbox")
 	}
 	return nil
 }

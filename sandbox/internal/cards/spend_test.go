@@ -26,7 +26,13 @@ func TestLimitWindow(t *testing.T) {
 		start     string // RFC 3339, "" for none
 		nextReset string
 	}{
-		{"daily UTC", UtilizationLimit{Preset: "daily"}, "2026-06-15T14:00:00Z", "2026-06-15T00:00:00Z", "2026-06-16T00:00:00Z"},
+		{
+			"daily UTC",
+			UtilizationLimit{Preset: "daily"},
+			"2026-06-15T14:00:00Z",
+			"2026-06-15T00:00:00Z",
+			"2026-06-16T00:00:00Z",
+		},
 		{"daily ignores startDate", UtilizationLimit{Preset: "daily", StartDate: "2026-01-03"}, "2026-06-15T14:00:00Z",
 			"2026-06-15T00:00:00Z", "2026-06-16T00:00:00Z"},
 		{"daily New York before local midnight", UtilizationLimit{Preset: "daily", Timezone: "America/New_York"},
@@ -35,24 +41,63 @@ func TestLimitWindow(t *testing.T) {
 			"2026-11-02T04:30:00Z", "2026-11-01T04:00:00Z", "2026-11-02T05:00:00Z"},
 		{"daily London on the fall-back day", UtilizationLimit{Preset: "daily", Timezone: "Europe/London"},
 			"2026-10-25T12:00:00Z", "2026-10-24T23:00:00Z", "2026-10-26T00:00:00Z"},
-		{"weekly from Monday", UtilizationLimit{Preset: "weekly"}, "2026-06-17T10:00:00Z", "2026-06-15T00:00:00Z", "2026-06-22T00:00:00Z"},
-		{"weekly on Monday itself", UtilizationLimit{Preset: "weekly"}, "2026-06-15T00:00:00Z", "2026-06-15T00:00:00Z", "2026-06-22T00:00:00Z"},
+		{
+			"weekly from Monday",
+			UtilizationLimit{Preset: "weekly"},
+			"2026-06-17T10:00:00Z",
+			"2026-06-15T00:00:00Z",
+			"2026-06-22T00:00:00Z",
+		},
+		{
+			"weekly on Monday itself",
+			UtilizationLimit{Preset: "weekly"},
+			"2026-06-15T00:00:00Z",
+			"2026-06-15T00:00:00Z",
+			"2026-06-22T00:00:00Z",
+		},
 		{"weekly from startDate", UtilizationLimit{Preset: "weekly", StartDate: "2026-06-04"}, "2026-06-17T10:00:00Z",
 			"2026-06-11T00:00:00Z", "2026-06-18T00:00:00Z"},
-		{"weekly across London's clock change", UtilizationLimit{Preset: "weekly", Timezone: "Europe/London", StartDate: "2026-10-20"},
-			"2026-10-27T10:00:00Z", "2026-10-27T00:00:00Z", "2026-11-03T00:00:00Z"},
+		{
+			"weekly across London's clock change",
+			UtilizationLimit{Preset: "weekly", Timezone: "Europe/London", StartDate: "2026-10-20"},
+			"2026-10-27T10:00:00Z",
+			"2026-10-27T00:00:00Z",
+			"2026-11-03T00:00:00Z",
+		},
 		{"monthly from the 1st", UtilizationLimit{Preset: "monthly", Timezone: "America/Los_Angeles"}, "2026-06-15T14:00:00Z",
 			"2026-06-01T07:00:00Z", "2026-07-01T07:00:00Z"},
 		{"monthly anniversary", UtilizationLimit{Preset: "monthly", StartDate: "2026-01-20"}, "2026-06-15T14:00:00Z",
 			"2026-05-20T00:00:00Z", "2026-06-20T00:00:00Z"},
-		{"monthly on the 31st clamps to short months", UtilizationLimit{Preset: "monthly", StartDate: "2026-01-31"}, "2026-03-01T10:00:00Z",
-			"2026-02-28T00:00:00Z", "2026-03-31T00:00:00Z"},
-		{"yearly from January 1st", UtilizationLimit{Preset: "yearly"}, "2026-06-15T14:00:00Z", "2026-01-01T00:00:00Z", "2027-01-01T00:00:00Z"},
-		{"yearly anniversary not reached yet", UtilizationLimit{Preset: "yearly", StartDate: "2025-09-10"}, "2026-06-15T14:00:00Z",
-			"2025-09-10T00:00:00Z", "2026-09-10T00:00:00Z"},
+		{
+			"monthly on the 31st clamps to short months",
+			UtilizationLimit{Preset: "monthly", StartDate: "2026-01-31"},
+			"2026-03-01T10:00:00Z",
+			"2026-02-28T00:00:00Z",
+			"2026-03-31T00:00:00Z",
+		},
+		{
+			"yearly from January 1st",
+			UtilizationLimit{Preset: "yearly"},
+			"2026-06-15T14:00:00Z",
+			"2026-01-01T00:00:00Z",
+			"2027-01-01T00:00:00Z",
+		},
+		{
+			"yearly anniversary not reached yet",
+			UtilizationLimit{Preset: "yearly", StartDate: "2025-09-10"},
+			"2026-06-15T14:00:00Z",
+			"2025-09-10T00:00:00Z",
+			"2026-09-10T00:00:00Z",
+		},
 		{"yearly from February 29th", UtilizationLimit{Preset: "yearly", StartDate: "2024-02-29"}, "2026-06-15T14:00:00Z",
 			"2026-02-28T00:00:00Z", "2027-02-28T00:00:00Z"},
-		{"collective never resets", UtilizationLimit{Preset: "collective", StartDate: "2026-06-01"}, "2026-06-15T14:00:00Z", "", ""},
+		{
+			"collective never resets",
+			UtilizationLimit{Preset: "collective", StartDate: "2026-06-01"},
+			"2026-06-15T14:00:00Z",
+			"",
+			"",
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -126,7 +171,8 @@ func TestMergeConstraint(t *testing.T) {
 		if l.Preset != "weekly" || l.LimitAmount.AmountCents != 5000 || l.Timezone != "Europe/London" {
 			t.Fatalf("limit = %+v", l)
 		}
-		if c.CountryRule == nil || c.CountryRule.Restriction != "blacklist" || c.SpendingRule.TransactionSizeLimit.Maximum == nil {
+		if c.CountryRule == nil || c.CountryRule.Restriction != "blacklist" ||
+			c.SpendingRule.TransactionSizeLimit.Maximum == nil {
 			t.Fatalf("merge lost other rules: %+v", c)
 		}
 		if base.SpendingRule.UtilizationLimit.Preset != "monthly" {
@@ -139,7 +185,8 @@ func TestMergeConstraint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.CountryRule != nil || c.SpendingRule.TransactionSizeLimit.Minimum != nil || c.SpendingRule.UtilizationLimit.Timezone != "" {
+		if c.CountryRule != nil || c.SpendingRule.TransactionSizeLimit.Minimum != nil ||
+			c.SpendingRule.UtilizationLimit.Timezone != "" {
 			t.Fatalf("nulls not removed: %+v", c)
 		}
 		if c.SpendingRule.TransactionSizeLimit.Maximum == nil || c.MerchantRule == nil {
@@ -154,13 +201,21 @@ func TestMergeConstraint(t *testing.T) {
 		}
 	})
 	t.Run("problems are keyed by JSON pointer", func(t *testing.T) {
-		_, err := MergeConstraint(base, []byte(`{"spendingRule": {"utilizationLimitV2": [{"limitAmount": {"amountCents": 1.5}, "preset": "hourly"}]}, "extra": 1}`),
-			"/spendingConstraint", now, cat)
+		_, err := MergeConstraint(
+			base,
+			[]byte(
+				`{"spendingRule": {"utilizationLimitV2": [{"limitAmount": {"amountCents": 1.5}, "preset": "hourly"}]}, "extra": 1}`,
+			),
+			"/spendingConstraint",
+			now,
+			cat,
+		)
 		e, ok := kernel.AsError(err)
 		if !ok {
 			t.Fatalf("err = %v", err)
 		}
-		for _, k := range []string{"/spendingConstraint/extra", "/spendingConstraint/spendingRule/utilizationLimitV2/0/limitAmount/amountCents"} {
+		for _, k := range []string{"/spendingConstraint/extra",
+			"/spendingConstraint/spendingRule/utilizationLimitV2/0/limitAmount/amountCents"} {
 			if e.Details[k] == "" {
 				t.Fatalf("details %v lack %s", e.Details, k)
 			}

@@ -117,7 +117,10 @@ func (c *Control) agentRequest(r *http.Request) (any, error) {
 	return agentView(ar), nil
 }
 
-func (c *Control) decide(r *http.Request, fn func(*kernel.World, string) (*agentrequests.AgentRequest, error)) (any, error) {
+func (c *Control) decide(
+	r *http.Request,
+	fn func(*kernel.World, string) (*agentrequests.AgentRequest, error),
+) (any, error) {
 	w, err := c.world(r)
 	if err != nil {
 		return nil, err

@@ -73,7 +73,8 @@ func target(w *kernel.World, req advanceRequest, now time.Time) (time.Time, erro
 	case req.To == "next":
 		for i, kind := range req.Skip {
 			if !w.HandlesEvent(kind) {
-				return time.Time{}, kernel.InvalidField(fmt.Sprintf("/skip/%d", i), fmt.Sprintf("%q is not a kind of scheduled event", kind))
+				return time.Time{}, kernel.InvalidField(fmt.Sprintf("/skip/%d", i),
+					fmt.Sprintf("%q is not a kind of scheduled event", kind))
 			}
 		}
 		next, ok, err := w.NextEventAtExcept(req.Skip)
@@ -94,7 +95,8 @@ func target(w *kernel.World, req advanceRequest, now time.Time) (time.Time, erro
 		return time.Time{}, kernel.InvalidField("body", `give "by" (e.g. "36h") or "to" (an RFC 3339 instant or "next")`)
 	}
 	if to.Sub(now) > maxAdvanceSpan {
-		return time.Time{}, kernel.InvalidField(field, "one advance moves the clock at most 366 days; advance again to go further")
+		return time.Time{}, kernel.InvalidField(field,
+			"one advance moves the clock at most 366 days; advance again to go further")
 	}
 	if err := clock.InRange(to); err != nil {
 		return time.Time{}, kernel.InvalidField(field, "the clock "+err.Error())

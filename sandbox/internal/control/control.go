@@ -277,8 +277,10 @@ func (c *Control) clock(r *http.Request) (any, error) {
 // forwarded more than once.
 func (c *Control) forward(root http.Handler, w http.ResponseWriter, r *http.Request) {
 	v := mux.Vars(r)
-	if rest := v["rest"]; strings.HasPrefix(rest, "worlds/") && strings.Contains(strings.TrimPrefix(rest, "worlds/"), "/") {
-		web.WriteError(w, r, web.Gen2, kernel.InvalidField("path", "world paths do not nest: name one world, as /_sandbox/worlds/{id}/…"))
+	if rest := v["rest"]; strings.HasPrefix(rest, "worlds/") &&
+		strings.Contains(strings.TrimPrefix(rest, "worlds/"), "/") {
+		web.WriteError(w, r, web.Gen2,
+			kernel.InvalidField("path", "world paths do not nest: name one world, as /_sandbox/worlds/{id}/…"))
 		return
 	}
 	if _, ok := c.Engine.World(v["world"]); !ok {

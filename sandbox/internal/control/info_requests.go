@@ -24,7 +24,8 @@ func (c *Control) routesInfoRequests(s *mux.Router) {
 	route(http.MethodGet, "/information-requests", "sandbox.information_requests.list", c.listInfoRequests)
 	route(http.MethodGet, "/information-requests/{id}", "sandbox.information_requests.get", c.getInfoRequest)
 	route(http.MethodPost, "/information-requests/{id}/cancel", "sandbox.information_requests.cancel", c.cancelInfoRequest)
-	route(http.MethodPost, "/simulate/information-request-submission", "sandbox.simulate.information_request_submission", c.simulateSubmission)
+	route(http.MethodPost, "/simulate/information-request-submission", "sandbox.simulate.information_request_submission",
+		c.simulateSubmission)
 	route(http.MethodGet, "/forms/information-requests/{token}", "sandbox.form.information_request", c.form)
 	route(http.MethodPost, "/forms/information-requests/{token}", "sandbox.form.information_request.submit", c.submitForm)
 }
@@ -38,7 +39,12 @@ type infoControlView struct {
 }
 
 func (c *Control) infoControl(w *kernel.World, ir *inforequests.InformationRequest) infoControlView {
-	return infoControlView{Request: c.InfoView(ir), LegalEntityID: ir.LegalEntityID, FormURL: inforequests.FormPath(w.ID, ir.FormToken), MessageID: ir.MessageID}
+	return infoControlView{
+		Request:       c.InfoView(ir),
+		LegalEntityID: ir.LegalEntityID,
+		FormURL:       inforequests.FormPath(w.ID, ir.FormToken),
+		MessageID:     ir.MessageID,
+	}
 }
 
 func (c *Control) listInfoRequests(r *http.Request) (any, error) {
@@ -148,13 +154,15 @@ func htmlPage(status int, p formPage) (any, error) {
 		return nil, err
 	}
 	return &web.Response{Status: status, Raw: buf.Bytes(), ContentType: "text/html; charset=utf-8", Header: http.Header{
-		"Content-Security-Policy": {formPolicy}, "X-Content-Type-Options": {"nosniff"}, "Referrer-Policy": {"same-origin"}}}, nil
+			"Content-Security-Policy": {formPolicy}, "X-Content-Type-Options": {"nosniff"}, "Referrer-Policy": {"same-origin"}}},
+		nil
 }
 
 // formPolicy is the secure form's Content-Security-Policy: its own inline
 // style and empty icon, no script at all, posts only to itself and never
 // framed.
-const formPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+const formPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors" +
+	" 'none'; base-uri 'none'"
 
 // formFor finds the request behind a form link; an unknown or canceled one
 // answers with a clear page rather than an error body.
@@ -180,17 +188,29 @@ func (c *Control) formFor(r *http.Request) (*kernel.World, *inforequests.Informa
 	}
 	switch {
 	case ir == nil:
-		resp, err := htmlPage(http.StatusNotFound, formPage{Title: "Link not found", Message: "This secure-form link is not valid. Ask the sender for a new request."})
+		resp, err := htmlPage(http.StatusNotFound,
+			formPage{Title: "Link not found", Message: "This secure-form link is not valid. Ask the sender for a new request."})
 		return nil, nil, nil, resp, err
 	case ir.Status == inforequests.InfoCanceled:
-		resp, err := htmlPage(http.StatusGone, formPage{Title: "Request canceled", Message: "This information request was canceled by " + page.Company + ". There is nothing to fill in."})
+		resp, err := htmlPage(
+			http.StatusGone,
+			formPage{
+				Title:   "Request canceled",
+				Message: "This information request was canceled by " + page.Company + ". There is nothing to fill in.",
+			},
+		)
 		return nil, nil, nil, resp, err
 	}
 	return w, ir, &page, nil, nil
 }
 
 func formPageOf(op *kernel.Op, ir *inforequests.InformationRequest) (formPage, error) {
-	p := formPage{Title: "Secure form", Requester: ir.RequesterName, Values: map[string]string{}, Errors: map[string]string{}}
+	p := formPage{
+		Title:     "Secure form",
+		Requester: ir.RequesterName,
+		Values:    map[string]string{},
+		Errors:    map[string]string{},
+	}
 	le, contact, err := inforequests.InfoParties(op, ir)
 	if err != nil {
 		return p, err
@@ -200,7 +220,8 @@ func formPageOf(op *kernel.Op, ir *inforequests.InformationRequest) (formPage, e
 		p.Note = *ir.Note
 	}
 	ri := ir.RequestedInformation
-	p.Want.Bank, p.Want.Wire, p.Want.Crypto = ri.Wants(parties.DestinationACH), ri.Wants(parties.DestinationInternationalWire), ri.Wants(parties.DestinationCrypto)
+	p.Want.Bank, p.Want.Wire, p.Want.Crypto = ri.Wants(parties.DestinationACH),
+		ri.Wants(parties.DestinationInternationalWire), ri.Wants(parties.DestinationCrypto)
 	p.Want.Address, p.Want.Tax = ri.Address != nil && *ri.Address, ri.Tax != nil && *ri.Tax
 	p.Values["bankAccount.accountType"] = "checking"
 	return p, nil
@@ -242,7 +263,13 @@ func (c *Control) submitForm(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return htmlPage(http.StatusOK, formPage{Title: "Thank you", Message: "Your details were sent securely to " + page.Company + ". You can close this page."})
+	return htmlPage(
+		http.StatusOK,
+		formPage{
+			Title:   "Thank you",
+			Message: "Your details were sent securely to " + page.Company + ". You can close this page.",
+		},
+	)
 }
 
 // submissionOf reads the form's fields into a submission: a section is
@@ -251,19 +278,39 @@ func submissionOf(p *formPage) *inforequests.Submission {
 	v := func(k string) string { return p.Values[k] }
 	s := &inforequests.Submission{}
 	if p.Want.Bank {
-		s.BankAccount = &inforequests.BankAccountDetails{HolderName: v("bankAccount.holderName"), RoutingNumber: v("bankAccount.routingNumber"),
-			AccountNumber: v("bankAccount.accountNumber"), AccountType: v("bankAccount.accountType"), BankName: v("bankAccount.bankName")}
+		s.BankAccount = &inforequests.BankAccountDetails{
+			HolderName:    v("bankAccount.holderName"),
+			RoutingNumber: v("bankAccount.routingNumber"),
+			AccountNumber: v("bankAccount.accountNumber"),
+			AccountType:   v("bankAccount.accountType"),
+			BankName:      v("bankAccount.bankName"),
+		}
 	}
 	if p.Want.Wire {
-		s.InternationalWire = &inforequests.WireDetails{BeneficiaryName: v("internationalWire.beneficiaryName"), IBAN: v("internationalWire.iban"),
-			SWIFT: v("internationalWire.swift"), BankName: v("internationalWire.bankName"), BankCountry: v("internationalWire.bankCountry")}
+		s.InternationalWire = &inforequests.WireDetails{
+			BeneficiaryName: v("internationalWire.beneficiaryName"),
+			IBAN:            v("internationalWire.iban"),
+			SWIFT:           v("internationalWire.swift"),
+			BankName:        v("internationalWire.bankName"),
+			BankCountry:     v("internationalWire.bankCountry"),
+		}
 	}
 	if p.Want.Crypto {
-		s.CryptoAddress = &inforequests.CryptoDetails{Address: v("cryptoAddress.address"), Chain: v("cryptoAddress.chain"), Currency: v("cryptoAddress.currency")}
+		s.CryptoAddress = &inforequests.CryptoDetails{
+			Address:  v("cryptoAddress.address"),
+			Chain:    v("cryptoAddress.chain"),
+			Currency: v("cryptoAddress.currency"),
+		}
 	}
 	if p.Want.Address {
-		s.Address = &kernel.Address{AddressLine: v("address.addressLine"), AddressLine2: v("address.addressLine2"), AddressCity: v("address.addressCity"),
-			AddressState: v("address.addressState"), AddressZip: v("address.addressZip"), AddressCountry: strings.ToUpper(v("address.addressCountry"))}
+		s.Address = &kernel.Address{
+			AddressLine:    v("address.addressLine"),
+			AddressLine2:   v("address.addressLine2"),
+			AddressCity:    v("address.addressCity"),
+			AddressState:   v("address.addressState"),
+			AddressZip:     v("address.addressZip"),
+			AddressCountry: strings.ToUpper(v("address.addressCountry")),
+		}
 	}
 	if p.Want.Tax {
 		s.Tax = &inforequests.TaxDetails{Type: v("tax.type"), Number: v("tax.number")}

@@ -68,7 +68,8 @@ func messageOf(r *http.Request, w *kernel.World, m *kernel.Message) messageView 
 		links[k] = v
 	}
 	abs := func(s string) string { return strings.ReplaceAll(own(s), `"/_sandbox/`, `"`+base+`/_sandbox/`) }
-	text := strings.NewReplacer(" /_sandbox/", " "+base+"/_sandbox/", "\n/_sandbox/", "\n"+base+"/_sandbox/").Replace(own(m.Text))
+	text := strings.NewReplacer(" /_sandbox/", " "+base+"/_sandbox/", "\n/_sandbox/", "\n"+base+"/_sandbox/").
+		Replace(own(m.Text))
 	return messageView{ID: m.ID, Kind: m.Kind, To: m.To, CC: m.CC, Subject: m.Subject, Text: text, HTML: abs(m.HTML),
 		Links: links, RelatedID: m.RelatedID, LegalEntityID: m.LegalEntityID, CreatedAt: ts(m.CreatedAt)}
 }
@@ -76,7 +77,12 @@ func messageOf(r *http.Request, w *kernel.World, m *kernel.Message) messageView 
 // outboxFilter reads the outbox filters of a query: to, kind, relatedId
 // and subject.
 func outboxFilter(q url.Values) kernel.OutboxFilter {
-	return kernel.OutboxFilter{To: q.Get("to"), Kind: q.Get("kind"), RelatedID: q.Get("relatedId"), Subject: q.Get("subject")}
+	return kernel.OutboxFilter{
+		To:        q.Get("to"),
+		Kind:      q.Get("kind"),
+		RelatedID: q.Get("relatedId"),
+		Subject:   q.Get("subject"),
+	}
 }
 
 // outbox lists the emails the sandbox sent, newest first; to, kind,

@@ -18,10 +18,11 @@ import (
 // says nothing of any world.
 func routesScenarioSchema(r *mux.Router, docs *openapi.Registry) {
 	docs.Describe("sandbox.scenario_schema", openapi.Op{Summary: "The JSON Schema of scenario files",
-		Description: "Draft 2020-12, for editors (yaml-language-server) to check and complete scenario YAML; needs no admin token. " +
-			"The same document as docs/scenario.schema.json.",
-		Security: openapi.Public, Extension: true, Content: openapi.Content{"application/schema+json": openapi.Schema{"type": "object"}},
-		Extra: map[int]any{http.StatusNotModified: openapi.Content{}}})
+		Description: "Draft 2020-12, for editors (yaml-language-server) to check and complete scenario YAML; needs no admin" +
+			" token. The same document as docs/scenario.schema.json.",
+		Security: openapi.Public, Extension: true,
+		Content: openapi.Content{"application/schema+json": openapi.Schema{"type": "object"}},
+		Extra:   map[int]any{http.StatusNotModified: openapi.Content{}}})
 	web.Route(r, web.Gen2, http.MethodGet, scenario.SchemaID, "sandbox.scenario_schema", scenarioSchema)
 }
 

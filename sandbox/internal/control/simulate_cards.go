@@ -46,7 +46,8 @@ func merchantOf(w *kernel.World, id string, m *merchantBody) (*cards.CardMerchan
 			City: m.City, State: m.State, Zip: m.Zip}
 		return cm, cards.CheckMerchant(cm, "/merchant", w.Catalog)
 	}
-	return nil, kernel.InvalidField("/merchantId", "give merchantId (a fixtures merchant) or merchant {name, mcc, country}")
+	return nil, kernel.InvalidField("/merchantId",
+		"give merchantId (a fixtures merchant) or merchant {name, mcc, country}")
 }
 
 // maxSimulatedCents bounds simulated amounts ($10 billion), below the
@@ -179,13 +180,18 @@ func (b cardEventBody) foreignField() string {
 
 // networkEvent checks a card-event body against its type.
 func networkEvent(w *kernel.World, b cardEventBody) (cards.NetworkEvent, error) {
-	n := cards.NetworkEvent{Type: b.Type, TransactionID: kernel.Deref(b.TransactionID), AmountCents: b.AmountCents,
-		CardID: kernel.Deref(b.CardID)}
+	n := cards.NetworkEvent{
+		Type:          b.Type,
+		TransactionID: kernel.Deref(b.TransactionID),
+		AmountCents:   b.AmountCents,
+		CardID:        kernel.Deref(b.CardID),
+	}
 	if _, known := cardEventFields[b.Type]; !known {
 		return n, kernel.InvalidField("/type", "must be one of "+strings.Join(cards.CardEventTypes, ", "))
 	}
 	if f := b.foreignField(); f != "" {
-		return n, kernel.InvalidField("/"+f, "does not apply to a "+b.Type+"; it takes "+strings.Join(cardEventFields[b.Type], ", "))
+		return n, kernel.InvalidField("/"+f,
+			"does not apply to a "+b.Type+"; it takes "+strings.Join(cardEventFields[b.Type], ", "))
 	}
 	if b.Type == cards.CardEventVerification {
 		if n.CardID == "" {

@@ -10,7 +10,8 @@ import (
 )
 
 func (c *Control) routesSimulateInvoices(s *mux.Router) {
-	web.Route(s, web.Gen2, http.MethodPost, "/simulate/invoice-payment", "sandbox.simulate.invoice_payment", c.invoicePayment)
+	web.Route(s, web.Gen2, http.MethodPost, "/simulate/invoice-payment", "sandbox.simulate.invoice_payment",
+		c.invoicePayment)
 }
 
 type invoicePaymentView struct {
@@ -47,8 +48,9 @@ func (c *Control) invoicePayment(r *http.Request) (any, error) {
 			return err
 		}
 		out = invoicePaymentView{InvoiceID: inv.ID, Status: inv.Status, CollectedAmountCents: inv.CollectedCents,
-			TotalAmountCents: inv.TotalCents(), TransactionID: t.ID, AccountID: t.AccountID, VirtualAccountID: t.VirtualAccountID,
-			AmountCents: t.AmountCents, Category: t.Category, DetailedStatus: t.DetailedStatus}
+			TotalAmountCents: inv.TotalCents(), TransactionID: t.ID, AccountID: t.AccountID,
+			VirtualAccountID: t.VirtualAccountID,
+			AmountCents:      t.AmountCents, Category: t.Category, DetailedStatus: t.DetailedStatus}
 		return nil
 	})
 	return out, err

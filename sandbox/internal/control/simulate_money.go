@@ -13,7 +13,8 @@ import (
 )
 
 func (c *Control) routesSimulateMoney(s *mux.Router) {
-	web.Route(s, web.Gen2, http.MethodPost, "/simulate/incoming-transfer", "sandbox.simulate.incoming_transfer", c.incomingTransfer)
+	web.Route(s, web.Gen2, http.MethodPost, "/simulate/incoming-transfer", "sandbox.simulate.incoming_transfer",
+		c.incomingTransfer)
 }
 
 type incomingBody struct {

@@ -74,7 +74,9 @@ func (c *Control) triggerEvent(r *http.Request) (any, error) {
 			return err
 		}
 		run := &triggerRun{op: op, actor: &kernel.Actor{LegalEntity: *le,
-			Principal: kernel.Principal{Key: kernel.APIKey{Kind: kernel.KeyLegalEntity, LegalEntityID: le.ID, Name: "slash-sandbox trigger"}}}}
+			Principal: kernel.Principal{
+				Key: kernel.APIKey{Kind: kernel.KeyLegalEntity, LegalEntityID: le.ID, Name: "slash-sandbox trigger"},
+			}}}
 		entity, err := action.run(run, b.EntityID)
 		if err != nil {
 			return err
@@ -95,7 +97,12 @@ func (c *Control) triggerEvent(r *http.Request) (any, error) {
 }
 
 // triggered assembles the answer from the events an action raised.
-func triggered(op *kernel.Op, event, entity, le string, actions []string, raised []kernel.Emitted) (triggerResult, error) {
+func triggered(
+	op *kernel.Op,
+	event, entity, le string,
+	actions []string,
+	raised []kernel.Emitted,
+) (triggerResult, error) {
 	out := triggerResult{Event: event, EntityID: entity, LegalEntityID: le, Actions: actions,
 		Events: make([]triggeredEvent, len(raised)), Deliveries: []deliveryView{}}
 	for i, e := range raised {
@@ -128,13 +135,19 @@ func defaultLegalEntity(w *kernel.World) (string, error) {
 			return k.LegalEntityIDs[0], nil
 		}
 	}
-	return "", kernel.InvalidField("/legalEntityId", "required: the world has no key that may write, so no legal entity is the default")
+	return "", kernel.InvalidField("/legalEntityId",
+		"required: the world has no key that may write, so no legal entity is the default")
 }
 
 // triggerLegalEntity is the legal entity a trigger acts for: the one the
 // named entity belongs to, the one the body names (they must agree), else
 // the default.
-func triggerLegalEntity(op *kernel.Op, t eventTrigger, b eventTriggerBody, defaultLE string) (*kernel.LegalEntity, error) {
+func triggerLegalEntity(
+	op *kernel.Op,
+	t eventTrigger,
+	b eventTriggerBody,
+	defaultLE string,
+) (*kernel.LegalEntity, error) {
 	id := b.LegalEntityID
 	if b.EntityID != "" && t.kind != "" {
 		var owner struct {
@@ -148,7 +161,8 @@ func triggerLegalEntity(op *kernel.Op, t eventTrigger, b eventTriggerBody, defau
 			return nil, kernel.NotFound(t.noun, "entityId", b.EntityID)
 		}
 		if id != "" && id != owner.LegalEntityID {
-			return nil, kernel.InvalidField("/legalEntityId", fmt.Sprintf("%s %s belongs to %s, not %s", t.noun, b.EntityID, owner.LegalEntityID, id))
+			return nil, kernel.InvalidField("/legalEntityId",
+				fmt.Sprintf("%s %s belongs to %s, not %s", t.noun, b.EntityID, owner.LegalEntityID, id))
 		}
 		id = owner.LegalEntityID
 	}

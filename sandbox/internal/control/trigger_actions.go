@@ -27,13 +27,17 @@ type eventTrigger struct {
 // or on something they make first, never on the scenario's own data unless
 // it is named.
 var eventTriggers = map[string]eventTrigger{
-	kernel.EventCardCreation:        {noun: "account", kind: kernel.KindAccount, run: (*triggerRun).issueCard},
-	kernel.EventCardUpdate:          {noun: "card", kind: kernel.KindCard, run: (*triggerRun).updateCard},
-	kernel.EventCardDelete:          {noun: "card", kind: kernel.KindCard, run: (*triggerRun).closeCard},
-	kernel.EventTransactionCreate:   {noun: "card", kind: kernel.KindCard, run: (*triggerRun).purchase},
-	kernel.EventTransactionUpdate:   {noun: "transaction", kind: kernel.KindTransaction, run: (*triggerRun).clearPurchase},
-	kernel.EventExpenseReportNew:    {noun: "user", run: (*triggerRun).submitExpense},
-	kernel.EventExpenseReportUpdate: {noun: "expense report", kind: expenses.KindExpenseReport, run: (*triggerRun).editExpense},
+	kernel.EventCardCreation:      {noun: "account", kind: kernel.KindAccount, run: (*triggerRun).issueCard},
+	kernel.EventCardUpdate:        {noun: "card", kind: kernel.KindCard, run: (*triggerRun).updateCard},
+	kernel.EventCardDelete:        {noun: "card", kind: kernel.KindCard, run: (*triggerRun).closeCard},
+	kernel.EventTransactionCreate: {noun: "card", kind: kernel.KindCard, run: (*triggerRun).purchase},
+	kernel.EventTransactionUpdate: {noun: "transaction", kind: kernel.KindTransaction, run: (*triggerRun).clearPurchase},
+	kernel.EventExpenseReportNew:  {noun: "user", run: (*triggerRun).submitExpense},
+	kernel.EventExpenseReportUpdate: {
+		noun: "expense report",
+		kind: expenses.KindExpenseReport,
+		run:  (*triggerRun).editExpense,
+	},
 }
 
 // What triggers make: a card named for its purpose, a purchase of an
@@ -95,7 +99,8 @@ func (t *triggerRun) updateCard(cardID string) (string, error) {
 	if name == "" {
 		name = c.Name
 	}
-	if _, err := cards.UpdateCard(t.op, t.actor, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true, Value: name}}); err != nil {
+	if _, err := cards.UpdateCard(t.op, t.actor, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true,
+		Value: name}}); err != nil {
 		return "", err
 	}
 	t.did("updated card %s: name %q", c.ID, name)
@@ -109,10 +114,12 @@ func (t *triggerRun) closeCard(cardID string) (string, error) {
 		return "", err
 	}
 	if c.Status == cards.CardClosed {
-		return "", kernel.Errorf(kernel.CodeConflict, "card %s is already closed; card.delete is raised when a card closes", c.ID).
+		return "", kernel.Errorf(kernel.CodeConflict, "card %s is already closed; card.delete is raised when a card closes",
+			c.ID).
 			With("field", "entityId")
 	}
-	if _, err := cards.UpdateCard(t.op, t.actor, c.ID, cards.CardUpdate{Status: cards.Patch[string]{Set: true, Value: cards.CardClosed}}); err != nil {
+	if _, err := cards.UpdateCard(t.op, t.actor, c.ID, cards.CardUpdate{Status: cards.Patch[string]{Set: true,
+		Value: cards.CardClosed}}); err != nil {
 		return "", err
 	}
 	t.did("closed card %s", c.ID)
@@ -139,7 +146,8 @@ func (t *triggerRun) authorize(cardID string) (*cards.Authorization, error) {
 	if !ok {
 		return nil, fmt.Errorf("trigger: merchant %s is not in the catalogue", triggerMerchantID)
 	}
-	res, err := cards.SimulateAuthorization(t.op, cards.AuthorizationRequest{CardID: c.ID, AmountCents: triggerAmountCents, Merchant: m})
+	res, err := cards.SimulateAuthorization(t.op,
+		cards.AuthorizationRequest{CardID: c.ID, AmountCents: triggerAmountCents, Merchant: m})
 	if err != nil {
 		return nil, err
 	}
@@ -161,8 +169,10 @@ func (t *triggerRun) clearPurchase(txnID string) (string, error) {
 			return "", err
 		}
 		if !made.Decision.Approved {
-			return "", kernel.Errorf(kernel.CodeConflict, "a purchase on a new card of %s was declined (%s), so there is nothing to settle; nothing was kept",
-				t.actor.LegalEntityID(), made.Decision.Reason).With("rule", made.Decision.Rule)
+			return "", kernel.Errorf(kernel.CodeConflict, "a purchase on a new card of %s was declined (%s), so there is"+
+				" nothing to settle; nothing was kept",
+				t.actor.LegalEntityID(), made.Decision.Reason).
+				With("rule", made.Decision.Rule)
 		}
 		tx = made.Transaction
 	} else {
@@ -174,7 +184,8 @@ func (t *triggerRun) clearPurchase(txnID string) (string, error) {
 			return "", kernel.NotFound("transaction", "entityId", txnID)
 		}
 		if found.Category != "card" || found.CardID == "" || found.AmountCents >= 0 {
-			return "", kernel.InvalidField("/entityId", "transaction "+txnID+" is not a card purchase; aggregated_transaction.update settles a pending card purchase")
+			return "", kernel.InvalidField("/entityId", "transaction "+txnID+" is not a card purchase;"+
+				" aggregated_transaction.update settles a pending card purchase")
 		}
 		tx = found
 	}
@@ -232,8 +243,12 @@ func (t *triggerRun) expenseSubmitter(userID string) (string, string, error) {
 	if userID != "" {
 		return "", "", kernel.NotFound("user", "entityId", userID)
 	}
-	return "", "", kernel.Errorf(kernel.CodeConflict, "no member of %s has an active reimbursement account, so no expense report can be submitted; name a legal entity whose members have one",
-		t.actor.LegalEntityID())
+	return "", "", kernel.Errorf(
+		kernel.CodeConflict,
+		"no member of %s has an active reimbursement account, so no expense report can be submitted; name a legal entity"+
+			" whose members have one",
+		t.actor.LegalEntityID(),
+	)
 }
 
 // editExpense edits an expense report submitted for the trigger; a named

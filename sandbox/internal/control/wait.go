@@ -49,12 +49,20 @@ func waitParams(q url.Values) (timeout time.Duration, since time.Time, err error
 // timeout), the world's deletion (404), or the end of the request (the
 // client went away or the server is shutting down). No loop polls: the
 // wait sleeps until the world says the topic changed.
-func (c *Control) waitFor(r *http.Request, w *kernel.World, topic string, timeout time.Duration, find func() (any, error)) (any, error) {
+func (c *Control) waitFor(
+	r *http.Request,
+	w *kernel.World,
+	topic string,
+	timeout time.Duration,
+	find func() (any, error),
+) (any, error) {
 	count := w.Attached(waiters{}, func() any { return &waiters{} }).(*waiters)
 	if count.open.Add(1) > maxWaitersPerWorld {
 		count.open.Add(-1)
-		return nil, kernel.Errorf(kernel.CodeConflict, "the world already has %d waits open: end one, or wait with a shorter timeout",
-			maxWaitersPerWorld).With("limit", strconv.Itoa(maxWaitersPerWorld))
+		return nil, kernel.Errorf(kernel.CodeConflict, "the world already has %d waits open: end one, or wait with a"+
+			" shorter timeout",
+			maxWaitersPerWorld).
+			With("limit", strconv.Itoa(maxWaitersPerWorld))
 	}
 	defer count.open.Add(-1)
 	timer := time.NewTimer(timeout)
@@ -70,7 +78,8 @@ func (c *Control) waitFor(r *http.Request, w *kernel.World, topic string, timeou
 		case <-timer.C:
 			return nil, kernel.Errorf(kernel.CodeTimeout, "nothing matched within %s", timeout).With("timeout", timeout.String())
 		case <-r.Context().Done():
-			return nil, kernel.Errorf(kernel.CodeUnavailable, "the wait was stopped: the client went away or the server is shutting down")
+			return nil, kernel.Errorf(kernel.CodeUnavailable,
+				"the wait was stopped: the client went away or the server is shutting down")
 		}
 		if cur, ok := c.Engine.World(w.ID); !ok || cur != w {
 			return nil, kernel.NotFound("world", "X-Sandbox-World", w.ID)
@@ -81,7 +90,11 @@ func (c *Control) waitFor(r *http.Request, w *kernel.World, topic string, timeou
 // waitRoute serves a wait on topic: find looks for the first match of the
 // request's filters, made at or after since and after the record named
 // after.
-func (c *Control) waitRoute(r *http.Request, topic string, find func(w *kernel.World, since time.Time, after string) (any, error)) (any, error) {
+func (c *Control) waitRoute(
+	r *http.Request,
+	topic string,
+	find func(w *kernel.World, since time.Time, after string) (any, error),
+) (any, error) {
 	w, err := c.world(r)
 	if err != nil {
 		return nil, err

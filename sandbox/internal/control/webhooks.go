@@ -97,8 +97,9 @@ func optTime(t *time.Time) *string {
 func deliveryOf(d *deliveries.WebhookDelivery) deliveryView {
 	v := deliveryView{ID: d.ID, WebhookID: d.WebhookID, LegalEntityID: d.LegalEntityID, Event: d.Event, EventID: d.EventID,
 		EntityID: d.EntityID, Payload: json.RawMessage(d.Body()), Status: d.Status, Source: d.Source, RelatedID: d.RelatedID,
-		AttemptCount: len(d.Attempts), Attempts: make([]attemptView, len(d.Attempts)), NextAttemptAt: optTime(d.NextAttemptAt),
-		CreatedAt: ts(d.CreatedAt), CompletedAt: optTime(d.CompletedAt)}
+		AttemptCount: len(d.Attempts), Attempts: make([]attemptView, len(d.Attempts)),
+		NextAttemptAt: optTime(d.NextAttemptAt),
+		CreatedAt:     ts(d.CreatedAt), CompletedAt: optTime(d.CompletedAt)}
 	for i, a := range d.Attempts {
 		av := attemptView{Number: a.Number, At: ts(a.At), URL: a.URL, LatencyMs: a.LatencyMs, Error: a.Error,
 			Succeeded: a.Succeeded, Request: attemptRequestView{Headers: a.RequestHeaders, Body: a.RequestBody}}

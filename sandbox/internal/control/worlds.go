@@ -204,7 +204,15 @@ type snapshotView struct {
 }
 
 func snapView(s *kernel.Snapshot) snapshotView {
-	return snapshotView{ID: s.ID, World: s.WorldID, Scenario: s.Scenario, Seed: s.Seed, Clock: ts(s.Clock), Label: s.Label, Size: s.Size}
+	return snapshotView{
+		ID:       s.ID,
+		World:    s.WorldID,
+		Scenario: s.Scenario,
+		Seed:     s.Seed,
+		Clock:    ts(s.Clock),
+		Label:    s.Label,
+		Size:     s.Size,
+	}
 }
 
 func (c *Control) listSnapshots(r *http.Request) (any, error) {

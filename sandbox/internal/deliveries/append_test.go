@@ -36,7 +36,15 @@ func TestDeliveryAppendsItsStoredForm(t *testing.T) {
 			d.CompletedAt = &later
 		}
 		if i%7 == 0 {
-			d.Attempts = append(d.Attempts, DeliveryAttempt{Number: 1, At: at, URL: "http://127.0.0.1:9/", RequestHeaders: map[string]string{"b": "2", "a": "1"}})
+			d.Attempts = append(
+				d.Attempts,
+				DeliveryAttempt{
+					Number:         1,
+					At:             at,
+					URL:            "http://127.0.0.1:9/",
+					RequestHeaders: map[string]string{"b": "2", "a": "1"},
+				},
+			)
 		}
 		if i%11 == 0 {
 			d.Attempts = nil
@@ -52,7 +60,8 @@ func TestDeliveryAppendsItsStoredForm(t *testing.T) {
 		}
 	}
 	if appended < 100 || left < 100 {
-		t.Fatalf("%d deliveries appended their JSON and %d left it to json.Marshal; the test should see many of both", appended, left)
+		t.Fatalf("%d deliveries appended their JSON and %d left it to json.Marshal; the test should see many of both",
+			appended, left)
 	}
 }
 

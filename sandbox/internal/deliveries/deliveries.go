@@ -99,7 +99,11 @@ func FanOut(op *kernel.Op, e *kernel.Emitted) error {
 // with the duplicate chaos setting, sometimes a second one for the same
 // event), then sends the head of the queue when the endpoint is sending.
 // It returns the delivery as stored after that.
-func enqueueDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, related string) (*WebhookDelivery, error) {
+func enqueueDelivery(
+	op *kernel.Op,
+	w *Webhook,
+	eventID, event, entityID, source, related string,
+) (*WebhookDelivery, error) {
 	d, err := QueueDelivery(op, w, eventID, event, entityID, source, related)
 	if err != nil {
 		return nil, err
@@ -109,7 +113,11 @@ func enqueueDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source
 
 // QueueDelivery is enqueueDelivery for callers that need only the new
 // delivery's id (the delivery it returns may have been sent since).
-func QueueDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, related string) (*WebhookDelivery, error) {
+func QueueDelivery(
+	op *kernel.Op,
+	w *Webhook,
+	eventID, event, entityID, source, related string,
+) (*WebhookDelivery, error) {
 	chaos, err := webhookChaos(op)
 	if err != nil {
 		return nil, err
@@ -119,7 +127,12 @@ func QueueDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, 
 
 // queueDelivery is QueueDelivery with the world's chaos settings as read in
 // the same operation.
-func queueDelivery(op *kernel.Op, w *Webhook, chaos WebhookChaos, eventID, event, entityID, source, related string) (*WebhookDelivery, error) {
+func queueDelivery(
+	op *kernel.Op,
+	w *Webhook,
+	chaos WebhookChaos,
+	eventID, event, entityID, source, related string,
+) (*WebhookDelivery, error) {
 	d, err := newDelivery(op, w, eventID, event, entityID, source, related, chaos)
 	if err != nil {
 		return nil, err
@@ -135,7 +148,12 @@ func queueDelivery(op *kernel.Op, w *Webhook, chaos WebhookChaos, eventID, event
 	return d, nil
 }
 
-func newDelivery(op *kernel.Op, w *Webhook, eventID, event, entityID, source, related string, chaos WebhookChaos) (*WebhookDelivery, error) {
+func newDelivery(
+	op *kernel.Op,
+	w *Webhook,
+	eventID, event, entityID, source, related string,
+	chaos WebhookChaos,
+) (*WebhookDelivery, error) {
 	n, err := op.Counter(PrefixDelivery)
 	if err != nil {
 		return nil, err

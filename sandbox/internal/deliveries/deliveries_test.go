@@ -50,7 +50,8 @@ func attemptDue(t *testing.T, w *kernel.World, status int) *deliveries.WebhookDe
 	if len(due) != 1 {
 		t.Fatalf("%d deliveries due, want 1: %+v", len(due), due)
 	}
-	d, err := deliveries.RecordDeliveryAttempt(w, due[0].ID, deliveries.AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status})
+	d, err := deliveries.RecordDeliveryAttempt(w, due[0].ID,
+		deliveries.AttemptResult{SentAt: w.Now(), URL: due[0].URL, ResponseStatus: status})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,8 @@ func TestRetryDelayIsTheDocumentedSchedule(t *testing.T) {
 	// The intervals the real service published, in seconds.
 	want := []float64{0.5, 2.5, 12.5, 62.5, 312.5, 1562.5, 7812.5, 39062.5, 195312.5, 976562.5, 4882812.5, 24414062.5}
 	if deliveries.MaxDeliveryAttempts != len(want)+1 {
-		t.Fatalf("MaxDeliveryAttempts = %d, want %d (the first attempt and 12 retries)", deliveries.MaxDeliveryAttempts, len(want)+1)
+		t.Fatalf("MaxDeliveryAttempts = %d, want %d (the first attempt and 12 retries)", deliveries.MaxDeliveryAttempts,
+			len(want)+1)
 	}
 	for i, secs := range want {
 		if got := deliveries.RetryDelay(i + 1); got != time.Duration(secs*float64(time.Second)) {
@@ -105,7 +107,8 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 	}
 	start := w.Now()
 	d := attemptDue(t, w, 500)
-	if d.Status != deliveries.DeliveryRetrying || d.NextAttemptAt == nil || !d.NextAttemptAt.Equal(start.Add(500*time.Millisecond)) {
+	if d.Status != deliveries.DeliveryRetrying || d.NextAttemptAt == nil ||
+		!d.NextAttemptAt.Equal(start.Add(500*time.Millisecond)) {
 		t.Fatalf("after one failure: %+v", d)
 	}
 	if h := mustWebhook(t, w, hook.ID); h.Status != deliveries.WebhookActive || h.BackingOffUntil != nil {
@@ -129,7 +132,8 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 		if failed == deliveries.DisableAfterFailures {
 			break
 		}
-		if want := w.Now().Add(deliveries.EndpointBackoff(failed)); h.Status != deliveries.WebhookBackingOff || h.BackingOffUntil == nil ||
+		if want := w.Now().Add(deliveries.EndpointBackoff(failed)); h.Status != deliveries.WebhookBackingOff ||
+			h.BackingOffUntil == nil ||
 			!h.BackingOffUntil.Equal(want) {
 			t.Fatalf("after permanent failure %d: %+v, want backing-off until %s", failed, h, want)
 		}
@@ -147,13 +151,15 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 	if h.Status != deliveries.WebhookDisabled || h.DisabledAt == nil || h.BackingOffUntil != nil {
 		t.Fatalf("after six permanent failures: %+v", h)
 	}
-	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID, Status: deliveries.DeliveryQueued}, kernel.PageRequest{})
+	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID, Status: deliveries.DeliveryQueued},
+		kernel.PageRequest{})
 	if err != nil || len(page.Items) == 0 || page.Items[0].EntityID != "card_g" {
 		t.Fatalf("queued after disable: %d, %v; want card_g (then the settlements of the days spent retrying) first",
 			len(page.Items), err)
 	}
 	err = w.Update(func(op *kernel.Op) error {
-		_, err := deliveries.SetWebhookStatus(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), hook.ID, deliveries.WebhookActive, "fixed")
+		_, err := deliveries.SetWebhookStatus(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), hook.ID,
+			deliveries.WebhookActive, "fixed")
 		return err
 	})
 	if err != nil {
@@ -162,7 +168,8 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 	if d := attemptDue(t, w, 204); d.EntityID != "card_g" || d.Status != deliveries.DeliverySucceeded {
 		t.Fatalf("replayed delivery = %+v", d)
 	}
-	if h := mustWebhook(t, w, hook.ID); h.Status != deliveries.WebhookActive || h.ConsecutiveFailures != 0 || h.DisabledAt != nil {
+	if h := mustWebhook(t, w, hook.ID); h.Status != deliveries.WebhookActive || h.ConsecutiveFailures != 0 ||
+		h.DisabledAt != nil {
 		t.Fatalf("re-enabled endpoint = %+v", h)
 	}
 }
@@ -204,7 +211,8 @@ func TestPausedEndpointQueuesAndArchiveCancels(t *testing.T) {
 	if due := dueOwn(t, w); len(due) != 0 {
 		t.Fatalf("archived endpoint has due deliveries: %+v", due)
 	}
-	left, _ := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID, Status: deliveries.DeliveryCanceled}, kernel.PageRequest{})
+	left, _ := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID, Status: deliveries.DeliveryCanceled},
+		kernel.PageRequest{})
 	if len(left.Items) != len(page.Items)-1 {
 		t.Fatalf("%d canceled, want %d", len(left.Items), len(page.Items)-1)
 	}
@@ -253,14 +261,17 @@ func TestAuthorizationConfigProblems(t *testing.T) {
 		at   string
 	}{
 		{"missing behaviour", cards.AuthorizationConfig{}, "/config/fallbackBehavior"},
-		{"when with reject", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackReject, When: &cards.AuthorizationCondition{}}, "/config/when"},
+		{"when with reject", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackReject,
+			When: &cards.AuthorizationCondition{}}, "/config/when"},
 		{"unknown operator", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault,
 			When: &cards.AuthorizationCondition{Operator: "ne", Field: "amountCents", Value: &v}}, "/config/when/operator"},
 		{"and without right", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault,
-			When: &cards.AuthorizationCondition{Operator: "and", Left: &cards.AuthorizationCondition{Operator: "eq", Field: "amountCents", Value: &v}}},
+			When: &cards.AuthorizationCondition{Operator: "and", Left: &cards.AuthorizationCondition{Operator: "eq",
+				Field: "amountCents", Value: &v}}},
 			"/config/when/right"},
 		{"in on amount", cards.AuthorizationConfig{FallbackBehavior: cards.FallbackDefault,
-			When: &cards.AuthorizationCondition{Operator: "in", Field: "amountCents", Values: []string{"1"}}}, "/config/when/field"},
+			When: &cards.AuthorizationCondition{Operator: "in", Field: "amountCents", Values: []string{"1"}}},
+			"/config/when/field"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := map[string]string{}
@@ -291,7 +302,8 @@ func TestSuccessResetsTheBackoffCycle(t *testing.T) {
 	if d := attemptDue(t, w, 204); d.EntityID != "card_b" || d.Status != deliveries.DeliverySucceeded {
 		t.Fatalf("delivery after the backoff = %+v", d)
 	}
-	if h := mustWebhook(t, w, hook.ID); h.ConsecutiveFailures != 0 || h.Status != deliveries.WebhookActive || h.ResumeEventID != "" {
+	if h := mustWebhook(t, w, hook.ID); h.ConsecutiveFailures != 0 || h.Status != deliveries.WebhookActive ||
+		h.ResumeEventID != "" {
 		t.Fatalf("after a success: %+v", h)
 	}
 }
@@ -344,7 +356,8 @@ func TestCardEventsQueueBehindTheHead(t *testing.T) {
 	}
 	statusOf := func(webhookID, cardID string) string {
 		t.Helper()
-		page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: webhookID, Event: kernel.EventCardCreation}, kernel.PageRequest{Size: 100})
+		page, err := deliveries.Deliveries(w,
+			deliveries.DeliveryFilter{WebhookID: webhookID, Event: kernel.EventCardCreation}, kernel.PageRequest{Size: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -372,11 +385,13 @@ func TestCardEventsQueueBehindTheHead(t *testing.T) {
 		}
 	}
 	// The head still waits for its retry, the same one.
-	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: demoRefusing}, kernel.PageRequest{Size: 100})
+	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: demoRefusing},
+		kernel.PageRequest{Size: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(page.Items, func(d deliveries.WebhookDelivery) bool { return d.EntityID == "txn_acmebluefinwire" })
+	i := slices.IndexFunc(page.Items,
+		func(d deliveries.WebhookDelivery) bool { return d.EntityID == "txn_acmebluefinwire" })
 	if i < 0 {
 		t.Fatal("the refusing endpoint's first delivery is gone")
 	}

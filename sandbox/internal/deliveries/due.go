@@ -25,7 +25,8 @@ type DueDelivery struct {
 func DueDeliveries(w *kernel.World, limit int) ([]DueDelivery, error) {
 	var out []DueDelivery
 	err := w.View(func(op *kernel.Op) error {
-		page, err := kernel.List[WebhookDelivery](op, KindDelivery, kernel.IndexPrefix(IndexDeliveryDue), kernel.PageRequest{Size: limit}, nil)
+		page, err := kernel.List[WebhookDelivery](op, KindDelivery, kernel.IndexPrefix(IndexDeliveryDue),
+			kernel.PageRequest{Size: limit}, nil)
 		if err != nil {
 			return err
 		}
@@ -232,7 +233,12 @@ func liveWebhook(op *kernel.Op, id string) (*Webhook, error) {
 // WebhookNotifications lists the deliveries of one of the actor's
 // endpoints, newest first: its notification history. Another legal
 // entity's endpoint is not found; an archived one keeps its history.
-func WebhookNotifications(op *kernel.Op, a *kernel.Actor, webhookID string, req kernel.PageRequest) (kernel.Page[WebhookDelivery], error) {
+func WebhookNotifications(
+	op *kernel.Op,
+	a *kernel.Actor,
+	webhookID string,
+	req kernel.PageRequest,
+) (kernel.Page[WebhookDelivery], error) {
 	if _, err := WebhookOf(op, a, webhookID); err != nil {
 		return kernel.Page[WebhookDelivery]{}, err
 	}

@@ -14,7 +14,12 @@ import (
 // IndexDeliveryWebhook, merged by sequence. A page's cursor is the entry
 // of its last delivery, in either range; the next page goes on after that
 // place in both.
-func endpointHistory(op *kernel.Op, webhookID string, req kernel.PageRequest, keep func(*WebhookDelivery) bool) (kernel.Page[WebhookDelivery], error) {
+func endpointHistory(
+	op *kernel.Op,
+	webhookID string,
+	req kernel.PageRequest,
+	keep func(*WebhookDelivery) bool,
+) (kernel.Page[WebhookDelivery], error) {
 	queued := queuePrefix(webhookID)
 	finished := kernel.IndexPrefix(IndexDeliveryWebhook, webhookID, stateFinished)
 	place := ""
@@ -83,7 +88,8 @@ func UpgradeIndexes(op *kernel.Op) error {
 	if err != nil || !old {
 		return err
 	}
-	for _, prefix := range []string{kernel.IndexPrefix(retiredDeliveryQueue), history, kernel.IndexPrefix(IndexDeliveryDue)} {
+	for _, prefix := range []string{kernel.IndexPrefix(retiredDeliveryQueue), history,
+		kernel.IndexPrefix(IndexDeliveryDue)} {
 		if err := op.Tx.DeletePrefix(prefix); err != nil {
 			return err
 		}

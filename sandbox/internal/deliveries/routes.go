@@ -91,7 +91,12 @@ func endpoints(op *kernel.Op, le string) ([]endpoint, error) {
 		if !ok {
 			return nil, fmt.Errorf("webhook index names missing webhook %q", out[i].id)
 		}
-		out[i] = endpoint{id: w.ID, status: w.Status, archived: w.ArchivedAt != nil, events: strings.Join(w.EnabledEvents, ",")}
+		out[i] = endpoint{
+			id:       w.ID,
+			status:   w.Status,
+			archived: w.ArchivedAt != nil,
+			events:   strings.Join(w.EnabledEvents, ","),
+		}
 	}
 	return out, nil
 }

@@ -108,12 +108,18 @@ func secret(op *kernel.Op, prefix, label string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return prefix + WorldTag(op.W.ID) + "_" + kernel.Token36(op.W.Seed, label+"|"+op.W.ID+"|"+strconv.FormatInt(n, 10), 32), nil
+	return prefix + WorldTag(op.W.ID) + "_" + kernel.Token36(op.W.Seed, label+"|"+op.W.ID+"|"+strconv.FormatInt(n, 10),
+		32), nil
 }
 
 // CreateDeveloperApp registers an application for the actor's developer
 // account.
-func CreateDeveloperApp(op *kernel.Op, a *kernel.Actor, developerAccountID, name string, data DeveloperAppData) (*DeveloperApp, error) {
+func CreateDeveloperApp(
+	op *kernel.Op,
+	a *kernel.Actor,
+	developerAccountID, name string,
+	data DeveloperAppData,
+) (*DeveloperApp, error) {
 	if developerAccountID != a.LegalEntityID() {
 		return nil, kernel.NotFound("developer account", "", developerAccountID)
 	}
@@ -149,7 +155,13 @@ func DeveloperAppOf(op *kernel.Op, a *kernel.Actor, id string) (*DeveloperApp, e
 }
 
 // UpdateDeveloperApp renames an application or replaces its settings.
-func UpdateDeveloperApp(op *kernel.Op, a *kernel.Actor, id string, name *string, data *DeveloperAppData) (*DeveloperApp, error) {
+func UpdateDeveloperApp(
+	op *kernel.Op,
+	a *kernel.Actor,
+	id string,
+	name *string,
+	data *DeveloperAppData,
+) (*DeveloperApp, error) {
 	app, err := DeveloperAppOf(op, a, id)
 	if err != nil {
 		return nil, err
@@ -246,10 +258,12 @@ func userFor(op *kernel.Op, app *DeveloperApp, hint string) (*kernel.User, error
 			continue
 		}
 		p := kernel.Principal{Key: kernel.APIKey{Kind: kernel.KeyUser}, User: &u}
-		if p.MayActOn(app.DeveloperAccountID) || slices.ContainsFunc(app.Data.TestUserEmails, func(e string) bool { return strings.EqualFold(e, u.Email) }) {
+		if p.MayActOn(app.DeveloperAccountID) ||
+			slices.ContainsFunc(app.Data.TestUserEmails, func(e string) bool { return strings.EqualFold(e, u.Email) }) {
 			return &u, nil
 		}
-		return nil, kernel.InvalidField("login_hint", "the user may not act for the application's legal entity and is not a test user")
+		return nil, kernel.InvalidField("login_hint",
+			"the user may not act for the application's legal entity and is not a test user")
 	}
 	return nil, kernel.InvalidField("login_hint", "must name a user of the world by id or email")
 }
@@ -358,8 +372,21 @@ func issue(op *kernel.Op, app *DeveloperApp, userID, scope string) (*TokenSet, e
 	if ts.RefreshToken, err = secret(op, "slrt_", "refresh_token"); err != nil {
 		return nil, err
 	}
-	access := oauthToken{Token: ts.AccessToken, ClientID: app.ClientID, UserID: userID, Scope: scope, ExpiresAt: op.Now.Add(AccessTokenTTL)}
-	refresh := oauthToken{Token: ts.RefreshToken, Refresh: true, ClientID: app.ClientID, UserID: userID, Scope: scope, ExpiresAt: op.Now.Add(refreshTTL)}
+	access := oauthToken{
+		Token:     ts.AccessToken,
+		ClientID:  app.ClientID,
+		UserID:    userID,
+		Scope:     scope,
+		ExpiresAt: op.Now.Add(AccessTokenTTL),
+	}
+	refresh := oauthToken{
+		Token:     ts.RefreshToken,
+		Refresh:   true,
+		ClientID:  app.ClientID,
+		UserID:    userID,
+		Scope:     scope,
+		ExpiresAt: op.Now.Add(refreshTTL),
+	}
 	if err := op.Save(kindOAuthToken, access.Token, &access); err != nil {
 		return nil, err
 	}
@@ -381,5 +408,8 @@ func BearerPrincipal(op *kernel.Op, token string) (*kernel.Principal, error) {
 	if ok, err := op.Get(kernel.KindUser, t.UserID, &u); err != nil || !ok {
 		return nil, orInvalid(err, "Authorization", "the token's user no longer exists")
 	}
-	return &kernel.Principal{Key: kernel.APIKey{Key: "oauth:" + t.ClientID, Name: "OAuth " + t.ClientID, Kind: kernel.KeyUser, UserID: u.ID}, User: &u}, nil
+	return &kernel.Principal{
+		Key:  kernel.APIKey{Key: "oauth:" + t.ClientID, Name: "OAuth " + t.ClientID, Kind: kernel.KeyUser, UserID: u.ID},
+		User: &u,
+	}, nil
 }

@@ -54,7 +54,8 @@ func LedgerSums(t *testing.T, w *kernel.World) (stored, summed map[string]kernel
 			e := ledger.Effect(tx, tx.DetailedStatus)
 			for _, k := range []string{tx.AccountID + "/" + tx.AccountSubtype, tx.VirtualAccountID + "/virtual"} {
 				s := summed[k]
-				s.Posted, s.PendingDebits, s.PendingCredits, s.Spend = s.Posted+e.Posted, s.PendingDebits+e.PendingDebits, s.PendingCredits+e.PendingCredits, s.Spend+e.Spend
+				s.Posted, s.PendingDebits, s.PendingCredits, s.Spend = s.Posted+e.Posted, s.PendingDebits+e.PendingDebits,
+					s.PendingCredits+e.PendingCredits, s.Spend+e.Spend
 				summed[k] = s
 				owner, bucket, _ := strings.Cut(k, "/")
 				if stored[k], err = ledger.Totals(op, owner, bucket); err != nil {
@@ -90,7 +91,8 @@ func NewEndpoint(t *testing.T, w *kernel.World) *deliveries.Webhook {
 	var hook *deliveries.Webhook
 	err := w.Update(func(op *kernel.Op) error {
 		var err error
-		hook, err = deliveries.CreateWebhook(op, ActorInOp(t, op, "sk_sandbox_acme"), deliveries.WebhookInput{URL: "http://127.0.0.1:9/hook", Name: "Test"})
+		hook, err = deliveries.CreateWebhook(op, ActorInOp(t, op, "sk_sandbox_acme"),
+			deliveries.WebhookInput{URL: "http://127.0.0.1:9/hook", Name: "Test"})
 		return err
 	})
 	if err != nil {

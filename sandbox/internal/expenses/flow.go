@@ -24,7 +24,12 @@ type ExpenseFilter struct {
 
 // ListExpenseReports lists the actor's expense reports, newest submission
 // first unless the filter says otherwise.
-func ListExpenseReports(op *kernel.Op, a *kernel.Actor, f ExpenseFilter, req kernel.PageRequest) (kernel.Page[ExpenseReport], error) {
+func ListExpenseReports(
+	op *kernel.Op,
+	a *kernel.Actor,
+	f ExpenseFilter,
+	req kernel.PageRequest,
+) (kernel.Page[ExpenseReport], error) {
 	d := map[string]string{}
 	if f.Status != "" && !slices.Contains(ExpenseStatuses, f.Status) {
 		d["filter:status"] = "must be one of " + strings.Join(ExpenseStatuses, ", ")
@@ -38,9 +43,15 @@ func ListExpenseReports(op *kernel.Op, a *kernel.Actor, f ExpenseFilter, req ker
 		return kernel.Page[ExpenseReport]{}, kernel.Invalid(d)
 	}
 	req.Desc = !f.Asc
-	return kernel.List(op, KindExpenseReport, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(r *ExpenseReport) bool {
-		return (f.Status == "" || r.Status == f.Status) && (f.SubmittedBy == "" || r.SubmittedByUserID == f.SubmittedBy)
-	})
+	return kernel.List(
+		op,
+		KindExpenseReport,
+		kernel.IndexPrefix(index, a.LegalEntityID()),
+		req,
+		func(r *ExpenseReport) bool {
+			return (f.Status == "" || r.Status == f.Status) && (f.SubmittedBy == "" || r.SubmittedByUserID == f.SubmittedBy)
+		},
+	)
 }
 
 // ExpenseReportOf loads one of the actor's expense reports.
@@ -82,7 +93,8 @@ func checkReceipts(op *kernel.Op, legalEntityID string, ids []string) error {
 			return err
 		}
 		if doc.Type != invoices.DocumentReceipt {
-			return kernel.InvalidField(field, "document "+id+" is not a receipt; upload receipts with POST /expense-report/receipt")
+			return kernel.InvalidField(field,
+				"document "+id+" is not a receipt; upload receipts with POST /expense-report/receipt")
 		}
 	}
 	return nil
@@ -132,7 +144,8 @@ func CreateExpenseReport(op *kernel.Op, a *kernel.Actor, in *ExpenseReportInput)
 	}
 	r := &ExpenseReport{LegalEntityID: le, SubmittedByUserID: in.SubmittedByUserID, AmountCents: *in.AmountCents,
 		Currency: in.currency(), TransactionDate: txDate.UTC(), Memo: in.Memo, DestinationID: in.DestinationID,
-		DocumentIDs: in.DocumentIDs, FxRateToUsd: in.FxRateToUsd, NoReceiptReason: strings.TrimSpace(kernel.Deref(in.NoReceiptReason))}
+		DocumentIDs: in.DocumentIDs, FxRateToUsd: in.FxRateToUsd,
+		NoReceiptReason: strings.TrimSpace(kernel.Deref(in.NoReceiptReason))}
 	if in.FxRateUpdatedAt != nil {
 		t, _ := time.Parse(time.RFC3339, *in.FxRateUpdatedAt)
 		t = t.UTC()
@@ -191,7 +204,8 @@ func changeExpense(op *kernel.Op, r *ExpenseReport) error {
 
 func requirePending(r *ExpenseReport) error {
 	if r.Status != ExpensePending {
-		return kernel.Errorf(kernel.CodeConflict, "expense report %s is %s; only a report pending review can change", r.ID, r.Status).
+		return kernel.Errorf(kernel.CodeConflict, "expense report %s is %s; only a report pending review can change", r.ID,
+			r.Status).
 			With("status", r.Status)
 	}
 	return nil
@@ -259,9 +273,11 @@ func patchExpense(op *kernel.Op, r *ExpenseReport, p *ExpenseReportPatch) error 
 	}
 	switch {
 	case r.Currency != "USD" && r.FxRateToUsd == nil:
-		return kernel.InvalidField("/currency", "a currency other than USD needs fxRateToUsd, which only a new report can give")
+		return kernel.InvalidField("/currency",
+			"a currency other than USD needs fxRateToUsd, which only a new report can give")
 	case len(r.DocumentIDs) == 0 && r.NoReceiptReason == "":
-		return kernel.InvalidField("/documentIds", "a report without receipts needs a noReceiptReason, which only a new report can give")
+		return kernel.InvalidField("/documentIds",
+			"a report without receipts needs a noReceiptReason, which only a new report can give")
 	}
 	return nil
 }

@@ -67,7 +67,8 @@ func PayoutSource(op *kernel.Op, legalEntityID string) (*kernel.Account, *ledger
 			return &acc, &va, err
 		}
 	}
-	return nil, nil, kernel.Errorf(kernel.CodeInvalidRequest, "legal entity %s has no open debit account to pay reimbursements from", legalEntityID)
+	return nil, nil, kernel.Errorf(kernel.CodeInvalidRequest,
+		"legal entity %s has no open debit account to pay reimbursements from", legalEntityID)
 }
 
 // checkPayoutFunds refuses a payout larger than the source can send.
@@ -82,8 +83,12 @@ func checkPayoutFunds(op *kernel.Op, acc *kernel.Account, va *ledger.VirtualAcco
 	}
 	avail := min(cash.Available(), own.Available())
 	if amount > avail {
-		return kernel.Errorf(kernel.CodeInsufficientFunds, "insufficient funds: %s requested, %s available on %s", kernel.FormatCents(amount),
-			kernel.FormatCents(avail), acc.ID).With("available", kernel.FormatCents(avail)).With("requested", kernel.FormatCents(amount))
+		return kernel.Errorf(kernel.CodeInsufficientFunds, "insufficient funds: %s requested, %s available on %s",
+			kernel.FormatCents(amount),
+			kernel.FormatCents(avail),
+			acc.ID).
+			With("available", kernel.FormatCents(avail)).
+			With("requested", kernel.FormatCents(amount))
 	}
 	return nil
 }
@@ -114,7 +119,8 @@ func approveExpense(op *kernel.Op, r *ExpenseReport, reviewerID, field string) e
 		return err
 	}
 	r.TransactionID, r.Status = t.ID, ExpenseProcessing
-	if _, err := op.Schedule(EventExpensePayout, op.Now.Add(ExpensePayoutDelay), map[string]string{"expenseReportId": r.ID}); err != nil {
+	if _, err := op.Schedule(EventExpensePayout, op.Now.Add(ExpensePayoutDelay),
+		map[string]string{"expenseReportId": r.ID}); err != nil {
 		return err
 	}
 	return changeExpense(op, r)
@@ -122,14 +128,31 @@ func approveExpense(op *kernel.Op, r *ExpenseReport, reviewerID, field string) e
 
 // PayoutTransaction posts a report's reimbursement: an ACH debit from the
 // payout source in the given detailed status, made at a given time.
-func PayoutTransaction(op *kernel.Op, r *ExpenseReport, acc *kernel.Account, va *ledger.VirtualAccount, amount int64, detailed string, at time.Time) (*ledger.Transaction, error) {
+func PayoutTransaction(
+	op *kernel.Op,
+	r *ExpenseReport,
+	acc *kernel.Account,
+	va *ledger.VirtualAccount,
+	amount int64,
+	detailed string,
+	at time.Time,
+) (*ledger.Transaction, error) {
 	var submitter kernel.User
 	if _, err := op.Get(kernel.KindUser, r.SubmittedByUserID, &submitter); err != nil {
 		return nil, err
 	}
-	t := &ledger.Transaction{LegalEntityID: r.LegalEntityID, AccountID: acc.ID, VirtualAccountID: va.ID, AccountSubtype: "cash",
-		Category: "ach", AmountCents: -amount, DetailedStatus: detailed, CreatedAt: at,
-		Description: "Reimbursement to " + submitter.Name, Memo: "Expense report " + r.ID}
+	t := &ledger.Transaction{
+		LegalEntityID:    r.LegalEntityID,
+		AccountID:        acc.ID,
+		VirtualAccountID: va.ID,
+		AccountSubtype:   "cash",
+		Category:         "ach",
+		AmountCents:      -amount,
+		DetailedStatus:   detailed,
+		CreatedAt:        at,
+		Description:      "Reimbursement to " + submitter.Name,
+		Memo:             "Expense report " + r.ID,
+	}
 	ledger.FillRail(op.W.Faker("expense-payout:"+r.ID, 0), t, "")
 	return t, ledger.PostTransaction(op, t)
 }
@@ -142,7 +165,13 @@ func Review(op *kernel.Op, r *ExpenseReport, reviewerID, decision string, reason
 	if err != nil {
 		return err
 	}
-	r.Review = &ExpenseReview{ID: id, Decision: decision, ReviewedByUserID: reviewerID, ReviewedAt: op.Now, RejectionReason: reason}
+	r.Review = &ExpenseReview{
+		ID:               id,
+		Decision:         decision,
+		ReviewedByUserID: reviewerID,
+		ReviewedAt:       op.Now,
+		RejectionReason:  reason,
+	}
 	return nil
 }
 
@@ -307,7 +336,8 @@ func CheckReceipt(data []byte) (string, error) {
 		return "", kernel.InvalidField("file", "required: a non-empty file")
 	}
 	if len(data) > MaxReceiptBytes {
-		return "", kernel.Errorf(kernel.CodePayloadTooLarge, "the receipt is %d bytes; at most %d (4 MiB) are accepted", len(data), MaxReceiptBytes)
+		return "", kernel.Errorf(kernel.CodePayloadTooLarge, "the receipt is %d bytes; at most %d (4 MiB) are accepted",
+			len(data), MaxReceiptBytes)
 	}
 	ct := invoices.SniffFileType(data)
 	if ct == "" || ct == "image/svg+xml" {
@@ -341,15 +371,35 @@ func ParseReceipt(cat *fixtures.Catalog, data []byte, now time.Time) ParsedRecei
 	amount := m.TypicalCents * int64(75+n(8)%51) / 100
 	date := now.UTC().AddDate(0, 0, -int(n(16)%14))
 	conf := []string{"high", "high", "medium", "low"}[n(24)%4]
-	return ParsedReceipt{AmountCents: amount, Currency: "USD", AmountConfidence: conf, AmountRaw: "TOTAL " + kernel.FormatCents(amount),
-		Date: date.Format(time.DateOnly), DateConfidence: "high", DateRaw: date.Format("01/02/2006"),
-		Merchant: m, MerchantConfidence: conf, MerchantRaw: m.Name}
+	return ParsedReceipt{
+		AmountCents:        amount,
+		Currency:           "USD",
+		AmountConfidence:   conf,
+		AmountRaw:          "TOTAL " + kernel.FormatCents(amount),
+		Date:               date.Format(time.DateOnly),
+		DateConfidence:     "high",
+		DateRaw:            date.Format("01/02/2006"),
+		Merchant:           m,
+		MerchantConfidence: conf,
+		MerchantRaw:        m.Name,
+	}
 }
 
 // UploadReceipt stores a checked receipt and reads it.
-func UploadReceipt(op *kernel.Op, a *kernel.Actor, data []byte, filename, contentType string) (*invoices.Document, ParsedReceipt, error) {
-	doc := &invoices.Document{LegalEntityID: a.LegalEntityID(), Type: invoices.DocumentReceipt, Source: invoices.DocumentUploaded,
-		ContentType: contentType, Filename: filename, Data: data}
+func UploadReceipt(
+	op *kernel.Op,
+	a *kernel.Actor,
+	data []byte,
+	filename, contentType string,
+) (*invoices.Document, ParsedReceipt, error) {
+	doc := &invoices.Document{
+		LegalEntityID: a.LegalEntityID(),
+		Type:          invoices.DocumentReceipt,
+		Source:        invoices.DocumentUploaded,
+		ContentType:   contentType,
+		Filename:      filename,
+		Data:          data,
+	}
 	if err := invoices.SaveDocument(op, doc); err != nil {
 		return nil, ParsedReceipt{}, err
 	}

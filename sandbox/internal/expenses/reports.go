@@ -24,7 +24,14 @@ const (
 )
 
 // ExpenseStatuses lists every expense report status.
-var ExpenseStatuses = []string{ExpensePending, ExpenseCancelled, ExpenseRejected, ExpenseProcessing, ExpenseCompleted, ExpenseFailed}
+var ExpenseStatuses = []string{
+	ExpensePending,
+	ExpenseCancelled,
+	ExpenseRejected,
+	ExpenseProcessing,
+	ExpenseCompleted,
+	ExpenseFailed,
+}
 
 // ID prefixes of expense reports and what they refer to.
 const (

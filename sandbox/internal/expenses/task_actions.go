@@ -95,7 +95,8 @@ func actOnPayment(op *kernel.Op, t *Task, action string) error {
 			if err := ledger.SetTransactionStatus(op, txn, "pending"); err != nil {
 				return err
 			}
-			if err := ledger.ScheduleSettlement(op, txn, kernel.At(op.Now.Add(TaskPaymentApprovalDelay)), "settled"); err != nil {
+			if err := ledger.ScheduleSettlement(op, txn, kernel.At(op.Now.Add(TaskPaymentApprovalDelay)),
+				"settled"); err != nil {
 				return err
 			}
 		} else if err := ledger.SetTransactionStatus(op, txn, "canceled"); err != nil {
@@ -164,8 +165,16 @@ func openExpenseTask(op *kernel.Op, r *ExpenseReport) error {
 	if r.Memo != nil {
 		data["memo"] = *r.Memo
 	}
-	t := &Task{LegalEntityID: r.LegalEntityID, Type: TaskExpenseSubmission, Status: expenseTaskStatus(r.Status), Data: data,
-		AssigneeUserIDs: assignees, OriginatorUserID: r.SubmittedByUserID, RelatedID: r.ID, CreatedAt: r.SubmittedAt}
+	t := &Task{
+		LegalEntityID:    r.LegalEntityID,
+		Type:             TaskExpenseSubmission,
+		Status:           expenseTaskStatus(r.Status),
+		Data:             data,
+		AssigneeUserIDs:  assignees,
+		OriginatorUserID: r.SubmittedByUserID,
+		RelatedID:        r.ID,
+		CreatedAt:        r.SubmittedAt,
+	}
 	if err := SaveTask(op, t); err != nil {
 		return err
 	}

@@ -91,7 +91,10 @@ var (
 	refOps        = []string{"eq", "in"}
 	textOps       = []string{"eq", "in", "contains"}
 	numberOps     = []string{"eq", "gt", "gte", "lt", "lte", "in"}
-	reviewActions = []TaskActionSpec{{Key: "approve", Label: "Approve", Style: "primary"}, {Key: "reject", Label: "Reject", Style: "danger"}}
+	reviewActions = []TaskActionSpec{
+		{Key: "approve", Label: "Approve", Style: "primary"},
+		{Key: "reject", Label: "Reject", Style: "danger"},
+	}
 )
 
 // TaskSchemas lists the task types and what each carries.
@@ -249,7 +252,8 @@ func ListTasks(op *kernel.Op, a *kernel.Actor, f TaskFilter, req kernel.PageRequ
 	if err := f.validate(); err != nil {
 		return kernel.Page[Task]{}, err
 	}
-	index := map[string]string{"": indexTaskTime, "timestamp": indexTaskTime, "status": indexTaskStatus, "type": indexTaskType}[f.Sort]
+	index := map[string]string{"": indexTaskTime, "timestamp": indexTaskTime, "status": indexTaskStatus,
+		"type": indexTaskType}[f.Sort]
 	req.Desc = !f.Asc
 	return kernel.List(op, kindTask, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(t *Task) bool {
 		if !t.visibleTo(&a.Principal) || (f.Type != "" && t.Type != f.Type) || (f.Status != "" && t.Status != f.Status) {

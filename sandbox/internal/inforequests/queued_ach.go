@@ -30,7 +30,12 @@ const (
 // asks for a bank account. While the request is pending the money is held
 // (a pending debit with no settlement date); once it was submitted, the
 // ACH goes to the bank account it collected.
-func SendQueuedACH(op *kernel.Op, a *kernel.Actor, r ledger.RailTransferRequest, infoRequestID string) (*ledger.RailTransfer, error) {
+func SendQueuedACH(
+	op *kernel.Op,
+	a *kernel.Actor,
+	r ledger.RailTransferRequest,
+	infoRequestID string,
+) (*ledger.RailTransfer, error) {
 	ir, ok, err := InfoRequest(op, infoRequestID)
 	if err != nil {
 		return nil, err
@@ -56,7 +61,12 @@ func SendQueuedACH(op *kernel.Op, a *kernel.Actor, r ledger.RailTransferRequest,
 }
 
 // holdACH posts the pending debit of a queued ACH.
-func holdACH(op *kernel.Op, a *kernel.Actor, r ledger.RailTransferRequest, ir *InformationRequest) (*ledger.RailTransfer, error) {
+func holdACH(
+	op *kernel.Op,
+	a *kernel.Actor,
+	r ledger.RailTransferRequest,
+	ir *InformationRequest,
+) (*ledger.RailTransfer, error) {
 	src, err := ledger.OwnEndpoint(op, a, r.SourceID, r.Field)
 	if err != nil {
 		return nil, err
@@ -158,11 +168,13 @@ func release(op *kernel.Op, t *ledger.Transaction, q *QueuedACH, bank *parties.D
 		return err
 	}
 	at := ledger.AddBusinessDays(op.Now, days)
-	if _, err := op.Schedule(ledger.EventKindACHSettle, at, ledger.AchPayload{TransactionID: t.ID, ReturnCode: ledger.ReturnCodeOf(bank)}); err != nil {
+	if _, err := op.Schedule(ledger.EventKindACHSettle, at, ledger.AchPayload{TransactionID: t.ID,
+		ReturnCode: ledger.ReturnCodeOf(bank)}); err != nil {
 		return err
 	}
 	q.Released = true
-	return op.Save(kindQueuedACH, t.ID, q, kernel.IndexKey(indexQueuedInfo, q.InformationRequestID, store.Seq(t.Seq), t.ID))
+	return op.Save(kindQueuedACH, t.ID, q,
+		kernel.IndexKey(indexQueuedInfo, q.InformationRequestID, store.Seq(t.Seq), t.ID))
 }
 
 // cancelQueuedACH cancels every held ACH of a canceled request: nothing is

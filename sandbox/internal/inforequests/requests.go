@@ -131,8 +131,11 @@ func CreateInformationRequest(op *kernel.Op, a *kernel.Actor, in InfoRequestInpu
 		if err != nil {
 			return nil, err
 		}
-		return nil, kernel.Errorf(kernel.CodeConflict, "contact %s already has a pending information request %s", c.ID, pending.ID).
-			With("field", "contactId").With("id", c.ID).With("pendingInformationRequestId", pending.ID)
+		return nil, kernel.Errorf(kernel.CodeConflict, "contact %s already has a pending information request %s", c.ID,
+			pending.ID).
+			With("field", "contactId").
+			With("id", c.ID).
+			With("pendingInformationRequestId", pending.ID)
 	}
 	id, err := op.NewID(kernel.PrefixInfoRequest)
 	if err != nil {
@@ -168,7 +171,8 @@ func InfoRequestByToken(op *kernel.Op, token string) (*InformationRequest, bool,
 	if token == "" || strings.ContainsRune(token, '\x1f') {
 		return nil, false, nil
 	}
-	p, err := kernel.List[InformationRequest](op, kindInfoRequest, kernel.IndexPrefix(indexInfoToken, token), kernel.PageRequest{Size: 1}, nil)
+	p, err := kernel.List[InformationRequest](op, kindInfoRequest, kernel.IndexPrefix(indexInfoToken, token),
+		kernel.PageRequest{Size: 1}, nil)
 	if err != nil || len(p.Items) == 0 {
 		return nil, false, err
 	}
@@ -177,7 +181,11 @@ func InfoRequestByToken(op *kernel.Op, token string) (*InformationRequest, bool,
 
 // InfoRequests lists a legal entity's requests, newest first ("" for every
 // legal entity).
-func InfoRequests(op *kernel.Op, legalEntityID string, req kernel.PageRequest) (kernel.Page[InformationRequest], error) {
+func InfoRequests(
+	op *kernel.Op,
+	legalEntityID string,
+	req kernel.PageRequest,
+) (kernel.Page[InformationRequest], error) {
 	req.Desc = true
 	prefix := kernel.IndexPrefix(indexInfoLE)
 	if legalEntityID != "" {
@@ -197,7 +205,9 @@ func CancelInformationRequest(op *kernel.Op, id string) (*InformationRequest, er
 		return nil, kernel.NotFound("information request", "id", id)
 	}
 	if ir.Status != InfoPending {
-		return nil, kernel.Errorf(kernel.CodeConflict, "information request %s is %s; only a pending one can be canceled", id, ir.Status).With("status", ir.Status)
+		return nil, kernel.Errorf(kernel.CodeConflict, "information request %s is %s; only a pending one can be canceled",
+			id, ir.Status).
+			With("status", ir.Status)
 	}
 	now := op.Now
 	ir.Status, ir.CanceledAt = InfoCanceled, &now
@@ -215,8 +225,9 @@ func emailInfoRequest(op *kernel.Op, company string, c *parties.Contact, ir *Inf
 		note = "\n\nNote from " + ir.RequesterName + ": " + *ir.Note
 	}
 	m := &kernel.Message{Kind: EmailInformationRequest, To: []string{c.RecipientEmail}, CC: ir.CCEmails,
-		Subject:   fmt.Sprintf("%s requests your %s", company, asked),
-		Text:      fmt.Sprintf("Hello %s,\n\n%s at %s asks you to provide your %s through a secure form:\n\n%s%s\n", c.Name, ir.RequesterName, company, asked, link, note),
+		Subject: fmt.Sprintf("%s requests your %s", company, asked),
+		Text: fmt.Sprintf("Hello %s,\n\n%s at %s asks you to provide your %s through a secure form:\n\n%s%s\n", c.Name,
+			ir.RequesterName, company, asked, link, note),
 		HTML:      infoEmailHTML(c.Name, ir.RequesterName, company, asked, link, note),
 		Links:     map[string]string{"secureForm": link},
 		RelatedID: ir.ID, LegalEntityID: ir.LegalEntityID}
@@ -230,7 +241,11 @@ func emailInfoRequest(op *kernel.Op, company string, c *parties.Contact, ir *Inf
 // DescribeRequested renders what is asked for in words.
 func DescribeRequested(r RequestedInformation) string {
 	var parts []string
-	names := map[string]string{parties.DestinationACH: "US bank account", parties.DestinationInternationalWire: "international wire details", parties.DestinationCrypto: "crypto address"}
+	names := map[string]string{
+		parties.DestinationACH:               "US bank account",
+		parties.DestinationInternationalWire: "international wire details",
+		parties.DestinationCrypto:            "crypto address",
+	}
 	for _, t := range r.DestinationTypes {
 		parts = append(parts, names[t])
 	}
@@ -282,7 +297,8 @@ func infoEmailHTML(contact, requester, company, asked, link, note string) string
 	esc := html.EscapeString
 	body := fmt.Sprintf(`<!doctype html><html><body style="font-family:sans-serif;max-width:560px">`+
 		`<p>Hello %s,</p><p>%s at <strong>%s</strong> asks you to provide your %s through a secure form.</p>`+
-		`<p><a href="%s" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;border-radius:6px;text-decoration:none">Open the secure form</a></p>`,
+		`<p><a href="%s" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;border-radius:6px;`+
+		`text-decoration:none">Open the secure form</a></p>`,
 		esc(contact), esc(requester), esc(company), esc(asked), esc(link))
 	if note != "" {
 		body += `<blockquote>` + esc(strings.TrimSpace(note)) + `</blockquote>`
@@ -303,5 +319,6 @@ func InfoParties(op *kernel.Op, ir *InformationRequest) (legalEntity, contact st
 
 // DestinationsOf lists a contact's destinations in creation order.
 func DestinationsOf(op *kernel.Op, contactID string) ([]parties.Destination, error) {
-	return kernel.All[parties.Destination](op, kernel.KindDestination, kernel.IndexPrefix(parties.IndexDestContact, contactID))
+	return kernel.All[parties.Destination](op, kernel.KindDestination,
+		kernel.IndexPrefix(parties.IndexDestContact, contactID))
 }

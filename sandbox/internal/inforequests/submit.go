@@ -53,7 +53,17 @@ type TaxDetails struct {
 
 // Chains and currencies a crypto address may use.
 var (
-	CryptoChains     = []string{"ethereum", "base", "polygon", "arbitrum", "optimism", "avalanche", "solana", "tron", "stellar"}
+	CryptoChains = []string{
+		"ethereum",
+		"base",
+		"polygon",
+		"arbitrum",
+		"optimism",
+		"avalanche",
+		"solana",
+		"tron",
+		"stellar",
+	}
 	CryptoCurrencies = []string{"usdc", "usdt"}
 	TaxIDTypes       = []string{"ein", "ssn", "itin", "vat", "other"}
 	evmAddress       = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
@@ -98,7 +108,8 @@ func (s *Submission) Validate(r RequestedInformation) map[string]string {
 	if need(r.Wants(parties.DestinationACH), s.BankAccount != nil, "bankAccount", "a US bank account") {
 		s.BankAccount.check(d)
 	}
-	if need(r.Wants(parties.DestinationInternationalWire), s.InternationalWire != nil, "internationalWire", "international wire details") {
+	if need(r.Wants(parties.DestinationInternationalWire), s.InternationalWire != nil, "internationalWire",
+		"international wire details") {
 		s.InternationalWire.check(d)
 	}
 	if need(r.Wants(parties.DestinationCrypto), s.CryptoAddress != nil, "cryptoAddress", "a crypto address") {
@@ -159,7 +170,8 @@ func (c *CryptoDetails) check(d map[string]string) {
 
 // checkFormAddress checks the form's address section.
 func checkFormAddress(a *kernel.Address, d map[string]string) {
-	for field, v := range map[string]string{"addressLine": a.AddressLine, "addressCity": a.AddressCity, "addressState": a.AddressState} {
+	for field, v := range map[string]string{"addressLine": a.AddressLine, "addressCity": a.AddressCity,
+		"addressState": a.AddressState} {
 		if strings.TrimSpace(v) == "" {
 			d["address."+field] = "required"
 		}
@@ -250,15 +262,20 @@ func storeSubmission(op *kernel.Op, ir *InformationRequest, s *Submission) ([]*p
 	}
 	var dests []*parties.Destination
 	if b := s.BankAccount; b != nil {
-		dests = append(dests, &parties.Destination{Type: parties.DestinationACH, Name: b.HolderName, RoutingNumber: b.RoutingNumber,
-			AccountNumber: b.AccountNumber, AccountType: b.AccountType, BankName: b.BankName})
+		dests = append(
+			dests,
+			&parties.Destination{Type: parties.DestinationACH, Name: b.HolderName, RoutingNumber: b.RoutingNumber,
+				AccountNumber: b.AccountNumber, AccountType: b.AccountType, BankName: b.BankName},
+		)
 	}
 	if w := s.InternationalWire; w != nil {
 		dests = append(dests, &parties.Destination{Type: parties.DestinationInternationalWire, Name: w.BeneficiaryName,
-			IBAN: normalIBAN(w.IBAN), SWIFT: strings.ToUpper(w.SWIFT), BankName: w.BankName, BankCountry: strings.ToUpper(w.BankCountry)})
+			IBAN: normalIBAN(w.IBAN), SWIFT: strings.ToUpper(w.SWIFT), BankName: w.BankName,
+			BankCountry: strings.ToUpper(w.BankCountry)})
 	}
 	if k := s.CryptoAddress; k != nil {
-		dests = append(dests, &parties.Destination{Type: parties.DestinationCrypto, Address: k.Address, Chain: k.Chain, Currency: k.Currency})
+		dests = append(dests,
+			&parties.Destination{Type: parties.DestinationCrypto, Address: k.Address, Chain: k.Chain, Currency: k.Currency})
 	}
 	for _, d := range dests {
 		d.ContactID, d.LegalEntityID = c.ID, c.LegalEntityID
@@ -284,16 +301,34 @@ func generatedSubmission(op *kernel.Op, ir *InformationRequest) *Submission {
 	r := ir.RequestedInformation
 	s := &Submission{}
 	if r.Wants(parties.DestinationACH) {
-		s.BankAccount = &BankAccountDetails{HolderName: f.Company(), RoutingNumber: kernel.RoutingNumber(f), AccountNumber: f.DigitN(12), AccountType: "checking", BankName: "Chase"}
+		s.BankAccount = &BankAccountDetails{
+			HolderName:    f.Company(),
+			RoutingNumber: kernel.RoutingNumber(f),
+			AccountNumber: f.DigitN(12),
+			AccountType:   "checking",
+			BankName:      "Chase",
+		}
 	}
 	if r.Wants(parties.DestinationInternationalWire) {
-		s.InternationalWire = &WireDetails{BeneficiaryName: f.Company(), IBAN: germanIBAN(f.DigitN(8), f.DigitN(10)), SWIFT: "DEUTDEFF", BankName: "Deutsche Bank", BankCountry: "DE"}
+		s.InternationalWire = &WireDetails{
+			BeneficiaryName: f.Company(),
+			IBAN:            germanIBAN(f.DigitN(8), f.DigitN(10)),
+			SWIFT:           "DEUTDEFF",
+			BankName:        "Deutsche Bank",
+			BankCountry:     "DE",
+		}
 	}
 	if r.Wants(parties.DestinationCrypto) {
 		s.CryptoAddress = &CryptoDetails{Address: "0x" + f.HexUint(160)[2:], Chain: "ethereum", Currency: "usdc"}
 	}
 	if r.Address != nil && *r.Address {
-		s.Address = &kernel.Address{AddressLine: f.Street(), AddressCity: f.City(), AddressState: f.StateAbr(), AddressZip: f.Zip()[:5], AddressCountry: "US"}
+		s.Address = &kernel.Address{
+			AddressLine:    f.Street(),
+			AddressCity:    f.City(),
+			AddressState:   f.StateAbr(),
+			AddressZip:     f.Zip()[:5],
+			AddressCountry: "US",
+		}
 	}
 	if r.Tax != nil && *r.Tax {
 		s.Tax = &TaxDetails{Type: "ein", Number: f.DigitN(2) + "-" + f.DigitN(7)}

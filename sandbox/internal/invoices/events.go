@@ -194,9 +194,12 @@ func RemindInvoice(op *kernel.Op, a *kernel.Actor, id string) (bool, error) {
 	}
 	switch inv.Status {
 	case InvoiceScheduled:
-		return false, kernel.Errorf(kernel.CodeConflict, "invoice %s is scheduled and has not been sent yet", id).With("status", inv.Status)
+		return false, kernel.Errorf(kernel.CodeConflict, "invoice %s is scheduled and has not been sent yet", id).
+			With("status", inv.Status)
 	case InvoicePaid, InvoiceVoid:
-		return false, kernel.Errorf(kernel.CodeConflict, "invoice %s is %s; there is nothing to remind about", id, inv.Status).With("status", inv.Status)
+		return false, kernel.Errorf(kernel.CodeConflict, "invoice %s is %s; there is nothing to remind about", id,
+			inv.Status).
+			With("status", inv.Status)
 	}
 	if inv.LastReminderAt != nil && op.Now.Before(inv.LastReminderAt.Add(ReminderCooldown)) {
 		return false, nil
@@ -225,13 +228,18 @@ func emailInvoice(op *kernel.Op, inv *Invoice, kind string) error {
 			state = "was due " + due + " and is overdue"
 		}
 		subject = fmt.Sprintf("Reminder: invoice %s from %s %s", inv.Number, s.CompanyName, state)
-		lead = fmt.Sprintf("A reminder that invoice %s from %s %s. %s remains to be paid.", inv.Number, s.CompanyName, state, owed)
+		lead = fmt.Sprintf("A reminder that invoice %s from %s %s. %s remains to be paid.", inv.Number, s.CompanyName, state,
+			owed)
 	}
-	text := fmt.Sprintf("Hello %s,\n\n%s\n\nView and pay the invoice: %s\n\n%s\n", inv.BilledTo.Name, lead, link, s.CompanyName)
+	text := fmt.Sprintf("Hello %s,\n\n%s\n\nView and pay the invoice: %s\n\n%s\n", inv.BilledTo.Name, lead, link,
+		s.CompanyName)
 	body := fmt.Sprintf("<p>Hello %s,</p><p>%s</p><p><a href=\"%s\">View and pay the invoice</a></p><p>%s</p>",
 		html.EscapeString(inv.BilledTo.Name), html.EscapeString(lead), link, html.EscapeString(s.CompanyName))
-	return op.SendEmail(&kernel.Message{Kind: kind, To: []string{inv.BilledTo.Email}, CC: inv.BilledTo.CCEmails, Subject: subject,
-		Text: text, HTML: body, Links: map[string]string{"invoice": link}, RelatedID: inv.ID, LegalEntityID: inv.LegalEntityID})
+	return op.SendEmail(
+		&kernel.Message{Kind: kind, To: []string{inv.BilledTo.Email}, CC: inv.BilledTo.CCEmails, Subject: subject,
+			Text: text, HTML: body, Links: map[string]string{"invoice": link}, RelatedID: inv.ID,
+			LegalEntityID: inv.LegalEntityID},
+	)
 }
 
 // renderInvoice renders an invoice as a small HTML document.
@@ -251,16 +259,20 @@ func renderInvoice(op *kernel.Op, id string) ([]byte, error) {
 	loc := inv.Location()
 	e := html.EscapeString
 	var b strings.Builder
-	fmt.Fprintf(&b, "<!doctype html><html><head><meta charset=\"utf-8\"><title>Invoice %s</title></head><body>", e(inv.Number))
+	fmt.Fprintf(&b, "<!doctype html><html><head><meta charset=\"utf-8\"><title>Invoice %s</title></head><body>",
+		e(inv.Number))
 	fmt.Fprintf(&b, "<h1>%s</h1><p>Invoice %s &middot; %s</p>", e(s.CompanyName), e(inv.Number), e(inv.Status))
 	fmt.Fprintf(&b, "<p>Billed to %s &lt;%s&gt;<br>Issued %s &middot; Due %s</p><table>", e(inv.BilledTo.Name),
 		e(inv.BilledTo.Email), kernel.CalDateOf(inv.IssuedAt, loc), kernel.CalDateOf(inv.DueAt, loc))
 	for _, li := range inv.LineItems {
-		fmt.Fprintf(&b, "<tr><td>%s</td><td>%g</td><td>%s</td></tr>", e(li.Name), li.Quantity, kernel.FormatCents(li.PriceCents))
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%g</td><td>%s</td></tr>", e(li.Name), li.Quantity,
+			kernel.FormatCents(li.PriceCents))
 	}
 	sums := inv.Sums()
-	fmt.Fprintf(&b, "</table><p>Subtotal %s &middot; Discount %s &middot; Tax %s &middot; <strong>Total %s</strong> &middot; Paid %s</p>",
-		kernel.FormatCents(sums.Subtotal), kernel.FormatCents(sums.Discount), kernel.FormatCents(sums.Tax), kernel.FormatCents(sums.Total), kernel.FormatCents(inv.CollectedCents))
+	fmt.Fprintf(&b,
+		"</table><p>Subtotal %s &middot; Discount %s &middot; Tax %s &middot; <strong>Total %s</strong> &middot; Paid %s</p>",
+		kernel.FormatCents(sums.Subtotal), kernel.FormatCents(sums.Discount), kernel.FormatCents(sums.Tax),
+		kernel.FormatCents(sums.Total), kernel.FormatCents(inv.CollectedCents))
 	if inv.Memo != "" {
 		fmt.Fprintf(&b, "<p>%s</p>", e(inv.Memo))
 	}

@@ -26,7 +26,14 @@ const (
 )
 
 // InvoiceStatuses lists every invoice status.
-var InvoiceStatuses = []string{InvoiceScheduled, InvoiceUnpaid, InvoiceOverdue, InvoicePaidPartially, InvoicePaid, InvoiceVoid}
+var InvoiceStatuses = []string{
+	InvoiceScheduled,
+	InvoiceUnpaid,
+	InvoiceOverdue,
+	InvoicePaidPartially,
+	InvoicePaid,
+	InvoiceVoid,
+}
 
 // EventRef names a scheduled event of a record and when it is due.
 type EventRef struct {
@@ -119,7 +126,12 @@ type InvoiceFilter struct {
 
 // ListInvoices lists the actor's invoices, newest issue date first unless
 // the filter says otherwise.
-func ListInvoices(op *kernel.Op, a *kernel.Actor, f InvoiceFilter, req kernel.PageRequest) (kernel.Page[Invoice], error) {
+func ListInvoices(
+	op *kernel.Op,
+	a *kernel.Actor,
+	f InvoiceFilter,
+	req kernel.PageRequest,
+) (kernel.Page[Invoice], error) {
 	d := map[string]string{}
 	if f.Status != "" && !slices.Contains(InvoiceStatuses, f.Status) {
 		d["filter:status"] = "must be one of " + strings.Join(InvoiceStatuses, ", ")
@@ -137,7 +149,8 @@ func ListInvoices(op *kernel.Op, a *kernel.Actor, f InvoiceFilter, req kernel.Pa
 	req.Desc = !f.Asc
 	eq := func(want, got string) bool { return want == "" || want == got }
 	return kernel.List(op, kernel.KindInvoice, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(inv *Invoice) bool {
-		return eq(f.Status, inv.Status) && eq(f.CustomerID, inv.CustomerID) && eq(f.ContactID, inv.ContactID) && eq(f.AccountID, inv.AccountID)
+		return eq(f.Status, inv.Status) && eq(f.CustomerID, inv.CustomerID) && eq(f.ContactID, inv.ContactID) &&
+			eq(f.AccountID, inv.AccountID)
 	})
 }
 
@@ -244,7 +257,8 @@ func CreateInvoice(op *kernel.Op, a *kernel.Actor, in *InvoiceInput) (*Invoice, 
 		return nil, err
 	}
 	if cust.Status != parties.CustomerActive {
-		return nil, kernel.InvalidField("/legalEntityCustomerId", "customer "+cust.ID+" is archived; reactivate it before invoicing")
+		return nil, kernel.InvalidField("/legalEntityCustomerId",
+			"customer "+cust.ID+" is archived; reactivate it before invoicing")
 	}
 	if err := claimInvoiceNumber(op, le, in.Details.InvoiceNumber, ""); err != nil {
 		return nil, err
@@ -349,11 +363,15 @@ func UpdateInvoice(op *kernel.Op, a *kernel.Actor, id string, p *InvoicePatch) (
 		return nil, err
 	}
 	if !inv.Open() {
-		return nil, kernel.Errorf(kernel.CodeConflict, "invoice %s is %s and can no longer be changed", id, inv.Status).With("status", inv.Status)
+		return nil, kernel.Errorf(kernel.CodeConflict, "invoice %s is %s and can no longer be changed", id, inv.Status).
+			With("status", inv.Status)
 	}
 	if p.Details != nil && *p.Details.Version != inv.Version {
-		return nil, kernel.Errorf(kernel.CodeConflict, "invoice %s is at version %d, not %d: read it again and reapply your change",
-			id, inv.Version, *p.Details.Version).With("currentVersion", fmt.Sprint(inv.Version)).With("field", "/details/version")
+		return nil, kernel.Errorf(kernel.CodeConflict, "invoice %s is at version %d, not %d: read it again and reapply your"+
+			" change",
+			id, inv.Version, *p.Details.Version).
+			With("currentVersion", fmt.Sprint(inv.Version)).
+			With("field", "/details/version")
 	}
 	if p.AccountID != nil {
 		if _, _, err := invoiceTarget(op, inv.LegalEntityID, *p.AccountID, "/accountId"); err != nil {
@@ -409,7 +427,8 @@ func voidInvoice(op *kernel.Op, inv *Invoice) error {
 	case InvoiceVoid:
 		return kernel.Errorf(kernel.CodeConflict, "invoice %s is already void", inv.ID).With("status", inv.Status)
 	case InvoicePaid:
-		return kernel.Errorf(kernel.CodeConflict, "invoice %s is paid; unreconcile its payments before voiding it", inv.ID).With("status", inv.Status)
+		return kernel.Errorf(kernel.CodeConflict, "invoice %s is paid; unreconcile its payments before voiding it", inv.ID).
+			With("status", inv.Status)
 	}
 	if err := markVoid(op, inv); err != nil {
 		return err

@@ -159,7 +159,8 @@ func ValidateInvoiceTransactions(entries []InvoiceTransactionInput) error {
 				d[p+"/transaction/aggregatedTransactionId"] = "is listed twice"
 			}
 			seen[t.AggregatedTransactionID] = true
-			for name, given := range map[string]bool{"paymentMethod": t.PaymentMethod != nil, "paidAt": t.PaidAt != "", "amountCents": t.AmountCents != nil} {
+			for name, given := range map[string]bool{"paymentMethod": t.PaymentMethod != nil, "paidAt": t.PaidAt != "",
+				"amountCents": t.AmountCents != nil} {
 				if given {
 					d[p+"/transaction/"+name] = "does not apply to an internal transaction"
 				}
@@ -224,7 +225,8 @@ func linkableCredit(op *kernel.Op, inv *Invoice, id, field string) (*ledger.Tran
 	case t.AmountCents <= 0:
 		return nil, kernel.InvalidField(field, "transaction "+id+" is a debit; only a credit can pay an invoice")
 	case t.Status != ledger.StatusPosted:
-		return nil, kernel.InvalidField(field, "transaction "+id+" is "+t.DetailedStatus+"; only a posted credit can pay an invoice")
+		return nil, kernel.InvalidField(field,
+			"transaction "+id+" is "+t.DetailedStatus+"; only a posted credit can pay an invoice")
 	}
 	other, err := invoiceOfTransaction(op, id)
 	if err != nil {
@@ -241,7 +243,8 @@ func linkableCredit(op *kernel.Op, inv *Invoice, id, field string) (*ledger.Tran
 func refuseSettling(inv *Invoice) error {
 	switch inv.Status {
 	case InvoiceVoid:
-		return kernel.Errorf(kernel.CodeConflict, "invoice %s is void; a void invoice cannot be paid or reconciled", inv.ID).With("status", inv.Status)
+		return kernel.Errorf(kernel.CodeConflict, "invoice %s is void; a void invoice cannot be paid or reconciled", inv.ID).
+			With("status", inv.Status)
 	case InvoicePaid:
 		return kernel.Errorf(kernel.CodeConflict, "invoice %s is already paid in full", inv.ID).With("status", inv.Status)
 	}
@@ -288,7 +291,12 @@ func ReconcileInvoice(op *kernel.Op, a *kernel.Actor, id string, entries []Invoi
 
 // UnreconcileInvoice unlinks transactions from one of the actor's
 // invoices; each entry must match a linked one.
-func UnreconcileInvoice(op *kernel.Op, a *kernel.Actor, id string, entries []InvoiceTransactionInput) (*Invoice, error) {
+func UnreconcileInvoice(
+	op *kernel.Op,
+	a *kernel.Actor,
+	id string,
+	entries []InvoiceTransactionInput,
+) (*Invoice, error) {
 	if err := ValidateInvoiceTransactions(entries); err != nil {
 		return nil, err
 	}

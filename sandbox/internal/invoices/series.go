@@ -199,7 +199,8 @@ func fillSeriesInvoice(op *kernel.Op, s *InvoiceSeries, inv *Invoice, d kernel.C
 	loc := s.location()
 	inv.AccountID, inv.CustomerID, inv.ContactID, inv.BilledTo = s.AccountID, s.CustomerID, s.ContactID, billed
 	inv.IssuedAt, inv.DueAt, inv.Timezone = d.Start(loc), d.AddDays(s.PaymentTermsDays).Start(loc), s.Timezone
-	inv.LineItems, inv.Discount, inv.Tax, inv.Memo = s.Template.LineItems, s.Template.Discount, s.Template.Tax, s.Template.Memo
+	inv.LineItems, inv.Discount, inv.Tax, inv.Memo = s.Template.LineItems, s.Template.Discount, s.Template.Tax,
+		s.Template.Memo
 	inv.PaymentMethods = s.PaymentMethods
 	return nil
 }

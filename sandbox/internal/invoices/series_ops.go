@@ -176,7 +176,13 @@ func (in *SeriesInput) apply(s *InvoiceSeries) {
 	s.AccountID, s.Rule, s.PaymentTermsDays, s.Timezone = in.AccountID, in.rule, *in.PaymentTermsDays, in.InvoiceTz
 	s.StartDate, s.End = in.StartDate, in.end
 	l := in.Template.LineItemsAndTotals
-	s.Template = SeriesTemplate{LineItems: l.lines(), Discount: l.Discount, Tax: l.Tax, Memo: kernel.Deref(in.Template.Memo), CCEmails: in.Template.CCEmails}
+	s.Template = SeriesTemplate{
+		LineItems: l.lines(),
+		Discount:  l.Discount,
+		Tax:       l.Tax,
+		Memo:      kernel.Deref(in.Template.Memo),
+		CCEmails:  in.Template.CCEmails,
+	}
 	s.PaymentMethods = nil
 	if parties.Present(in.PaymentMethods) {
 		s.PaymentMethods = compactJSON(in.PaymentMethods)
@@ -211,7 +217,8 @@ func checkParties(op *kernel.Op, s *InvoiceSeries) error {
 		return kernel.NotFound("contact", "/legalEntityContactId", s.ContactID)
 	}
 	if c.RecipientEmail == "" {
-		return kernel.InvalidField("/legalEntityContactId", "contact "+c.ID+" has no email to send invoices to; bill a customer instead")
+		return kernel.InvalidField("/legalEntityContactId",
+			"contact "+c.ID+" has no email to send invoices to; bill a customer instead")
 	}
 	return nil
 }
@@ -224,11 +231,22 @@ func CreateSeries(op *kernel.Op, a *kernel.Actor, in *SeriesInput) (*InvoiceSeri
 
 // createSeries starts a series. A scenario may start one in the past: the
 // dates already passed are issued at once.
-func CreateSeriesFor(op *kernel.Op, legalEntityID string, in *SeriesInput, declaredID string, allowPast bool) (*InvoiceSeries, *Invoice, error) {
+func CreateSeriesFor(
+	op *kernel.Op,
+	legalEntityID string,
+	in *SeriesInput,
+	declaredID string,
+	allowPast bool,
+) (*InvoiceSeries, *Invoice, error) {
 	if err := in.Validate(); err != nil {
 		return nil, nil, err
 	}
-	s := &InvoiceSeries{LegalEntityID: legalEntityID, Status: SeriesActive, ContactID: kernel.Deref(in.LegalEntityContactID), CreatedAt: op.Now}
+	s := &InvoiceSeries{
+		LegalEntityID: legalEntityID,
+		Status:        SeriesActive,
+		ContactID:     kernel.Deref(in.LegalEntityContactID),
+		CreatedAt:     op.Now,
+	}
 	in.apply(s)
 	today := kernel.CalDateOf(op.Now, s.location())
 	if start, _ := kernel.ParseCalDate(s.StartDate); !allowPast && start.Before(today) {
@@ -262,7 +280,12 @@ type SeriesFilter struct {
 }
 
 // ListSeries lists the actor's invoice series.
-func ListSeries(op *kernel.Op, a *kernel.Actor, f SeriesFilter, req kernel.PageRequest) (kernel.Page[InvoiceSeries], error) {
+func ListSeries(
+	op *kernel.Op,
+	a *kernel.Actor,
+	f SeriesFilter,
+	req kernel.PageRequest,
+) (kernel.Page[InvoiceSeries], error) {
 	d := map[string]string{}
 	if f.Status != "" && !slices.Contains([]string{SeriesActive, SeriesEnded, SeriesCancelled}, f.Status) {
 		d["filter:status"] = "must be active, ended or cancelled"
@@ -279,9 +302,16 @@ func ListSeries(op *kernel.Op, a *kernel.Actor, f SeriesFilter, req kernel.PageR
 	}
 	req.Desc = !f.Asc
 	eq := func(want, got string) bool { return want == "" || want == got }
-	return kernel.List(op, kindInvoiceSeries, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(s *InvoiceSeries) bool {
-		return eq(f.Status, s.Status) && eq(f.CustomerID, s.CustomerID) && eq(f.ContactID, s.ContactID) && eq(f.AccountID, s.AccountID)
-	})
+	return kernel.List(
+		op,
+		kindInvoiceSeries,
+		kernel.IndexPrefix(index, a.LegalEntityID()),
+		req,
+		func(s *InvoiceSeries) bool {
+			return eq(f.Status, s.Status) && eq(f.CustomerID, s.CustomerID) && eq(f.ContactID, s.ContactID) &&
+				eq(f.AccountID, s.AccountID)
+		},
+	)
 }
 
 // SeriesOf loads one of the actor's invoice series.
@@ -417,7 +447,8 @@ func UpdateSeries(op *kernel.Op, a *kernel.Actor, id string, in *SeriesInput) (*
 		return nil, nil, err
 	}
 	if c := kernel.Deref(in.LegalEntityContactID); c != "" && c != s.ContactID {
-		return nil, nil, kernel.InvalidField("/legalEntityContactId", "the contact of a series cannot change after it is created")
+		return nil, nil, kernel.InvalidField("/legalEntityContactId",
+			"the contact of a series cannot change after it is created")
 	}
 	in.apply(s)
 	if err := checkParties(op, s); err != nil {

@@ -82,7 +82,8 @@ func (in *InvoiceSettingsInput) Validate() error {
 		d["/unitPriceDecimalPlaces"] = "must be from 2 to 6"
 	}
 	if b := in.Branding; b != nil {
-		for path, c := range map[string]string{"/branding/backgroundColor": b.BackgroundColor, "/branding/titleColor": b.TitleColor} {
+		for path, c := range map[string]string{"/branding/backgroundColor": b.BackgroundColor,
+			"/branding/titleColor": b.TitleColor} {
 			if c != "" && !hexColour.MatchString(c) {
 				d[path] = "must be a colour like #1A2B3C"
 			}
@@ -107,8 +108,13 @@ func InvoiceSettingsOf(op *kernel.Op, legalEntityID string) (*InvoiceSettings, e
 	if _, err := op.Get(kernel.KindLegalEntity, legalEntityID, &le); err != nil {
 		return nil, err
 	}
-	s = InvoiceSettings{ID: "invoice_settings_" + strings.TrimPrefix(legalEntityID, kernel.PrefixLegalEntity), LegalEntityID: legalEntityID,
-		CompanyName: le.Name, Email: "invoices@" + strings.TrimPrefix(legalEntityID, kernel.PrefixLegalEntity) + ".example", Timestamp: le.CreatedAt}
+	s = InvoiceSettings{
+		ID:            "invoice_settings_" + strings.TrimPrefix(legalEntityID, kernel.PrefixLegalEntity),
+		LegalEntityID: legalEntityID,
+		CompanyName:   le.Name,
+		Email:         "invoices@" + strings.TrimPrefix(legalEntityID, kernel.PrefixLegalEntity) + ".example",
+		Timestamp:     le.CreatedAt,
+	}
 	users, err := op.LegalEntityUsers(legalEntityID)
 	if err != nil {
 		return nil, err
@@ -121,7 +127,13 @@ func InvoiceSettingsOf(op *kernel.Op, legalEntityID string) (*InvoiceSettings, e
 	}
 	f := op.W.Faker("invoice-settings:"+legalEntityID, 0)
 	a := f.Address()
-	s.Address = kernel.Address{AddressLine: a.Street, AddressCity: a.City, AddressState: f.StateAbr(), AddressZip: a.Zip, AddressCountry: "US"}
+	s.Address = kernel.Address{
+		AddressLine:    a.Street,
+		AddressCity:    a.City,
+		AddressState:   f.StateAbr(),
+		AddressZip:     a.Zip,
+		AddressCountry: "US",
+	}
 	return &s, nil
 }
 
@@ -132,8 +144,9 @@ func ReplaceInvoiceSettings(op *kernel.Op, a *kernel.Actor, in *InvoiceSettingsI
 		return nil, err
 	}
 	s := &InvoiceSettings{ID: cur.ID, LegalEntityID: cur.LegalEntityID, CompanyName: in.CompanyName, Email: in.Email,
-		Address: *in.Address, DefaultPaymentTermsDays: in.DefaultPaymentTermsDays, UnitPriceDecimalPlaces: in.UnitPriceDecimalPlaces,
-		Branding: in.Branding, Timestamp: op.Now}
+		Address: *in.Address, DefaultPaymentTermsDays: in.DefaultPaymentTermsDays,
+		UnitPriceDecimalPlaces: in.UnitPriceDecimalPlaces,
+		Branding:               in.Branding, Timestamp: op.Now}
 	if in.DefaultMemo != nil {
 		s.DefaultMemo = *in.DefaultMemo
 	}
@@ -160,7 +173,8 @@ func CheckLogo(data []byte) (string, error) {
 		return "", kernel.InvalidField("file", "required: a non-empty file")
 	}
 	if len(data) > MaxLogoBytes {
-		return "", kernel.Errorf(kernel.CodePayloadTooLarge, "the logo is %d bytes; at most %d (2 MiB) are accepted", len(data), MaxLogoBytes).
+		return "", kernel.Errorf(kernel.CodePayloadTooLarge, "the logo is %d bytes; at most %d (2 MiB) are accepted",
+			len(data), MaxLogoBytes).
 			With("file", fmt.Sprintf("%d bytes, limit %d", len(data), MaxLogoBytes))
 	}
 	ct := SniffFileType(data)

@@ -82,7 +82,8 @@ func SimulateInvoicePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledg
 		return nil, nil, err
 	}
 	if inv.Status == InvoiceScheduled {
-		return nil, nil, kernel.Errorf(kernel.CodeConflict, "invoice %s is scheduled and has not been sent yet", inv.ID).With("status", inv.Status)
+		return nil, nil, kernel.Errorf(kernel.CodeConflict, "invoice %s is scheduled and has not been sent yet", inv.ID).
+			With("status", inv.Status)
 	}
 	amount, method, err := paymentTerms(&inv, p)
 	if err != nil {
@@ -92,9 +93,18 @@ func SimulateInvoicePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledg
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &ledger.Transaction{LegalEntityID: inv.LegalEntityID, AccountID: acc.ID, VirtualAccountID: va.ID, AccountSubtype: "cash",
-		Category: paymentCategory[method], AmountCents: amount, DetailedStatus: "settled", CreatedAt: op.Now,
-		Description: fmt.Sprintf("Payment for invoice %s from %s", inv.Number, inv.BilledTo.Name), Memo: inv.Number}
+	t := &ledger.Transaction{
+		LegalEntityID:    inv.LegalEntityID,
+		AccountID:        acc.ID,
+		VirtualAccountID: va.ID,
+		AccountSubtype:   "cash",
+		Category:         paymentCategory[method],
+		AmountCents:      amount,
+		DetailedStatus:   "settled",
+		CreatedAt:        op.Now,
+		Description:      fmt.Sprintf("Payment for invoice %s from %s", inv.Number, inv.BilledTo.Name),
+		Memo:             inv.Number,
+	}
 	ledger.FillRail(op.W.Faker("invoice-payment:"+inv.ID, int64(len(inv.Transactions))), t, "")
 	if err := ledger.PostTransaction(op, t); err != nil {
 		return nil, nil, err
@@ -113,7 +123,8 @@ func paymentTerms(inv *Invoice, p *SimulatedPayment) (int64, string, error) {
 		amount = *p.AmountCents
 	}
 	if amount > remaining {
-		return 0, "", kernel.InvalidField("/amountCents", fmt.Sprintf("is more than the %s that remains to be paid", kernel.FormatCents(remaining))).
+		return 0, "", kernel.InvalidField("/amountCents", fmt.Sprintf("is more than the %s that remains to be paid",
+			kernel.FormatCents(remaining))).
 			With("remaining", kernel.FormatCents(remaining))
 	}
 	offered := invoiceMethods(inv)

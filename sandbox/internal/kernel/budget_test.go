@@ -26,7 +26,8 @@ func TestReservationsShareTheBudget(t *testing.T) {
 	if !ok || ae.Code != CodeInsufficientStorage {
 		t.Fatalf("err = %v, want insufficient_storage", err)
 	}
-	for _, want := range []string{"the second needs about 50 MiB", "already hold 60 MiB", "100 MiB memory budget", "--memory-budget"} {
+	for _, want := range []string{"the second needs about 50 MiB", "already hold 60 MiB", "100 MiB memory budget",
+		"--memory-budget"} {
 		if !strings.Contains(ae.Message, want) {
 			t.Fatalf("message %q lacks %q", ae.Message, want)
 		}

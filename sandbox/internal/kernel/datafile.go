@@ -51,8 +51,14 @@ func (e *Engine) adoptFile(w *World, spec WorldSpec, initial []store.KV) error {
 		return err
 	}
 	if found && !spec.ResetData {
-		if stored.Scenario != w.Scenario || stored.Seed != w.Seed || (spec.ClockStart != nil && !stored.Start.Equal(w.Start)) {
-			return &AnotherWorldError{Path: spec.DataPath, Stored: stored, Wanted: w.meta(), ClockStartGiven: spec.ClockStart != nil}
+		if stored.Scenario != w.Scenario || stored.Seed != w.Seed ||
+			(spec.ClockStart != nil && !stored.Start.Equal(w.Start)) {
+			return &AnotherWorldError{
+				Path:            spec.DataPath,
+				Stored:          stored,
+				Wanted:          w.meta(),
+				ClockStartGiven: spec.ClockStart != nil,
+			}
 		}
 		w.created = stored.Created
 		return w.adoptStore()

@@ -54,7 +54,8 @@ func (op *Op) Emit(legalEntityID, event, entityID string) error {
 	if err != nil {
 		return err
 	}
-	op.emitted = append(op.emitted, Emitted{EventID: id, Event: event, EntityID: entityID, LegalEntityID: legalEntityID, At: op.Now, Seq: seq})
+	op.emitted = append(op.emitted,
+		Emitted{EventID: id, Event: event, EntityID: entityID, LegalEntityID: legalEntityID, At: op.Now, Seq: seq})
 	e := &op.emitted[len(op.emitted)-1]
 	for _, h := range op.W.wiring.OnEmit {
 		if err := h(op, e); err != nil {

@@ -119,7 +119,8 @@ func (e *Engine) register(w *World) error {
 	}
 	if len(e.worlds) >= MaxWorlds {
 		w.Close()
-		return Errorf(CodeConflict, "the sandbox already holds %d worlds: delete some first, or give new ones a ttl", MaxWorlds)
+		return Errorf(CodeConflict, "the sandbox already holds %d worlds: delete some first, or give new ones a ttl",
+			MaxWorlds)
 	}
 	for _, k := range keys {
 		if other, dup := e.keys[k.Key.Key]; dup {
@@ -264,7 +265,16 @@ func (e *Engine) load(spec WorldSpec, seed int64, start time.Time, res *Reservat
 	if err != nil {
 		return nil, err
 	}
-	w := &World{ID: spec.ID, Scenario: sc.Name, Seed: seed, Start: start, Catalog: e.Catalog, Db: db, VirtualClock: clock.New(start, e.wall), wiring: e.wiring}
+	w := &World{
+		ID:           spec.ID,
+		Scenario:     sc.Name,
+		Seed:         seed,
+		Start:        start,
+		Catalog:      e.Catalog,
+		Db:           db,
+		VirtualClock: clock.New(start, e.wall),
+		wiring:       e.wiring,
+	}
 	err = w.fill(func(op *Op) error {
 		op.onRecord = spec.OnRecord
 		if res != nil {

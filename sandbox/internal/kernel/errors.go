@@ -77,8 +77,14 @@ func NotServed(missing, instead, option, pkg string) *Error {
 	if instead != "" {
 		missing += ", so " + instead
 	}
-	return Errorf(CodeNotServed, "this sandbox runs without %s: start it with %s (package github.com/slash-sandbox/slash-sandbox/sandbox/%s) "+
-		"in sandboxtest.Options or server.Config; the slash-sandbox binary always has it", missing, option, pkg)
+	return Errorf(
+		CodeNotServed,
+		"this sandbox runs without %s: start it with %s (package github.com/slash-sandbox/slash-sandbox/sandbox/%s) "+
+			"in sandboxtest.Options or server.Config; the slash-sandbox binary always has it",
+		missing,
+		option,
+		pkg,
+	)
 }
 
 // NotFound is the error for an unknown, foreign or invisible resource. When

@@ -224,7 +224,8 @@ func (w *World) advance(ctx context.Context, now, target time.Time, max int, eac
 	var ran []Event
 	for {
 		if ctx.Err() != nil {
-			return ran, w.stopped(CodeUnavailable, "the advance was interrupted (the client went away or the server is stopping)", len(ran))
+			return ran, w.stopped(CodeUnavailable,
+				"the advance was interrupted (the client went away or the server is stopping)", len(ran))
 		}
 		if len(ran) >= max {
 			next, ok, err := w.NextEventAt()

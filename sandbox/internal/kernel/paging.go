@@ -55,7 +55,13 @@ func ListRecords[T any](op *Op, kind string, req PageRequest, keep func(*T) bool
 
 // walk pages through the keys under prefix; record gives, for each key and
 // value, the key and stored string of the record it stands for.
-func walk[T any](op *Op, prefix string, req PageRequest, keep func(*T) bool, record func(key, val string) (string, string, error)) (Page[T], error) {
+func walk[T any](
+	op *Op,
+	prefix string,
+	req PageRequest,
+	keep func(*T) bool,
+	record func(key, val string) (string, string, error),
+) (Page[T], error) {
 	if req.After != "" && !ValidCursorKey(req.After, prefix) {
 		return Page[T]{}, InvalidField("cursor", "does not belong to this list")
 	}

@@ -33,10 +33,12 @@ func TestRecurrenceRules(t *testing.T) {
 	})
 	t.Run("end conditions", func(t *testing.T) {
 		d := CalDate{2026, 3, 1}
-		if (EndCondition{Type: EndAfterCount, Count: 2}).Allows(3, d) || !(EndCondition{Type: EndAfterCount, Count: 2}).Allows(2, d) {
+		if (EndCondition{Type: EndAfterCount, Count: 2}).Allows(3, d) ||
+			!(EndCondition{Type: EndAfterCount, Count: 2}).Allows(2, d) {
 			t.Fatal("after_count 2 allows a third date or refuses the second")
 		}
-		if (EndCondition{Type: EndOnDate, Date: "2026-02-28"}).Allows(1, d) || !(EndCondition{Type: EndOnDate, Date: "2026-03-01"}).Allows(1, d) {
+		if (EndCondition{Type: EndOnDate, Date: "2026-02-28"}).Allows(1, d) ||
+			!(EndCondition{Type: EndOnDate, Date: "2026-03-01"}).Allows(1, d) {
 			t.Fatal("on_date is not inclusive of its date only")
 		}
 	})

@@ -51,8 +51,10 @@ func (e *Engine) TakeSnapshot(w *World, label string) (*Snapshot, error) {
 		return nil, err
 	}
 	m := w.Meta()
-	return e.keepSnapshot(&Snapshot{WorldID: w.ID, Scenario: m.Scenario, Seed: m.Seed, Clock: w.Now(), Label: label, Data: data,
-		worldCost: worldCost})
+	return e.keepSnapshot(
+		&Snapshot{WorldID: w.ID, Scenario: m.Scenario, Seed: m.Seed, Clock: w.Now(), Label: label, Data: data,
+			worldCost: worldCost},
+	)
 }
 
 // MaxSnapshots is the most snapshots the engine keeps at once: each holds
@@ -146,7 +148,9 @@ func (e *Engine) ExportSnapshot(id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(exportFile{Format: SnapshotFormat, Scenario: s.Scenario, Seed: s.Seed, Clock: s.Clock, Label: s.Label, Data: s.Data})
+	return json.Marshal(
+		exportFile{Format: SnapshotFormat, Scenario: s.Scenario, Seed: s.Seed, Clock: s.Clock, Label: s.Label, Data: s.Data},
+	)
 }
 
 // ImportSnapshot reads an exported file back as a new snapshot. The file
@@ -168,6 +172,8 @@ func (e *Engine) ImportSnapshot(file []byte) (*Snapshot, error) {
 	}
 	worldCost := probe.MemoryCost()
 	probe.Close()
-	return e.keepSnapshot(&Snapshot{WorldID: "", Scenario: f.Scenario, Seed: f.Seed, Clock: f.Clock, Label: f.Label, Data: f.Data,
-		worldCost: worldCost})
+	return e.keepSnapshot(
+		&Snapshot{WorldID: "", Scenario: f.Scenario, Seed: f.Seed, Clock: f.Clock, Label: f.Label, Data: f.Data,
+			worldCost: worldCost},
+	)
 }

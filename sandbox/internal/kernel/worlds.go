@@ -156,7 +156,14 @@ func (e *Engine) fromSnapshot(id string, snapshot []byte) (*World, error) {
 
 // adopt wraps a store holding a world's state into a world.
 func (e *Engine) adopt(id string, db *store.DB, initial func() ([]store.KV, error)) (*World, error) {
-	w := &World{ID: id, Catalog: e.Catalog, Db: db, VirtualClock: clock.New(time.Time{}, e.wall), initial: initial, wiring: e.wiring}
+	w := &World{
+		ID:           id,
+		Catalog:      e.Catalog,
+		Db:           db,
+		VirtualClock: clock.New(time.Time{}, e.wall),
+		initial:      initial,
+		wiring:       e.wiring,
+	}
 	if err := w.adoptStore(); err != nil {
 		db.Close()
 		return nil, err

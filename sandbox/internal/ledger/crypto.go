@@ -67,8 +67,13 @@ func CryptoOfframp(op *kernel.Op, a *kernel.Actor, virtualAccountID, rail, curre
 		return nil, kernel.InvalidField("/virtualAccountId", "the virtual account is closed")
 	}
 	label := "offramp|" + va.ID + "|" + rail
-	w := &OfframpWallet{ID: "wallet_" + kernel.Token36(op.W.Seed, label, 15), VirtualAccountID: va.ID, AccountID: va.AccountID,
-		Rail: rail, CreatedAt: va.CreatedAt}
+	w := &OfframpWallet{
+		ID:               "wallet_" + kernel.Token36(op.W.Seed, label, 15),
+		VirtualAccountID: va.ID,
+		AccountID:        va.AccountID,
+		Rail:             rail,
+		CreatedAt:        va.CreatedAt,
+	}
 	for _, chain := range offrampChains[currency] {
 		l := label + "|" + currency + "|" + chain
 		addr := OfframpAddress{ID: "wallet_address_" + kernel.Token36(op.W.Seed, l, 15), Currency: currency, Chain: chain,

@@ -10,7 +10,13 @@ import (
 // AccountTransactionsAfter pages an account's transactions, newest first,
 // continuing after the transaction with id afterID ("" for the first
 // page), as FDX's offset does. from and to bound the transaction date.
-func AccountTransactionsAfter(op *kernel.Op, a *kernel.Actor, accountID, afterID string, from, to *time.Time, limit int) (kernel.Page[Transaction], error) {
+func AccountTransactionsAfter(
+	op *kernel.Op,
+	a *kernel.Actor,
+	accountID, afterID string,
+	from, to *time.Time,
+	limit int,
+) (kernel.Page[Transaction], error) {
 	if _, err := Account(op, a, accountID, ""); err != nil {
 		return kernel.Page[Transaction]{}, err
 	}
@@ -26,7 +32,8 @@ func AccountTransactionsAfter(op *kernel.Op, a *kernel.Actor, accountID, afterID
 		after = kernel.IndexKey(IndexTxnAccount, t.AccountID, store.Millis(t.CreatedAt), store.Seq(t.Seq), t.ID)
 	}
 	f := TransactionFilter{AccountID: accountID, FromDate: from, ToDate: to}
-	return kernel.List(op, kernel.KindTransaction, f.prefix(a.LegalEntityID()), kernel.PageRequest{After: after, Desc: true, Size: limit},
+	return kernel.List(op, kernel.KindTransaction, f.prefix(a.LegalEntityID()),
+		kernel.PageRequest{After: after, Desc: true, Size: limit},
 		func(t *Transaction) bool { return f.Match(a.LegalEntityID(), t) })
 }
 

@@ -277,7 +277,8 @@ func (e *endpoint) Open(field string) error {
 	case e.Account.Status == "closed":
 		return kernel.InvalidField("/"+field, fmt.Sprintf("account %s is closed", e.Account.ID))
 	case e.VA.ClosedAt != nil:
-		return kernel.InvalidField("/"+field, fmt.Sprintf("virtual account %s is closed and accepts no new movement", e.VA.ID))
+		return kernel.InvalidField("/"+field,
+			fmt.Sprintf("virtual account %s is closed and accepts no new movement", e.VA.ID))
 	}
 	return nil
 }
@@ -310,8 +311,13 @@ func CheckFunds(op *kernel.Op, e *endpoint, amount int64) error {
 		return err
 	}
 	if amount > avail {
-		return kernel.Errorf(kernel.CodeInsufficientFunds, "insufficient funds: %s requested, %s available on %s",
-			kernel.FormatCents(amount), kernel.FormatCents(avail), e.VA.ID).With("available", kernel.FormatCents(avail)).With("requested", kernel.FormatCents(amount))
+		return kernel.Errorf(
+			kernel.CodeInsufficientFunds,
+			"insufficient funds: %s requested, %s available on %s",
+			kernel.FormatCents(amount),
+			kernel.FormatCents(avail),
+			e.VA.ID,
+		).With("available", kernel.FormatCents(avail)).With("requested", kernel.FormatCents(amount))
 	}
 	return nil
 }

@@ -43,7 +43,8 @@ var corporateSuffixes = map[string]bool{"inc": true, "llc": true, "ltd": true, "
 // joined by dashes, without a trailing corporate suffix ("Acme Robotics
 // Inc." is "acme-robotics").
 func HandleName(name string) string {
-	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	words := strings.FieldsFunc(strings.ToLower(name),
+		func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	for len(words) > 1 && corporateSuffixes[words[len(words)-1]] {
 		words = words[:len(words)-1]
 	}
@@ -76,7 +77,14 @@ func CreateHandle(op *kernel.Op, leName string, acc *kernel.Account) error {
 	if err != nil {
 		return err
 	}
-	h := &Handle{ID: id, Handle: name, AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, CreatedAt: acc.CreatedAt, Seq: seq}
+	h := &Handle{
+		ID:            id,
+		Handle:        name,
+		AccountID:     acc.ID,
+		LegalEntityID: acc.LegalEntityID,
+		CreatedAt:     acc.CreatedAt,
+		Seq:           seq,
+	}
 	return op.Save(kindHandle, h.ID, h, handleIndexes(h)...)
 }
 
@@ -92,7 +100,8 @@ func HandleByName(op *kernel.Op, name string) (*Handle, bool, error) {
 	if name == "" {
 		return nil, false, nil
 	}
-	p, err := kernel.List[Handle](op, kindHandle, kernel.IndexPrefix(indexHandleName, name), kernel.PageRequest{Size: 1}, nil)
+	p, err := kernel.List[Handle](op, kindHandle, kernel.IndexPrefix(indexHandleName, name), kernel.PageRequest{Size: 1},
+		nil)
 	if err != nil || len(p.Items) == 0 {
 		return nil, false, err
 	}

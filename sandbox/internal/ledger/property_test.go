@@ -39,7 +39,8 @@ func mustActor(t *testing.T, w *kernel.World, key, le string) *kernel.Actor {
 
 func demoActors(t *testing.T, w *kernel.World) moneyActors {
 	return moneyActors{acme: mustActor(t, w, "sk_sandbox_acme", ""), globex: mustActor(t, w, "sk_sandbox_globex", ""),
-		aliceAcme: mustActor(t, w, "sk_sandbox_alice", "le_acme"), aliceGlobex: mustActor(t, w, "sk_sandbox_alice", "le_globex")}
+		aliceAcme: mustActor(t, w, "sk_sandbox_alice", "le_acme"), aliceGlobex: mustActor(t, w, "sk_sandbox_alice",
+			"le_globex")}
 }
 
 // worldMoney sums the posted and pending amounts of every account bucket,
@@ -60,7 +61,14 @@ func worldMoney(t *testing.T, w *kernel.World) (posted, pending int64) {
 }
 
 var (
-	acmeEndpoints   = []string{"sa_group_acmeoperating", "subaccount_acmeengineering", "subaccount_acmemarketing", "subaccount_acmepayroll", "sa_group_acmecharge", "subaccount_acmeoldproject"}
+	acmeEndpoints = []string{
+		"sa_group_acmeoperating",
+		"subaccount_acmeengineering",
+		"subaccount_acmemarketing",
+		"subaccount_acmepayroll",
+		"sa_group_acmecharge",
+		"subaccount_acmeoldproject",
+	}
 	globexEndpoints = []string{"sa_group_globexmain", "subaccount_globexfleet"}
 )
 
@@ -86,14 +94,17 @@ func randomMovement(op *kernel.Op, rng *rand.Rand, as moneyActors, dests map[str
 	}
 	switch kind := rng.IntN(6); kind {
 	case 0:
-		_, err := ledger.TransferBetweenVirtualAccounts(op, actor, ledger.TransferRequest{From: pick(own), To: pick(own), AmountCents: amount})
+		_, err := ledger.TransferBetweenVirtualAccounts(op, actor,
+			ledger.TransferRequest{From: pick(own), To: pick(own), AmountCents: amount})
 		return outcome{kind: "virtual", err: err}
 	case 1:
-		_, err := ledger.BookTransfer(op, otherAlice, ledger.TransferRequest{From: pick(own), To: pick(other), AmountCents: amount, Memo: "rebalance"})
+		_, err := ledger.BookTransfer(op, otherAlice,
+			ledger.TransferRequest{From: pick(own), To: pick(other), AmountCents: amount, Memo: "rebalance"})
 		return outcome{kind: "book", err: err}
 	case 2:
 		d := pick(dests[actor.LegalEntityID()])
-		_, err := ledger.SendACH(op, actor, ledger.RailTransferRequest{SourceID: pick(own), Field: "accountId", DestinationID: d, AmountCents: amount})
+		_, err := ledger.SendACH(op, actor,
+			ledger.RailTransferRequest{SourceID: pick(own), Field: "accountId", DestinationID: d, AmountCents: amount})
 		ext := -amount
 		if strings.HasPrefix(d, "test_return") {
 			ext = 0
@@ -101,15 +112,19 @@ func randomMovement(op *kernel.Op, rng *rand.Rand, as moneyActors, dests map[str
 		return outcome{kind: "ach", err: err, external: ext}
 	case 3:
 		d := pick([]string{"le_c_dest_bluefiniban", "le_c_dest_northwindach"})
-		_, err := ledger.SendWire(op, as.acme, ledger.RailTransferRequest{SourceID: pick(acmeEndpoints), Field: "accountId", DestinationID: d, AmountCents: amount})
+		_, err := ledger.SendWire(op, as.acme,
+			ledger.RailTransferRequest{SourceID: pick(acmeEndpoints), Field: "accountId", DestinationID: d, AmountCents: amount})
 		ext := -amount
 		if d == "le_c_dest_bluefiniban" {
 			ext -= ledger.InternationalWireFeeCents
 		}
 		return outcome{kind: "wire", err: err, external: ext}
 	case 4:
-		_, err := ledger.SimulateIncoming(op, ledger.IncomingTransfer{TargetID: pick(append(own, other...)), Field: "accountId",
-			Rail: ledger.IncomingRails[rng.IntN(len(ledger.IncomingRails))], AmountCents: amount})
+		_, err := ledger.SimulateIncoming(
+			op,
+			ledger.IncomingTransfer{TargetID: pick(append(own, other...)), Field: "accountId",
+				Rail: ledger.IncomingRails[rng.IntN(len(ledger.IncomingRails))], AmountCents: amount},
+		)
 		return outcome{kind: "incoming", err: err, external: amount}
 	default:
 		to := map[bool]string{true: "globex-logistics", false: "@Acme-Robotics"}[acmeSide]
@@ -129,11 +144,16 @@ func expectedRefusal(err error) bool {
 // back: one by a magic account number, one by its return code.
 func returningDestinations(t *testing.T, w *kernel.World) map[string][]string {
 	t.Helper()
-	dests := map[string][]string{"le_acme": {"le_c_dest_northwindach", "le_c_dest_danaach"}, "le_globex": {"le_c_dest_tankerach"}}
+	dests := map[string][]string{
+		"le_acme":   {"le_c_dest_northwindach", "le_c_dest_danaach"},
+		"le_globex": {"le_c_dest_tankerach"},
+	}
 	err := w.Update(func(op *kernel.Op) error {
 		for _, d := range []*parties.Destination{
-			{ID: "test_return_r01", ContactID: "le_c_northwindsupply", LegalEntityID: "le_acme", Type: parties.DestinationACH, AccountNumber: "99990001", RoutingNumber: "021000021"},
-			{ID: "test_return_r10", ContactID: "le_c_tankerfuel", LegalEntityID: "le_globex", Type: parties.DestinationACH, AccountNumber: "1234", RoutingNumber: "121000248", ReturnCode: "R10"},
+			{ID: "test_return_r01", ContactID: "le_c_northwindsupply", LegalEntityID: "le_acme", Type: parties.DestinationACH,
+				AccountNumber: "99990001", RoutingNumber: "021000021"},
+			{ID: "test_return_r10", ContactID: "le_c_tankerfuel", LegalEntityID: "le_globex", Type: parties.DestinationACH,
+				AccountNumber: "1234", RoutingNumber: "121000248", ReturnCode: "R10"},
 		} {
 			dests[d.LegalEntityID] = append(dests[d.LegalEntityID], d.ID)
 			if err := parties.SaveDestination(op, d); err != nil {
@@ -151,7 +171,12 @@ func returningDestinations(t *testing.T, w *kernel.World) map[string][]string {
 // moveConcurrently runs random movements from several goroutines while
 // the clock advances: every advanceEvery movements a worker asks for an
 // advance, which runs while the other workers keep moving money.
-func moveConcurrently(t *testing.T, w *kernel.World, as moneyActors, dests map[string][]string) (outcomes []outcome, advances int) {
+func moveConcurrently(
+	t *testing.T,
+	w *kernel.World,
+	as moneyActors,
+	dests map[string][]string,
+) (outcomes []outcome, advances int) {
 	const workers, perWorker, advanceEvery = 6, 400, 50
 	results := make([][]outcome, workers)
 	ticks := make(chan struct{}, workers*perWorker/advanceEvery)
@@ -223,10 +248,12 @@ func TestLedgerStaysConsistentUnderConcurrentMovements(t *testing.T) {
 	}
 	posted1, pending1 := worldMoney(t, w)
 	if got, want := posted1-posted0, external; got != want {
-		t.Errorf("world posted money changed by %s, external inflows less outflows are %s", kernel.FormatCents(got), kernel.FormatCents(want))
+		t.Errorf("world posted money changed by %s, external inflows less outflows are %s", kernel.FormatCents(got),
+			kernel.FormatCents(want))
 	}
 	if pending1 != pending0 {
-		t.Errorf("pending money %s after everything settled, %s before", kernel.FormatCents(pending1), kernel.FormatCents(pending0))
+		t.Errorf("pending money %s after everything settled, %s before", kernel.FormatCents(pending1),
+			kernel.FormatCents(pending0))
 	}
 	checkTransfersBalance(t, w)
 	t.Logf("%d advances; succeeded %v; refused %v", advances, ok, refused)
@@ -284,7 +311,8 @@ func TestConcurrentTransfersNeverOverdraw(t *testing.T) {
 			defer wg.Done()
 			for range 20 {
 				err := w.Update(func(op *kernel.Op) error {
-					_, err := ledger.TransferBetweenVirtualAccounts(op, as.globex, ledger.TransferRequest{From: "subaccount_globexfleet", To: "sa_group_globexmain", AmountCents: each})
+					_, err := ledger.TransferBetweenVirtualAccounts(op, as.globex,
+						ledger.TransferRequest{From: "subaccount_globexfleet", To: "sa_group_globexmain", AmountCents: each})
 					return err
 				})
 				mu.Lock()
@@ -299,7 +327,8 @@ func TestConcurrentTransfersNeverOverdraw(t *testing.T) {
 	}
 	wg.Wait()
 	if got, want := int64(succeeded), avail/each; got != want {
-		t.Fatalf("%d transfers of %s succeeded from %s available, want %d", got, kernel.FormatCents(each), kernel.FormatCents(avail), want)
+		t.Fatalf("%d transfers of %s succeeded from %s available, want %d", got, kernel.FormatCents(each),
+			kernel.FormatCents(avail), want)
 	}
 }
 
@@ -327,8 +356,9 @@ func TestAddBusinessDays(t *testing.T) {
 }
 
 func TestHandleName(t *testing.T) {
-	for in, want := range map[string]string{"Acme Robotics Inc.": "acme-robotics", "Globex Logistics LLC": "globex-logistics",
-		"  Ünïcode & Co ": "ünïcode", "LLC": "llc", "!!!": "slash-user"} {
+	for in, want := range map[string]string{"Acme Robotics Inc.": "acme-robotics",
+		"Globex Logistics LLC": "globex-logistics",
+		"  Ünïcode & Co ":      "ünïcode", "LLC": "llc", "!!!": "slash-user"} {
 		if got := ledger.HandleName(in); got != want {
 			t.Errorf("HandleName(%q) = %q, want %q", in, got, want)
 		}

@@ -128,7 +128,11 @@ type RailTransfer struct {
 }
 
 // railOut resolves the source and destination of an outgoing transfer.
-func railOut(op *kernel.Op, a *kernel.Actor, r RailTransferRequest) (*endpoint, *parties.Destination, *parties.Contact, error) {
+func railOut(
+	op *kernel.Op,
+	a *kernel.Actor,
+	r RailTransferRequest,
+) (*endpoint, *parties.Destination, *parties.Contact, error) {
 	src, err := OwnEndpoint(op, a, r.SourceID, r.Field)
 	if err != nil {
 		return nil, nil, nil, err
@@ -160,7 +164,8 @@ func SendACH(op *kernel.Op, a *kernel.Actor, r RailTransferRequest) (*RailTransf
 		return nil, err
 	}
 	if d.Type != parties.DestinationACH || d.AccountNumber == "" || d.RoutingNumber == "" {
-		return nil, kernel.InvalidField("/destinationId", fmt.Sprintf("destination %s is a %s, not a bank account with account and routing numbers", d.ID, d.Type))
+		return nil, kernel.InvalidField("/destinationId",
+			fmt.Sprintf("destination %s is a %s, not a bank account with account and routing numbers", d.ID, d.Type))
 	}
 	if err := CheckFunds(op, src, r.AmountCents); err != nil {
 		return nil, err
@@ -198,7 +203,11 @@ func SendWire(op *kernel.Op, a *kernel.Actor, r RailTransferRequest) (*RailTrans
 	case d.Type == parties.DestinationInternationalWire:
 		category, fee, text = "international_wire", InternationalWireFeeCents, "International wire to "
 	case d.Type != parties.DestinationACH || d.AccountNumber == "" || d.RoutingNumber == "":
-		return nil, kernel.InvalidField("/destinationId", fmt.Sprintf("destination %s is a %s; a wire needs a bank account or an international_wire destination", d.ID, d.Type))
+		return nil, kernel.InvalidField(
+			"/destinationId",
+			fmt.Sprintf("destination %s is a %s; a wire needs a bank account or an international_wire destination", d.ID,
+				d.Type),
+		)
 	}
 	if err := CheckFunds(op, src, r.AmountCents+fee); err != nil {
 		return nil, err
@@ -216,7 +225,8 @@ func SendWire(op *kernel.Op, a *kernel.Actor, r RailTransferRequest) (*RailTrans
 		return nil, err
 	}
 	at := op.Now.Add(WireSettlement)
-	if _, err := op.Schedule(EventKindWireSettle, at, settlePayload{TransactionID: t.ID, DetailedStatus: "settled"}); err != nil {
+	if _, err := op.Schedule(EventKindWireSettle, at, settlePayload{TransactionID: t.ID,
+		DetailedStatus: "settled"}); err != nil {
 		return nil, err
 	}
 	if fee > 0 {
@@ -298,7 +308,8 @@ func RunACHReturn(op *kernel.Op, ev *kernel.Event) (string, error) {
 		}
 	}
 	reason := p.ReturnCode + " " + returnReason(p.ReturnCode)
-	t := Leg(e, -orig.AmountCents, "ach", "returned", fmt.Sprintf("Returned: %s (%s)", orig.Description, reason), orig.Memo, orig.TransferID)
+	t := Leg(e, -orig.AmountCents, "ach", "returned", fmt.Sprintf("Returned: %s (%s)", orig.Description, reason),
+		orig.Memo, orig.TransferID)
 	t.ReferenceNumber = orig.ReferenceNumber
 	if orig.ACHInfo != nil {
 		info := *orig.ACHInfo
@@ -376,7 +387,8 @@ func SimulateIncoming(op *kernel.Op, r IncomingTransfer) (*Transaction, error) {
 		return nil, err
 	}
 	if detailed == "pending" {
-		if _, err := op.Schedule(EventKindIncomingSettle, settles, settlePayload{TransactionID: t.ID, DetailedStatus: "settled"}); err != nil {
+		if _, err := op.Schedule(EventKindIncomingSettle, settles, settlePayload{TransactionID: t.ID,
+			DetailedStatus: "settled"}); err != nil {
 			return nil, err
 		}
 	}
@@ -408,7 +420,8 @@ func describeIncoming(t *Transaction, routing, sender, ref string) {
 	}
 	t.Description = Describe(t)
 	if t.SEPAInfo == nil && t.PIXInfo == nil && t.SPEIInfo == nil && t.FPSInfo == nil {
-		t.Description = fmt.Sprintf("%s from %s", map[string]string{"ach": "ACH", "wire": "Wire", "rtp": "RTP payment"}[t.Category], sender)
+		t.Description = fmt.Sprintf("%s from %s",
+			map[string]string{"ach": "ACH", "wire": "Wire", "rtp": "RTP payment"}[t.Category], sender)
 	}
 }
 
@@ -425,23 +438,43 @@ func FillRail(f *gofakeit.Faker, t *Transaction, rail string) {
 	switch {
 	case rail == "sepa":
 		t.SEPAInfo = &SEPAInfo{SenderName: f.Company(), RecipientName: "Slash Global USD", Reference: "INV-" + f.DigitN(6),
-			IBAN: "DE89370400440532013000", IBANLast4: "3000", BIC: "COBADEFFXXX", UETR: f.UUID(), PaymentScheme: "SEPA_CREDIT_TRANSFER"}
+			IBAN: "DE89370400440532013000", IBANLast4: "3000", BIC: "COBADEFFXXX", UETR: f.UUID(),
+			PaymentScheme: "SEPA_CREDIT_TRANSFER"}
 	case rail == "pix":
-		t.PIXInfo = &PIXInfo{SenderName: f.Company(), Description: "Pagamento", Reference: f.DigitN(10), TrackingNumber: "E" + f.DigitN(20)}
+		t.PIXInfo = &PIXInfo{
+			SenderName:     f.Company(),
+			Description:    "Pagamento",
+			Reference:      f.DigitN(10),
+			TrackingNumber: "E" + f.DigitN(20),
+		}
 	case rail == "spei":
-		t.SPEIInfo = &SPEIInfo{SenderName: f.Company(), Description: "Pago de factura", Reference: f.DigitN(7), CLABE: "002010077777777771", TrackingNumber: f.DigitN(12)}
+		t.SPEIInfo = &SPEIInfo{
+			SenderName:     f.Company(),
+			Description:    "Pago de factura",
+			Reference:      f.DigitN(7),
+			CLABE:          "002010077777777771",
+			TrackingNumber: f.DigitN(12),
+		}
 	case rail == "fps":
 		t.FPSInfo = &FPSInfo{SenderName: f.Company(), RecipientName: "Slash Global USD", Reference: "PO" + f.DigitN(5),
 			AccountNumber: "31926819", Last4: "6819", SortCode: "60-16-13", UETR: f.UUID()}
 	case t.Category == "ach":
-		t.ACHInfo = &ACHInfo{CounterpartyBank: f.RandomString([]string{"Chase", "Bank of America", "Wells Fargo", "Citibank"}),
-			ReceiverID: f.DigitN(15), CompanyID: "1" + f.DigitN(9), CompanyDiscretionaryData: "", CompanyEntryDescription: "PAYMENT",
-			TraceNumber: f.DigitN(15), EntryClassCode: "CCD", PaymentRelatedInfo: ""}
+		t.ACHInfo = &ACHInfo{
+			CounterpartyBank:         f.RandomString([]string{"Chase", "Bank of America", "Wells Fargo", "Citibank"}),
+			ReceiverID:               f.DigitN(15),
+			CompanyID:                "1" + f.DigitN(9),
+			CompanyDiscretionaryData: "",
+			CompanyEntryDescription:  "PAYMENT",
+			TraceNumber:              f.DigitN(15),
+			EntryClassCode:           "CCD",
+			PaymentRelatedInfo:       "",
+		}
 		t.Memo = FirstNonEmpty(t.Memo, t.ACHInfo.CompanyEntryDescription)
 	case t.Category == "wire" || t.Category == "international_wire":
 		t.WireInfo = &WireInfo{CounterpartyBank: f.RandomString([]string{"JPMorgan Chase", "Citibank", "HSBC", "Barclays"}),
 			TypeCode: "10", SubtypeCode: "00", OMAD: t.CreatedAt.Format("20060102") + "B1QGC" + f.DigitN(8),
-			IMAD: t.CreatedAt.Format("20060102") + "MMQFMP" + f.DigitN(6), SenderReference: "REF" + f.DigitN(8), BusinessFunctionCode: "CTR"}
+			IMAD: t.CreatedAt.Format("20060102") + "MMQFMP" + f.DigitN(6), SenderReference: "REF" + f.DigitN(8),
+			BusinessFunctionCode: "CTR"}
 		t.Memo = FirstNonEmpty(t.Memo, t.WireInfo.SenderReference)
 	}
 	if t.Category != "card" {

@@ -75,7 +75,12 @@ func (f *TransactionFilter) Validate() error {
 }
 
 // Transactions lists the actor's transactions, newest first.
-func Transactions(op *kernel.Op, a *kernel.Actor, f TransactionFilter, req kernel.PageRequest) (kernel.Page[Transaction], error) {
+func Transactions(
+	op *kernel.Op,
+	a *kernel.Actor,
+	f TransactionFilter,
+	req kernel.PageRequest,
+) (kernel.Page[Transaction], error) {
 	if err := f.Validate(); err != nil {
 		return kernel.Page[Transaction]{}, err
 	}
@@ -98,7 +103,8 @@ func TransactionOf(op *kernel.Op, a *kernel.Actor, id string) (*Transaction, err
 
 // Contacts lists the actor's contacts in creation order.
 func Contacts(op *kernel.Op, a *kernel.Actor, req kernel.PageRequest) (kernel.Page[parties.Contact], error) {
-	return kernel.List[parties.Contact](op, kernel.KindContact, kernel.IndexPrefix(parties.IndexContactLE, a.LegalEntityID()), req, nil)
+	return kernel.List[parties.Contact](op, kernel.KindContact,
+		kernel.IndexPrefix(parties.IndexContactLE, a.LegalEntityID()), req, nil)
 }
 
 // SetTransactionNote attaches a note to one of the actor's transactions.

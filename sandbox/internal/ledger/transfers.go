@@ -38,7 +38,8 @@ func TransferBetweenVirtualAccounts(op *kernel.Op, a *kernel.Actor, r TransferRe
 // movable checks the two sides of a movement: different, and both open.
 func movable(from, to *endpoint, fromField, toField string) error {
 	if from.VA.ID == to.VA.ID {
-		return kernel.InvalidField("/"+toField, fmt.Sprintf("must differ from %s (both name virtual account %s)", fromField, from.VA.ID))
+		return kernel.InvalidField("/"+toField,
+			fmt.Sprintf("must differ from %s (both name virtual account %s)", fromField, from.VA.ID))
 	}
 	if err := from.Open(fromField); err != nil {
 		return err
@@ -59,8 +60,11 @@ func BookTransfer(op *kernel.Op, a *kernel.Actor, r TransferRequest) (string, er
 		return "", kernel.NotFound(endpointKind(r.From), "from", r.From)
 	}
 	if from.LegalEntityID() != a.LegalEntityID() {
-		return "", kernel.Errorf(kernel.CodeForbidden, "from belongs to legal entity %s; a book transfer is made by the legal entity that owns from (send x-legal-entity: %s)",
-			from.LegalEntityID(), from.LegalEntityID()).With("field", "from").With("id", r.From)
+		return "", kernel.Errorf(kernel.CodeForbidden, "from belongs to legal entity %s; a book transfer is made by the"+
+			" legal entity that owns from (send x-legal-entity: %s)",
+			from.LegalEntityID(), from.LegalEntityID()).
+			With("field", "from").
+			With("id", r.From)
 	}
 	to, ok, err := Endpoint(op, r.To)
 	if err != nil {

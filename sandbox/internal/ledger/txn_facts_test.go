@@ -55,7 +55,8 @@ func TestAggregationFromIndexFactsEqualsRecords(t *testing.T) {
 					return err
 				}
 				var brute ledger.Aggregation
-				all, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE, "le_acme"))
+				all, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction,
+					kernel.IndexPrefix(ledger.IndexTxnLE, "le_acme"))
 				if err != nil {
 					return err
 				}

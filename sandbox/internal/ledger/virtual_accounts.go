@@ -38,7 +38,11 @@ func ParseCommissionDetails(raw json.RawMessage, pointer string) (*CommissionDet
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
-		return nil, kernel.InvalidField(pointer, "must be {type: flatFee, amount: {amountCents}, frequency: monthly|yearly, startDate?} or {type: takeRate, takeRate}: "+err.Error())
+		return nil, kernel.InvalidField(
+			pointer,
+			"must be {type: flatFee, amount: {amountCents}, frequency: monthly|yearly, startDate?} or {type: takeRate,"+
+				" takeRate}: "+err.Error(),
+		)
 	}
 	p := map[string]string{}
 	if !kernel.ShapeOK(p, pointer, raw, &d) {
@@ -126,7 +130,13 @@ func VirtualAccountOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Virtua
 // ListVirtualAccounts lists the actor's virtual accounts, primary ones
 // included, grouped by account and in creation order; closed ones only
 // when asked. accountID narrows the list to one of the actor's accounts.
-func ListVirtualAccounts(op *kernel.Op, a *kernel.Actor, accountID string, includeClosed bool, req kernel.PageRequest) (kernel.Page[VirtualAccount], error) {
+func ListVirtualAccounts(
+	op *kernel.Op,
+	a *kernel.Actor,
+	accountID string,
+	includeClosed bool,
+	req kernel.PageRequest,
+) (kernel.Page[VirtualAccount], error) {
 	prefix := kernel.IndexPrefix(indexVA)
 	if accountID != "" {
 		if _, err := Account(op, a, accountID, "filter:accountId"); err != nil {
@@ -153,7 +163,12 @@ func CheckVirtualAccountName(name string) error {
 
 // CreateVirtualAccount opens a virtual account in one of the actor's open
 // accounts.
-func CreateVirtualAccount(op *kernel.Op, a *kernel.Actor, accountID, name string, commission *CommissionDetails) (*VirtualAccount, error) {
+func CreateVirtualAccount(
+	op *kernel.Op,
+	a *kernel.Actor,
+	accountID, name string,
+	commission *CommissionDetails,
+) (*VirtualAccount, error) {
 	acc, err := Account(op, a, accountID, "accountId")
 	if err != nil {
 		return nil, err
@@ -222,7 +237,8 @@ func CloseVirtualAccount(op *kernel.Op, a *kernel.Actor, id string) (*VirtualAcc
 	}
 	switch {
 	case va.Primary:
-		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "virtual account %s is its account's primary virtual account and cannot be closed", va.ID)
+		return nil, kernel.Errorf(kernel.CodeInvalidRequest,
+			"virtual account %s is its account's primary virtual account and cannot be closed", va.ID)
 	case va.ClosedAt != nil:
 		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "virtual account %s is already closed", va.ID)
 	}
@@ -231,11 +247,14 @@ func CloseVirtualAccount(op *kernel.Op, a *kernel.Actor, id string) (*VirtualAcc
 		return nil, err
 	}
 	if t.Posted != 0 {
-		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "virtual account %s still holds %s; transfer the balance out before closing it",
-			va.ID, kernel.FormatCents(t.Posted)).With("balance", kernel.FormatCents(t.Posted))
+		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "virtual account %s still holds %s; transfer the balance out"+
+			" before closing it",
+			va.ID, kernel.FormatCents(t.Posted)).
+			With("balance", kernel.FormatCents(t.Posted))
 	}
 	if t.PendingDebits != 0 || t.PendingCredits != 0 {
-		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "virtual account %s has pending transactions; close it once they have settled", va.ID).
+		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "virtual account %s has pending transactions; close it once"+
+			" they have settled", va.ID).
 			With("pending", kernel.FormatCents(t.PendingDebits+t.PendingCredits))
 	}
 	now := op.Now

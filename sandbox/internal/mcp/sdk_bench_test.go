@@ -25,11 +25,18 @@ import (
 //	go test ./sandbox/internal/mcp -run '^$' -bench SDKFloor -benchtime 20x
 func BenchmarkSDKFloor(b *testing.B) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
-	server.AddTool(&mcp.Tool{Name: "noop", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"ok":true}`}}}, nil
-	})
+	server.AddTool(
+		&mcp.Tool{Name: "noop", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"ok":true}`}}}, nil
+		},
+	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{JSONResponse: true}))
+	mux.Handle(
+		"/mcp",
+		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+			&mcp.StreamableHTTPOptions{JSONResponse: true}),
+	)
 	mux.HandleFunc("/bare", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(`{"ok":true}`)) })
 	srv := httptest.NewServer(mux)
 	b.Cleanup(srv.Close)
@@ -46,7 +53,17 @@ func BenchmarkSDKFloor(b *testing.B) {
 			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/bare", nil)
 			return req
 		}
-		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", bytes.NewReader(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"noop","arguments":{}}}`, ids.Add(1))))
+		req, _ := http.NewRequest(
+			http.MethodPost,
+			srv.URL+"/mcp",
+			bytes.NewReader(
+				fmt.Appendf(
+					nil,
+					`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"noop","arguments":{}}}`,
+					ids.Add(1),
+				),
+			),
+		)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Mcp-Session-Id", session.ID())

@@ -54,7 +54,8 @@ type Server struct {
 // Register adds the MCP route to r and describes it in docs.
 func (s *Server) Register(r *mux.Router, docs *openapi.Registry) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "slash-sandbox", Version: s.Version}, &mcp.ServerOptions{
-		Instructions: "Tools over the Slash API as this sandbox serves it: list_endpoints, get_endpoint_schema, call_api_endpoint.",
+		Instructions: "Tools over the Slash API as this sandbox serves it: list_endpoints, get_endpoint_schema," +
+			" call_api_endpoint.",
 	})
 	s.addTools(server)
 	batches := newBatches()
@@ -66,29 +67,33 @@ func (s *Server) Register(r *mux.Router, docs *openapi.Registry) {
 		&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: sessionIdle})
 	r.Handle(Path, s.authenticate(newSessions(server, transport, maxSessions), batches)).
 		Methods(http.MethodGet, http.MethodPost, http.MethodDelete).Name("mcp")
-	docs.Describe("mcp", openapi.Op{Summary: "The MCP server (Streamable HTTP)", Extension: true, Security: openapi.APIKeyOnly,
-		Description: "Model Context Protocol over Streamable HTTP: JSON-RPC messages in, JSON or an event stream out. " +
-			"A session answers only the API key that opened it (any other gets 404, as for an unknown session); " +
-			"at most 1,000 live at once, and one idle for 30 minutes is closed. A batch holds at most 50 messages " +
-			"and its answers at most 16 MiB. " +
-			"The API key may also be sent as ?apiKey=, a user key's legal entity as ?legalEntity=, and an RSA public key " +
-			"(base64 DER, 2048 to 4096 bits, exponent 65537) as ?rsaPublicKey= or X-RSA-Public-Key to have PAN and CVV encrypted.",
-		Query: []openapi.Param{{Name: "apiKey"}, {Name: "legalEntity"}, {Name: "rsaPublicKey"}},
-		Body:  openapi.Schema{"type": "object"}, BodyOptional: true, Read: true,
-		Content: openapi.Content{"application/json": openapi.Schema{"type": []any{"object", "array"}},
-			"text/event-stream": openapi.Schema{"type": "string"}},
-		// The refusals before the protocol starts are the control API's
-		// envelope, which the origin guard in front writes too.
-		Extra: map[int]any{
-			http.StatusAccepted:              openapi.Content{},
-			http.StatusNoContent:             openapi.Content{},
-			http.StatusBadRequest:            openapi.Schema{"oneOf": []any{openapi.Ref("ErrorV2"), rpcErrorSchema}},
-			http.StatusUnauthorized:          openapi.Ref("ErrorV2"),
-			http.StatusForbidden:             openapi.Ref("ErrorV2"),
-			http.StatusNotFound:              openapi.Content{"text/plain": openapi.Schema{"type": "string"}},
-			http.StatusRequestEntityTooLarge: rpcErrorSchema,
-			http.StatusServiceUnavailable:    rpcErrorSchema,
-		}})
+	docs.Describe(
+		"mcp",
+		openapi.Op{Summary: "The MCP server (Streamable HTTP)", Extension: true, Security: openapi.APIKeyOnly,
+			Description: "Model Context Protocol over Streamable HTTP: JSON-RPC messages in, JSON or an event stream out. " +
+				"A session answers only the API key that opened it (any other gets 404, as for an unknown session); " +
+				"at most 1,000 live at once, and one idle for 30 minutes is closed. A batch holds at most 50 messages " +
+				"and its answers at most 16 MiB. " +
+				"The API key may also be sent as ?apiKey=, a user key's legal entity as ?legalEntity=, and an RSA public key " +
+				"(base64 DER, 2048 to 4096 bits, exponent 65537) as ?rsaPublicKey= or X-RSA-Public-Key to have PAN and CVV" +
+				" encrypted.",
+			Query: []openapi.Param{{Name: "apiKey"}, {Name: "legalEntity"}, {Name: "rsaPublicKey"}},
+			Body:  openapi.Schema{"type": "object"}, BodyOptional: true, Read: true,
+			Content: openapi.Content{"application/json": openapi.Schema{"type": []any{"object", "array"}},
+				"text/event-stream": openapi.Schema{"type": "string"}},
+			// The refusals before the protocol starts are the control API's
+			// envelope, which the origin guard in front writes too.
+			Extra: map[int]any{
+				http.StatusAccepted:              openapi.Content{},
+				http.StatusNoContent:             openapi.Content{},
+				http.StatusBadRequest:            openapi.Schema{"oneOf": []any{openapi.Ref("ErrorV2"), rpcErrorSchema}},
+				http.StatusUnauthorized:          openapi.Ref("ErrorV2"),
+				http.StatusForbidden:             openapi.Ref("ErrorV2"),
+				http.StatusNotFound:              openapi.Content{"text/plain": openapi.Schema{"type": "string"}},
+				http.StatusRequestEntityTooLarge: rpcErrorSchema,
+				http.StatusServiceUnavailable:    rpcErrorSchema,
+			}},
+	)
 }
 
 // rpcErrorSchema is a JSON-RPC error object that answers no request in
@@ -118,7 +123,8 @@ func (s *Server) authenticate(next *sessions, batches *batches) http.Handler {
 		fill(rsaHeader, "rsaPublicKey")
 		key := strings.TrimSpace(r.Header.Get(keyHeader))
 		if key == "" {
-			web.WriteError(w, r, web.Gen2, kernel.Errorf(kernel.CodeUnauthorized, "the MCP server needs an API key: ?apiKey= or X-API-Key"))
+			web.WriteError(w, r, web.Gen2,
+				kernel.Errorf(kernel.CodeUnauthorized, "the MCP server needs an API key: ?apiKey= or X-API-Key"))
 			return
 		}
 		if _, ok := s.Engine.WorldForKey(key); !ok {

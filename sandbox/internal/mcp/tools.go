@@ -48,11 +48,13 @@ func (s *Server) addTools(server *mcp.Server) {
 	addTool(server, &mcp.Tool{Name: "list_endpoints",
 		Description: "Lists all Slash API endpoints with method, path, and description."}, s.listEndpoints)
 	addTool(server, &mcp.Tool{Name: "get_endpoint_schema",
-		Description: "Returns the full schema for a specific endpoint (parameters, request body, responses), with all $ref references resolved."},
+		Description: "Returns the full schema for a specific endpoint (parameters, request body, responses), with all $ref" +
+			" references resolved."},
 		s.endpointSchema)
 	addTool(server, &mcp.Tool{Name: "call_api_endpoint",
-		Description: "Calls a Slash API endpoint with the given method, path, query parameters, and body. The result carries the HTTP status and the JSON body. " +
-			"A write with a read-only key is held for approval: the result says so and gives the approval URL; read it later with GET /agent-request/{id}."},
+		Description: "Calls a Slash API endpoint with the given method, path, query parameters, and body. The result" +
+			" carries the HTTP status and the JSON body. A write with a read-only key is held for approval: the result says so" +
+			" and gives the approval URL; read it later with GET /agent-request/{id}."},
 		s.callEndpoint)
 }
 
@@ -61,7 +63,11 @@ func (s *Server) addTools(server *mcp.Server) {
 // checked by decoding them strictly (known keys, right types, required keys
 // present) rather than by a general JSON Schema validator, which costs a
 // tool call several times what serving the API call does.
-func addTool[In any](server *mcp.Server, tool *mcp.Tool, handle func(context.Context, *mcp.CallToolRequest, In) *mcp.CallToolResult) {
+func addTool[In any](
+	server *mcp.Server,
+	tool *mcp.Tool,
+	handle func(context.Context, *mcp.CallToolRequest, In) *mcp.CallToolResult,
+) {
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcp: the arguments of %s have no schema: %v", tool.Name, err))
@@ -118,7 +124,8 @@ func (s *Server) endpointSchema(_ context.Context, _ *mcp.CallToolRequest, in En
 	}
 	resolved := c.resolve(op, map[string]bool{}).(map[string]any)
 	out := map[string]any{"method": strings.ToUpper(in.Method), "path": tpl}
-	for _, k := range []string{"operationId", "summary", "description", "parameters", "requestBody", "responses", "security"} {
+	for _, k := range []string{"operationId", "summary", "description", "parameters", "requestBody", "responses",
+		"security"} {
 		if v, ok := resolved[k]; ok {
 			out[k] = v
 		}

@@ -44,7 +44,8 @@ func TestDecodeArguments(t *testing.T) {
 		}
 	}
 	var in CallArgs
-	if err := decodeArguments(json.RawMessage(`{"method":"post","path":"/card","query":{"limit":5},"body":{"name":"A"}}`), nil, &in); err != nil {
+	if err := decodeArguments(json.RawMessage(`{"method":"post","path":"/card","query":{"limit":5},"body":{"name":"A"}}`),
+		nil, &in); err != nil {
 		t.Fatal(err)
 	}
 	want := CallArgs{Method: "post", Path: "/card", Query: map[string]any{"limit": 5.0}, Body: map[string]any{"name": "A"}}
@@ -81,10 +82,12 @@ func TestAPIRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if req.Method != http.MethodPatch || req.URL.Path != "/card/card_1" || req.URL.RawQuery != "a=1&a=0&b=2&z=1&z=2" || req.Host != "sandbox.test:8080" {
+	if req.Method != http.MethodPatch || req.URL.Path != "/card/card_1" || req.URL.RawQuery != "a=1&a=0&b=2&z=1&z=2" ||
+		req.Host != "sandbox.test:8080" {
 		t.Errorf("request %s %s?%s host %s", req.Method, req.URL.Path, req.URL.RawQuery, req.Host)
 	}
-	if req.Header.Get("X-API-Key") != "sk_key" || req.Header.Get("x-legal-entity") != "le_1" || req.Header.Get("Content-Type") != "application/json" {
+	if req.Header.Get("X-API-Key") != "sk_key" || req.Header.Get("x-legal-entity") != "le_1" ||
+		req.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("headers %v", req.Header)
 	}
 	if req.Header.Get("Cookie") != "" {
@@ -97,7 +100,8 @@ func TestAPIRequest(t *testing.T) {
 		{"POST", "/mcp", "nor the MCP server"},
 		{"GET", "/account?%zz", "invalid URL escape"},
 	} {
-		if _, err := s.apiRequest(context.Background(), call, CallArgs{Method: c.method, Path: c.path}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := s.apiRequest(context.Background(), call, CallArgs{Method: c.method, Path: c.path}); err == nil ||
+			!strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %s: error %v, want one saying %q", c.method, c.path, err, c.want)
 		}
 	}
@@ -153,15 +157,35 @@ func TestAPIPath(t *testing.T) {
 func TestCatalog(t *testing.T) {
 	doc := map[string]any{
 		"paths": map[string]any{
-			"/card":                 map[string]any{"get": map[string]any{"summary": "List cards"}, "post": map[string]any{"summary": "Create a card"}},
-			"/card/{cardId}":        map[string]any{"get": map[string]any{"summary": "Get a card", "responses": map[string]any{"200": map[string]any{"$ref": "#/components/schemas/Card"}}}},
+			"/card": map[string]any{
+				"get":  map[string]any{"summary": "List cards"},
+				"post": map[string]any{"summary": "Create a card"},
+			},
+			"/card/{cardId}": map[string]any{
+				"get": map[string]any{
+					"summary":   "Get a card",
+					"responses": map[string]any{"200": map[string]any{"$ref": "#/components/schemas/Card"}},
+				},
+			},
 			"/_sandbox/health":      map[string]any{"get": map[string]any{"summary": "Health"}},
 			"/mcp":                  map[string]any{"post": map[string]any{"summary": "MCP"}},
 			"/card/{cardId}/limits": map[string]any{"get": map[string]any{"summary": "Limits", "x-sandbox-extension": true}},
 		},
 		"components": map[string]any{"schemas": map[string]any{
-			"Card":  map[string]any{"type": "object", "properties": map[string]any{"group": map[string]any{"$ref": "#/components/schemas/Group"}, "money": map[string]any{"$ref": "#/components/schemas/Money"}, "limit": map[string]any{"$ref": "#/components/schemas/Money"}}},
-			"Group": map[string]any{"type": "object", "properties": map[string]any{"cards": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/Card"}}}},
+			"Card": map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"group": map[string]any{"$ref": "#/components/schemas/Group"},
+					"money": map[string]any{"$ref": "#/components/schemas/Money"},
+					"limit": map[string]any{"$ref": "#/components/schemas/Money"},
+				},
+			},
+			"Group": map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"cards": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/Card"}},
+				},
+			},
 			"Money": map[string]any{"type": "integer"},
 		}},
 	}
@@ -171,7 +195,8 @@ func TestCatalog(t *testing.T) {
 	if !reflect.DeepEqual(c.endpoints, want) {
 		t.Errorf("endpoints %+v, want %+v", c.endpoints, want)
 	}
-	for path, tpl := range map[string]string{"/card/{cardId}": "/card/{cardId}", "/card/card_9": "/card/{cardId}", "/card/card_9?x=1": "/card/{cardId}"} {
+	for path, tpl := range map[string]string{"/card/{cardId}": "/card/{cardId}", "/card/card_9": "/card/{cardId}",
+		"/card/card_9?x=1": "/card/{cardId}"} {
 		got, _, err := c.operation("get", path)
 		if err != nil || got != tpl {
 			t.Errorf("operation GET %s = %q, %v; want %q", path, got, err, tpl)
@@ -192,7 +217,8 @@ func TestCatalog(t *testing.T) {
 	if props["money"].(map[string]any)["type"] != "integer" || props["limit"].(map[string]any)["type"] != "integer" {
 		t.Errorf("a component used twice is not resolved at each use: %v", props)
 	}
-	back := props["group"].(map[string]any)["properties"].(map[string]any)["cards"].(map[string]any)["items"].(map[string]any)
+	back :=
+		props["group"].(map[string]any)["properties"].(map[string]any)["cards"].(map[string]any)["items"].(map[string]any)
 	if back["x-recursive"] != "Card" || back["$ref"] != nil {
 		t.Errorf("the cycle Card → Group → Card is not cut: %v", back)
 	}
@@ -216,7 +242,8 @@ func TestCardDataEncryption(t *testing.T) {
 		}
 	}
 	for raw, want := range map[string]string{
-		"-----BEGIN PUBLIC KEY-----\n" + base64.StdEncoding.EncodeToString(spki) + "\n-----END PUBLIC KEY-----": "without the markers",
+		"-----BEGIN PUBLIC KEY-----\n" + base64.StdEncoding.EncodeToString(spki) +
+			"\n-----END PUBLIC KEY-----": "without the markers",
 		"not base64!": "not base64",
 		base64.StdEncoding.EncodeToString([]byte("some bytes")): "not an RSA public key",
 	} {
@@ -226,7 +253,10 @@ func TestCardDataEncryption(t *testing.T) {
 	}
 
 	var body any
-	json.Unmarshal([]byte(`{"items":[{"id":"card_1","pan":"4242424242424242","cvv":"123","last4":"4242"}],"cvv":7}`), &body)
+	json.Unmarshal(
+		[]byte(`{"items":[{"id":"card_1","pan":"4242424242424242","cvv":"123","last4":"4242"}],"cvv":7}`),
+		&body,
+	)
 	enc, err := encryptCardData(body, &key.PublicKey)
 	if err != nil {
 		t.Fatal(err)
@@ -253,15 +283,20 @@ func TestCardDataEncryption(t *testing.T) {
 func TestToolArguments(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	var got EndpointArgs
-	addTool(server, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in EndpointArgs) *mcp.CallToolResult {
-		got = in
-		return jsonResult(in, false)
-	})
+	addTool(
+		server,
+		&mcp.Tool{Name: "echo"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in EndpointArgs) *mcp.CallToolResult {
+			got = in
+			return jsonResult(in, false)
+		},
+	)
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	if _, err := server.Connect(context.Background(), serverSide, nil); err != nil {
 		t.Fatal(err)
 	}
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil).Connect(context.Background(), clientSide, nil)
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil).
+		Connect(context.Background(), clientSide, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +323,9 @@ func TestToolArguments(t *testing.T) {
 		}
 		return res.Content[0].(*mcp.TextContent).Text, res.IsError
 	}
-	if text, isErr := call(map[string]any{"method": "GET", "path": "/card"}); isErr || got != (EndpointArgs{Method: "GET", Path: "/card"}) || !strings.Contains(text, `"path": "/card"`) {
+	if text, isErr := call(map[string]any{"method": "GET", "path": "/card"}); isErr ||
+		got != (EndpointArgs{Method: "GET", Path: "/card"}) ||
+		!strings.Contains(text, `"path": "/card"`) {
 		t.Errorf("a good call: %s (error %v), handler saw %+v", text, isErr, got)
 	}
 	for args, want := range map[string]string{

@@ -57,7 +57,8 @@ func Build(r *mux.Router, reg *Registry, info Info) map[string]any {
 	return map[string]any{
 		"openapi": "3.1.0",
 		"info": Schema{"title": info.Title, "version": info.Version,
-			"description": "The operations this slash-sandbox serves. Operations and properties marked x-sandbox-extension are the sandbox's own."},
+			"description": "The operations this slash-sandbox serves. Operations and properties marked x-sandbox-extension are" +
+				" the sandbox's own."},
 		"paths":      paths,
 		"tags":       tagList,
 		"components": Schema{"schemas": g.components, "securitySchemes": securitySchemes()},
@@ -76,12 +77,19 @@ func sortedKeys(m map[string]bool) []string {
 func securitySchemes() Schema {
 	return Schema{
 		"api_key": Schema{"type": "apiKey", "in": "header", "name": "X-API-Key",
-			"description": "A legal-entity or user-scoped API key. A user key sends x-legal-entity on every request but GET /legal-entity."},
+			"description": "A legal-entity or user-scoped API key. A user key sends x-legal-entity on every request but GET" +
+				" /legal-entity."},
 		"bearer": Schema{"type": "http", "scheme": "bearer",
-			"description": "An OAuth access token from POST /oauth2/token; it acts for its user. When the user can reach several legal entities, send x-legal-entity or filter:legalEntityId."},
-		"developer_application": Schema{"type": "http", "scheme": "basic", "description": "A developer application's oauthClientId and oauthClientSecret."},
+			"description": "An OAuth access token from POST /oauth2/token; it acts for its user. When the user can reach" +
+				" several legal entities, send x-legal-entity or filter:legalEntityId."},
+		"developer_application": Schema{
+			"type":        "http",
+			"scheme":      "basic",
+			"description": "A developer application's oauthClientId and oauthClientSecret.",
+		},
 		"admin_token": Schema{"type": "apiKey", "in": "header", "name": "X-Admin-Token",
-			"description": "Needed by the control API only when the server was started with an admin token.", "x-sandbox-extension": true},
+			"description":         "Needed by the control API only when the server was started with an admin token.",
+			"x-sandbox-extension": true},
 	}
 }
 
@@ -231,8 +239,14 @@ func (g *generator) responses(d Op, k kind, method string, describedOp bool) Sch
 		errRef = Ref("ErrorV2")
 	}
 	out := Schema{
-		"default": Schema{"description": "An error, in this generation's envelope.", "content": Schema{"application/json": Schema{"schema": errRef}}},
-		"429":     Schema{"description": "Rate limited; the body is plain text.", "content": Schema{"text/plain": Schema{"schema": Schema{"type": "string"}}}},
+		"default": Schema{
+			"description": "An error, in this generation's envelope.",
+			"content":     Schema{"application/json": Schema{"schema": errRef}},
+		},
+		"429": Schema{
+			"description": "Rate limited; the body is plain text.",
+			"content":     Schema{"text/plain": Schema{"schema": Schema{"type": "string"}}},
+		},
 	}
 	status := "200"
 	if d.Status != 0 {
@@ -259,11 +273,13 @@ func (g *generator) responses(d Op, k kind, method string, describedOp bool) Sch
 		}
 		out[itoa(code)] = Schema{"description": http.StatusText(code), "content": content}
 	}
-	if k != control && method != http.MethodGet && (d.Security == Default || d.Security == APIKeyOnly) && describedOp && !d.Read {
+	if k != control && method != http.MethodGet && (d.Security == Default || d.Security == APIKeyOnly) && describedOp &&
+		!d.Read {
 		g.component("DeferredAction")
 		out["403"] = Schema{
-			"description": "Forbidden. A read-only key's write is deferred for a person to approve: x-deferred-action-id names the " +
-				"agent request and error holds the URL of its approval page. Any other refusal is this generation's error envelope.",
+			"description": "Forbidden. A read-only key's write is deferred for a person to approve: x-deferred-action-id names" +
+				" the agent request and error holds the URL of its approval page. Any other refusal is this generation's error" +
+				" envelope.",
 			"headers": Schema{"x-deferred-action-id": Schema{"description": "The agent request's id, on a deferred write only.",
 				"schema": Schema{"type": "string", "pattern": "^dfa_[a-z0-9]+$"}}},
 			"content": Schema{"application/json": Schema{"schema": Schema{"oneOf": []any{Ref("DeferredAction"), errRef}}}},

@@ -58,7 +58,8 @@ func RequireText(d map[string]string, path, s string, max int) {
 
 // CheckEmail checks an email address.
 func CheckEmail(d map[string]string, path, s string) {
-	if a, err := mail.ParseAddress(s); err != nil || a.Address != s || !strings.Contains(s[strings.LastIndex(s, "@"):], ".") {
+	if a, err := mail.ParseAddress(s); err != nil || a.Address != s ||
+		!strings.Contains(s[strings.LastIndex(s, "@"):], ".") {
 		d[path] = "must be an email address"
 	}
 }
@@ -87,11 +88,22 @@ type ContactFilter struct {
 }
 
 // ListContacts lists the actor's contacts in creation order.
-func ListContacts(op *kernel.Op, a *kernel.Actor, f ContactFilter, req kernel.PageRequest) (kernel.Page[Contact], error) {
+func ListContacts(
+	op *kernel.Op,
+	a *kernel.Actor,
+	f ContactFilter,
+	req kernel.PageRequest,
+) (kernel.Page[Contact], error) {
 	name := strings.ToLower(f.Name)
-	return kernel.List(op, kernel.KindContact, kernel.IndexPrefix(IndexContactLE, a.LegalEntityID()), req, func(c *Contact) bool {
-		return name == "" || strings.Contains(strings.ToLower(c.Name), name)
-	})
+	return kernel.List(
+		op,
+		kernel.KindContact,
+		kernel.IndexPrefix(IndexContactLE, a.LegalEntityID()),
+		req,
+		func(c *Contact) bool {
+			return name == "" || strings.Contains(strings.ToLower(c.Name), name)
+		},
+	)
 }
 
 // ContactOf loads one of the actor's contacts.
@@ -168,7 +180,12 @@ func EligibleRails(d *Destination) []string {
 // ListDestinations lists the bank destinations of the actor's contacts, or
 // of one contact, in creation order. Crypto addresses are kept but not
 // listed.
-func ListDestinations(op *kernel.Op, a *kernel.Actor, contactID string, req kernel.PageRequest) (kernel.Page[Destination], error) {
+func ListDestinations(
+	op *kernel.Op,
+	a *kernel.Actor,
+	contactID string,
+	req kernel.PageRequest,
+) (kernel.Page[Destination], error) {
 	prefix := kernel.IndexPrefix(indexDestLE, a.LegalEntityID())
 	if contactID != "" {
 		if _, err := ContactOf(op, a, contactID, "filter:contactId"); err != nil {
@@ -176,7 +193,8 @@ func ListDestinations(op *kernel.Op, a *kernel.Actor, contactID string, req kern
 		}
 		prefix = kernel.IndexPrefix(IndexDestContact, contactID)
 	}
-	return kernel.List(op, kernel.KindDestination, prefix, req, func(d *Destination) bool { return d.Type != DestinationCrypto })
+	return kernel.List(op, kernel.KindDestination, prefix, req,
+		func(d *Destination) bool { return d.Type != DestinationCrypto })
 }
 
 // DestinationPatch holds the destination fields a PATCH may change; nil
@@ -221,7 +239,8 @@ func (p *DestinationPatch) Validate() error {
 	if p.SWIFT != nil && !swiftPattern.MatchString(*p.SWIFT) {
 		d["/swift"] = "must be an 8 or 11 character BIC such as COBADEFFXXX"
 	}
-	if p.BankCountry != nil && (len(*p.BankCountry) != 2 || strings.ToUpper(*p.BankCountry) != *p.BankCountry || !isLetters(*p.BankCountry)) {
+	if p.BankCountry != nil &&
+		(len(*p.BankCountry) != 2 || strings.ToUpper(*p.BankCountry) != *p.BankCountry || !isLetters(*p.BankCountry)) {
 		d["/bankCountry"] = "must be an ISO 3166-1 alpha-2 code"
 	}
 	if len(d) > 0 {
@@ -241,7 +260,11 @@ func UpdateDestination(op *kernel.Op, a *kernel.Actor, id string, p *Destination
 	if !ok || dst.LegalEntityID != a.LegalEntityID() || dst.Type == DestinationCrypto {
 		return nil, kernel.NotFound("destination", "", id)
 	}
-	bank := map[string]*string{"/accountNumber": p.AccountNumber, "/routingNumber": p.RoutingNumber, "/accountType": p.AccountType}
+	bank := map[string]*string{
+		"/accountNumber": p.AccountNumber,
+		"/routingNumber": p.RoutingNumber,
+		"/accountType":   p.AccountType,
+	}
 	intl := map[string]*string{"/iban": p.IBAN, "/swift": p.SWIFT, "/bankCountry": p.BankCountry}
 	wrong := intl
 	if dst.Type == DestinationInternationalWire {

@@ -109,14 +109,25 @@ type CustomerFilter struct {
 }
 
 // ListCustomers lists the actor's customers in creation order.
-func ListCustomers(op *kernel.Op, a *kernel.Actor, f CustomerFilter, req kernel.PageRequest) (kernel.Page[Customer], error) {
+func ListCustomers(
+	op *kernel.Op,
+	a *kernel.Actor,
+	f CustomerFilter,
+	req kernel.PageRequest,
+) (kernel.Page[Customer], error) {
 	if f.Status != "" && f.Status != CustomerActive && f.Status != CustomerArchived {
 		return kernel.Page[Customer]{}, kernel.InvalidField("filter:status", "must be active or archived")
 	}
 	name := strings.ToLower(f.Name)
-	return kernel.List(op, kernel.KindCustomer, kernel.IndexPrefix(IndexCustomerLE, a.LegalEntityID()), req, func(c *Customer) bool {
-		return (name == "" || strings.Contains(strings.ToLower(c.Name), name)) && (f.Status == "" || c.Status == f.Status)
-	})
+	return kernel.List(
+		op,
+		kernel.KindCustomer,
+		kernel.IndexPrefix(IndexCustomerLE, a.LegalEntityID()),
+		req,
+		func(c *Customer) bool {
+			return (name == "" || strings.Contains(strings.ToLower(c.Name), name)) && (f.Status == "" || c.Status == f.Status)
+		},
+	)
 }
 
 // CustomerOf loads one of the actor's customers.

@@ -88,7 +88,13 @@ func (l *loader) informationRequest(path string, s scenario.InformationRequest) 
 		if q == nil {
 			return nil
 		}
-		r := ledger.RailTransferRequest{SourceID: q.From, Field: "/from", InformationRequestID: ir.ID, AmountCents: q.AmountCents, Memo: q.Memo}
+		r := ledger.RailTransferRequest{
+			SourceID:             q.From,
+			Field:                "/from",
+			InformationRequestID: ir.ID,
+			AmountCents:          q.AmountCents,
+			Memo:                 q.Memo,
+		}
 		if _, err := inforequests.SendQueuedACH(l.op, a, r, ir.ID); err != nil {
 			return l.problem(path+".queuedAch", "%v", err)
 		}
@@ -116,7 +122,8 @@ func (l *loader) deferredWrite(path string, s scenario.DeferredWrite) error {
 		body = nil
 	}
 	ar := &agentrequests.AgentRequest{LegalEntityID: le, APIKey: key.Key, Method: s.Method, Path: s.Path, Body: body,
-		Header: header, Display: agentrequests.Display{Description: s.Method + " " + s.Path, Sections: []agentrequests.Section{}}}
+		Header: header, Display: agentrequests.Display{Description: s.Method + " " + s.Path,
+			Sections: []agentrequests.Section{}}}
 	return l.at(l.createdAt(s.At, l.op.Now), func() error { return agentrequests.CreateAgentRequest(l.op, ar) })
 }
 

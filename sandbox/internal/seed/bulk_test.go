@@ -16,7 +16,8 @@ name: gen
 clockStart: 2026-06-15T14:00:00Z
 legalEntities: [{id: le_g, name: G}]
 accounts:
-  - {id: sa_group_g, legalEntityId: le_g, name: G, type: debit, balanceCents: 5000000, virtualAccounts: [{id: subaccount_g, name: Sub, balanceCents: 100000}]}
+  - {id: sa_group_g, legalEntityId: le_g, name: G, type: debit, balanceCents: 5000000, virtualAccounts: [{id:`+
+		` subaccount_g, name: Sub, balanceCents: 100000}]}
 cards: [{id: card_g, accountId: sa_group_g, name: Card}]
 generate:
   - {kind: card_transactions, count: 300, over: 30d, legalEntityId: le_g}
@@ -25,7 +26,8 @@ generate:
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sc := range []*scenario.Scenario{enginetest.MustScenario(t, "demo"), enginetest.MustScenario(t, "empty"), generated} {
+	for _, sc := range []*scenario.Scenario{enginetest.MustScenario(t, "demo"), enginetest.MustScenario(t, "empty"),
+		generated} {
 		t.Run(sc.Name, func(t *testing.T) {
 			bulk, err := enginetest.MustWorld(t, sc).Db.Items()
 			if err != nil {

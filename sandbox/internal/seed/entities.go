@@ -25,7 +25,8 @@ func (l *loader) accounts() error {
 		}
 		f := l.op.W.Faker("account", int64(i))
 		acc := &kernel.Account{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Type: s.Type, Status: s.Status,
-			Commercial: s.Commercial == nil || *s.Commercial, AccountNumber: f.DigitN(12), RoutingNumber: kernel.RoutingNumber(f),
+			Commercial: s.Commercial == nil ||
+				*s.Commercial, AccountNumber: f.DigitN(12), RoutingNumber: kernel.RoutingNumber(f),
 			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(-1, 0, 0)), Seq: l.seq()}
 		if acc.Type == "" {
 			acc.Type = "debit"
@@ -39,7 +40,8 @@ func (l *loader) accounts() error {
 		if acc.Status == "" {
 			acc.Status = "open"
 		}
-		primary, err := l.virtualAccount(acc, scenario.VirtualAccount{Name: "Primary account", CreatedAt: s.CreatedAt}, true, i*100)
+		primary, err := l.virtualAccount(acc, scenario.VirtualAccount{Name: "Primary account", CreatedAt: s.CreatedAt}, true,
+			i*100)
 		if err != nil {
 			return err
 		}
@@ -62,15 +64,28 @@ func (l *loader) accounts() error {
 	return nil
 }
 
-func (l *loader) virtualAccount(acc *kernel.Account, s scenario.VirtualAccount, primary bool, n int) (*ledger.VirtualAccount, error) {
+func (l *loader) virtualAccount(
+	acc *kernel.Account,
+	s scenario.VirtualAccount,
+	primary bool,
+	n int,
+) (*ledger.VirtualAccount, error) {
 	id, err := l.id(s.ID, kernel.PrefixVirtualAccount)
 	if err != nil {
 		return nil, err
 	}
 	f := l.op.W.Faker("virtual_account", int64(n))
-	va := &ledger.VirtualAccount{ID: id, AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, Name: s.Name, Primary: primary,
-		AccountNumber: f.DigitN(12), RoutingNumber: acc.RoutingNumber,
-		CreatedAt: l.createdAt(s.CreatedAt, acc.CreatedAt), Seq: l.seq()}
+	va := &ledger.VirtualAccount{
+		ID:            id,
+		AccountID:     acc.ID,
+		LegalEntityID: acc.LegalEntityID,
+		Name:          s.Name,
+		Primary:       primary,
+		AccountNumber: f.DigitN(12),
+		RoutingNumber: acc.RoutingNumber,
+		CreatedAt:     l.createdAt(s.CreatedAt, acc.CreatedAt),
+		Seq:           l.seq(),
+	}
 	if primary {
 		va.AccountNumber = acc.AccountNumber
 	}
@@ -93,7 +108,8 @@ func (l *loader) cardGroups() error {
 			return err
 		}
 		g := &cards.CardGroup{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, VirtualAccountID: s.VirtualAccountID,
-			Status: "active", SpendingConstraint: c, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)), Seq: l.seq()}
+			Status: "active", SpendingConstraint: c, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)),
+			Seq: l.seq()}
 		l.groups[g.ID] = g
 		if err := l.op.Save(kernel.KindCardGroup, g.ID, g, cards.GroupIndexes(g)...); err != nil {
 			return err

@@ -28,9 +28,17 @@ func (l *loader) expenseReport(s scenario.ExpenseReport) error {
 	if sub.After(l.op.Now) {
 		sub = l.op.Now
 	}
-	r := &expenses.ExpenseReport{LegalEntityID: s.LegalEntityID, SubmittedByUserID: s.SubmittedByUserID, AmountCents: s.AmountCents,
-		Currency: s.Currency, TransactionDate: tx, SubmittedAt: sub, DestinationID: s.DestinationID, Status: s.Status,
-		NoReceiptReason: s.NoReceiptReason}
+	r := &expenses.ExpenseReport{
+		LegalEntityID:     s.LegalEntityID,
+		SubmittedByUserID: s.SubmittedByUserID,
+		AmountCents:       s.AmountCents,
+		Currency:          s.Currency,
+		TransactionDate:   tx,
+		SubmittedAt:       sub,
+		DestinationID:     s.DestinationID,
+		Status:            s.Status,
+		NoReceiptReason:   s.NoReceiptReason,
+	}
 	if r.Currency == "" {
 		r.Currency = "USD"
 	}
@@ -49,7 +57,8 @@ func (l *loader) expenseReport(s scenario.ExpenseReport) error {
 		r.MerchantV2ID = s.MerchantID
 	}
 	if r.DestinationID == "" {
-		sources, err := kernel.All[expenses.UserBankAccount](l.op, expenses.KindUserBankAccount, kernel.IndexPrefix(expenses.IndexUserBank, r.SubmittedByUserID))
+		sources, err := kernel.All[expenses.UserBankAccount](l.op, expenses.KindUserBankAccount,
+			kernel.IndexPrefix(expenses.IndexUserBank, r.SubmittedByUserID))
 		if err != nil || len(sources) == 0 {
 			return l.problem("expenseReports", "user %s has no bank account (%v)", r.SubmittedByUserID, err)
 		}
@@ -89,7 +98,8 @@ func (l *loader) reviewed(r *expenses.ExpenseReport, s scenario.ExpenseReport) e
 	if err != nil {
 		return err
 	}
-	detailed, made := map[string]string{expenses.ExpenseProcessing: "pending", expenses.ExpenseCompleted: "settled", expenses.ExpenseFailed: "failed"}[r.Status], at
+	detailed, made := map[string]string{expenses.ExpenseProcessing: "pending", expenses.ExpenseCompleted: "settled",
+		expenses.ExpenseFailed: "failed"}[r.Status], at
 	if r.Status != expenses.ExpenseProcessing {
 		made = at.Add(expenses.ExpensePayoutDelay)
 		if made.After(l.op.Now) {
@@ -102,7 +112,8 @@ func (l *loader) reviewed(r *expenses.ExpenseReport, s scenario.ExpenseReport) e
 	}
 	r.TransactionID = t.ID
 	if r.Status == expenses.ExpenseProcessing {
-		_, err = l.op.Schedule(expenses.EventExpensePayout, at.Add(expenses.ExpensePayoutDelay), map[string]string{"expenseReportId": r.ID})
+		_, err = l.op.Schedule(expenses.EventExpensePayout, at.Add(expenses.ExpensePayoutDelay),
+			map[string]string{"expenseReportId": r.ID})
 	}
 	return err
 }

@@ -41,7 +41,14 @@ var bankStatusWeights = []weighted{
 	{"settled", 78}, {"pending", 8}, {"pending_approval", 3}, {"canceled", 3}, {"failed", 3}, {"returned", 5},
 }
 
-var declineReasons = []string{"insufficient_funds", "merchant_blocked", "merchant_category_blocked", "transaction_size_exceeded", "spending_limit_exceeded", "card_paused"}
+var declineReasons = []string{
+	"insufficient_funds",
+	"merchant_blocked",
+	"merchant_category_blocked",
+	"transaction_size_exceeded",
+	"spending_limit_exceeded",
+	"card_paused",
+}
 
 // generate makes the bulk data the scenario asks for.
 func (l *loader) generate() error {
@@ -101,9 +108,20 @@ func (l *loader) generateCard(i int, g scenario.Generate, over time.Duration) er
 		status := pick(f, cardStatusWeights)
 		amount := max(100, m.TypicalCents/2+int64(f.Uint64()%uint64(max(1, m.TypicalCents))))
 		acc, va, sub := l.cardBucket(card)
-		t := &ledger.Transaction{LegalEntityID: acc.LegalEntityID, AccountID: acc.ID, VirtualAccountID: va, AccountSubtype: sub,
-			CardID: card.ID, CardGroupID: card.CardGroupID, Category: "card", AmountCents: -amount,
-			DetailedStatus: status, Merchant: merchantData(m), Description: m.Name, CreatedAt: when(f, l.op.Now, over, status)}
+		t := &ledger.Transaction{
+			LegalEntityID:    acc.LegalEntityID,
+			AccountID:        acc.ID,
+			VirtualAccountID: va,
+			AccountSubtype:   sub,
+			CardID:           card.ID,
+			CardGroupID:      card.CardGroupID,
+			Category:         "card",
+			AmountCents:      -amount,
+			DetailedStatus:   status,
+			Merchant:         merchantData(m),
+			Description:      m.Name,
+			CreatedAt:        when(f, l.op.Now, over, status),
+		}
 		t.Date = t.CreatedAt
 		authorized := t.CreatedAt
 		t.AuthorizedAt = &authorized
@@ -128,7 +146,8 @@ func (l *loader) generateBank(i int, g scenario.Generate, over time.Duration) er
 	var accounts []*kernel.Account
 	for _, s := range l.sc.Accounts {
 		a := l.accs[s.ID]
-		if a != nil && (g.AccountID == "" || g.AccountID == a.ID) && (g.LegalEntityID == "" || g.LegalEntityID == a.LegalEntityID) {
+		if a != nil && (g.AccountID == "" || g.AccountID == a.ID) &&
+			(g.LegalEntityID == "" || g.LegalEntityID == a.LegalEntityID) {
 			accounts = append(accounts, a)
 		}
 	}
@@ -147,8 +166,16 @@ func (l *loader) generateBank(i int, g scenario.Generate, over time.Duration) er
 		if status == "returned" && amount > 0 {
 			amount = -amount
 		}
-		t := &ledger.Transaction{LegalEntityID: acc.LegalEntityID, AccountID: acc.ID, VirtualAccountID: acc.PrimaryVirtualAccountID,
-			AccountSubtype: "cash", Category: category, AmountCents: amount, DetailedStatus: status, CreatedAt: when(f, l.op.Now, over, status)}
+		t := &ledger.Transaction{
+			LegalEntityID:    acc.LegalEntityID,
+			AccountID:        acc.ID,
+			VirtualAccountID: acc.PrimaryVirtualAccountID,
+			AccountSubtype:   "cash",
+			Category:         category,
+			AmountCents:      amount,
+			DetailedStatus:   status,
+			CreatedAt:        when(f, l.op.Now, over, status),
+		}
 		t.Date = t.CreatedAt
 		ledger.FillRail(f, t, "")
 		t.Description = counterpartyLine(f, t)

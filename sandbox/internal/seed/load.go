@@ -87,16 +87,25 @@ func (l *loader) seq() int64 {
 
 func (l *loader) legalEntities() error {
 	for _, s := range l.sc.LegalEntities {
-		le := kernel.LegalEntity{ID: s.ID, Name: s.Name, Structure: s.Structure, V2Enabled: s.V2Enabled == nil || *s.V2Enabled,
-			CardGroupModel: s.CardGroupModel, Enterprise: s.Enterprise, CryptoOfframp: s.CryptoOfframp,
-			CreatedAt: l.time(s.CreatedAt), Seq: l.seq()}
+		le := kernel.LegalEntity{
+			ID:             s.ID,
+			Name:           s.Name,
+			Structure:      s.Structure,
+			V2Enabled:      s.V2Enabled == nil || *s.V2Enabled,
+			CardGroupModel: s.CardGroupModel,
+			Enterprise:     s.Enterprise,
+			CryptoOfframp:  s.CryptoOfframp,
+			CreatedAt:      l.time(s.CreatedAt),
+			Seq:            l.seq(),
+		}
 		if le.CardGroupModel == "" {
 			le.CardGroupModel = kernel.GroupModelLegalEntity
 		}
 		if s.CreatedAt == "" {
 			le.CreatedAt = l.op.Now.AddDate(-1, 0, 0)
 		}
-		if err := l.op.Save(kernel.KindLegalEntity, le.ID, &le, kernel.IndexKey(ledger.IndexLE, store.Seq(le.Seq), le.ID)); err != nil {
+		if err := l.op.Save(kernel.KindLegalEntity, le.ID, &le, kernel.IndexKey(ledger.IndexLE, store.Seq(le.Seq),
+			le.ID)); err != nil {
 			return err
 		}
 	}
@@ -111,7 +120,8 @@ func (l *loader) users() error {
 			if role == "" {
 				role = "admin"
 			}
-			u.Roles = append(u.Roles, kernel.Role{LegalEntityID: r.LegalEntityID, Role: role, Active: r.Active == nil || *r.Active})
+			u.Roles = append(u.Roles,
+				kernel.Role{LegalEntityID: r.LegalEntityID, Role: role, Active: r.Active == nil || *r.Active})
 		}
 		if err := l.op.Save(kernel.KindUser, u.ID, &u); err != nil {
 			return err
@@ -122,7 +132,16 @@ func (l *loader) users() error {
 
 func (l *loader) keys() error {
 	for _, s := range l.sc.Keys {
-		k := kernel.APIKey{Key: s.Key, BaseKey: s.Key, Name: s.Name, Kind: s.Kind, ReadOnly: s.ReadOnly, LegalEntityID: s.LegalEntityID, UserID: s.UserID, Seq: l.seq()}
+		k := kernel.APIKey{
+			Key:           s.Key,
+			BaseKey:       s.Key,
+			Name:          s.Name,
+			Kind:          s.Kind,
+			ReadOnly:      s.ReadOnly,
+			LegalEntityID: s.LegalEntityID,
+			UserID:        s.UserID,
+			Seq:           l.seq(),
+		}
 		if err := l.op.Save(kernel.KindKey, k.Key, &k, kernel.KeyIndex(&k)); err != nil {
 			return err
 		}

@@ -56,7 +56,8 @@ func (l *loader) transaction(i int, s scenario.Transaction) (*ledger.Transaction
 	if s.CardID != "" {
 		card := l.cardByID(s.CardID)
 		acc, va, sub := l.cardBucket(card)
-		t.AccountID, t.LegalEntityID, t.CardID, t.CardGroupID, t.AccountSubtype = acc.ID, acc.LegalEntityID, card.ID, card.CardGroupID, sub
+		t.AccountID, t.LegalEntityID, t.CardID, t.CardGroupID, t.AccountSubtype = acc.ID, acc.LegalEntityID, card.ID,
+			card.CardGroupID, sub
 		if t.VirtualAccountID == "" {
 			t.VirtualAccountID = va
 		}
@@ -131,8 +132,17 @@ func (l *loader) openingBalances() error {
 		if diff < 0 {
 			desc = "Opening balance adjustment"
 		}
-		t := &ledger.Transaction{LegalEntityID: acc.LegalEntityID, AccountID: acc.ID, VirtualAccountID: va.ID, AccountSubtype: "cash",
-			Category: "internal", AmountCents: diff, Description: desc, DetailedStatus: "settled", CreatedAt: va.CreatedAt}
+		t := &ledger.Transaction{
+			LegalEntityID:    acc.LegalEntityID,
+			AccountID:        acc.ID,
+			VirtualAccountID: va.ID,
+			AccountSubtype:   "cash",
+			Category:         "internal",
+			AmountCents:      diff,
+			Description:      desc,
+			DetailedStatus:   "settled",
+			CreatedAt:        va.CreatedAt,
+		}
 		if err := ledger.PostTransaction(l.op, t); err != nil {
 			return err
 		}

@@ -25,7 +25,8 @@ func (l *loader) contacts() error {
 	for _, s := range l.sc.Contacts {
 		c := &parties.Contact{ID: s.ID, LegalEntityID: s.LegalEntityID, Name: s.Name, RecipientType: s.RecipientType,
 			RecipientLegalName: s.RecipientLegalName, RecipientEmail: s.RecipientEmail, Address: address(s.Address),
-			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq(), ACHDebitRecurring: s.AchDebitRecurring}
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq(),
+			ACHDebitRecurring: s.AchDebitRecurring}
 		if c.RecipientType == "" {
 			c.RecipientType = "vendor"
 		}
@@ -56,7 +57,8 @@ func (l *loader) customers() error {
 		}
 		c := &parties.Customer{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Email: s.Email, Phone: s.Phone,
 			Address: address(s.Address), CustomMetadata: l.rawJSON(s.CustomMetadata), Status: s.Status,
-			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq(), ACHDebitRecurring: s.AchDebitRecurring}
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq(),
+			ACHDebitRecurring: s.AchDebitRecurring}
 		if c.Status == "" {
 			c.Status = "active"
 		}
@@ -103,9 +105,21 @@ func (l *loader) invoice(s scenario.Invoice) (*invoices.Invoice, error) {
 	if _, err := l.op.Get(kernel.KindCustomer, s.CustomerID, &cust); err != nil {
 		return nil, err
 	}
-	inv := &invoices.Invoice{ID: id, LegalEntityID: acc.LegalEntityID, AccountID: acc.ID, CustomerID: s.CustomerID, DetailsID: detailsID,
-		Number: s.Number, Timezone: s.Timezone, Currency: "USD", Memo: s.Memo, CollectedCents: s.PaidCents, Version: 1, Seq: l.seq(),
-		BilledTo: invoices.BilledTo{Name: cust.Name, Email: cust.Email, Address: cust.Address}}
+	inv := &invoices.Invoice{
+		ID:             id,
+		LegalEntityID:  acc.LegalEntityID,
+		AccountID:      acc.ID,
+		CustomerID:     s.CustomerID,
+		DetailsID:      detailsID,
+		Number:         s.Number,
+		Timezone:       s.Timezone,
+		Currency:       "USD",
+		Memo:           s.Memo,
+		CollectedCents: s.PaidCents,
+		Version:        1,
+		Seq:            l.seq(),
+		BilledTo:       invoices.BilledTo{Name: cust.Name, Email: cust.Email, Address: cust.Address},
+	}
 	if inv.Timezone == "" {
 		inv.Timezone = "America/New_York"
 	}
@@ -115,7 +129,8 @@ func (l *loader) invoice(s scenario.Invoice) (*invoices.Invoice, error) {
 	inv.DueAt = kernel.CalDateOf(l.createdAt(s.DueAt, issued.AddDate(0, 0, 30)), loc).Start(loc)
 	inv.CreatedAt = inv.IssuedAt
 	for _, li := range s.LineItems {
-		inv.LineItems = append(inv.LineItems, invoices.LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: li.PriceCents})
+		inv.LineItems = append(inv.LineItems,
+			invoices.LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: li.PriceCents})
 	}
 	if s.ScheduledSend != "" {
 		t := l.time(s.ScheduledSend)

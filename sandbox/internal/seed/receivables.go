@@ -16,7 +16,14 @@ import (
 // receivables loads invoice settings and series, user bank accounts,
 // custom merchants, expense reports and tasks.
 func (l *loader) receivables() error {
-	steps := []func() error{l.invoiceSettings, l.userBankAccounts, l.customMerchants, l.invoiceSeries, l.expenseReports, l.tasks}
+	steps := []func() error{
+		l.invoiceSettings,
+		l.userBankAccounts,
+		l.customMerchants,
+		l.invoiceSeries,
+		l.expenseReports,
+		l.tasks,
+	}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err
@@ -27,9 +34,17 @@ func (l *loader) receivables() error {
 
 func (l *loader) invoiceSettings() error {
 	for _, s := range l.sc.InvoiceSettings {
-		st := &invoices.InvoiceSettings{ID: "invoice_settings_" + strings.TrimPrefix(s.LegalEntityID, kernel.PrefixLegalEntity), LegalEntityID: s.LegalEntityID,
-			CompanyName: s.CompanyName, Email: s.Email, Address: *address(s.Address), DefaultMemo: s.DefaultMemo,
-			InvoiceTerms: s.InvoiceTerms, DefaultPaymentTermsDays: s.DefaultPaymentTermsDays, Timestamp: l.op.Now}
+		st := &invoices.InvoiceSettings{
+			ID:                      "invoice_settings_" + strings.TrimPrefix(s.LegalEntityID, kernel.PrefixLegalEntity),
+			LegalEntityID:           s.LegalEntityID,
+			CompanyName:             s.CompanyName,
+			Email:                   s.Email,
+			Address:                 *address(s.Address),
+			DefaultMemo:             s.DefaultMemo,
+			InvoiceTerms:            s.InvoiceTerms,
+			DefaultPaymentTermsDays: s.DefaultPaymentTermsDays,
+			Timestamp:               l.op.Now,
+		}
 		if err := l.op.Save(invoices.KindInvoiceSettings, st.LegalEntityID, st); err != nil {
 			return err
 		}
@@ -44,8 +59,15 @@ var banks = []string{"Chase", "Bank of America", "Wells Fargo", "Citibank", "Cap
 func (l *loader) userBankAccounts() error {
 	has := map[string]bool{}
 	for _, s := range l.sc.UserBankAccounts {
-		b := &expenses.UserBankAccount{ID: s.ID, UserID: s.UserID, Status: s.Status, AccountName: s.AccountName, Subtype: s.Subtype,
-			Mask: s.Mask, InstitutionName: s.InstitutionName}
+		b := &expenses.UserBankAccount{
+			ID:              s.ID,
+			UserID:          s.UserID,
+			Status:          s.Status,
+			AccountName:     s.AccountName,
+			Subtype:         s.Subtype,
+			Mask:            s.Mask,
+			InstitutionName: s.InstitutionName,
+		}
 		if err := l.bankAccount(b); err != nil {
 			return err
 		}
@@ -92,8 +114,13 @@ func (l *loader) bankAccount(b *expenses.UserBankAccount) error {
 
 func (l *loader) customMerchants() error {
 	for _, s := range l.sc.CustomMerchants {
-		m := &expenses.CustomMerchant{ID: s.ID, LegalEntityID: s.LegalEntityID, AddedByUserID: s.AddedByUserID, MerchantName: s.MerchantName,
-			CreatedAt: l.op.Now.AddDate(0, -1, 0)}
+		m := &expenses.CustomMerchant{
+			ID:            s.ID,
+			LegalEntityID: s.LegalEntityID,
+			AddedByUserID: s.AddedByUserID,
+			MerchantName:  s.MerchantName,
+			CreatedAt:     l.op.Now.AddDate(0, -1, 0),
+		}
 		if err := l.op.Save(expenses.KindCustomMerchant, m.ID, m); err != nil {
 			return err
 		}
@@ -116,10 +143,19 @@ func (l *loader) invoiceSeries() error {
 		if day, ok := kernel.ParseCalDate(s.StartDate); ok {
 			start = day
 		}
-		in := &invoices.SeriesInput{AccountID: s.AccountID, PaymentTermsDays: &terms, InvoiceTz: tz, StartDate: start.String(),
-			RecurrenceRule: &invoices.RecurrenceInput{Type: s.Recurrence.Type, DayOfWeek: s.Recurrence.DayOfWeek, DayOfMonth: s.Recurrence.DayOfMonth},
-			EndCondition:   &invoices.EndInput{Type: kernel.EndNever},
-			Template:       &invoices.TemplateInput{LineItemsAndTotals: &invoices.LineItemsInput{}}}
+		in := &invoices.SeriesInput{
+			AccountID:        s.AccountID,
+			PaymentTermsDays: &terms,
+			InvoiceTz:        tz,
+			StartDate:        start.String(),
+			RecurrenceRule: &invoices.RecurrenceInput{
+				Type:       s.Recurrence.Type,
+				DayOfWeek:  s.Recurrence.DayOfWeek,
+				DayOfMonth: s.Recurrence.DayOfMonth,
+			},
+			EndCondition: &invoices.EndInput{Type: kernel.EndNever},
+			Template:     &invoices.TemplateInput{LineItemsAndTotals: &invoices.LineItemsInput{}},
+		}
 		if s.Recurrence.Nth != nil {
 			in.RecurrenceRule.Nth = nth
 		}

@@ -75,14 +75,23 @@ func keptBody(body []byte) []byte {
 // record appends a served request to the journal and reports whether it
 // did. The journal itself, the wait for changes, the dashboard's files and
 // the dashboard's reads are not recorded.
-func (rt *worldRuntime) record(r *http.Request, info *web.Info, body []byte, rec *recorder, start time.Time, virtual time.Time) bool {
-	if info.Route == "sandbox.requests" || info.Route == "sandbox.changes" || strings.HasPrefix(r.URL.Path, "/_sandbox/ui") ||
+func (rt *worldRuntime) record(
+	r *http.Request,
+	info *web.Info,
+	body []byte,
+	rec *recorder,
+	start time.Time,
+	virtual time.Time,
+) bool {
+	if info.Route == "sandbox.requests" || info.Route == "sandbox.changes" ||
+		strings.HasPrefix(r.URL.Path, "/_sandbox/ui") ||
 		(r.Method == http.MethodGet && r.Header.Get(DashboardHeader) != "") {
 		return false
 	}
 	e := journalRecord{requestID: info.RequestID, at: start, virtual: virtual, method: r.Method, path: r.URL.Path,
-		query: r.URL.RawQuery, route: info.Route, via: info.Via, hint: info.Hint, key: r.Header.Get("X-API-Key"), legalEntity: info.LegalEntity,
-		status: rec.status, latency: time.Since(start), referenceID: info.ReferenceID,
+		query: r.URL.RawQuery, route: info.Route, via: info.Via, hint: info.Hint, key: r.Header.Get("X-API-Key"),
+		legalEntity: info.LegalEntity,
+		status:      rec.status, latency: time.Since(start), referenceID: info.ReferenceID,
 		request: keptBody(body), response: rec.body}
 	for i, h := range journalHeaders {
 		e.header[i] = r.Header.Get(h)
@@ -147,10 +156,27 @@ func (e *journalRecord) entry() JournalEntry {
 			headers[maskedHeaders[i-len(journalHeaders)]] = mask(v)
 		}
 	}
-	return JournalEntry{Seq: e.seq, RequestID: e.requestID, At: e.at.UTC().Format(time.RFC3339Nano), VirtualAt: ts(e.virtual),
-		Method: e.method, Path: e.path, Query: e.query, Route: e.route, Unmatched: Unmatched(e.route), Hint: e.hint, Via: e.via, Key: mask(e.key), LegalEntity: e.legalEntity,
-		Status: e.status, LatencyMs: float64(e.latency.Microseconds()) / 1000, ReferenceID: e.referenceID,
-		Headers: headers, Request: redactJSON(e.request), Response: redactJSON(e.response)}
+	return JournalEntry{
+		Seq:         e.seq,
+		RequestID:   e.requestID,
+		At:          e.at.UTC().Format(time.RFC3339Nano),
+		VirtualAt:   ts(e.virtual),
+		Method:      e.method,
+		Path:        e.path,
+		Query:       e.query,
+		Route:       e.route,
+		Unmatched:   Unmatched(e.route),
+		Hint:        e.hint,
+		Via:         e.via,
+		Key:         mask(e.key),
+		LegalEntity: e.legalEntity,
+		Status:      e.status,
+		LatencyMs:   float64(e.latency.Microseconds()) / 1000,
+		ReferenceID: e.referenceID,
+		Headers:     headers,
+		Request:     redactJSON(e.request),
+		Response:    redactJSON(e.response),
+	}
 }
 
 // Route names of the requests that matched no route.
@@ -188,8 +214,19 @@ var (
 )
 
 // secretFields are JSON properties never kept in the journal.
-var secretFields = map[string]bool{"pan": true, "cvv": true, "signingSecret": true, "secret": true, "clientSecret": true,
-	"client_secret": true, "access_token": true, "refresh_token": true, "id_token": true, "password": true, "accountNumber": true}
+var secretFields = map[string]bool{
+	"pan":           true,
+	"cvv":           true,
+	"signingSecret": true,
+	"secret":        true,
+	"clientSecret":  true,
+	"client_secret": true,
+	"access_token":  true,
+	"refresh_token": true,
+	"id_token":      true,
+	"password":      true,
+	"accountNumber": true,
+}
 
 // redactJSON keeps a JSON body with its secrets masked; other bodies are
 // kept as a JSON string.

@@ -16,7 +16,14 @@ func recordN(rt *worldRuntime, from, n int, body []byte) {
 		r := httptest.NewRequest("POST", fmt.Sprintf("/card?n=%d", i), nil)
 		r.Header.Set("X-API-Key", "sk_sandbox_secretkey")
 		rec := &recorder{status: 201, body: body}
-		rt.record(r, &web.Info{Route: "card.create", RequestID: fmt.Sprint(i)}, []byte(`{"pan":"4111111111111111"}`), rec, time.Now(), time.Now())
+		rt.record(
+			r,
+			&web.Info{Route: "card.create", RequestID: fmt.Sprint(i)},
+			[]byte(`{"pan":"4111111111111111"}`),
+			rec,
+			time.Now(),
+			time.Now(),
+		)
 	}
 }
 
@@ -43,7 +50,8 @@ func TestJournalIsARingWithABodyBudget(t *testing.T) {
 		t.Fatal("the newest entries must keep their bodies and the oldest lose theirs")
 	}
 	e := rt.newest(0).entry()
-	if e.Key == "sk_sandbox_secretkey" || !strings.Contains(string(e.Request), "…") || strings.Contains(string(e.Request), "4111111111111111") {
+	if e.Key == "sk_sandbox_secretkey" || !strings.Contains(string(e.Request), "…") ||
+		strings.Contains(string(e.Request), "4111111111111111") {
 		t.Fatalf("secrets not masked: key %q, request %s", e.Key, e.Request)
 	}
 	rt.clearJournal()

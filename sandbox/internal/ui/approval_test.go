@@ -58,12 +58,14 @@ func TestDashboardApprovalLink(t *testing.T) {
 		t.Errorf("after closing, the address keeps %q", got)
 	}
 
-	rejected, link := w.deferred(t, http.MethodPost, "/card", ro, map[string]any{"name": "Rejected Card", "type": "virtual"})
+	rejected, link := w.deferred(t, http.MethodPost, "/card", ro,
+		map[string]any{"name": "Rejected Card", "type": "virtual"})
 	tb.do(chromedp.Navigate(link))
 	tb.waitText("#deferred-action-sections", "Rejected Card")
 	tb.do(chromedp.Click(chromedp.ID("deferred-reject-" + rejected)))
 	tb.waitText("#deferred-action-outcome", "rejected")
-	if _, ar := w.api(t, http.MethodGet, "/agent-request/"+rejected, ro, nil, nil); ar["status"] != "rejected" || ar["result"] != nil {
+	if _, ar := w.api(t, http.MethodGet, "/agent-request/"+rejected, ro, nil, nil); ar["status"] != "rejected" ||
+		ar["result"] != nil {
 		t.Errorf("after Reject the key reads %v", ar)
 	}
 	for path := "/card"; ; {

@@ -79,7 +79,11 @@ func browser(t *testing.T) context.Context {
 	shared.once.Do(func() {
 		path, err := chromiumPath()
 		if err != nil {
-			shared.skip = fmt.Sprintf("skipping the dashboard's browser tests: %v (install it with apt-get install chromium, or set SANDBOX_CHROMIUM to a Chromium binary)", err)
+			shared.skip = fmt.Sprintf(
+				"skipping the dashboard's browser tests: %v (install it with apt-get install chromium, or set SANDBOX_CHROMIUM to"+
+					" a Chromium binary)",
+				err,
+			)
 			return
 		}
 		dir, err := os.MkdirTemp("", "dashboard-chromium-")
@@ -176,12 +180,14 @@ func (w *world) mcpCall(t *testing.T, key, path string) {
 	t.Helper()
 	ctx := context.Background()
 	c := mcp.NewClient(&mcp.Implementation{Name: "dashboard-test", Version: "1"}, nil)
-	s, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: w.url + "/mcp?apiKey=" + url.QueryEscape(w.keys[key])}, nil)
+	s, err := c.Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: w.url + "/mcp?apiKey=" + url.QueryEscape(w.keys[key])}, nil)
 	if err != nil {
 		t.Fatalf("MCP connect: %v", err)
 	}
 	defer s.Close()
-	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "call_api_endpoint", Arguments: map[string]any{"method": "GET", "path": path}})
+	res, err := s.CallTool(ctx,
+		&mcp.CallToolParams{Name: "call_api_endpoint", Arguments: map[string]any{"method": "GET", "path": path}})
 	if err != nil || res.IsError {
 		t.Fatalf("MCP call_api_endpoint GET %s: %v %v", path, err, res)
 	}
@@ -196,14 +202,21 @@ func (w *world) deferred(t *testing.T, method, path, key string, body any) (stri
 	id := res.Header.Get("x-deferred-action-id")
 	msg, _ := out["error"].(string)
 	link, ok := strings.CutPrefix(msg, "Action requires approval: ")
-	if res.StatusCode != http.StatusForbidden || !regexp.MustCompile(`^dfa_[A-Za-z0-9]+$`).MatchString(id) || !ok || len(out) != 1 {
-		t.Fatalf("%s %s with %s answered %d, x-deferred-action-id %q, body %v; want the 403 deferral", method, path, key, res.StatusCode, id, out)
+	if res.StatusCode != http.StatusForbidden || !regexp.MustCompile(`^dfa_[A-Za-z0-9]+$`).MatchString(id) || !ok ||
+		len(out) != 1 {
+		t.Fatalf("%s %s with %s answered %d, x-deferred-action-id %q, body %v; want the 403 deferral", method, path, key,
+			res.StatusCode, id, out)
 	}
 	return id, link
 }
 
 // send makes a public API call with one of the world's demo keys.
-func (w *world) send(t *testing.T, method, path, key string, header map[string]string, body any) (*http.Response, map[string]any) {
+func (w *world) send(
+	t *testing.T,
+	method, path, key string,
+	header map[string]string,
+	body any,
+) (*http.Response, map[string]any) {
 	t.Helper()
 	var rd io.Reader
 	if body != nil {
@@ -324,7 +337,11 @@ func (tb *tab) text(sel string) string {
 // waitText waits until the element sel matches contains want.
 func (tb *tab) waitText(sel, want string) {
 	tb.t.Helper()
-	expr := fmt.Sprintf(`(() => { const el = document.querySelector(%q); return !!el && el.textContent.includes(%q); })()`, sel, want)
+	expr := fmt.Sprintf(
+		`(() => { const el = document.querySelector(%q); return !!el && el.textContent.includes(%q); })()`,
+		sel,
+		want,
+	)
 	if _, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(waitFor))); err != nil {
 		tb.t.Fatalf("waiting for %q in %s: %v; it reads %q", want, sel, err, clip(tb.text(sel)))
 	}

@@ -29,12 +29,15 @@ func TestDashboardDemoIsAliveAtFirstOpen(t *testing.T) {
 	tb.screenshotOnFailure(t, "first open")
 	tb.visit("#/overview", "page-overview", "Virtual clock")
 	agents, emails := w.count(t, "/_sandbox/agent-requests?status=pending"), w.count(t, "/_sandbox/outbox")
-	failing := w.count(t, "/_sandbox/webhook-deliveries?status=retrying") + w.count(t, "/_sandbox/webhook-deliveries?status=failed")
+	failing := w.count(t, "/_sandbox/webhook-deliveries?status=retrying") + w.count(t,
+		"/_sandbox/webhook-deliveries?status=failed")
 	if agents == 0 || emails < 3 || failing == 0 {
-		t.Fatalf("the demo opens with %d pending agent requests, %d emails, %d failing deliveries; want work under way", agents, emails, failing)
+		t.Fatalf("the demo opens with %d pending agent requests, %d emails, %d failing deliveries; want work under way",
+			agents, emails, failing)
 	}
 	for sel, want := range map[string]string{
-		"#glance-agents": fmt.Sprintf("%dagent requests pending", agents), "#glance-outbox": fmt.Sprintf("%demails in the outbox", emails),
+		"#glance-agents":     fmt.Sprintf("%dagent requests pending", agents),
+		"#glance-outbox":     fmt.Sprintf("%demails in the outbox", emails),
 		"#glance-deliveries": fmt.Sprintf("%dwebhook deliveries failing", failing),
 	} {
 		if got := tb.text(sel); got != want {
@@ -133,18 +136,30 @@ func TestDashboardRefreshesOnChange(t *testing.T) {
 	}
 
 	agents := w.count(t, "/_sandbox/agent-requests?status=pending")
-	w.deferred(t, http.MethodPatch, "/card/card_acmemeals", "sk_sandbox_acme_readonly", map[string]any{"name": "Team lunches"})
+	w.deferred(t, http.MethodPatch, "/card/card_acmemeals", "sk_sandbox_acme_readonly",
+		map[string]any{"name": "Team lunches"})
 	tb.waitText("#glance-agents", fmt.Sprintf("%dagent requests pending", agents+1))
 	kept()
 
 	tb.visit("#/agents", "page-agents", "Create Virtual Card")
-	w.deferred(t, http.MethodPatch, "/card/card_acmeoffice", "sk_sandbox_acme_readonly", map[string]any{"name": "Office and supplies"})
+	w.deferred(t, http.MethodPatch, "/card/card_acmeoffice", "sk_sandbox_acme_readonly",
+		map[string]any{"name": "Office and supplies"})
 	tb.waitText("#agent-requests", "Office supplies → Office and supplies")
 	kept()
 
 	tb.visit("#/outbox", "page-outbox", "Outbox")
-	w.api(t, http.MethodPost, "/v2/information-requests", "sk_sandbox_alice", map[string]string{"x-legal-entity": "le_acme", "X-Idempotency-Key": "live-1"},
-		map[string]any{"contactId": "le_c_pixelforge", "requestedInformation": map[string]any{"address": true}, "requesterName": "Alice Chen"})
+	w.api(
+		t,
+		http.MethodPost,
+		"/v2/information-requests",
+		"sk_sandbox_alice",
+		map[string]string{"x-legal-entity": "le_acme", "X-Idempotency-Key": "live-1"},
+		map[string]any{
+			"contactId":            "le_c_pixelforge",
+			"requestedInformation": map[string]any{"address": true},
+			"requesterName":        "Alice Chen",
+		},
+	)
 	tb.waitText("#outbox-list", "Acme Robotics Inc. requests your address")
 	kept()
 
@@ -181,12 +196,20 @@ func TestDashboardChartTooltip(t *testing.T) {
 		t.Errorf("the chart takes %.0f%% of its section's width, want nearly all of it", ratio*100)
 	}
 	// The scale fits the balance's range, not zero to its top: the labels differ.
-	labels := eval[[]string](tb, `[...document.querySelector('#balance-charts svg.chart').querySelectorAll('.grid-line text')].map((t) => t.textContent)`)
+	labels := eval[[]string](
+		tb,
+		`[...document.querySelector('#balance-charts svg.chart').querySelectorAll('.grid-line text')].map((t) =>`+
+			` t.textContent)`,
+	)
 	if len(labels) < 3 || labels[0] == "$0.00" {
 		t.Errorf("the value axis reads %q, want at least 3 labels scaled to the balance", labels)
 	}
 	tb.do(chromedp.ScrollIntoView(`#balance-charts svg.chart`))
-	box := eval[[]float64](tb, `(() => { const r = document.querySelector('#balance-charts svg.chart').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`)
+	box := eval[[]float64](
+		tb,
+		`(() => { const r = document.querySelector('#balance-charts svg.chart').getBoundingClientRect(); return [r.left,`+
+			` r.top, r.width, r.height]; })()`,
+	)
 	tb.do(chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, box[0]+box[2]*0.6, box[1]+box[3]*0.5))
 	if _, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](`!document.querySelector('#balance-charts .chart-tip').hidden`,
 		chromedp.WithPollingTimeout(waitFor))); err != nil {

@@ -54,7 +54,8 @@ func TestDashboardAdvanceClock(t *testing.T) {
 		}
 	}
 	if settled == 0 || !strings.Contains(tb.text("#advance-result"), fmt.Sprintf("%d events ran", len(done)-1)) {
-		t.Errorf("the API ran %d events (%d settlements) in the day; the page says %q", len(done)-1, settled, clip(tb.text("#advance-result")))
+		t.Errorf("the API ran %d events (%d settlements) in the day; the page says %q", len(done)-1, settled,
+			clip(tb.text("#advance-result")))
 	}
 
 	// Switching worlds shows the other world's clock, untouched; the
@@ -83,7 +84,8 @@ func TestDashboardAdvanceClock(t *testing.T) {
 	}
 	if status, ir := w.api(t, http.MethodPost, "/v2/information-requests", "sk_sandbox_alice",
 		map[string]string{"x-legal-entity": "le_acme", "X-Idempotency-Key": "between-clicks"},
-		map[string]any{"contactId": "le_c_pixelforge", "requestedInformation": map[string]any{"address": true}, "requesterName": "Alice Chen"}); status != http.StatusOK {
+		map[string]any{"contactId": "le_c_pixelforge", "requestedInformation": map[string]any{"address": true},
+			"requesterName": "Alice Chen"}); status != http.StatusOK {
 		t.Fatalf("creating an information request answered %d: %v", status, ir)
 	}
 	tb.waitText("#glance-outbox", fmt.Sprintf("%demails in the outbox", n+1))
@@ -103,10 +105,18 @@ func TestDashboardAdvanceClock(t *testing.T) {
 // submitted through the API.
 func TestDashboardSecureForm(t *testing.T) {
 	w := newWorld(t)
-	status, ir := w.api(t, http.MethodPost, "/v2/information-requests", "sk_sandbox_alice",
+	status, ir := w.api(
+		t,
+		http.MethodPost,
+		"/v2/information-requests",
+		"sk_sandbox_alice",
 		map[string]string{"x-legal-entity": "le_acme", "X-Idempotency-Key": "form-1"},
-		map[string]any{"contactId": "le_c_pixelforge", "requestedInformation": map[string]any{"destinationTypes": []string{"bank_account"}, "address": true},
-			"requesterName": "Alice Chen"})
+		map[string]any{
+			"contactId":            "le_c_pixelforge",
+			"requestedInformation": map[string]any{"destinationTypes": []string{"bank_account"}, "address": true},
+			"requesterName":        "Alice Chen",
+		},
+	)
 	if status != http.StatusCreated && status != http.StatusOK {
 		t.Fatalf("creating the information request answered %d: %v", status, ir)
 	}
@@ -122,8 +132,9 @@ func TestDashboardSecureForm(t *testing.T) {
 
 	tb.do(chromedp.Navigate(link), chromedp.WaitVisible(chromedp.ID("secure-form")))
 	for field, value := range map[string]string{
-		"bankAccount.holderName": "Pixelforge Design LLC", "bankAccount.routingNumber": "021000021", "bankAccount.accountNumber": "000123456789",
-		"address.addressLine": "12 Pixel Way", "address.addressCity": "Portland", "address.addressState": "OR",
+		"bankAccount.holderName": "Pixelforge Design LLC", "bankAccount.routingNumber": "021000021",
+		"bankAccount.accountNumber": "000123456789",
+		"address.addressLine":       "12 Pixel Way", "address.addressCity": "Portland", "address.addressState": "OR",
 		"address.addressZip": "97201", "address.addressCountry": "US",
 	} {
 		tb.do(chromedp.SendKeys(chromedp.CSS(`[id="`+field+`"]`), value))
@@ -145,7 +156,8 @@ func TestDashboardSecureForm(t *testing.T) {
 			FirstSubmittedAt string `json:"firstSubmittedAt"`
 		} `json:"informationRequest"`
 	}
-	if _, err := w.ctl.Do(context.Background(), http.MethodGet, "/_sandbox/information-requests/"+id, nil, &got); err != nil {
+	if _, err := w.ctl.Do(context.Background(), http.MethodGet, "/_sandbox/information-requests/"+id, nil,
+		&got); err != nil {
 		t.Fatal(err)
 	}
 	if got.InformationRequest.Status != "submitted" || got.InformationRequest.FirstSubmittedAt == "" {
@@ -200,9 +212,13 @@ func TestDashboardDeclinedPurchase(t *testing.T) {
 	tb.screenshotOnFailure(t, "simulate purchase")
 	tb.visit("#/simulate", "page-simulate", "Card purchase")
 	purchase := func(amount string) {
-		tb.do(chromedp.SetValue(chromedp.ID("sim-card"), "card_acmeoffice"), chromedp.SetValue(chromedp.ID("sim-merchant"), "merchant_v2_aws"),
-			chromedp.SetValue(chromedp.ID("sim-amount"), amount), chromedp.Evaluate[chromedp.Void](`document.getElementById('purchase-result')?.remove()`),
-			chromedp.Click(`#purchase-form button[type=submit]`))
+		tb.do(
+			chromedp.SetValue(chromedp.ID("sim-card"), "card_acmeoffice"),
+			chromedp.SetValue(chromedp.ID("sim-merchant"), "merchant_v2_aws"),
+			chromedp.SetValue(chromedp.ID("sim-amount"), amount),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById('purchase-result')?.remove()`),
+			chromedp.Click(`#purchase-form button[type=submit]`),
+		)
 		tb.waitText("#purchase-form-result", "The purchase was")
 	}
 	purchase("900.00")
@@ -214,7 +230,8 @@ func TestDashboardDeclinedPurchase(t *testing.T) {
 	tb.waitText("#purchase-result", "$900.00 is above the card's maximum of $500.00")
 	_, list := w.api(t, http.MethodGet, "/transaction?filter:cardId=card_acmeoffice", "sk_sandbox_acme", nil, nil)
 	first := list["items"].([]any)[0].(map[string]any)
-	if first["detailedStatus"] != "declined" || first["declineReason"] != "transaction_size_exceeded" || cents(first["amountCents"]) != -90000 {
+	if first["detailedStatus"] != "declined" || first["declineReason"] != "transaction_size_exceeded" ||
+		cents(first["amountCents"]) != -90000 {
 		t.Errorf("the card's newest transaction is %v, want the declined $900.00", first)
 	}
 
@@ -255,7 +272,8 @@ func TestDashboardWebhookDeliveries(t *testing.T) {
 		io.WriteString(rw, "thanks")
 	}))
 	defer receiver.Close()
-	status, hook := w.api(t, http.MethodPost, "/webhook", "sk_sandbox_acme", nil, map[string]any{"url": receiver.URL + "/hooks", "name": "Test receiver"})
+	status, hook := w.api(t, http.MethodPost, "/webhook", "sk_sandbox_acme", nil,
+		map[string]any{"url": receiver.URL + "/hooks", "name": "Test receiver"})
 	if status != http.StatusCreated {
 		t.Fatalf("creating the endpoint answered %d: %v", status, hook)
 	}
@@ -263,10 +281,12 @@ func TestDashboardWebhookDeliveries(t *testing.T) {
 	purchase := func(amount int) {
 		t.Helper()
 		body := map[string]any{"cardId": "card_acmegithub", "merchantId": "merchant_v2_github", "amountCents": amount}
-		if _, err := w.ctl.Do(context.Background(), http.MethodPost, "/_sandbox/simulate/card-authorization", body, nil); err != nil {
+		if _, err := w.ctl.Do(context.Background(), http.MethodPost, "/_sandbox/simulate/card-authorization", body,
+			nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.ctl.Do(context.Background(), http.MethodPost, "/_sandbox/webhook-deliveries/settle", nil, nil); err != nil {
+		if _, err := w.ctl.Do(context.Background(), http.MethodPost, "/_sandbox/webhook-deliveries/settle", nil,
+			nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -313,7 +333,8 @@ func TestDashboardWebhookDeliveries(t *testing.T) {
 	tb.waitText("#toasts", "Redelivering")
 	listed(second + 1)
 	tb.waitText("#deliveries details.delivery:first-child", "redeliver of "+mine[0]["id"].(string))
-	if _, err := w.ctl.Do(context.Background(), http.MethodPost, "/_sandbox/webhook-deliveries/settle", nil, nil); err != nil {
+	if _, err := w.ctl.Do(context.Background(), http.MethodPost, "/_sandbox/webhook-deliveries/settle", nil,
+		nil); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -332,20 +353,30 @@ func TestDashboardSimulateMoney(t *testing.T) {
 	tb.screenshotOnFailure(t, "simulate money")
 	tb.visit("#/simulate", "page-simulate", "Incoming transfer")
 
-	tb.do(chromedp.SetValue(chromedp.ID("sim-transfer-to"), "subaccount_acmepayroll"), chromedp.SetValue(chromedp.ID("sim-transfer-rail"), "rtp"),
-		chromedp.SetValue(chromedp.ID("sim-transfer-amount"), "1,234.56"), chromedp.Click(`#transfer-form button[type=submit]`))
+	tb.do(
+		chromedp.SetValue(chromedp.ID("sim-transfer-to"), "subaccount_acmepayroll"),
+		chromedp.SetValue(chromedp.ID("sim-transfer-rail"), "rtp"),
+		chromedp.SetValue(chromedp.ID("sim-transfer-amount"), "1,234.56"),
+		chromedp.Click(`#transfer-form button[type=submit]`),
+	)
 	tb.waitText("#transfer-result", "$1,234.56")
 	txn := strings.Fields(tb.text("#transfer-result code"))[0]
 	_, got := w.api(t, http.MethodGet, "/transaction/"+txn, "sk_sandbox_acme", nil, nil)
-	if got["virtualAccountId"] != "subaccount_acmepayroll" || cents(got["amountCents"]) != 123456 || got["detailedStatus"] != "settled" {
+	if got["virtualAccountId"] != "subaccount_acmepayroll" || cents(got["amountCents"]) != 123456 ||
+		got["detailedStatus"] != "settled" {
 		t.Errorf("the received transfer is %v, want $1,234.56 settled into Payroll reserve", got)
 	}
 
-	tb.do(chromedp.SetValue(chromedp.ID("sim-invoice"), "invoice_acme1002"), chromedp.SetValue(chromedp.ID("sim-invoice-amount"), "500"),
-		chromedp.SetValue(chromedp.ID("sim-invoice-method"), "inbound_wire_transfer"), chromedp.Click(`#invoice-form button[type=submit]`))
+	tb.do(
+		chromedp.SetValue(chromedp.ID("sim-invoice"), "invoice_acme1002"),
+		chromedp.SetValue(chromedp.ID("sim-invoice-amount"), "500"),
+		chromedp.SetValue(chromedp.ID("sim-invoice-method"), "inbound_wire_transfer"),
+		chromedp.Click(`#invoice-form button[type=submit]`),
+	)
 	tb.waitText("#invoice-result", "paid_partially")
 	_, inv := w.api(t, http.MethodGet, "/invoice/invoice_acme1002", "sk_sandbox_acme", nil, nil)
-	if got := inv["invoice"].(map[string]any); got["status"] != "paid_partially" || cents(got["collectedAmountCents"]) != 50000 {
+	if got := inv["invoice"].(map[string]any); got["status"] != "paid_partially" ||
+		cents(got["collectedAmountCents"]) != 50000 {
 		t.Errorf("the invoice is %v, want $500.00 collected", got)
 	}
 

@@ -44,10 +44,20 @@ type pagesWant struct {
 func pagesSetup(t *testing.T, w *world) pagesWant {
 	t.Helper()
 	acme := map[string]string{"x-legal-entity": "le_acme"}
-	_, ir := w.api(t, http.MethodPost, "/v2/information-requests", "sk_sandbox_alice",
+	_, ir := w.api(
+		t,
+		http.MethodPost,
+		"/v2/information-requests",
+		"sk_sandbox_alice",
 		map[string]string{"x-legal-entity": "le_acme", "X-Idempotency-Key": "pages-1"},
-		map[string]any{"contactId": "le_c_pixelforge", "requestedInformation": map[string]any{"address": true}, "requesterName": "Alice Chen"})
-	w.deferred(t, http.MethodPatch, "/card/card_acmemeals", "sk_sandbox_acme_readonly", map[string]any{"name": "Team lunches"})
+		map[string]any{
+			"contactId":            "le_c_pixelforge",
+			"requestedInformation": map[string]any{"address": true},
+			"requesterName":        "Alice Chen",
+		},
+	)
+	w.deferred(t, http.MethodPatch, "/card/card_acmemeals", "sk_sandbox_acme_readonly",
+		map[string]any{"name": "Team lunches"})
 	w.mcpCall(t, "sk_sandbox_acme", "/account")
 	if status, _ := w.api(t, http.MethodGet, "/cards", "sk_sandbox_acme", nil, nil); status != http.StatusNotFound {
 		t.Fatalf("GET /cards = %d, want 404", status)
@@ -76,10 +86,13 @@ func TestDashboardPages(t *testing.T) {
 	}{
 		{"overview", "#/overview", "page-overview", "Virtual clock", func(t *testing.T) {
 			tb.waitText("#world-id", w.id)
-			for sel, want := range map[string]string{"#world-scenario": "demo", "#world-seed": "42", "#clock-now": "15 Jun 2026, 14:00 UTC",
-				"#next-event-at": "15 Jun 2026, 15:00 UTC", "#events-scheduled": "token_prices.tick", "#worlds-table": w.id, "#header-clock": "15 Jun 2026, 14:00",
-				"#glance-agents": "2agent requests pending", "#glance-outbox": "4emails in the outbox", "#glance-deliveries": "1webhook deliveries failing",
-				"#next-business-at": "webhook.retry"} {
+			for sel, want := range map[string]string{"#world-scenario": "demo", "#world-seed": "42",
+				"#clock-now":     "15 Jun 2026, 14:00 UTC",
+				"#next-event-at": "15 Jun 2026, 15:00 UTC", "#events-scheduled": "token_prices.tick", "#worlds-table": w.id,
+				"#header-clock":  "15 Jun 2026, 14:00",
+				"#glance-agents": "2agent requests pending", "#glance-outbox": "4emails in the outbox",
+				"#glance-deliveries": "1webhook deliveries failing",
+				"#next-business-at":  "webhook.retry"} {
 				if got := tb.text(sel); !strings.Contains(got, want) {
 					t.Errorf("%s reads %q, want %q in it", sel, clip(got), want)
 				}
@@ -109,8 +122,12 @@ func TestDashboardPages(t *testing.T) {
 			tb.waitText("#card-card_acmeoffice", "Each purchase at least $1.00 and at most $500.00")
 		}},
 		{"card groups", "#/browse/card-groups", "browse-card-groups", "Paid acquisition", func(t *testing.T) {
-			labels := eval[[]string](tb, `[...document.querySelectorAll('#card-group-card_group_acmeads .bar')].map((b) => b.getAttribute('aria-label'))`)
-			if len(labels) != 2 || !strings.HasPrefix(labels[0], "Weekly limit") || !strings.HasPrefix(labels[1], "Monthly limit") {
+			labels := eval[[]string](
+				tb,
+				`[...document.querySelectorAll('#card-group-card_group_acmeads .bar')].map((b) => b.getAttribute('aria-label'))`,
+			)
+			if len(labels) != 2 || !strings.HasPrefix(labels[0], "Weekly limit") ||
+				!strings.HasPrefix(labels[1], "Monthly limit") {
 				t.Fatalf("the ads group's bars: %q, want a weekly and a monthly one", labels)
 			}
 			if !strings.Contains(labels[0]+labels[1], usd(adsSpend)+" of") {
@@ -121,7 +138,10 @@ func TestDashboardPages(t *testing.T) {
 			tb.do(chromedp.SetValue(chromedp.ID("txn-status"), "failed"), chromedp.Evaluate[chromedp.Void](
 				`document.getElementById('txn-status').dispatchEvent(new Event('change'))`))
 			tb.waitText("#txn-info", "Page 1")
-			statuses := eval[[]string](tb, `[...document.querySelectorAll('#transactions-table tbody .badge')].map((b) => b.textContent)`)
+			statuses := eval[[]string](
+				tb,
+				`[...document.querySelectorAll('#transactions-table tbody .badge')].map((b) => b.textContent)`,
+			)
 			for _, s := range statuses {
 				if s != "declined" && s != "reversed" && s != "canceled" && s != "failed" {
 					t.Fatalf("filtered on failed, the list shows %q", statuses)

@@ -10,7 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-var screenshots = flag.String("ui.screenshots", "", "write a screenshot of each view of the dashboard, on the demo scenario as it opens, to this directory")
+var screenshots = flag.String("ui.screenshots", "",
+	"write a screenshot of each view of the dashboard, on the demo scenario as it opens, to this directory")
 
 // TestDashboardScreenshots takes the pictures docs/dashboard.md and
 // docs/demo.md show, one per view, only when asked:
@@ -28,7 +29,13 @@ func TestDashboardScreenshots(t *testing.T) {
 		after                  func()
 	}{
 		{"tour", "#/tour", "page-tour", "Five flows", nil},
-		{"browse-transactions", "#/browse/transactions/Brightside", "browse-transactions", "queued: awaiting bank details", nil},
+		{
+			"browse-transactions",
+			"#/browse/transactions/Brightside",
+			"browse-transactions",
+			"queued: awaiting bank details",
+			nil,
+		},
 		{"outbox", "#/outbox", "page-outbox", "Open the secure form", nil},
 		{"deliveries", "#/deliveries", "page-deliveries", "retrying", func() {
 			tb.do(chromedp.Click(`#deliveries details.delivery:last-child > summary`))
@@ -41,7 +48,11 @@ func TestDashboardScreenshots(t *testing.T) {
 		}},
 		{"journal", "#/journal", "page-journal", "Request journal", nil},
 		{"charts", "#/charts", "page-charts", "Balance over time", func() {
-			box := eval[[]float64](tb, `(() => { const r = document.querySelector('#balance-charts svg.chart').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`)
+			box := eval[[]float64](
+				tb,
+				`(() => { const r = document.querySelector('#balance-charts svg.chart').getBoundingClientRect(); return [r.left,`+
+					` r.top, r.width, r.height]; })()`,
+			)
 			tb.do(chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, box[0]+box[2]*0.62, box[1]+box[3]*0.5))
 			tb.waitText("#balance-charts .chart-tip", "$")
 		}},

@@ -173,8 +173,10 @@ func decodeOptions(strict bool) json.Options {
 
 // The two sets of decodeOptions, joined once.
 var (
-	strictOptions  = json.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false), json.RejectUnknownMembers(true))
-	lenientOptions = json.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false), json.RejectUnknownMembers(false))
+	strictOptions = json.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false),
+		json.RejectUnknownMembers(true))
+	lenientOptions = json.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false),
+		json.RejectUnknownMembers(false))
 )
 
 // jsonProblem names a decoding error: malformed JSON in the body as a
@@ -192,7 +194,8 @@ func jsonProblem(err error) error {
 		switch {
 		case errors.Is(sem.Err, json.ErrUnknownName):
 			return kernel.InvalidField(at, "is not a known property")
-		case sem.GoType != nil && sem.JSONKind != 0 && (sem.Err == nil || errors.Is(sem.Err, strconv.ErrSyntax) || errors.Is(sem.Err, strconv.ErrRange)):
+		case sem.GoType != nil && sem.JSONKind != 0 && (sem.Err == nil || errors.Is(sem.Err, strconv.ErrSyntax) ||
+			errors.Is(sem.Err, strconv.ErrRange)):
 			got := jsonshape.KindName(byte(sem.JSONKind))
 			if sem.JSONKind == '0' {
 				got += " " + string(sem.JSONValue)

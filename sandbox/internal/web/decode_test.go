@@ -139,7 +139,8 @@ func TestDecodeKeepsValues(t *testing.T) {
 	if got, msg := decodeProblem(t, body, &v, true); got != "" {
 		t.Fatalf("refused %s: %s", got, msg)
 	}
-	if v.Name != "a" || v.Maybe != nil || len(v.Items) != 1 || *v.Items[0].Note != "x" || v.Labels["k"] != "v" || v.Inner != "i" {
+	if v.Name != "a" || v.Maybe != nil || len(v.Items) != 1 || *v.Items[0].Note != "x" || v.Labels["k"] != "v" ||
+		v.Inner != "i" {
 		t.Fatalf("decoded %+v", v)
 	}
 }

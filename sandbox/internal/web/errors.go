@@ -64,15 +64,20 @@ func WriteError(w http.ResponseWriter, r *http.Request, gen Gen, err error) {
 		details = map[string]string{}
 	}
 	if gen == Gen2 {
-		Write(w, r, Status(status, Gen2Error{Code: string(e.Code), Message: e.Message, Details: details, ReferenceID: info.ReferenceID}))
+		Write(w, r,
+			Status(status, Gen2Error{Code: string(e.Code), Message: e.Message, Details: details, ReferenceID: info.ReferenceID}))
 		return
 	}
 	meta := map[string]any{"referenceId": info.ReferenceID}
 	if len(details) > 0 {
 		meta["details"] = details
 	}
-	Write(w, r, Status(status, Gen1Error{Message: gen1Message(e.Message, e.Code, info.ReferenceID), Name: gen1Names[status],
-		Identifier: string(e.Code), RawStatus: status, Meta: meta}))
+	Write(
+		w,
+		r,
+		Status(status, Gen1Error{Message: gen1Message(e.Message, e.Code, info.ReferenceID), Name: gen1Names[status],
+			Identifier: string(e.Code), RawStatus: status, Meta: meta}),
+	)
 }
 
 // gen1Message is a first-generation error message: the text, then the

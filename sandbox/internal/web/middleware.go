@@ -16,7 +16,8 @@ import (
 // CORS headers: every header the API reads may be sent by a browser, and
 // every header it writes may be read.
 const (
-	allowHeaders  = "X-API-Key, x-legal-entity, X-Idempotency-Key, Content-Type, Authorization, X-Sandbox-World, X-Admin-Token, X-Request-Id"
+	allowHeaders = "X-API-Key, x-legal-entity, X-Idempotency-Key, Content-Type, Authorization, X-Sandbox-World," +
+		" X-Admin-Token, X-Request-Id"
 	exposeHeaders = "X-Request-Id, x-deferred-action-id, Retry-After, Location, Content-Length"
 	allowMethods  = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
 )
@@ -83,7 +84,13 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 			info.Route = "cors.preflight"
 			if guarded && shared == "" {
-				WriteError(w, r, Gen2, kernel.Errorf(kernel.CodeForbidden, "the control API shares nothing with other origins unless they are listed with --allowed-origins"))
+				WriteError(
+					w,
+					r,
+					Gen2,
+					kernel.Errorf(kernel.CodeForbidden,
+						"the control API shares nothing with other origins unless they are listed with --allowed-origins"),
+				)
 				return
 			}
 			w.Header().Set("Access-Control-Max-Age", "600")
@@ -182,7 +189,8 @@ func logLevel(r *http.Request, info *Info) zerolog.Level {
 		return zerolog.ErrorLevel
 	case info.Status >= 400:
 		return zerolog.WarnLevel
-	case r.Method == http.MethodGet && (r.Header.Get(DashboardHeader) != "" || strings.HasPrefix(r.URL.Path, "/_sandbox/ui/")):
+	case r.Method == http.MethodGet && (r.Header.Get(DashboardHeader) != "" ||
+		strings.HasPrefix(r.URL.Path, "/_sandbox/ui/")):
 		return zerolog.DebugLevel
 	}
 	return zerolog.InfoLevel

@@ -48,8 +48,13 @@ func guards(path string) bool {
 // check refuses a request the policy does not allow.
 func (o *Origins) check(r *http.Request) error {
 	if !o.hostAllowed(r.Host) {
-		return kernel.Errorf(kernel.CodeForbidden, "the control API, the dashboard and the MCP server do not answer the host %q: "+
-			"use 127.0.0.1 or localhost, or start the sandbox with --allowed-hosts %s", hostOnly(r.Host), hostOnly(r.Host))
+		return kernel.Errorf(
+			kernel.CodeForbidden,
+			"the control API, the dashboard and the MCP server do not answer the host %q: "+
+				"use 127.0.0.1 or localhost, or start the sandbox with --allowed-hosts %s",
+			hostOnly(r.Host),
+			hostOnly(r.Host),
+		)
 	}
 	origin := r.Header.Get("Origin")
 	if r.Header.Get("Sec-Fetch-Site") == "same-origin" {

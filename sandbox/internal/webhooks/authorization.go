@@ -141,7 +141,14 @@ type authorizationAnswer struct {
 
 // logCall logs one authorization call. An authorization webhook belongs to
 // its account, so the account's id names it; the event id is the request's.
-func (c *Caller) logCall(w *kernel.World, hook *cards.AuthorizationWebhook, id string, status int, cause string, latency time.Duration) {
+func (c *Caller) logCall(
+	w *kernel.World,
+	hook *cards.AuthorizationWebhook,
+	id string,
+	status int,
+	cause string,
+	latency time.Duration,
+) {
 	ev := c.Log.Info()
 	if cause != "" {
 		ev = c.Log.Warn()
@@ -153,7 +160,11 @@ func (c *Caller) logCall(w *kernel.World, hook *cards.AuthorizationWebhook, id s
 
 // call posts the event and reads the answer and its status; cause says why
 // there is no valid answer.
-func (c *Caller) call(hook *cards.AuthorizationWebhook, id, virtual string, body []byte) (authorizationAnswer, int, string) {
+func (c *Caller) call(
+	hook *cards.AuthorizationWebhook,
+	id, virtual string,
+	body []byte,
+) (authorizationAnswer, int, string) {
 	var answer authorizationAnswer
 	timeout := time.Duration(hook.TimeoutDurationMs) * time.Millisecond
 	if c.Timeout > 0 {

@@ -55,7 +55,8 @@ func newAuthReceiver(t *testing.T, status int, answer string) *authReceiver {
 
 const operating = "sa_group_acmeoperating"
 
-func putAuthorizationWebhook(t *testing.T, w *kernel.World, url, status string, cfg cards.AuthorizationConfig) *cards.AuthorizationWebhook {
+func putAuthorizationWebhook(t *testing.T, w *kernel.World, url, status string,
+	cfg cards.AuthorizationConfig) *cards.AuthorizationWebhook {
 	t.Helper()
 	var h *cards.AuthorizationWebhook
 	err := w.Update(func(op *kernel.Op) error {
@@ -188,12 +189,15 @@ func TestInactiveAuthorizationWebhookIsNotCalled(t *testing.T) {
 
 func TestSigningSecretNeverChanges(t *testing.T) {
 	_, w := demoWorld(t)
-	first := putAuthorizationWebhook(t, w, "http://127.0.0.1:1/a", "inactive", cards.AuthorizationConfig{FallbackBehavior: "reject"})
-	second := putAuthorizationWebhook(t, w, "http://127.0.0.1:1/b", "active", cards.AuthorizationConfig{FallbackBehavior: "default"})
+	first := putAuthorizationWebhook(t, w, "http://127.0.0.1:1/a", "inactive",
+		cards.AuthorizationConfig{FallbackBehavior: "reject"})
+	second := putAuthorizationWebhook(t, w, "http://127.0.0.1:1/b", "active",
+		cards.AuthorizationConfig{FallbackBehavior: "default"})
 	if !strings.HasPrefix(first.SigningSecret, "whsec_") || first.SigningSecret != second.SigningSecret {
 		t.Fatalf("secrets %q then %q", first.SigningSecret, second.SigningSecret)
 	}
-	if second.WebhookURL != "http://127.0.0.1:1/b" || !second.CreatedAt.Equal(first.CreatedAt) || second.TimeoutDurationMs != 1500 {
+	if second.WebhookURL != "http://127.0.0.1:1/b" || !second.CreatedAt.Equal(first.CreatedAt) ||
+		second.TimeoutDurationMs != 1500 {
 		t.Fatalf("after the second PUT: %+v", second)
 	}
 }

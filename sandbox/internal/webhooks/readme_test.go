@@ -100,7 +100,8 @@ func TestReadmeGoSnippetIsTheTestedCode(t *testing.T) {
 	_, tested, _ := strings.Cut(string(src), "// docs/webhooks.md snippet begins\n")
 	tested, _, _ = strings.Cut(tested, "// docs/webhooks.md snippet ends")
 	if got, want := strings.TrimSpace("// verifySlashWebhook"+code), strings.TrimSpace(tested); got != want {
-		t.Fatalf("docs/webhooks.md's Go code differs from the tested code:\n--- docs/webhooks.md\n%s\n--- tested\n%s", got, want)
+		t.Fatalf("docs/webhooks.md's Go code differs from the tested code:\n--- docs/webhooks.md\n%s\n--- tested\n%s", got,
+			want)
 	}
 	for _, line := range strings.Split(imports, "\n") {
 		if line = strings.TrimSpace(line); strings.HasPrefix(line, `"`) && !strings.Contains(string(src), "\t"+line+"\n") {

@@ -82,7 +82,8 @@ func endpoint(t *testing.T, w *kernel.World, url string) *deliveries.Webhook {
 	var hook *deliveries.Webhook
 	err := w.Update(func(op *kernel.Op) error {
 		var err error
-		hook, err = deliveries.CreateWebhook(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), deliveries.WebhookInput{URL: url, Name: "Receiver"})
+		hook, err = deliveries.CreateWebhook(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"),
+			deliveries.WebhookInput{URL: url, Name: "Receiver"})
 		return err
 	})
 	if err != nil {
@@ -153,7 +154,8 @@ func TestSenderSignsRetriesOnTheVirtualClockAndTimesOut(t *testing.T) {
 	if a := final.Attempts[1]; a.ResponseStatus != 0 || a.Error == "" {
 		t.Fatalf("timed-out attempt = %+v", a)
 	}
-	if final.Attempts[0].ResponseStatus != 500 || final.Attempts[0].ResponseBody != "answer 500" || final.Status != deliveries.DeliverySucceeded {
+	if final.Attempts[0].ResponseStatus != 500 || final.Attempts[0].ResponseBody != "answer 500" ||
+		final.Status != deliveries.DeliverySucceeded {
 		t.Fatalf("delivery = %+v", final)
 	}
 }

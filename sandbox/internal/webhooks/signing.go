@@ -36,7 +36,8 @@ const (
 )
 
 // SignatureAlgorithm names the delivery signature scheme.
-const SignatureAlgorithm = "RSASSA-PKCS1-v1_5 with SHA-256 over the raw request body, base64 (standard alphabet, padded)"
+const SignatureAlgorithm = "RSASSA-PKCS1-v1_5 with SHA-256 over the raw request body, base64 (standard alphabet," +
+	" padded)"
 
 var signingKey = sync.OnceValues(func() (*rsa.PrivateKey, error) {
 	block, _ := pem.Decode(fixtures.WebhookSigningKeyPEM)

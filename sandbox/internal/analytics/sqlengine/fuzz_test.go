@@ -13,9 +13,12 @@ import (
 // FuzzRun: any query text is answered with rows or an error in the
 // result; nothing panics.
 func FuzzRun(f *testing.F) {
-	for _, seed := range []string{"SELECT * FROM t", "select count(*) from t; ", "DELETE FROM t", "SHOW TABLES", "describe t",
-		"'unterminated", "/* open comment", "SELECT 1 -- x\n; UPDATE t SET n = 0", "ATTACH ':memory:' AS x", "PRAGMA writable_schema=1",
-		"WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n) SELECT x FROM n", "[t]", "\"", "SELECT zeroblob(1000000000)"} {
+	for _, seed := range []string{"SELECT * FROM t", "select count(*) from t; ", "DELETE FROM t", "SHOW TABLES",
+		"describe t",
+		"'unterminated", "/* open comment", "SELECT 1 -- x\n; UPDATE t SET n = 0", "ATTACH ':memory:' AS x",
+		"PRAGMA writable_schema=1",
+		"WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n) SELECT x FROM n", "[t]", "\"",
+		"SELECT zeroblob(1000000000)"} {
 		f.Add(seed)
 	}
 	lim := analytics.Limits{Timeout: 200 * time.Millisecond, MaxRows: 50, MaxBytes: 1 << 16}

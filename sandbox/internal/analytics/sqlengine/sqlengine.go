@@ -19,7 +19,12 @@ import (
 
 // Run is an analytics.Engine: it runs one read-only query over tables
 // filled from data.
-func Run(ctx context.Context, data []analytics.AnalyticsData, query string, lim analytics.Limits) (analytics.Result, error) {
+func Run(
+	ctx context.Context,
+	data []analytics.AnalyticsData,
+	query string,
+	lim analytics.Limits,
+) (analytics.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
 	db, err := sql.Open("sqlite", ":memory:")
@@ -54,7 +59,8 @@ func load(ctx context.Context, conn *sql.Conn, data []analytics.AnalyticsData) e
 		for i, c := range d.Table.Columns {
 			cols[i], marks[i] = fmt.Sprintf("%q %s", c.Name, c.Type), "?"
 		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %q (%s)", d.Table.Name, strings.Join(cols, ", "))); err != nil {
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %q (%s)", d.Table.Name,
+			strings.Join(cols, ", "))); err != nil {
 			return err
 		}
 		ins, err := tx.PrepareContext(ctx, fmt.Sprintf("INSERT INTO %q VALUES (%s)", d.Table.Name, strings.Join(marks, ", ")))
@@ -87,18 +93,20 @@ func lockDown(ctx context.Context, conn *sql.Conn) error {
 		if !ok {
 			return errors.New("the SQLite driver has no authorizer")
 		}
-		return reg.RegisterAuthorizer(func(action sqlite.AuthorizerActionCode, arg1, _, _, _ string) sqlite.AuthorizerReturnCode {
-			switch action {
-			case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthRecursive:
-				return sqlite.AuthorizerOK
-			case sqlite.AuthFunction:
-				if strings.EqualFold(arg1, "load_extension") {
-					return sqlite.AuthorizerDeny
+		return reg.RegisterAuthorizer(
+			func(action sqlite.AuthorizerActionCode, arg1, _, _, _ string) sqlite.AuthorizerReturnCode {
+				switch action {
+				case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthRecursive:
+					return sqlite.AuthorizerOK
+				case sqlite.AuthFunction:
+					if strings.EqualFold(arg1, "load_extension") {
+						return sqlite.AuthorizerDeny
+					}
+					return sqlite.AuthorizerOK
 				}
-				return sqlite.AuthorizerOK
-			}
-			return sqlite.AuthorizerDeny
-		})
+				return sqlite.AuthorizerDeny
+			},
+		)
 	})
 }
 
@@ -136,7 +144,9 @@ func execute(ctx context.Context, conn *sql.Conn, query string, lim analytics.Li
 			size += len(c) + len(fmt.Sprint(vals[i]))
 		}
 		if size > lim.MaxBytes {
-			return analytics.Failed(fmt.Sprintf("the result is larger than %d bytes; select fewer rows or columns", lim.MaxBytes))
+			return analytics.Failed(
+				fmt.Sprintf("the result is larger than %d bytes; select fewer rows or columns", lim.MaxBytes),
+			)
 		}
 		out.Rows = append(out.Rows, row)
 	}

@@ -22,7 +22,13 @@ import (
 // document does not declare, and a media type it does not list, are
 // problems too; without, they are skipped (the upstream document declares
 // few statuses).
-func (d *Document) CheckResponse(method, path string, status int, contentType string, body []byte, strict bool) []string {
+func (d *Document) CheckResponse(
+	method, path string,
+	status int,
+	contentType string,
+	body []byte,
+	strict bool,
+) []string {
 	tpl, ok := d.Operation(method, path)
 	if !ok {
 		if strict {
@@ -36,7 +42,13 @@ func (d *Document) CheckResponse(method, path string, status int, contentType st
 // CheckOperation validates a response of the operation at method and path
 // template, as CheckResponse does. Each problem starts with the method,
 // template, operationId (if any) and status.
-func (d *Document) CheckOperation(method, template string, status int, contentType string, body []byte, strict bool) []string {
+func (d *Document) CheckOperation(
+	method, template string,
+	status int,
+	contentType string,
+	body []byte,
+	strict bool,
+) []string {
 	item := d.model.Paths.PathItems.GetOrZero(template)
 	var op *v3.Operation
 	if item != nil {

@@ -12,8 +12,10 @@ const sample = `{"openapi":"3.1.0","info":{"title":"t","version":"1"},
    "200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Money"}}}},
    "202":{"description":"accepted"},
    "204":{"description":"none"}}}},
- "/money/settings":{"get":{"operationId":"money.settings","responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}}}}},
- "/pet":{"get":{"operationId":"pet.get","responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Pet"}}}}}}}},
+ "/money/settings":{"get":{"operationId":"money.settings","responses":{"200":{"description":"ok","content":{` +
+	`"application/json":{"schema":{"type":"object"}}}}}}},
+ "/pet":{"get":{"operationId":"pet.get","responses":{"200":{"description":"ok","content":{"application/json":{` +
+	`"schema":{"$ref":"#/components/schemas/Pet"}}}}}}}},
 "components":{"schemas":{
  "Money":{"type":"object","required":["amountCents","currency"],"additionalProperties":false,"properties":{
    "amountCents":{"type":"integer","minimum":0},
@@ -28,7 +30,8 @@ const sample = `{"openapi":"3.1.0","info":{"title":"t","version":"1"},
 // type and beside $ref, and put extension keys beside $ref, as the real
 // service's document does.
 const legacy = `{"openapi":"3.1.0","info":{"title":"t","version":"1"},
-"paths":{"/group":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Group","x-entrypoint":{"title":"Group"}}}}}}}}},
+"paths":{"/group":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":` +
+	`"#/components/schemas/Group","x-entrypoint":{"title":"Group"}}}}}}}}},
 "components":{"schemas":{
  "Money":{"type":"object","required":["amountCents"],"properties":{"amountCents":{"type":"integer"}}},
  "Group":{"type":"object","required":["id"],"properties":{
@@ -72,25 +75,145 @@ func TestCheckResponse(t *testing.T) {
 	}{
 		{"valid", "/money/m_1", 200, "application/json", ok, true, ""},
 		{"charset parameter", "/money/m_1", 200, "application/json; charset=utf-8", ok, true, ""},
-		{"missing required", "/money/m_1", 200, "application/json", `{"amountCents":5}`, true, "GET /money/{id} (money.get) 200: /: missing property 'currency'"},
-		{"wrong type", "/money/m_1", 200, "application/json", `{"amountCents":"5","currency":"USD"}`, true, `/amountCents = "5": got string, want integer`},
-		{"fraction for integer", "/money/m_1", 200, "application/json", `{"amountCents":5.5,"currency":"USD"}`, true, "/amountCents = 5.5: got number, want integer"},
-		{"unknown enum", "/money/m_1", 200, "application/json", `{"amountCents":5,"currency":"GBP"}`, true, `/currency = "GBP": value must be one of`},
-		{"additional property", "/money/m_1", 200, "application/json", `{"amountCents":5,"currency":"USD","x":1}`, true, "additional properties 'x' not allowed"},
-		{"null in a type list", "/money/m_1", 200, "application/json", `{"amountCents":5,"currency":"USD","note":null}`, true, ""},
-		{"null outside a type list", "/money/m_1", 200, "application/json", `{"amountCents":5,"currency":"USD","at":null}`, true, "/at = null: got null, want string"},
-		{"date-time", "/money/m_1", 200, "application/json", `{"amountCents":5,"currency":"USD","at":"yesterday"}`, true, `/at = "yesterday": 'yesterday' is not valid date-time`},
-		{"pattern", "/money/m_1", 200, "application/json", `{"amountCents":5,"currency":"USD","id":"x"}`, true, `/id = "x": 'x' does not match pattern`},
-		{"maxLength", "/money/m_1", 200, "application/json", `{"amountCents":5,"currency":"USD","note":"toolong"}`, true, "/note"},
-		{"minimum", "/money/m_1", 200, "application/json", `{"amountCents":-1,"currency":"USD"}`, true, "/amountCents = -1: minimum"},
-		{"items", "/money/m_1", 200, "application/json", `{"amountCents":1,"currency":"USD","tags":["a",1]}`, true, "/tags/1 = 1: got number, want string"},
+		{
+			"missing required",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":5}`,
+			true,
+			"GET /money/{id} (money.get) 200: /: missing property 'currency'",
+		},
+		{
+			"wrong type",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":"5","currency":"USD"}`,
+			true,
+			`/amountCents = "5": got string, want integer`,
+		},
+		{
+			"fraction for integer",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":5.5,"currency":"USD"}`,
+			true,
+			"/amountCents = 5.5: got number, want integer",
+		},
+		{
+			"unknown enum",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":5,"currency":"GBP"}`,
+			true,
+			`/currency = "GBP": value must be one of`,
+		},
+		{
+			"additional property",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":5,"currency":"USD","x":1}`,
+			true,
+			"additional properties 'x' not allowed",
+		},
+		{
+			"null in a type list",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":5,"currency":"USD","note":null}`,
+			true,
+			"",
+		},
+		{
+			"null outside a type list",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":5,"currency":"USD","at":null}`,
+			true,
+			"/at = null: got null, want string",
+		},
+		{
+			"date-time",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":5,"currency":"USD","at":"yesterday"}`,
+			true,
+			`/at = "yesterday": 'yesterday' is not valid date-time`,
+		},
+		{
+			"pattern",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":5,"currency":"USD","id":"x"}`,
+			true,
+			`/id = "x": 'x' does not match pattern`,
+		},
+		{
+			"maxLength",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":5,"currency":"USD","note":"toolong"}`,
+			true,
+			"/note",
+		},
+		{
+			"minimum",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":-1,"currency":"USD"}`,
+			true,
+			"/amountCents = -1: minimum",
+		},
+		{
+			"items",
+			"/money/m_1",
+			200,
+			"application/json",
+			`{"amountCents":1,"currency":"USD","tags":["a",1]}`,
+			true,
+			"/tags/1 = 1: got number, want string",
+		},
 		{"not JSON", "/money/m_1", 200, "application/json", `{"amountCents":`, true, "cannot be decoded"},
 		{"empty body", "/money/m_1", 200, "application/json", ``, true, "(money.get) 200"},
-		{"undeclared status", "/money/m_1", 418, "application/json", ok, true, "GET /money/{id} (money.get) 418: status not declared"},
+		{
+			"undeclared status",
+			"/money/m_1",
+			418,
+			"application/json",
+			ok,
+			true,
+			"GET /money/{id} (money.get) 418: status not declared",
+		},
 		{"undeclared status, lenient", "/money/m_1", 418, "application/json", ok, false, ""},
-		{"undeclared media type", "/money/m_1", 200, "text/csv", "a,b", true, `(money.get) 200: media type "text/csv" not declared`},
+		{
+			"undeclared media type",
+			"/money/m_1",
+			200,
+			"text/csv",
+			"a,b",
+			true,
+			`(money.get) 200: media type "text/csv" not declared`,
+		},
 		{"undeclared media type, lenient", "/money/m_1", 200, "text/csv", "a,b", false, ""},
-		{"body where none is declared", "/money/m_1", 202, "application/json", ok, true, "(money.get) 202: a body is not declared"},
+		{
+			"body where none is declared",
+			"/money/m_1",
+			202,
+			"application/json",
+			ok,
+			true,
+			"(money.get) 202: a body is not declared",
+		},
 		{"no body where none is declared", "/money/m_1", 204, "", "", true, ""},
 		{"undeclared operation", "/nothing", 200, "application/json", ok, true, "GET /nothing is not in the document"},
 		{"undeclared operation, lenient", "/nothing", 200, "application/json", ok, false, ""},
@@ -152,9 +275,35 @@ func TestLoadShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	const op = "GET /card/{cardId} (card.Card)"
-	expect(t, d.CheckOperation("GET", "/card/{cardId}", 201, "application/json", []byte(`{"id":"c","pan":null,"spendingConstraint":null}`), true), "")
-	expect(t, d.CheckOperation("GET", "/card/{cardId}", 200, "application/json", []byte(`{"pan":"1"}`), true), op+" 200: /: missing property 'id'")
-	expect(t, d.CheckOperation("GET", "/card/{cardId}", 200, "application/json", []byte(`{"id":"c","spendingConstraint":{"x":"b"}}`), true), `/spendingConstraint/x = "b": value must be 'a'`)
+	expect(
+		t,
+		d.CheckOperation(
+			"GET",
+			"/card/{cardId}",
+			201,
+			"application/json",
+			[]byte(`{"id":"c","pan":null,"spendingConstraint":null}`),
+			true,
+		),
+		"",
+	)
+	expect(
+		t,
+		d.CheckOperation("GET", "/card/{cardId}", 200, "application/json", []byte(`{"pan":"1"}`), true),
+		op+" 200: /: missing property 'id'",
+	)
+	expect(
+		t,
+		d.CheckOperation(
+			"GET",
+			"/card/{cardId}",
+			200,
+			"application/json",
+			[]byte(`{"id":"c","spendingConstraint":{"x":"b"}}`),
+			true,
+		),
+		`/spendingConstraint/x = "b": value must be 'a'`,
+	)
 	if _, err := LoadShapes([]byte(`{"operations":{}}`)); err == nil {
 		t.Error("shapes without operations loaded")
 	}
