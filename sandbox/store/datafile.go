@@ -78,7 +78,8 @@ func (d *DB) Close() error {
 		return d.db.Close()
 	}
 	// A file a failed write left broken is made whole again.
-	err := d.compact(func(f *dataFile) bool { return f.broken != nil || f.size > closeCompactMin && f.size > 2*f.live })
+	live := rewriteSize(d.Size())
+	err := d.compact(func(f *dataFile) bool { return f.broken != nil || f.size > closeCompactMin && f.size > 2*live })
 	return errors.Join(err, d.file.close(), d.db.Close())
 }
 
@@ -121,12 +122,9 @@ type dataFile struct {
 	durability Durability
 	// size is where the next frame goes: the end of the last good one.
 	size int64
-	// live is about what a rewrite of the current state takes.
-	live int64
 	// frame is the frame being built: room for its header, then the
-	// commands of the transaction; delta is how they change live.
+	// commands of the transaction.
 	frame []byte
-	delta int64
 	// broken is set when a failed write could not be taken back.
 	broken error
 	// retryAt is the size at which a compaction that failed is tried again.
@@ -147,23 +145,14 @@ func (f *dataFile) begin() {
 	if f.frame == nil {
 		f.frame = make([]byte, frameHeader, 4096)
 	}
-	f.frame, f.delta = f.frame[:frameHeader], 0
+	f.frame = f.frame[:frameHeader]
 }
 
-// noteSet records a set of key; prev is the value it replaced, if any.
-func (f *dataFile) noteSet(key, val, prev string, replaced bool) {
-	f.frame = appendSet(f.frame, key, val)
-	f.delta += setSize(key, val)
-	if replaced {
-		f.delta -= setSize(key, prev)
-	}
-}
+// noteSet records a set of key to val.
+func (f *dataFile) noteSet(key, val string) { f.frame = appendSet(f.frame, key, val) }
 
-// noteDelete records the deletion of key, which held prev.
-func (f *dataFile) noteDelete(key, prev string) {
-	f.frame = appendDel(f.frame, key)
-	f.delta -= setSize(key, prev)
-}
+// noteDelete records the deletion of key.
+func (f *dataFile) noteDelete(key string) { f.frame = appendDel(f.frame, key) }
 
 // commit appends the transaction's frame, if it wrote anything, and syncs
 // it as the durability says. On an error nothing of it stays in the file.
@@ -195,7 +184,6 @@ func (f *dataFile) commit() error {
 	}
 	f.dirty = f.durability != Always
 	f.size += int64(len(f.frame))
-	f.live += f.delta
 	return nil
 }
 
@@ -207,10 +195,14 @@ func sealFrame(frame []byte) {
 	binary.LittleEndian.PutUint32(frame[8:], crc32.Checksum(frame[:8], castagnoli))
 }
 
+// rewriteSize is about what a rewrite of a state of items keys, whose keys
+// and values take bytes, writes.
+func rewriteSize(items, bytes int64) int64 { return int64(len(fileMagic)) + bytes + items*setFraming }
+
 // due reports whether the file is worth compacting: past compactMin and
-// past twice what the state takes.
-func (f *dataFile) due() bool {
-	return f.size > compactMin && f.size > 2*f.live && f.size > f.retryAt
+// past twice live, what a rewrite of the state takes.
+func (f *dataFile) due(live int64) bool {
+	return f.size > compactMin && f.size > 2*live && f.size > f.retryAt
 }
 
 // rewrite replaces the file with one holding exactly the state tx sees:
@@ -224,7 +216,7 @@ func (f *dataFile) rewrite(tx *buntdb.Tx) error {
 	if err != nil {
 		return fmt.Errorf("rewrite data file %s: %w", f.path, err)
 	}
-	size, live, err := writeState(tmp, tx)
+	size, err := writeState(tmp, tx)
 	if err == nil {
 		err = tmp.Chmod(mode)
 	}
@@ -237,13 +229,13 @@ func (f *dataFile) rewrite(tx *buntdb.Tx) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.swap(tmp.Name(), size, live)
+	return f.swap(tmp.Name(), size)
 }
 
 // swap renames the file written at tmp over the data file. Both are closed
 // first (Windows renames no file that is open) and the data file is opened
 // again; a failure that leaves no file open breaks the data file.
-func (f *dataFile) swap(tmp string, size, live int64) error {
+func (f *dataFile) swap(tmp string, size int64) error {
 	f.f.Close()
 	renamed := os.Rename(tmp, f.path)
 	if renamed != nil {
@@ -252,7 +244,7 @@ func (f *dataFile) swap(tmp string, size, live int64) error {
 		// A failed sync of the directory could only lose the rename on a
 		// power loss, which leaves the old file, whole.
 		syncDir(filepath.Dir(f.path))
-		f.size, f.live, f.dirty, f.retryAt, f.broken = size, live, false, 0, nil
+		f.size, f.dirty, f.retryAt, f.broken = size, false, 0, nil
 	}
 	var err error
 	if f.f, err = os.OpenFile(f.path, os.O_RDWR, 0); err != nil {
@@ -267,11 +259,11 @@ func (f *dataFile) swap(tmp string, size, live int64) error {
 }
 
 // writeState writes the format's first line and frames holding every key
-// tx sees; it returns the bytes written and what the state takes. The keys
-// go in fillOrder's order, which a load sets them in.
-func writeState(w *os.File, tx *buntdb.Tx) (size, live int64, err error) {
+// tx sees; it returns the bytes written. The keys go in fillOrder's order,
+// which a load sets them in.
+func writeState(w *os.File, tx *buntdb.Tx) (size int64, err error) {
 	if _, err := w.WriteString(fileMagic); err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	size = int64(len(fileMagic))
 	frame := make([]byte, frameHeader, rewriteChunk+64<<10)
@@ -283,7 +275,6 @@ func writeState(w *os.File, tx *buntdb.Tx) (size, live int64, err error) {
 			frame = frame[:frameHeader]
 		}
 	}
-	live = size
 	var aerr error
 	for _, first := range []bool{true, false} {
 		i := 0
@@ -296,7 +287,6 @@ func writeState(w *os.File, tx *buntdb.Tx) (size, live int64, err error) {
 				return true
 			}
 			frame = appendSet(frame, k, v)
-			live += setSize(k, v)
 			if len(frame) >= rewriteChunk {
 				flush()
 			}
@@ -304,7 +294,7 @@ func writeState(w *os.File, tx *buntdb.Tx) (size, live int64, err error) {
 		}))
 	}
 	flush()
-	return size, live, errors.Join(aerr, err)
+	return size, errors.Join(aerr, err)
 }
 
 // syncDir makes a rename in dir durable.

@@ -147,7 +147,6 @@ func (f *dataFile) replay(tx *buntdb.Tx, size int64, repair *Repair) error {
 		payload []byte
 		keep    arena
 	)
-	f.live = int64(len(fileMagic))
 	off := int64(len(fileMagic))
 	for off < size {
 		torn := func(why string) error { return f.cut(off, size, why, repair) }
@@ -209,26 +208,18 @@ func (f *dataFile) apply(tx *buntdb.Tx, payload []byte, keep *arena) error {
 	return nil
 }
 
-// run applies one command to tx and keeps live up to date.
+// run applies one command to tx.
 func (f *dataFile) run(tx *buntdb.Tx, c command, keep *arena) error {
 	switch c.op {
 	case 's':
-		key, val := keep.keep(c.key), keep.keep(c.val)
-		prev, replaced, err := tx.Set(key, val, nil)
-		f.live += setSize(key, val)
-		if replaced {
-			f.live -= setSize(key, prev)
-		}
+		_, _, err := tx.Set(keep.keep(c.key), keep.keep(c.val), nil)
 		return err
 	case 'd':
-		prev, err := tx.Delete(string(c.key))
-		if errors.Is(err, buntdb.ErrNotFound) {
-			return nil
+		if _, err := tx.Delete(string(c.key)); !errors.Is(err, buntdb.ErrNotFound) {
+			return err
 		}
-		f.live -= setSize(string(c.key), prev)
-		return err
+		return nil
 	}
-	f.live = int64(len(fileMagic))
 	return tx.DeleteAll()
 }
 

@@ -28,20 +28,10 @@ func appendDel(b []byte, key string) []byte {
 	return appendBulk(append(b, "*2\r\n$3\r\ndel\r\n"...), key)
 }
 
-// setSize is the length of appendSet's command: what a key and its value
-// take in a rewritten file.
-func setSize(key, val string) int64 {
-	return int64(len("*3\r\n$3\r\nset\r\n")+len(key)+len(val)+2*len("$\r\n\r\n")) +
-		digits(len(key)) + digits(len(val))
-}
-
-func digits(n int) int64 {
-	d := int64(1)
-	for ; n >= 10; n /= 10 {
-		d++
-	}
-	return d
-}
+// setFraming is about what appendSet's command adds to a key and its
+// value: the command, and each length in decimal (two and three digits,
+// as a world's keys and records mostly have).
+const setFraming = int64(len("*3\r\n$3\r\nset\r\n") + 2*len("$\r\n\r\n") + 2 + 3)
 
 // command is one parsed command; key and val point into the parsed bytes.
 type command struct {

@@ -124,7 +124,8 @@ func (d *DB) Update(fn func(*Tx) error) error {
 		if err := d.file.commit(); err != nil {
 			return err
 		}
-		due = d.file.due()
+		items, bytes := d.Size()
+		due = d.file.due(rewriteSize(items+t.items, bytes+t.bytes))
 		return nil
 	})
 	if err == nil && t != nil {
@@ -134,7 +135,7 @@ func (d *DB) Update(fn func(*Tx) error) error {
 	if err == nil && due {
 		// The write is in the file already: a compaction that fails is
 		// tried again later.
-		d.compact((*dataFile).due)
+		d.compact(func(f *dataFile) bool { return f.due(rewriteSize(d.Size())) })
 	}
 	return err
 }
@@ -391,7 +392,7 @@ func (t *Tx) set(key, val string) (prev string, replaced bool, err error) {
 	prev, replaced, err = t.tx.Set(key, val, nil)
 	t.stored(key, val, prev, replaced)
 	if err == nil && t.file != nil {
-		t.file.noteSet(key, val, prev, replaced)
+		t.file.noteSet(key, val)
 	}
 	return prev, replaced, err
 }
@@ -423,7 +424,7 @@ func (t *Tx) Delete(key string) error {
 		t.bytes -= int64(len(key) + len(prev))
 	}
 	if err == nil && t.file != nil {
-		t.file.noteDelete(key, prev)
+		t.file.noteDelete(key)
 	}
 	return err
 }
