@@ -78,36 +78,20 @@ func (p *Program) serveFlags(o *options) *pflag.FlagSet {
 		"pretty or json; default pretty on a terminal (SANDBOX_LOG_FORMAT)")
 	fs.StringVar(&o.scenariosDir, "scenarios-dir", env("SANDBOX_SCENARIOS_DIR", ""),
 		"directory whose scenario files POST /_sandbox/worlds may name; default none (SANDBOX_SCENARIOS_DIR)")
-	fs.StringVar(
-		&o.allowedHosts,
-		"allowed-hosts",
-		env("SANDBOX_ALLOWED_HOSTS", ""),
+	fs.StringVar(&o.allowedHosts, "allowed-hosts", env("SANDBOX_ALLOWED_HOSTS", ""),
 		"comma-separated Host names the control API and dashboard answer besides loopback and IP addresses"+
-			" (SANDBOX_ALLOWED_HOSTS)",
-	)
-	fs.StringVar(
-		&o.allowedOrigins,
-		"allowed-origins",
-		env("SANDBOX_ALLOWED_ORIGINS", ""),
+			" (SANDBOX_ALLOWED_HOSTS)")
+	fs.StringVar(&o.allowedOrigins, "allowed-origins", env("SANDBOX_ALLOWED_ORIGINS", ""),
 		"comma-separated browser origins allowed to call the control API, e.g. http://localhost:5173"+
-			" (SANDBOX_ALLOWED_ORIGINS)",
-	)
+			" (SANDBOX_ALLOWED_ORIGINS)")
 	fs.StringVar(&o.webhookTimeout, "webhook-timeout", env("SANDBOX_WEBHOOK_TIMEOUT", "10s"),
 		"how long a webhook receiver has to answer a delivery (SANDBOX_WEBHOOK_TIMEOUT)")
-	fs.StringVar(
-		&o.memoryBudget,
-		"memory-budget",
-		env("SANDBOX_MEMORY_BUDGET", "2GiB"),
+	fs.StringVar(&o.memoryBudget, "memory-budget", env("SANDBOX_MEMORY_BUDGET", "2GiB"),
 		"memory the worlds and snapshots may hold together, such as 512MiB or 4GiB; work that needs more is refused with"+
-			" 507; 0 or off: no limit (SANDBOX_MEMORY_BUDGET)",
-	)
-	fs.StringVar(
-		&o.advanceWait,
-		"webhook-advance-wait",
-		env("SANDBOX_WEBHOOK_ADVANCE_WAIT", "5s"),
+			" 507; 0 or off: no limit (SANDBOX_MEMORY_BUDGET)")
+	fs.StringVar(&o.advanceWait, "webhook-advance-wait", env("SANDBOX_WEBHOOK_ADVANCE_WAIT", "5s"),
 		"how long a clock advance waits for the deliveries due at one instant; the first wait that runs out ends the"+
-			" waiting (SANDBOX_WEBHOOK_ADVANCE_WAIT)",
-	)
+			" waiting (SANDBOX_WEBHOOK_ADVANCE_WAIT)")
 	fs.StringVar(&o.idleTimeout, "idle-timeout", env("SANDBOX_IDLE_TIMEOUT", "2m"),
 		"how long an idle keep-alive connection stays open (SANDBOX_IDLE_TIMEOUT)")
 	fs.StringVar(&o.bodyReadTimeout, "body-read-timeout", env("SANDBOX_BODY_READ_TIMEOUT", "60s"),
@@ -190,6 +174,13 @@ func duration(flag, s string) (time.Duration, error) {
 	return d, nil
 }
 
+// startOver reports a data file the sandbox cannot start on, and how to
+// start over: --reset-data, or what else names.
+func (p *Program) startOver(err error, orElse string) {
+	fmt.Fprintf(p.Stderr, "slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which "+
+		"discards what the file holds and seeds it afresh, or %s.\n", err, orElse)
+}
+
 // memoryBudget reads --memory-budget: a size (512MiB, 4GiB, 2GB), or 0 or
 // off for no limit.
 func memoryBudget(s string) (int64, error) {
@@ -243,24 +234,12 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	}
 	defer p.logs.Flush()
 	srv, err := server.New(cfg)
-	if errors.Is(err, server.ErrDataHoldsAnotherWorld) {
-		fmt.Fprintf(
-			p.Stderr,
-			"slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file"+
-				" holds and seeds it afresh, or delete %s. To keep it, start with the scenario and seed it holds.\n",
-			err,
-			cfg.DataPath,
-		)
+	switch {
+	case errors.Is(err, server.ErrDataHoldsAnotherWorld):
+		p.startOver(err, "delete "+cfg.DataPath+". To keep it, start with the scenario and seed it holds")
 		return errReported
-	}
-	if errors.Is(err, store.ErrDamaged) {
-		fmt.Fprintf(
-			p.Stderr,
-			"slash-sandbox: %v\nTo start over, run with --reset-data (SANDBOX_RESET_DATA=true), which discards what the file"+
-				" holds and seeds it afresh, or restore a copy of %s.\n",
-			err,
-			cfg.DataPath,
-		)
+	case errors.Is(err, store.ErrDamaged):
+		p.startOver(err, "restore a copy of "+cfg.DataPath)
 		return errReported
 	}
 	if ps, ok := scenario.AsProblems(err); ok {
