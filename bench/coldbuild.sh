@@ -39,8 +39,8 @@ TEST
 }
 
 module "$work/plain" "" ""
-module "$work/full" "Analytics: analytics.SQLite, MCP: mcp.Server" \
-	$'\t"github.com/slash-sandbox/slash-sandbox/sandbox/analytics"\n\t"github.com/slash-sandbox/slash-sandbox/sandbox/mcp"'
+module "$work/full" "Analytics: sqlite.Engine, MCP: mcp.Server" \
+	$'\t"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest/sqlite"\n\t"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest/mcp"'
 
 for variant in plain full; do
 	export GOCACHE="$work/cache-$variant"

@@ -8,8 +8,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/rs/zerolog"
-	sandbox "github.com/slash-sandbox/slash-sandbox/sandbox/server"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest"
 )
 
 // runMemory measures what the sandbox holds: in process, the heap bytes
@@ -65,12 +64,12 @@ func runMemory(args []string) error {
 // perRecord builds the demo sandbox in this process and returns the heap
 // bytes each card and each transaction adds.
 func perRecord(n int) (card, txn float64, err error) {
-	srv, err := sandbox.New(sandbox.Config{Scenario: "demo", Log: zerolog.Nop()})
+	sb, err := sandboxtest.New(sandboxtest.Options{Scenario: "demo"})
 	if err != nil {
 		return 0, 0, err
 	}
-	defer srv.Engine.Close()
-	h := srv.Handler
+	defer sb.Close()
+	h := sb.Handler
 	card, err = bytesPer(
 		h,
 		n,

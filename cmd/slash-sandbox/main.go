@@ -7,20 +7,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox"
 )
 
-func main() { os.Exit(runProcess()) }
-
-// runProcess is the process: the program on the real arguments, environment and
-// terminal, stopped by SIGINT or SIGTERM.
-func runProcess() int {
+func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	p := &Program{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Terminal: isTerminal(os.Stderr)}
-	return p.Run(ctx, os.Args[1:])
-}
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	code := sandbox.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/analytics"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest/mcp"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest/sqlite"
 )
 
 // deps lists the packages a package imports, directly or not.
@@ -43,8 +43,8 @@ func TestTheHelperCompilesWithoutSQLiteOrTheMCPSDK(t *testing.T) {
 	if found := heavy(deps(t, module+"sandboxtest")); len(found) > 0 {
 		t.Errorf("sandboxtest imports %s", strings.Join(found, ", "))
 	}
-	for _, part := range []struct{ pkg, want string }{{"analytics", "modernc.org/sqlite"},
-		{"mcp", "github.com/modelcontextprotocol/go-sdk/mcp"}} {
+	for _, part := range []struct{ pkg, want string }{{"sandboxtest/sqlite", "modernc.org/sqlite"},
+		{"sandboxtest/mcp", "github.com/modelcontextprotocol/go-sdk/mcp"}} {
 		found := heavy(deps(t, module+part.pkg))
 		if !strings.Contains(strings.Join(found, " "), part.want) {
 			t.Errorf("sandbox/%s does not import %s: %v", part.pkg, part.want, found)
@@ -89,20 +89,20 @@ func TestWithoutTheHeavyPartsTheirRoutesSayWhatToAdd(t *testing.T) {
 	}
 	status, body := post(t, sb.URL+"/analytics", key, `{"query":"SELECT 1"}`)
 	if msg, _ := body["message"].(string); status != http.StatusNotImplemented ||
-		!strings.Contains(msg, "github.com/slash-sandbox/slash-sandbox/sandbox/analytics") {
+		!strings.Contains(msg, "github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest/sqlite") {
 		t.Fatalf("SELECT without the engine = %d %v", status, body)
 	}
 	status, body = post(t, sb.URL+"/mcp", key, initialize, "Accept", "application/json, text/event-stream")
 	if msg, _ := body["message"].(string); status != http.StatusNotImplemented ||
-		!strings.Contains(msg, "github.com/slash-sandbox/slash-sandbox/sandbox/mcp") {
+		!strings.Contains(msg, "github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest/mcp") {
 		t.Fatalf("/mcp without the server = %d %v", status, body)
 	}
 }
 
-// TestTheHeavyPartsServeWhenGiven: with analytics.SQLite a SELECT runs
+// TestTheHeavyPartsServeWhenGiven: with sqlite.Engine a SELECT runs
 // over the world's rows; with mcp.Server /mcp speaks the protocol.
 func TestTheHeavyPartsServeWhenGiven(t *testing.T) {
-	sb := sandboxtest.Start(t, sandboxtest.Options{Analytics: analytics.SQLite, MCP: mcp.Server})
+	sb := sandboxtest.Start(t, sandboxtest.Options{Analytics: sqlite.Engine, MCP: mcp.Server})
 	key := sb.Key("sk_sandbox_acme")
 	_, tables := post(t, sb.URL+"/analytics", key, `{"query":"SHOW TABLES"}`)
 	counts := map[string]float64{}

@@ -10,13 +10,15 @@
 //
 // The sandbox serves everything the binary does except two parts whose
 // dependencies are heavy to compile, which a test adds when it uses them:
-// the SQL engine of POST /analytics (Options.Analytics, package
-// sandbox/analytics) and the MCP server (Options.MCP, package sandbox/mcp).
+// the SQL engine of POST /analytics (Options.Analytics: sqlite.Engine from
+// sandboxtest/sqlite) and the MCP server (Options.MCP: mcp.Server from
+// sandboxtest/mcp).
 package sandboxtest
 
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -24,7 +26,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/server"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
 )
 
 // Options choose the sandbox's world.
@@ -39,19 +41,35 @@ type Options struct {
 	AdminToken string
 	// Log receives the request log (default: none).
 	Log *zerolog.Logger
-	// Analytics is the SQL engine of POST /analytics: analytics.SQLite
-	// from package sandbox/analytics. Nil: SHOW TABLES and DESCRIBE
-	// answer, other statements answer 501. Left out by default so that a
-	// test that does not query analytics does not compile SQLite.
-	Analytics server.Analytics
-	// MCP is the MCP server at /mcp: mcp.Server from package sandbox/mcp.
-	// Nil: /mcp answers 501. Left out by default for the MCP SDK's sake.
-	MCP server.MCP
+	// Analytics is the SQL engine of POST /analytics: sqlite.Engine from
+	// package sandboxtest/sqlite. Nil: SHOW TABLES and DESCRIBE answer,
+	// other statements answer 501. Left out by default so that a test
+	// that does not query analytics does not compile SQLite.
+	Analytics Analytics
+	// MCP is the MCP server at /mcp: mcp.Server from package
+	// sandboxtest/mcp. Nil: /mcp answers 501. Left out by default for the
+	// MCP SDK's sake.
+	MCP MCP
 	// MemoryBudget bounds the bytes the sandbox's worlds and snapshots
-	// hold together, as the binary's --memory-budget does: 0 for
-	// server.DefaultMemoryBudget (2 GiB), server.NoMemoryBudget for none.
+	// hold together, as the binary's --memory-budget does: 0 for the
+	// default (2 GiB), NoMemoryBudget for none.
 	MemoryBudget int64
 }
+
+// NoMemoryBudget is the Options.MemoryBudget of a sandbox whose worlds may
+// grow without bound.
+const NoMemoryBudget = server.NoMemoryBudget
+
+// Analytics is an SQL engine for POST /analytics. The one there is,
+// SQLite, is sqlite.Engine in package sandboxtest/sqlite; this package
+// only names its type, so that a test that never queries analytics does
+// not compile it.
+type Analytics = server.Analytics
+
+// MCP is an MCP server for /mcp. The one there is, the official Go SDK's,
+// is mcp.Server in package sandboxtest/mcp; this package only names its
+// type, so that a test that never speaks MCP does not compile the SDK.
+type MCP = server.MCP
 
 // Message is an email the sandbox sent, as its outbox shows it.
 type Message = client.Message
@@ -75,8 +93,9 @@ type Sandbox struct {
 	Keys []client.Key
 	// Control drives the control API: clock, reset, worlds, snapshots.
 	Control *client.Client
-	// Server is the running server, for tests that need the engine.
-	Server *server.Server
+	// Handler serves the sandbox's HTTP API in-process, for a test or a
+	// benchmark that calls it without a connection.
+	Handler http.Handler
 
 	// t is the test Start was given, noTest for a sandbox made by New.
 	t     testing.TB
@@ -117,7 +136,7 @@ func New(o Options) (*Sandbox, error) {
 		return nil, err
 	}
 	hs := httptest.NewServer(srv.Handler)
-	sb := &Sandbox{URL: hs.URL, Control: client.New(hs.URL), Server: srv, t: noTest{}, close: func() {
+	sb := &Sandbox{URL: hs.URL, Control: client.New(hs.URL), Handler: srv.Handler, t: noTest{}, close: func() {
 		hs.Close()
 		srv.Engine.Close()
 	}}

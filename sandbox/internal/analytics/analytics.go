@@ -43,7 +43,7 @@ type Engine func(ctx context.Context, data []AnalyticsData, query string, lim Li
 // ErrNoEngine is what Run answers a query that needs an engine when it
 // was given none.
 var ErrNoEngine = kernel.NotServed("an SQL engine", "POST /analytics answers SHOW TABLES and DESCRIBE only",
-	"Analytics: analytics.SQLite", "analytics")
+	"Analytics: sqlite.Engine", "sqlite")
 
 // Run answers a query over the given tables: SHOW TABLES and DESCRIBE
 // itself, the rest through eng. A problem with the query is reported in

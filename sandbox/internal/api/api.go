@@ -9,8 +9,8 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/analytics"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // API is the public API over an engine.

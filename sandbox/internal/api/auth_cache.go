@@ -4,8 +4,8 @@ import (
 	"sync"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
 )
 
 // Every request on the public API resolves its API key to a principal and

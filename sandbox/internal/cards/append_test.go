@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // A card writes its own stored form, exactly the compaction of what

@@ -2,7 +2,7 @@ package cards
 
 import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Card group statuses. No operation archives a group, so every group is

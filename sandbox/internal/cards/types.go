@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Card is a virtual card.

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/clock"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
 type advanceRequest struct {

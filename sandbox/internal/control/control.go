@@ -12,10 +12,10 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/inforequests"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/traffic"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
 // Control is the control API over an engine.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
 // routesScenarioSchema serves the JSON Schema of scenario files on r,

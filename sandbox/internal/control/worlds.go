@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/clock"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
 func (c *Control) routesWorlds(s *mux.Router) {

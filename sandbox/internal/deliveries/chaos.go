@@ -2,7 +2,7 @@ package deliveries
 
 import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // WebhookChaos makes deliveries less orderly than the sandbox's default,

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // endpointHistory lists an endpoint's deliveries in the order they were

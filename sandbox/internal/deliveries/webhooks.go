@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Webhook endpoint statuses. Users set active and paused (and archive an

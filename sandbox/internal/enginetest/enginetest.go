@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/engine"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
 // MustScenario loads an embedded scenario by name.
@@ -28,7 +28,7 @@ func MustScenario(t testing.TB, name string) *scenario.Scenario {
 // when the test ends.
 func MustWorld(t testing.TB, sc *scenario.Scenario) *kernel.World {
 	t.Helper()
-	eng, err := sandbox.NewEngine(nil)
+	eng, err := engine.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

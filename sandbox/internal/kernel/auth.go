@@ -3,7 +3,7 @@ package kernel
 import (
 	"slices"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Principal is an authenticated key and, for a user key, its user.

@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"github.com/dustin/go-humanize"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // The engine holds its worlds and snapshots in memory, up to a memory

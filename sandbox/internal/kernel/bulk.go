@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // bulkCounters keep a loading scenario's ledger totals in memory, written to

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // CountersKey holds all of a world's sequence counters, one line each,

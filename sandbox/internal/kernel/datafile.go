@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // ErrAnotherWorld is wrapped by the error of a data file that holds a world

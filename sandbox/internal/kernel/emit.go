@@ -3,7 +3,7 @@ package kernel
 import (
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Webhook event types of the real service.

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // WorldSpec says how to make a world.

@@ -79,8 +79,9 @@ func NotServed(missing, instead, option, pkg string) *Error {
 	}
 	return Errorf(
 		CodeNotServed,
-		"this sandbox runs without %s: start it with %s (package github.com/slash-sandbox/slash-sandbox/sandbox/%s) "+
-			"in sandboxtest.Options or server.Config; the slash-sandbox binary always has it",
+		"this sandbox runs without %s: start it with %s (package "+
+			"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest/%s) in sandboxtest.Options; "+
+			"the slash-sandbox binary always has it",
 		missing,
 		option,
 		pkg,

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Event statuses.

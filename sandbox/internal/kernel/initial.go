@@ -3,7 +3,7 @@ package kernel
 import (
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // A world's start is what reset returns it to: the store as its scenario

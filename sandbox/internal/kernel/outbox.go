@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Email kinds the sandbox sends.

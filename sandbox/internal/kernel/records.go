@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Record kinds: the first part of every record key.

@@ -1,6 +1,6 @@
 package kernel
 
-import "github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+import "github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 
 // Wiring is what the domains hand the engine when it is made, all in one
 // place (see NewEngine): the scheduled events they run, the record kinds

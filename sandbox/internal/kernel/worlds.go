@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/clock"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // WorldMeta is what a world's store says about the world itself; it travels

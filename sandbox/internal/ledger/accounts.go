@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // IndexLE holds every legal entity in scenario order, IndexAccount a legal

@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Handle is the Slash handle of a legal entity: the name other Slash users

@@ -9,7 +9,7 @@ import (
 	"unicode"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // ContactInput is a contact's writable fields: the body of POST /contact

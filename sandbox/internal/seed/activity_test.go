@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
 // TestWebhookEventsAreTheEngines: the events a scenario's failing endpoint

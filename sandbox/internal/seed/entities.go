@@ -7,7 +7,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
 func (l *loader) createdAt(spec string, fallback time.Time) time.Time {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/expenses"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
 // expenseReports loads declared reports in their statuses: reviewed ones

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
 )
 
 // RateLimit allows each API key Requests calls per Window of wall time.

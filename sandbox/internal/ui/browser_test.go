@@ -20,8 +20,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
-	sandboxmcp "github.com/slash-sandbox/slash-sandbox/sandbox/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest"
+	sandboxmcp "github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest/mcp"
 )
 
 // The browser tests drive the Debian chromium in headless mode over the

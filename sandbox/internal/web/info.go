@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"sync/atomic"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/store"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Info is what the request log says about a request; handlers fill it in as

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/engine"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
 // TestDeletedWorldsAreForgotten: a world deleted after its worker went idle
@@ -16,7 +16,7 @@ func TestDeletedWorldsAreForgotten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := sandbox.NewEngine(nil)
+	eng, err := engine.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

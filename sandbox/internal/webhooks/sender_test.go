@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/engine"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
@@ -21,7 +21,7 @@ import (
 func demoWorld(t *testing.T) (*kernel.Engine, *kernel.World) {
 	t.Helper()
 	sc := enginetest.MustScenario(t, "demo")
-	eng, err := sandbox.NewEngine(nil)
+	eng, err := engine.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"text/tabwriter"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
+)
+
+// TestAdvanceTableFailures shows failed events one by one (the first
+// maxFailedShown), marks them in their kind's count, and counts webhook
+// attempts by status.
+func TestAdvanceTableFailures(t *testing.T) {
+	at := time.Date(2026, 6, 15, 14, 0, 0, 0, time.UTC)
+	a := client.Advanced{From: at, Clock: client.Clock{Now: at.Add(24 * time.Hour)}}
+	for i := range 12 {
+		a.Events = append(
+			a.Events,
+			client.Event{
+				Kind:   "invoice.send",
+				At:     at.Add(time.Duration(i) * time.Minute),
+				Status: "failed",
+				Error:  fmt.Sprintf("boom %d", i),
+			},
+		)
+	}
+	a.Events = append(a.Events, client.Event{Kind: "invoice.send", At: at, Status: "done"},
+		client.Event{Kind: "transaction.settle", At: at, Status: "done"})
+	a.Webhooks.Delivered = []client.SentWebhook{{Status: "succeeded"}, {Status: "retrying"}, {Status: "succeeded"}}
+	var out bytes.Buffer
+	w := tabwriter.NewWriter(&out, 2, 4, 2, ' ', 0)
+	advanceTable(w, a)
+	w.Flush()
+	want := `clock     2026-06-15T14:00:00Z → 2026-06-16T14:00:00Z
+webhooks  3 delivery attempts (1 retrying, 2 succeeded)
+ran       14 events
+  13  invoice.send (12 failed)
+   1  transaction.settle
+`
+	for i := range maxFailedShown {
+		want += fmt.Sprintf("failed 2026-06-15T14:%02d:00Z invoice.send: boom %d\n", i, i)
+	}
+	want += "failed … 2 more (--json lists each)\n"
+	if got := out.String(); got != want {
+		t.Errorf("advance table:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/agentrequests"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/clock"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/expenses"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/inforequests"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/seed"
+)
+
+// New makes an engine with every domain wired in. wall is the wall
+// clock used by real and scaled clock modes (nil for the machine's).
+func New(wall clock.Wall) (*kernel.Engine, error) { return kernel.NewEngine(wall, Wiring()) }
+
+// Wiring connects the domains to the engine: every scheduled event kind,
+// every derived index, every reaction to an emitted event, and the scenario
+// loader. Nothing registers itself anywhere else.
+func Wiring() kernel.Wiring {
+	return kernel.Wiring{
+		Events: map[string]kernel.EventHandler{
+			"transaction.settle":           ledger.RunSettle,
+			ledger.EventKindACHSettle:      ledger.RunACHSettle,
+			ledger.EventKindACHReturn:      ledger.RunACHReturn,
+			ledger.EventKindWireSettle:     ledger.RunSettle,
+			ledger.EventKindIncomingSettle: ledger.RunSettle,
+			ledger.TokenTickKind:           ledger.RunTokenTick,
+			inforequests.InfoSubmitEvent:   inforequests.RunScheduledSubmission,
+			invoices.EventInvoiceSend:      invoices.RunInvoiceSend,
+			invoices.EventInvoiceOverdue:   invoices.RunInvoiceDue,
+			invoices.EventInvoiceRemind:    invoices.RunInvoiceDue,
+			invoices.EventSeriesIssue:      invoices.RunSeriesIssue,
+			expenses.EventExpensePayout:    expenses.RunExpensePayout,
+			agentrequests.AgentExpireKind:  agentrequests.RunAgentExpiry,
+			deliveries.EventWebhookRetry:   deliveries.RunWebhookRetry,
+			deliveries.EventWebhookResume:  deliveries.RunWebhookResume,
+		},
+		Derived: map[string]kernel.DeriveIndexes{
+			kernel.KindTransaction:  kernel.Derived(ledger.TxnIndexes),
+			kernel.KindCard:         kernel.Derived(cards.CardIndexes),
+			kernel.KindCardGroup:    kernel.Derived(cards.GroupIndexes),
+			deliveries.KindDelivery: kernel.Derived(deliveries.DeliveryIndexes),
+			kernel.KindEvent:        kernel.Derived(kernel.EventIndexes),
+		},
+		Retired:  []string{deliveries.RetiredDeliveryAll},
+		Upgrades: []func(op *kernel.Op) error{deliveries.UpgradeIndexes},
+		OnEmit:   []func(op *kernel.Op, e *kernel.Emitted) error{deliveries.FanOut},
+		Seed:     loadScenario,
+	}
+}
+
+// loadScenario writes a scenario into a new world.
+func loadScenario(op *kernel.Op, sc *scenario.Scenario) error { return seed.NewLoader(op, sc).Run() }
