@@ -63,19 +63,21 @@ var layers = [][]string{
 	{"sandbox/internal/server", "sandbox/client"},
 	// the parts heavy to compile, which the binary adds and a test may
 	{"sandbox/internal/parts"},
-	// the command line, and the in-process sandbox a Go test starts
-	{"sandbox/internal/cli", "sandbox/sandboxtest"},
+	// the command line, the in-process sandbox a Go test starts, and the
+	// behaviour tests' HTTP harness
+	{"sandbox/internal/cli", "sandbox/sandboxtest", "sandbox/internal/apitest"},
 	// the public entry point, the opt-in parts of sandboxtest, the benchmarks
 	{"sandbox", "sandbox/sandboxtest/sqlite", "sandbox/sandboxtest/mcp", "bench/perf"},
 	{"cmd/slash-sandbox"},
 }
 
 // engineOnly may import the engine's assembly (package engine): the HTTP
-// packages talk to the domains, and only the server (and enginetest, for
-// the domains' tests) builds an engine.
+// packages talk to the domains, and only the server (and enginetest and
+// apitest, for the tests) builds an engine.
 var engineOnly = []string{
 	"sandbox/internal/enginetest",
 	"sandbox/internal/server",
+	"sandbox/internal/apitest",
 }
 
 // noHTTP are the packages that hold the engine's state and rules: they speak

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
 )
 
@@ -18,17 +19,6 @@ import (
 // middleware, request log at info level into io.Discard, the journal) with
 // no network: what each request costs the server. bench/perf measures the
 // same operations over real connections.
-
-func benchServer(b *testing.B, scenario string) http.Handler {
-	b.Helper()
-	*server.VerifyReads = false
-	s, err := server.New(withAll(server.Config{Scenario: scenario, Log: zerolog.New(io.Discard).Level(zerolog.InfoLevel)}))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Engine.Close() })
-	return s.Handler
-}
 
 func serve(b *testing.B, h http.Handler, method, target, key string, body []byte, want int) []byte {
 	return serveWith(b, h, method, target, key, body, want, nil)
@@ -63,7 +53,7 @@ func serveWith(
 
 // BenchmarkCardList is GET /card, first page, on the demo scenario.
 func BenchmarkCardList(b *testing.B) {
-	h := benchServer(b, "demo")
+	h := apitest.BenchServer(b, "demo")
 	for b.Loop() {
 		serve(b, h, "GET", "/card", "sk_sandbox_acme", nil, 200)
 	}
@@ -72,7 +62,7 @@ func BenchmarkCardList(b *testing.B) {
 // BenchmarkTransactionList is GET /transaction, first page, on the demo
 // scenario.
 func BenchmarkTransactionList(b *testing.B) {
-	h := benchServer(b, "demo")
+	h := apitest.BenchServer(b, "demo")
 	for b.Loop() {
 		serve(b, h, "GET", "/transaction", "sk_sandbox_acme", nil, 200)
 	}
@@ -80,7 +70,7 @@ func BenchmarkTransactionList(b *testing.B) {
 
 // BenchmarkCardCreate is POST /card on the demo scenario.
 func BenchmarkCardCreate(b *testing.B) {
-	h := benchServer(b, "demo")
+	h := apitest.BenchServer(b, "demo")
 	body := []byte(`{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Bench card"}`)
 	for b.Loop() {
 		serve(b, h, "POST", "/card", "sk_sandbox_acme", body, 201)
@@ -97,11 +87,11 @@ var big struct {
 
 func bigServer(b *testing.B) (http.Handler, string) {
 	b.Helper()
-	*server.VerifyReads = false
 	big.once.Do(func() {
-		s, err := server.New(
-			withAll(server.Config{Scenario: "../../../bench/big.yaml", Log: zerolog.New(io.Discard).Level(zerolog.InfoLevel)}),
-		)
+		cfg := apitest.WithAll(server.Config{Scenario: "../../../bench/big.yaml",
+			Log: zerolog.New(io.Discard).Level(zerolog.InfoLevel)})
+		cfg.VerifyReads = false
+		s, err := server.New(cfg)
 		if err != nil {
 			big.initErr = err
 			return
@@ -163,7 +153,7 @@ func BenchmarkBigAggregation(b *testing.B) {
 // BenchmarkHealth is GET /_sandbox/health: what the stack around every
 // handler costs (routing, middleware, request log, journal).
 func BenchmarkHealth(b *testing.B) {
-	h := benchServer(b, "demo")
+	h := apitest.BenchServer(b, "demo")
 	for b.Loop() {
 		serve(b, h, "GET", "/_sandbox/health", "", nil, 200)
 	}

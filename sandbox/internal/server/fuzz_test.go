@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/engine"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
@@ -28,7 +29,7 @@ func demoHandler(f *testing.F) http.Handler {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { eng.Close() })
-	return server.Handler(eng, withAll(server.Config{Log: zerolog.Nop()}))
+	return server.Handler(eng, apitest.WithAll(server.Config{Log: zerolog.Nop()}))
 }
 
 // FuzzListQueries sends list routes arbitrary query strings: cursors,
@@ -37,7 +38,7 @@ func FuzzListQueries(f *testing.F) {
 	h := demoHandler(f)
 	first := httptest.NewRecorder()
 	h.ServeHTTP(first, authed(httptest.NewRequest(http.MethodGet, "/transaction", nil)))
-	var pg page
+	var pg apitest.Page
 	json.Unmarshal(first.Body.Bytes(), &pg)
 	f.Add("/transaction", "cursor="+url.QueryEscape(pg.Metadata.NextCursor))
 	for _, seed := range []string{"cursor=abc.def", "cursor=", "cursor=a&cursor=b",

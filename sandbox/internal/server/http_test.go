@@ -8,79 +8,80 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
 func TestUnknownRoutesAndMethods(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	t.Run("unknown first-generation route", func(t *testing.T) {
-		e.get("/no-such-thing", "sk_sandbox_acme", "").gen1(t, 404, "not_found")
+		e.Get("/no-such-thing", "sk_sandbox_acme", "").Gen1(t, 404, "not_found")
 	})
 	t.Run("unknown second-generation route", func(t *testing.T) {
-		e.get("/v2/no-such-thing", "sk_sandbox_alice", "le_acme").gen2(t, 404, "not_found")
+		e.Get("/v2/no-such-thing", "sk_sandbox_alice", "le_acme").Gen2(t, 404, "not_found")
 	})
 	t.Run("wrong method names the allowed ones", func(t *testing.T) {
-		r := e.do(req{method: http.MethodDelete, path: "/account/sa_group_acmeoperating", key: "sk_sandbox_acme"})
-		r.gen1(t, 405, "method_not_allowed")
+		r := e.Do(apitest.Req{Method: http.MethodDelete, Path: "/account/sa_group_acmeoperating", Key: "sk_sandbox_acme"})
+		r.Gen1(t, 405, "method_not_allowed")
 		if got := r.Header.Get("Allow"); got != "GET" {
 			t.Fatalf("Allow = %q, want GET", got)
 		}
-		e.do(req{method: http.MethodPut, path: "/v2/contacts", key: "sk_sandbox_alice", le: "le_acme"}).
-			gen2(t, 405, "method_not_allowed")
+		e.Do(apitest.Req{Method: http.MethodPut, Path: "/v2/contacts", Key: "sk_sandbox_alice", LE: "le_acme"}).
+			Gen2(t, 405, "method_not_allowed")
 	})
 }
 
 func TestReferenceIDsAreUniquePerFailure(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	seen := map[string]bool{}
 	for range 5 {
-		r := e.get("/v2/contacts", "sk_sandbox_acme", "le_acme")
-		r.gen2(t, 403, "user_api_key_required")
+		r := e.Get("/v2/contacts", "sk_sandbox_acme", "le_acme")
+		r.Gen2(t, 403, "user_api_key_required")
 		var body struct{ ReferenceID string }
-		r.decode(t, &body)
+		r.Decode(t, &body)
 		if seen[body.ReferenceID] {
 			t.Fatalf("referenceId %s repeated", body.ReferenceID)
 		}
 		seen[body.ReferenceID] = true
-		if !strings.Contains(e.log.String(), `"reference_id":"`+body.ReferenceID+`"`) {
+		if !strings.Contains(e.Log.String(), `"reference_id":"`+body.ReferenceID+`"`) {
 			t.Fatalf("referenceId %s is not in the request log", body.ReferenceID)
 		}
 	}
 }
 
 func TestRequestBodyRules(t *testing.T) {
-	e := newEnv(t, options{})
-	advance := func(body any, header map[string]string) *resp {
-		return e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: body, header: header})
+	e := apitest.New(t, apitest.Options{})
+	advance := func(body any, header map[string]string) *apitest.Resp {
+		return e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/clock/advance", Body: body, Header: header})
 	}
 	t.Run("over 1 MiB is 413", func(t *testing.T) {
 		big := `{"by":"1h","pad":"` + strings.Repeat("x", web.MaxBody) + `"}`
-		advance(big, nil).gen2(t, 413, "payload_too_large")
+		advance(big, nil).Gen2(t, 413, "payload_too_large")
 	})
 	t.Run("malformed JSON is 400 naming the problem", func(t *testing.T) {
-		d := advance(`{"by": "1h"`, nil).gen2(t, 400, "invalid_request")
+		d := advance(`{"by": "1h"`, nil).Gen2(t, 400, "invalid_request")
 		if !strings.Contains(d["body"], "malformed JSON") {
 			t.Fatalf("details = %v", d)
 		}
 	})
 	t.Run("wrong type is 400 naming the field", func(t *testing.T) {
-		d := advance(`{"by": 36}`, nil).gen2(t, 400, "invalid_request")
+		d := advance(`{"by": 36}`, nil).Gen2(t, 400, "invalid_request")
 		if d["/by"] == "" {
 			t.Fatalf("details = %v, want /by", d)
 		}
 	})
 	t.Run("unknown property is 400 naming it", func(t *testing.T) {
-		d := advance(`{"by":"1h","speed":2}`, nil).gen2(t, 400, "invalid_request")
+		d := advance(`{"by":"1h","speed":2}`, nil).Gen2(t, 400, "invalid_request")
 		if d["/speed"] == "" {
 			t.Fatalf("details = %v, want /speed", d)
 		}
 	})
 	t.Run("wrong content type is 415", func(t *testing.T) {
-		advance(`{"by":"1h"}`, map[string]string{"Content-Type": "text/plain"}).gen2(t, 415, "unsupported_media_type")
+		advance(`{"by":"1h"}`, map[string]string{"Content-Type": "text/plain"}).Gen2(t, 415, "unsupported_media_type")
 	})
 	t.Run("nothing moved", func(t *testing.T) {
-		clock := e.get("/_sandbox/clock", "", "").status(t, 200).json(t)
+		clock := e.Get("/_sandbox/clock", "", "").Status(t, 200).JSON(t)
 		if clock["now"] != clock["start"] {
 			t.Fatalf("a refused request moved the clock: %v", clock)
 		}
@@ -88,12 +89,12 @@ func TestRequestBodyRules(t *testing.T) {
 }
 
 func TestCORS(t *testing.T) {
-	e := newEnv(t, options{})
-	r := e.do(req{method: http.MethodOptions, path: "/card", header: map[string]string{
+	e := apitest.New(t, apitest.Options{})
+	r := e.Do(apitest.Req{Method: http.MethodOptions, Path: "/card", Header: map[string]string{
 		"Origin": "http://localhost:5173", "Access-Control-Request-Method": "POST",
 		"Access-Control-Request-Headers": "x-api-key, x-legal-entity, x-idempotency-key, content-type",
 	}})
-	r.status(t, http.StatusNoContent)
+	r.Status(t, http.StatusNoContent)
 	if got := r.Header.Get("Access-Control-Allow-Origin"); got != "http://localhost:5173" {
 		t.Fatalf("Allow-Origin = %q", got)
 	}
@@ -106,8 +107,8 @@ func TestCORS(t *testing.T) {
 	if !strings.Contains(r.Header.Get("Access-Control-Allow-Methods"), "PATCH") {
 		t.Errorf("Allow-Methods = %q", r.Header.Get("Access-Control-Allow-Methods"))
 	}
-	got := e.do(req{path: "/tokens/prices", header: map[string]string{"Origin": "http://app.test"}})
-	got.status(t, 200)
+	got := e.Do(apitest.Req{Path: "/tokens/prices", Header: map[string]string{"Origin": "http://app.test"}})
+	got.Status(t, 200)
 	if !strings.Contains(got.Header.Get("Access-Control-Expose-Headers"), "x-deferred-action-id") {
 		t.Fatalf("Expose-Headers = %q", got.Header.Get("Access-Control-Expose-Headers"))
 	}
@@ -143,12 +144,12 @@ type errBoom struct{}
 func (errBoom) Error() string { return "disk on fire" }
 
 func TestRequestLogLine(t *testing.T) {
-	e := newEnv(t, options{})
-	e.do(req{path: "/account", key: "sk_sandbox_alice", le: "le_acme",
-		header: map[string]string{"X-Request-Id": "trace-123"}}).
-		status(t, 200)
+	e := apitest.New(t, apitest.Options{})
+	e.Do(apitest.Req{Path: "/account", Key: "sk_sandbox_alice", LE: "le_acme",
+		Header: map[string]string{"X-Request-Id": "trace-123"}}).
+		Status(t, 200)
 	var line map[string]any
-	sc := bufio.NewScanner(strings.NewReader(e.log.String()))
+	sc := bufio.NewScanner(strings.NewReader(e.Log.String()))
 	for sc.Scan() {
 		if strings.Contains(sc.Text(), "trace-123") {
 			json.Unmarshal(sc.Bytes(), &line)

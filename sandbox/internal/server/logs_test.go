@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,45 +14,16 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
 
-// logLine is one JSON line of the server's log.
-type logLine map[string]any
-
-// logLines parses a log, failing on a line that is not JSON.
-func logLines(t *testing.T, log string) []logLine {
-	t.Helper()
-	var out []logLine
-	sc := bufio.NewScanner(strings.NewReader(log))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var l logLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatalf("log line is not JSON: %v: %s", err, sc.Text())
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
-// where keeps the lines whose message starts with prefix.
-func where(lines []logLine, prefix string) []logLine {
-	var out []logLine
-	for _, l := range lines {
-		if msg, _ := l["message"].(string); strings.HasPrefix(msg, prefix) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 // requestLine is the request log's line of the request with an id.
-func requestLine(t *testing.T, e *env, r *resp) logLine {
+func requestLine(t *testing.T, e *apitest.Env, r *apitest.Resp) apitest.LogLine {
 	t.Helper()
 	id := r.Header.Get("X-Request-Id")
-	for _, l := range logLines(t, e.log.String()) {
+	for _, l := range apitest.LogLines(t, e.Log.String()) {
 		if l["request_id"] == id {
 			return l
 		}
@@ -63,9 +33,9 @@ func requestLine(t *testing.T, e *env, r *resp) logLine {
 }
 
 func TestRequestLogLevels(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	t.Run("a 4xx is a warning with its error code and message", func(t *testing.T) {
-		l := requestLine(t, e, e.get("/card/card_nope", acmeKey, "").status(t, 404))
+		l := requestLine(t, e, e.Get("/card/card_nope", apitest.AcmeKey, "").Status(t, 404))
 		if l["level"] != "warn" || l["error_code"] != "not_found" ||
 			!strings.Contains(l["error_message"].(string), "card_nope") ||
 			l["status"] != float64(404) {
@@ -73,36 +43,38 @@ func TestRequestLogLevels(t *testing.T) {
 		}
 	})
 	t.Run("a 5xx is an error", func(t *testing.T) {
-		e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"account.list","status":503,"count":1}`}).
-			status(t, 201)
-		l := requestLine(t, e, e.get("/account", acmeKey, "").status(t, 503))
+		e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/faults",
+			Body: `{"route":"account.list","status":503,"count":1}`}).
+			Status(t, 201)
+		l := requestLine(t, e, e.Get("/account", apitest.AcmeKey, "").Status(t, 503))
 		if l["level"] != "error" || l["error_code"] != "unavailable" || l["error_message"] == "" {
 			t.Fatalf("log line = %v", l)
 		}
 	})
 	t.Run("a success is info", func(t *testing.T) {
-		if l := requestLine(t, e, e.get("/account", acmeKey, "").status(t, 200)); l["level"] != "info" ||
+		if l := requestLine(t, e, e.Get("/account", apitest.AcmeKey, "").Status(t, 200)); l["level"] != "info" ||
 			l["error_code"] != nil {
 			t.Fatalf("log line = %v", l)
 		}
 	})
 	t.Run("the dashboard's polling is debug", func(t *testing.T) {
 		dash := map[string]string{"X-Sandbox-Dashboard": "1"}
-		l := requestLine(t, e, e.do(req{path: "/_sandbox/requests?limit=100", header: dash}).status(t, 200))
+		l := requestLine(t, e, e.Do(apitest.Req{Path: "/_sandbox/requests?limit=100", Header: dash}).Status(t, 200))
 		if l["level"] != "debug" || l["route"] != "sandbox.requests" {
 			t.Fatalf("log line = %v", l)
 		}
-		if l := requestLine(t, e, e.do(req{path: "/_sandbox/webhook-deliveries", header: dash}).status(t,
+		if l := requestLine(t, e, e.Do(apitest.Req{Path: "/_sandbox/webhook-deliveries", Header: dash}).Status(t,
 			200)); l["level"] != "debug" {
 			t.Fatalf("log line = %v", l)
 		}
-		if l := requestLine(t, e, e.do(req{path: "/_sandbox/ui/app.js"}).status(t, 200)); l["level"] != "debug" {
+		if l := requestLine(t, e, e.Do(apitest.Req{Path: "/_sandbox/ui/app.js"}).Status(t,
+			200)); l["level"] != "debug" {
 			t.Fatalf("dashboard file log line = %v", l)
 		}
 	})
 	t.Run("the dashboard's actions stay info", func(t *testing.T) {
-		r := e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"by":"1m"}`,
-			header: map[string]string{"X-Sandbox-Dashboard": "1"}}).status(t, 200)
+		r := e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/clock/advance", Body: `{"by":"1m"}`,
+			Header: map[string]string{"X-Sandbox-Dashboard": "1"}}).Status(t, 200)
 		if l := requestLine(t, e, r); l["level"] != "info" {
 			t.Fatalf("log line = %v", l)
 		}
@@ -110,13 +82,13 @@ func TestRequestLogLevels(t *testing.T) {
 }
 
 func TestWebhookAttemptsAreLogged(t *testing.T) {
-	e := newHookEnv(t, webhooks.Options{})
-	rc := newHookReceiver(t, e, 500)
-	hook := createHook(t, e, rc.URL+"/hooks")
-	d := trigger(t, e, hook.ID, "card.update", "card_acmeaws")
-	settleHooks(t, e)
-	advance(t, e, `{"by":"1m"}`)
-	lines := where(logLines(t, e.log.String()), "webhook delivery")
+	e := apitest.NewHookEnv(t, webhooks.Options{})
+	rc := apitest.NewHookReceiver(t, e, 500)
+	hook := apitest.CreateHook(t, e, rc.URL+"/hooks")
+	d := apitest.Trigger(t, e, hook.ID, "card.update", "card_acmeaws")
+	apitest.SettleHooks(t, e)
+	apitest.Advance(t, e, `{"by":"1m"}`)
+	lines := apitest.Where(apitest.LogLines(t, e.Log.String()), "webhook delivery")
 	if len(lines) != 2 {
 		t.Fatalf("%d delivery lines, want 2: %v", len(lines), lines)
 	}
@@ -135,11 +107,11 @@ func TestWebhookAttemptsAreLogged(t *testing.T) {
 	}
 	t.Run("a refused connection is a warning with the error", func(t *testing.T) {
 		dead := deadURL(t)
-		hook := createHook(t, e, dead)
-		d := trigger(t, e, hook.ID, "card.update", "card_acmeaws")
-		settleHooks(t, e)
-		var got logLine
-		for _, l := range where(logLines(t, e.log.String()), "webhook delivery") {
+		hook := apitest.CreateHook(t, e, dead)
+		d := apitest.Trigger(t, e, hook.ID, "card.update", "card_acmeaws")
+		apitest.SettleHooks(t, e)
+		var got apitest.LogLine
+		for _, l := range apitest.Where(apitest.LogLines(t, e.Log.String()), "webhook delivery") {
 			if l["delivery_id"] == d.ID {
 				got = l
 			}
@@ -180,12 +152,12 @@ func (c *ticking) now() time.Time {
 
 func TestLongAdvanceLogsProgressAndASummary(t *testing.T) {
 	wall := &ticking{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
-	e := newConfiguredEnv(t, withAll(server.Config{Wall: wall.now}), nil)
-	rec := e.log
-	adv := advance(t, e, `{"by":"30d"}`)
+	e := apitest.NewConfiguredEnv(t, apitest.WithAll(server.Config{Wall: wall.now}), nil)
+	rec := e.Log
+	adv := apitest.Advance(t, e, `{"by":"30d"}`)
 	ran := len(adv["events"].([]any))
-	lines := logLines(t, rec.String())
-	perEvent := where(lines, "event ")
+	lines := apitest.LogLines(t, rec.String())
+	perEvent := apitest.Where(lines, "event ")
 	if len(perEvent) != ran || ran < 700 {
 		t.Fatalf("%d per-event lines for %d events", len(perEvent), ran)
 	}
@@ -196,14 +168,14 @@ func TestLongAdvanceLogsProgressAndASummary(t *testing.T) {
 	}
 	// The wall clock moves a second per read, two reads per event: a
 	// progress line every event.
-	progress := where(lines, "advancing the clock")
+	progress := apitest.Where(lines, "advancing the clock")
 	if len(progress) < ran/2 {
 		t.Fatalf("%d progress lines for %d events", len(progress), ran)
 	}
 	if p := progress[0]; p["level"] != "info" || p["events_done"] == nil || p["virtual_time"] == nil {
 		t.Fatalf("progress line = %v", p)
 	}
-	sum := where(lines, "clock advanced")
+	sum := apitest.Where(lines, "clock advanced")
 	if len(sum) != 1 {
 		t.Fatalf("%d summary lines", len(sum))
 	}
@@ -246,19 +218,19 @@ func TestLongAdvanceLogsProgressAndASummary(t *testing.T) {
 }
 
 func TestLoadingLogsProgressAndASummary(t *testing.T) {
-	rec := &routeRecorder{}
+	rec := &apitest.RouteRecorder{}
 	wall := &ticking{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
-	srv, err := server.New(withAll(server.Config{Scenario: "demo", Log: zerolog.New(rec), Wall: wall.now}))
+	srv, err := server.New(apitest.WithAll(server.Config{Scenario: "demo", Log: zerolog.New(rec), Wall: wall.now}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Engine.Close()
-	lines := logLines(t, rec.String())
-	progress := where(lines, "loading scenario demo")
+	lines := apitest.LogLines(t, rec.String())
+	progress := apitest.Where(lines, "loading scenario demo")
 	if len(progress) == 0 || progress[0]["level"] != "info" || progress[0]["records"] == nil {
 		t.Fatalf("progress lines = %v", progress)
 	}
-	sum := where(lines, "loaded scenario demo")
+	sum := apitest.Where(lines, "loaded scenario demo")
 	if len(sum) != 1 {
 		t.Fatalf("summary lines = %v", sum)
 	}
@@ -275,11 +247,16 @@ func TestLoadingLogsProgressAndASummary(t *testing.T) {
 
 // advanceCtx posts an advance with a deadline: a test that would hang
 // fails instead.
-func advanceCtx(t *testing.T, e *env, body string) map[string]any {
+func advanceCtx(t *testing.T, e *apitest.Env, body string) map[string]any {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	hr, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.srv.URL+"/_sandbox/clock/advance", strings.NewReader(body))
+	hr, _ := http.NewRequestWithContext(
+		ctx,
+		http.MethodPost,
+		e.Server.URL+"/_sandbox/clock/advance",
+		strings.NewReader(body),
+	)
 	hr.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(hr)
 	if err != nil {
@@ -296,7 +273,7 @@ func advanceCtx(t *testing.T, e *env, body string) map[string]any {
 
 func TestAdvanceNeverWaitsLongForSlowOrDeadReceivers(t *testing.T) {
 	// Deliveries time out after 1 s; an advance waits 100 ms at most.
-	e := newHookEnv(t, webhooks.Options{Timeout: time.Second, AdvanceWait: 100 * time.Millisecond})
+	e := apitest.NewHookEnv(t, webhooks.Options{Timeout: time.Second, AdvanceWait: 100 * time.Millisecond})
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(4 * time.Second):
@@ -305,15 +282,15 @@ func TestAdvanceNeverWaitsLongForSlowOrDeadReceivers(t *testing.T) {
 	}))
 	defer slow.Close()
 	dead := deadURL(t)
-	slowHook, deadHook := createHook(t, e, slow.URL), createHook(t, e, dead)
+	slowHook, deadHook := apitest.CreateHook(t, e, slow.URL), apitest.CreateHook(t, e, dead)
 	// Both endpoints listen to every event; the dead one's first attempt
 	// fails at once and is retried half a second later.
-	deadD := trigger(t, e, deadHook.ID, "card.update", "card_acmeaws")
-	slowD := trigger(t, e, slowHook.ID, "card.update", "card_acmeaws")
-	t0 := clockNow(t, e)
+	deadD := apitest.Trigger(t, e, deadHook.ID, "card.update", "card_acmeaws")
+	slowD := apitest.Trigger(t, e, slowHook.ID, "card.update", "card_acmeaws")
+	t0 := apitest.ClockNow(t, e)
 
 	adv := advanceCtx(t, e, `{"by":"1m"}`)
-	if now := clockNow(t, e); !now.Equal(t0.Add(time.Minute)) {
+	if now := apitest.ClockNow(t, e); !now.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("clock = %s, want %s", now, t0.Add(time.Minute))
 	}
 	hooks := adv["webhooks"].(map[string]any)
@@ -342,17 +319,18 @@ func TestAdvanceNeverWaitsLongForSlowOrDeadReceivers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for ctx.Err() == nil {
-		got := getDelivery(t, e, slowD.ID)
+		got := apitest.GetDelivery(t, e, slowD.ID)
 		if len(got.Attempts) > 0 {
 			if a := got.Attempts[0]; a.Succeeded || a.Error != "timeout: no answer within 1s" {
 				t.Fatalf("slow attempt = %+v", a)
 			}
 			break
 		}
-		e.do(req{method: http.MethodPost, path: "/_sandbox/webhook-deliveries/settle", body: `{"timeout":"2s"}`}).
-			status(t, 200)
+		e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/webhook-deliveries/settle",
+			Body: `{"timeout":"2s"}`}).
+			Status(t, 200)
 	}
-	got := getDelivery(t, e, deadD.ID)
+	got := apitest.GetDelivery(t, e, deadD.ID)
 	if len(got.Attempts) == 0 || got.Attempts[0].Succeeded || !strings.Contains(got.Attempts[0].Error, "refused") {
 		t.Fatalf("dead receiver's delivery = %+v", got)
 	}

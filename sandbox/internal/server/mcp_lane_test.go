@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
 )
 
@@ -18,20 +19,20 @@ import (
 // the default world's clock, every agent request that is no longer
 // pending (seen through the control API), one agent request that must
 // still be pending and the card it would rename.
-func laneState(t *testing.T, e *env, pending string) string {
+func laneState(t *testing.T, e *apitest.Env, pending string) string {
 	t.Helper()
 	var b strings.Builder
-	b.Write(e.get("/_sandbox/worlds", "", "").status(t, 200).body)
-	b.Write(e.get("/_sandbox/clock", "", "").status(t, 200).body)
+	b.Write(e.Get("/_sandbox/worlds", "", "").Status(t, 200).Raw)
+	b.Write(e.Get("/_sandbox/clock", "", "").Status(t, 200).Raw)
 	for _, status := range []string{"approved", "rejected", "expired", "executed", "failed", "running"} {
-		b.Write(e.get("/_sandbox/agent-requests?status="+status, "", "").status(t, 200).body)
+		b.Write(e.Get("/_sandbox/agent-requests?status="+status, "", "").Status(t, 200).Raw)
 	}
 	var ar struct{ ID, Status string }
-	e.get("/_sandbox/agent-requests/"+pending, "", "").status(t, 200).decode(t, &ar)
+	e.Get("/_sandbox/agent-requests/"+pending, "", "").Status(t, 200).Decode(t, &ar)
 	if ar.ID != pending || ar.Status != "pending" {
 		t.Fatalf("agent request %s is %q, want pending", pending, ar.Status)
 	}
-	card := e.get("/card/card_acmeaws", "sk_sandbox_acme", "").status(t, 200).json(t)
+	card := e.Get("/card/card_acmeaws", "sk_sandbox_acme", "").Status(t, 200).JSON(t)
 	b.WriteString(ar.Status + " " + card["name"].(string))
 	return b.String()
 }
@@ -40,7 +41,7 @@ func laneState(t *testing.T, e *env, pending string) string {
 // returns the agent request that now waits for a person.
 func deferredRename(t *testing.T, s *mcp.ClientSession) string {
 	t.Helper()
-	c, _ := callAPI(t, s, map[string]any{"method": "PATCH", "path": "/card/card_acmeaws",
+	c, _ := apitest.CallAPI(t, s, map[string]any{"method": "PATCH", "path": "/card/card_acmeaws",
 		"body": map[string]any{"name": "x"}})
 	if c.Status != 403 || c.AgentRequestID == "" {
 		t.Fatalf("the read-only write was not deferred: %d %v", c.Status, c.Body)
@@ -84,12 +85,12 @@ func spellings(host, target string) map[string]string {
 // a control path: none reaches the control API, and what the user relies
 // on afterwards holds.
 func TestMCPToolCallsStayOutOfTheControlAPI(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	if u, err := url.Parse("//x/_sandbox"); err != nil || u.Host != "x" {
 		t.Fatalf("the spelling this test relies on is not read as a host: %v", u)
 	}
-	host := strings.TrimPrefix(e.srv.URL, "http://")
-	s := mustMCP(t, e, "?apiKey=sk_sandbox_acme_readonly", nil)
+	host := strings.TrimPrefix(e.Server.URL, "http://")
+	s := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme_readonly", nil)
 	id := deferredRename(t, s)
 	before := laneState(t, e, id)
 	attempts := []struct {
@@ -109,7 +110,7 @@ func TestMCPToolCallsStayOutOfTheControlAPI(t *testing.T) {
 			if a.body != nil {
 				args["body"] = a.body
 			}
-			text, isErr := callTool(t, s, "call_api_endpoint", args)
+			text, isErr := apitest.CallTool(t, s, "call_api_endpoint", args)
 			where := a.method + " " + a.target + " as " + name + " (" + path + ")"
 			if !isErr {
 				t.Errorf("%s: answered without an error: %.300s", where, text)
@@ -124,18 +125,18 @@ func TestMCPToolCallsStayOutOfTheControlAPI(t *testing.T) {
 		t.Errorf("the tool calls changed the world:\nbefore %s\nafter  %s", before, after)
 	}
 	// The approval link of the deferred write still leads a person to it.
-	decide(e, id, "approve").status(t, 200)
-	if name := e.get("/card/card_acmeaws", "sk_sandbox_acme", "").status(t, 200).json(t)["name"]; name != "x" {
+	apitest.Decide(e, id, "approve").Status(t, 200)
+	if name := e.Get("/card/card_acmeaws", "sk_sandbox_acme", "").Status(t, 200).JSON(t)["name"]; name != "x" {
 		t.Errorf("after the person's approval the card is named %v", name)
 	}
 }
 
 // toolsHandler is the handler an MCP server over e's engine serves its
 // tool calls through.
-func toolsHandler(t *testing.T, e *env) http.Handler {
+func toolsHandler(t *testing.T, e *apitest.Env) http.Handler {
 	t.Helper()
 	var h http.Handler
-	server.Handler(e.eng, server.Config{MCP: func(host server.MCPHost) { h = host.API }})
+	server.Handler(e.Engine, server.Config{MCP: func(host server.MCPHost) { h = host.API }})
 	if h == nil {
 		t.Fatal("the MCP server was mounted without the API's handler")
 	}
@@ -148,40 +149,52 @@ func toolsHandler(t *testing.T, e *env) http.Handler {
 // handler the tools call. No control route answers (each spelling is a
 // tool error or the public API's own 404 or 405), nothing answers 5xx,
 // and the clock, the worlds and the agent requests stay as they were.
-func hostileToolCalls(t *testing.T, e *env, doc map[string]any) {
-	host := strings.TrimPrefix(e.srv.URL, "http://")
-	readOnly := mustMCP(t, e, "?apiKey=sk_sandbox_acme_readonly", nil)
-	full := mustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
+func hostileToolCalls(t *testing.T, e *apitest.Env, doc map[string]any) {
+	host := strings.TrimPrefix(e.Server.URL, "http://")
+	readOnly := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme_readonly", nil)
+	full := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
 	pending := deferredRename(t, readOnly)
 	before := laneState(t, e, pending)
 	tools := toolsHandler(t, e)
 	sent := 0
-	for _, op := range append(sweepOperations(doc), sweepOp{id: "mcp", method: http.MethodPost, path: "/mcp"}) {
-		target := pathParam.ReplaceAllStringFunc(op.path, func(p string) string {
+	for _, op := range append(apitest.SweepOperations(doc), apitest.SweepOp{ID: "mcp", Method: http.MethodPost,
+		Path: "/mcp"}) {
+		target := apitest.PathParam.ReplaceAllStringFunc(op.Path, func(p string) string {
 			switch {
 			case p == "{world}":
 				return "default"
-			case strings.Contains(op.path, "agent-request"):
+			case strings.Contains(op.Path, "agent-request"):
 				return pending
 			}
 			return "card_acmeaws"
 		})
-		outside := strings.HasPrefix(op.path, "/_sandbox") || op.path == "/mcp"
+		outside := strings.HasPrefix(op.Path, "/_sandbox") || op.Path == "/mcp"
 		if outside {
 			rec := httptest.NewRecorder()
-			r := httptest.NewRequest(op.method, target, nil)
+			r := httptest.NewRequest(op.Method, target, nil)
 			r.Host = host
 			tools.ServeHTTP(rec, r)
 			if rec.Code != http.StatusNotFound && rec.Code != http.StatusMethodNotAllowed {
-				t.Errorf("%s %s straight to the tools' handler answered %d: %.200s", op.method, target, rec.Code, rec.Body)
+				t.Errorf(
+					"%s %s straight to the tools' handler answered %d: %.200s",
+					op.Method,
+					target,
+					rec.Code,
+					rec.Body,
+				)
 			}
 		}
 		for name, path := range spellings(host, target) {
 			for _, s := range []*mcp.ClientSession{readOnly, full} {
-				text, isErr := callTool(t, s, "call_api_endpoint", map[string]any{"method": op.method, "path": path})
+				text, isErr := apitest.CallTool(
+					t,
+					s,
+					"call_api_endpoint",
+					map[string]any{"method": op.Method, "path": path},
+				)
 				sent++
-				where := op.id + " as " + name + ": " + op.method + " " + shorten(path)
-				var c mcpCall
+				where := op.ID + " as " + name + ": " + op.Method + " " + shorten(path)
+				var c apitest.MCPCall
 				if json.Unmarshal([]byte(text), &c) != nil {
 					if !isErr {
 						t.Errorf("%s: neither an API answer nor a tool error: %.200s", where, text)
@@ -207,9 +220,9 @@ func hostileToolCalls(t *testing.T, e *env, doc map[string]any) {
 // TestMCPToolsReadTheWholeDocument: GET /openapi.json through a tool is the
 // document GET /openapi.json answers over HTTP.
 func TestMCPToolsReadTheWholeDocument(t *testing.T) {
-	e := newEnv(t, options{})
-	s := mustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
-	text, isErr := callTool(t, s, "call_api_endpoint", map[string]any{"method": "GET", "path": "/openapi.json"})
+	e := apitest.New(t, apitest.Options{})
+	s := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
+	text, isErr := apitest.CallTool(t, s, "call_api_endpoint", map[string]any{"method": "GET", "path": "/openapi.json"})
 	var c struct {
 		Status int
 		Body   json.RawMessage
@@ -219,7 +232,7 @@ func TestMCPToolsReadTheWholeDocument(t *testing.T) {
 	}
 	var viaTool, viaHTTP any
 	json.Unmarshal(c.Body, &viaTool)
-	e.get("/openapi.json", "", "").status(t, 200).decode(t, &viaHTTP)
+	e.Get("/openapi.json", "", "").Status(t, 200).Decode(t, &viaHTTP)
 	if !reflect.DeepEqual(viaTool, viaHTTP) {
 		t.Errorf("the document a tool reads differs from GET /openapi.json's")
 	}
@@ -229,13 +242,18 @@ func TestMCPToolsReadTheWholeDocument(t *testing.T) {
 // out and another's variable could stand for answers a tool call as it
 // answers over HTTP (405 naming the methods the literal route allows).
 func TestMCPToolsAnswerLikeHTTPOnLiteralPaths(t *testing.T) {
-	e := newEnv(t, options{})
-	s := mustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
+	e := apitest.New(t, apitest.Options{})
+	s := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
 	for _, path := range []string{"/expense-report/bulk-action", "/expense-report/receipt"} {
-		overHTTP := e.get(path, "sk_sandbox_acme", "")
-		viaTool, _ := callAPI(t, s, map[string]any{"method": "GET", "path": path})
+		overHTTP := e.Get(path, "sk_sandbox_acme", "")
+		viaTool, _ := apitest.CallAPI(t, s, map[string]any{"method": "GET", "path": path})
 		if viaTool.Status != overHTTP.StatusCode || viaTool.Status != http.StatusMethodNotAllowed {
-			t.Errorf("GET %s: %d through a tool, %d over HTTP, want 405 both", path, viaTool.Status, overHTTP.StatusCode)
+			t.Errorf(
+				"GET %s: %d through a tool, %d over HTTP, want 405 both",
+				path,
+				viaTool.Status,
+				overHTTP.StatusCode,
+			)
 		}
 	}
 }

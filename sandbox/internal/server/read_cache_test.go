@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 )
 
 // The read cache keeps GET answers until the world changes. These tests
@@ -11,28 +13,28 @@ import (
 // is also checked against a fresh answer.
 
 func TestReadCacheFollowsChanges(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	cards := func() []any {
 		t.Helper()
-		return e.get("/card", "sk_sandbox_acme", "").status(t, 200).json(t)["items"].([]any)
+		return e.Get("/card", "sk_sandbox_acme", "").Status(t, 200).JSON(t)["items"].([]any)
 	}
 	note := func(txn string) any {
 		t.Helper()
-		return e.get("/transaction/"+txn, "sk_sandbox_acme", "").status(t, 200).json(t)["note"]
+		return e.Get("/transaction/"+txn, "sk_sandbox_acme", "").Status(t, 200).JSON(t)["note"]
 	}
 	var page struct {
 		Items []struct {
 			ID string `json:"id"`
 		} `json:"items"`
 	}
-	e.get("/transaction", "sk_sandbox_acme", "").status(t, 200).decode(t, &page)
+	e.Get("/transaction", "sk_sandbox_acme", "").Status(t, 200).Decode(t, &page)
 	txn := page.Items[0].ID
 
 	t.Run("a write through the API", func(t *testing.T) {
 		before := len(cards())
 		cards() // kept
-		e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_acme",
-			body: `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Cached?"}`}).status(t, 201)
+		e.Do(apitest.Req{Method: http.MethodPost, Path: "/card", Key: "sk_sandbox_acme",
+			Body: `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Cached?"}`}).Status(t, 201)
 		if got := len(cards()); got != before+1 {
 			t.Fatalf("GET /card after POST /card lists %d cards, want %d", got, before+1)
 		}
@@ -41,14 +43,14 @@ func TestReadCacheFollowsChanges(t *testing.T) {
 		if got := note(txn); got != nil {
 			t.Fatalf("note before = %v", got)
 		}
-		e.do(req{method: http.MethodPatch, path: "/transaction/" + txn + "/note", key: "sk_sandbox_acme",
-			body: `{"note":"kept?"}`}).
-			status(t, 200)
+		e.Do(apitest.Req{Method: http.MethodPatch, Path: "/transaction/" + txn + "/note", Key: "sk_sandbox_acme",
+			Body: `{"note":"kept?"}`}).
+			Status(t, 200)
 		if got := note(txn); got != "kept?" {
 			t.Fatalf("note after PATCH = %v", got)
 		}
 		note(txn)
-		e.do(req{method: http.MethodPost, path: "/_sandbox/reset"}).status(t, 200)
+		e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/reset"}).Status(t, 200)
 		if got := note(txn); got != nil {
 			t.Fatalf("note after reset = %v, want none", got)
 		}
@@ -56,53 +58,53 @@ func TestReadCacheFollowsChanges(t *testing.T) {
 	t.Run("kept pages follow what they list", func(t *testing.T) {
 		// Fill the first page of GET /card, so a new card lands past it.
 		for len(cards()) < 50 {
-			e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_acme",
-				body: `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Filler"}`}).status(t, 201)
+			e.Do(apitest.Req{Method: http.MethodPost, Path: "/card", Key: "sk_sandbox_acme",
+				Body: `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Filler"}`}).Status(t, 201)
 		}
-		txns := e.get("/transaction", "sk_sandbox_acme", "").status(t, 200).body
+		txns := e.Get("/transaction", "sk_sandbox_acme", "").Status(t, 200).Raw
 		first := cards()
-		e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_acme",
-			body: `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Past the page"}`}).status(t, 201)
-		if got := e.get("/transaction", "sk_sandbox_acme", "").status(t, 200).body; string(got) != string(txns) {
+		e.Do(apitest.Req{Method: http.MethodPost, Path: "/card", Key: "sk_sandbox_acme",
+			Body: `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Past the page"}`}).Status(t, 201)
+		if got := e.Get("/transaction", "sk_sandbox_acme", "").Status(t, 200).Raw; string(got) != string(txns) {
 			t.Fatal("a new card changed the first page of GET /transaction")
 		}
 		if got := cards(); len(got) != len(first) {
 			t.Fatalf("the full first page of GET /card holds %d cards after a new one, want %d", len(got), len(first))
 		}
 		id := first[len(first)-1].(map[string]any)["id"].(string)
-		e.do(req{method: http.MethodPatch, path: "/card/" + id, key: "sk_sandbox_acme",
-			body: `{"name":"Renamed on the page"}`}).
-			status(t, 200)
+		e.Do(apitest.Req{Method: http.MethodPatch, Path: "/card/" + id, Key: "sk_sandbox_acme",
+			Body: `{"name":"Renamed on the page"}`}).
+			Status(t, 200)
 		if got := cards()[len(first)-1].(map[string]any)["name"]; got != "Renamed on the page" {
 			t.Fatalf("the last card of the kept page is named %v after a rename", got)
 		}
 	})
 	t.Run("a clock advance", func(t *testing.T) {
 		fresh := map[string]string{"Cache-Control": "no-cache"}
-		e.get("/transaction", "sk_sandbox_acme", "").status(t, 200)
-		e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"by":"72h"}`}).status(t, 200)
-		kept := e.get("/transaction", "sk_sandbox_acme", "").status(t, 200).body
-		if want := e.do(req{path: "/transaction", key: "sk_sandbox_acme", header: fresh}).status(t,
-			200).body; string(kept) != string(want) {
+		e.Get("/transaction", "sk_sandbox_acme", "").Status(t, 200)
+		e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/clock/advance", Body: `{"by":"72h"}`}).Status(t, 200)
+		kept := e.Get("/transaction", "sk_sandbox_acme", "").Status(t, 200).Raw
+		if want := e.Do(apitest.Req{Path: "/transaction", Key: "sk_sandbox_acme", Header: fresh}).Status(t,
+			200).Raw; string(kept) != string(want) {
 			t.Fatalf("GET /transaction after a clock advance differs from a fresh answer:\n%s\n%s", kept, want)
 		}
 	})
 	t.Run("each key and legal entity has its own answer", func(t *testing.T) {
-		acme := e.get("/account", "sk_sandbox_alice", "le_acme").status(t, 200).body
-		globex := e.get("/account", "sk_sandbox_alice", "le_globex").status(t, 200).body
+		acme := e.Get("/account", "sk_sandbox_alice", "le_acme").Status(t, 200).Raw
+		globex := e.Get("/account", "sk_sandbox_alice", "le_globex").Status(t, 200).Raw
 		if string(acme) == string(globex) {
 			t.Fatal("x-legal-entity did not change the answer")
 		}
-		if again := e.get("/account", "sk_sandbox_alice", "le_acme").status(t, 200).body; string(again) != string(acme) {
+		if again := e.Get("/account", "sk_sandbox_alice", "le_acme").Status(t, 200).Raw; string(again) != string(acme) {
 			t.Fatal("the same request answered differently on an unchanged world")
 		}
-		e.get("/account", "sk_sandbox_globex", "").status(t, 200)
-		e.get("/account", "sk_sandbox_nobody", "").gen1(t, 401, "unauthorized")
+		e.Get("/account", "sk_sandbox_globex", "").Status(t, 200)
+		e.Get("/account", "sk_sandbox_nobody", "").Gen1(t, 401, "unauthorized")
 	})
 }
 
 func TestReadCacheUnderConcurrentWrites(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Add(1)
@@ -110,12 +112,12 @@ func TestReadCacheUnderConcurrentWrites(t *testing.T) {
 			defer wg.Done()
 			for i := range 20 {
 				if w%2 == 0 {
-					e.do(req{method: http.MethodPost, path: "/card", key: "sk_sandbox_acme",
-						body: `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Racing"}`}).status(t, 201)
+					e.Do(apitest.Req{Method: http.MethodPost, Path: "/card", Key: "sk_sandbox_acme",
+						Body: `{"accountId":"sa_group_acmeoperating","type":"virtual","name":"Racing"}`}).Status(t, 201)
 				} else if i%2 == 0 {
-					e.get("/card", "sk_sandbox_acme", "").status(t, 200)
+					e.Get("/card", "sk_sandbox_acme", "").Status(t, 200)
 				} else {
-					e.get("/transaction", "sk_sandbox_acme", "").status(t, 200)
+					e.Get("/transaction", "sk_sandbox_acme", "").Status(t, 200)
 				}
 			}
 		}()
@@ -128,7 +130,7 @@ func TestReadCacheUnderConcurrentWrites(t *testing.T) {
 		if next != "" {
 			path += "?cursor=" + next
 		}
-		m := e.get(path, "sk_sandbox_acme", "").status(t, 200).json(t)
+		m := e.Get(path, "sk_sandbox_acme", "").Status(t, 200).JSON(t)
 		all = append(all, m["items"].([]any)...)
 		c, _ := m["metadata"].(map[string]any)["nextCursor"].(string)
 		if c == "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/rs/zerolog"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/engine"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
@@ -57,7 +58,7 @@ func specOperations(t *testing.T) map[string]string {
 // upstreamOperations lists every operation of the upstream document, or
 // nil when the document is absent.
 func upstreamOperations(t *testing.T) map[string]string {
-	raw, err := os.ReadFile(upstreamPath)
+	raw, err := os.ReadFile(apitest.UpstreamPath)
 	if err != nil {
 		return nil
 	}
@@ -86,7 +87,7 @@ func routedOperations(t *testing.T) map[string]bool {
 		t.Fatal(err)
 	}
 	routed := map[string]bool{}
-	router, _ := server.Router(eng, withAll(server.Config{Log: zerolog.Nop()}))
+	router, _ := server.Router(eng, apitest.WithAll(server.Config{Log: zerolog.Nop()}))
 	router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		tpl, err := r.GetPathTemplate()
 		methods, merr := r.GetMethods()
@@ -105,7 +106,7 @@ func TestEveryOperationIsRouted(t *testing.T) {
 	routed := routedOperations(t)
 	want := specOperations(t)
 	if up := upstreamOperations(t); up == nil {
-		t.Logf("%s is absent: only the spec's operations are checked", upstreamPath)
+		t.Logf("%s is absent: only the spec's operations are checked", apitest.UpstreamPath)
 	} else {
 		if len(up) != 105 {
 			t.Errorf("the upstream document has %d operations, want 105", len(up))
@@ -157,8 +158,8 @@ func TestEveryOperationIsRouted(t *testing.T) {
 // 405 with the methods it does take, never the answer of a route whose
 // variable would read the literal word as an id.
 func TestLiteralPathsAnswer405ToOtherMethods(t *testing.T) {
-	e := newEnv(t, options{})
-	r, _ := server.Router(e.eng, withAll(server.Config{Log: zerolog.Nop()}))
+	e := apitest.New(t, apitest.Options{})
+	r, _ := server.Router(e.Engine, apitest.WithAll(server.Config{Log: zerolog.Nop()}))
 	methods := map[string][]string{}
 	r.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		path, err := route.GetPathTemplate()
@@ -177,7 +178,7 @@ func TestLiteralPathsAnswer405ToOtherMethods(t *testing.T) {
 			if slices.Contains(allowed, m) {
 				continue
 			}
-			res := e.do(req{method: m, path: path, key: acmeKey})
+			res := e.Do(apitest.Req{Method: m, Path: path, Key: apitest.AcmeKey})
 			got := strings.Split(res.Header.Get("Allow"), ", ")
 			sort.Strings(got)
 			if res.StatusCode != http.StatusMethodNotAllowed || !slices.Equal(got, allowed) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
@@ -27,64 +28,72 @@ func TestWebhooksPointedAtTheSandboxChangeNothing(t *testing.T) {
 		name string
 		// target prepares the world and returns the control path the
 		// page points its webhook at.
-		target func(t *testing.T, e *env) string
+		target func(t *testing.T, e *apitest.Env) string
 		// redirect has the page's webhook URL be the page's own server,
 		// which redirects to the target: the sender does not follow.
 		redirect bool
 		// unchanged checks what the target would have changed.
-		unchanged func(t *testing.T, e *env, target string)
+		unchanged func(t *testing.T, e *apitest.Env, target string)
 	}{
-		{name: "reset", target: func(*testing.T, *env) string { return "/_sandbox/reset" }},
-		{name: "snapshot restore", target: func(t *testing.T, e *env) string {
+		{name: "reset", target: func(*testing.T, *apitest.Env) string { return "/_sandbox/reset" }},
+		{name: "snapshot restore", target: func(t *testing.T, e *apitest.Env) string {
 			// A snapshot of the world before the page's card.
-			snap := e.do(req{method: http.MethodPost, path: "/_sandbox/snapshots", body: `{"label":"before"}`}).status(t, 201)
-			return "/_sandbox/snapshots/" + snap.json(t)["id"].(string) + "/restore"
+			snap := e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/snapshots", Body: `{"label":"before"}`}).
+				Status(t, 201)
+			return "/_sandbox/snapshots/" + snap.JSON(t)["id"].(string) + "/restore"
 		}},
-		{name: "agent request approve", target: func(t *testing.T, e *env) string {
-			txn, _ := firstTransaction(t, e)
-			ar := defer1(t, e, "sk_sandbox_carol_readonly", "le_acme", txn, `{"note":"approve me"}`)
+		{name: "agent request approve", target: func(t *testing.T, e *apitest.Env) string {
+			txn, _ := apitest.FirstTransaction(t, e)
+			ar := apitest.DeferNote(t, e, "sk_sandbox_carol_readonly", "le_acme", txn, `{"note":"approve me"}`)
 			return "/_sandbox/agent-requests/" + ar.ID + "/approve"
-		}, unchanged: func(t *testing.T, e *env, target string) {
+		}, unchanged: func(t *testing.T, e *apitest.Env, target string) {
 			id := strings.Split(target, "/")[3]
-			if got := e.get("/_sandbox/agent-requests/"+id, "", "").status(t, 200).json(t)["status"]; got != "pending" {
+			if got := e.Get("/_sandbox/agent-requests/"+id, "", "").Status(t, 200).JSON(t)["status"]; got != "pending" {
 				t.Fatalf("the agent request is %v after the delivery, want pending", got)
 			}
 		}},
-		{name: "redirect to reset", redirect: true, target: func(*testing.T, *env) string { return "/_sandbox/reset" }},
+		{
+			name:     "redirect to reset",
+			redirect: true,
+			target:   func(*testing.T, *apitest.Env) string { return "/_sandbox/reset" },
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := newHookEnv(t, webhooks.Options{})
+			e := apitest.NewHookEnv(t, webhooks.Options{})
 			target := c.target(t, e)
-			card := createTestCard(t, e, `{"type":"virtual","name":"Before the page"}`)
-			url, wantStatus, wantBody := e.srv.URL+target, 403, refusedSelf
+			card := apitest.CreateTestCard(t, e, `{"type":"virtual","name":"Before the page"}`)
+			url, wantStatus, wantBody := e.Server.URL+target, 403, refusedSelf
 			if c.redirect {
 				redirector := httptest.NewServer(http.RedirectHandler(url, http.StatusTemporaryRedirect))
 				t.Cleanup(redirector.Close)
 				url, wantStatus, wantBody = redirector.URL+"/hooks", 307, ""
 			}
-			var hook hookView
-			e.do(req{method: http.MethodPost, path: "/webhook", key: "sk_sandbox_acme", header: fromAPage,
-				body: map[string]string{"url": url, "name": "page"}}).status(t, 201).decode(t, &hook)
+			var hook apitest.HookView
+			e.Do(apitest.Req{Method: http.MethodPost, Path: "/webhook", Key: "sk_sandbox_acme", Header: fromAPage,
+				Body: map[string]string{"url": url, "name": "page"}}).Status(t, 201).Decode(t, &hook)
 			// The page's own write is the event the sandbox delivers.
-			e.do(req{method: http.MethodPatch, path: "/card/" + card.ID, key: "sk_sandbox_acme", header: fromAPage,
-				body: `{"name":"Renamed by the page"}`}).status(t, 200)
-			settleHooks(t, e)
+			e.Do(apitest.Req{Method: http.MethodPatch, Path: "/card/" + card.ID, Key: "sk_sandbox_acme",
+				Header: fromAPage,
+				Body:   `{"name":"Renamed by the page"}`}).
+				Status(t, 200)
+			apitest.SettleHooks(t, e)
 
-			if got := readCard(t, e, card.ID, ""); got.Name != "Renamed by the page" {
+			if got := apitest.ReadCard(t, e, card.ID, ""); got.Name != "Renamed by the page" {
 				t.Fatalf("the card after the delivery = %+v, want the page's name kept", got)
 			}
 			if c.unchanged != nil {
 				c.unchanged(t, e, target)
 			}
-			list := deliveries(t, e, "webhookId="+hook.ID)
+			list := apitest.Deliveries(t, e, "webhookId="+hook.ID)
 			if len(list) == 0 {
 				t.Fatal("no delivery to the page's webhook")
 			}
 			for _, d := range list {
-				a := getDelivery(t, e, d.ID).Attempts
+				a := apitest.GetDelivery(t, e, d.ID).Attempts
 				if d.Status == "succeeded" || len(a) == 0 || a[0].Response == nil || a[0].Response.Status != wantStatus ||
-					!strings.Contains(a[0].Response.Body, wantBody) || a[0].Request.Headers["slash-sandbox-sender"] != "webhook" {
+					!strings.Contains(a[0].Response.Body, wantBody) ||
+					a[0].Request.Headers["slash-sandbox-sender"] != "webhook" {
 					t.Fatalf("delivery %s (%s) = %+v, want failed with %d", d.ID, d.Status, a, wantStatus)
 				}
 			}
@@ -97,21 +106,23 @@ func TestWebhooksPointedAtTheSandboxChangeNothing(t *testing.T) {
 // authorization asks it; the sandbox refuses its own call, the fallback
 // decides, and the world is not reset.
 func TestAuthorizationWebhookPointedAtTheSandboxChangesNothing(t *testing.T) {
-	e := newEnv(t, options{})
-	card := createTestCard(t, e, `{"type":"virtual","name":"Before the page"}`)
-	e.do(req{method: http.MethodPut, path: authPath, key: "sk_sandbox_acme", header: fromAPage,
-		body: `{"webhookUrl":"` + e.srv.URL + `/_sandbox/reset","status":"active","config":{"fallbackBehavior":"reject"}}`}).
-		status(t, 200)
-	s := authorize(t, e, "card_acmegithub", 2_100, "merchant_v2_github")
-	if s.Approved || s.Decision.Rule != "authorizationWebhook" || !strings.Contains(s.Transaction.DeclineReason, "403") {
+	e := apitest.New(t, apitest.Options{})
+	card := apitest.CreateTestCard(t, e, `{"type":"virtual","name":"Before the page"}`)
+	e.Do(apitest.Req{Method: http.MethodPut, Path: apitest.AuthPath, Key: "sk_sandbox_acme", Header: fromAPage,
+		Body: `{"webhookUrl":"` + e.Server.URL + `/_sandbox/reset","status":"active",` +
+			`"config":{"fallbackBehavior":"reject"}}`}).
+		Status(t, 200)
+	s := apitest.Authorize(t, e, "card_acmegithub", 2_100, "merchant_v2_github")
+	if s.Approved || s.Decision.Rule != "authorizationWebhook" ||
+		!strings.Contains(s.Transaction.DeclineReason, "403") {
 		t.Fatalf("decision = %+v / %+v, want the fallback after the sandbox's 403", s.Decision, s.Transaction)
 	}
-	readCard(t, e, card.ID, "")
-	calls := where(logLines(t, e.log.String()), "authorization webhook call")
+	apitest.ReadCard(t, e, card.ID, "")
+	calls := apitest.Where(apitest.LogLines(t, e.Log.String()), "authorization webhook call")
 	if len(calls) != 1 || calls[0]["status"] != float64(403) {
 		t.Fatalf("authorization calls logged: %v", calls)
 	}
-	refused := where(logLines(t, e.log.String()), "POST /_sandbox/reset")
+	refused := apitest.Where(apitest.LogLines(t, e.Log.String()), "POST /_sandbox/reset")
 	if len(refused) != 1 || refused[0]["status"] != float64(403) ||
 		!strings.Contains(refused[0]["error_message"].(string), refusedSelf) {
 		t.Fatalf("the sandbox's own call was logged as %v", refused)
@@ -122,15 +133,19 @@ func TestAuthorizationWebhookPointedAtTheSandboxChangesNothing(t *testing.T) {
 // the sender header is refused on every kind of path, in that path's
 // envelope, before anything else looks at it.
 func TestRequestsTheSandboxSentAreRefusedEverywhere(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	marked := map[string]string{"Slash-Sandbox-Sender": "webhook"}
-	e.do(req{method: http.MethodPost, path: "/_sandbox/reset", header: marked}).gen2(t, 403, "forbidden")
-	e.do(req{method: http.MethodGet, path: "/card", key: "sk_sandbox_acme", header: marked}).gen1(t, 403, "forbidden")
-	e.do(req{method: http.MethodGet, path: "/v2/nowhere", key: "sk_sandbox_acme", header: marked}).
-		gen2(t, 403, "forbidden")
-	e.do(req{method: http.MethodOptions, path: "/card", header: map[string]string{"Slash-Sandbox-Sender": "listen",
-		"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}}).gen1(t, 403, "forbidden")
-	msg := e.do(req{method: http.MethodGet, path: "/_sandbox/health", header: marked}).json(t)["message"].(string)
+	e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/reset", Header: marked}).Gen2(t, 403, "forbidden")
+	e.Do(apitest.Req{Method: http.MethodGet, Path: "/card", Key: "sk_sandbox_acme", Header: marked}).
+		Gen1(t, 403, "forbidden")
+	e.Do(apitest.Req{Method: http.MethodGet, Path: "/v2/nowhere", Key: "sk_sandbox_acme", Header: marked}).
+		Gen2(t, 403, "forbidden")
+	e.Do(apitest.Req{Method: http.MethodOptions, Path: "/card",
+		Header: map[string]string{"Slash-Sandbox-Sender": "listen",
+			"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}}).
+		Gen1(t, 403, "forbidden")
+	msg := e.Do(apitest.Req{Method: http.MethodGet, Path: "/_sandbox/health",
+		Header: marked}).JSON(t)["message"].(string)
 	if !strings.Contains(msg, refusedSelf) {
 		t.Fatalf("message = %q", msg)
 	}
@@ -145,7 +160,13 @@ func TestServedSandboxDoesNotConnectToItself(t *testing.T) {
 	base := "http://" + addr
 	card := postJSON(t, base+"/card", "sk_sandbox_acme", `{"type":"virtual","name":"Before the page"}`, 201)
 	for _, host := range []string{addr, "localhost:" + addr[strings.LastIndex(addr, ":")+1:]} {
-		hook := postJSON(t, base+"/webhook", "sk_sandbox_acme", `{"url":"http://`+host+`/_sandbox/reset","name":"page"}`, 201)
+		hook := postJSON(
+			t,
+			base+"/webhook",
+			"sk_sandbox_acme",
+			`{"url":"http://`+host+`/_sandbox/reset","name":"page"}`,
+			201,
+		)
 		postJSON(t, base+"/_sandbox/webhooks/"+hook["id"].(string)+"/trigger", "",
 			`{"event":"card.update","entityId":"`+card["id"].(string)+`"}`, 201)
 	}

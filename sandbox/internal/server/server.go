@@ -84,6 +84,10 @@ type Config struct {
 	// snapshot taken or imported) is refused with 507. 0: DefaultMemoryBudget;
 	// NoMemoryBudget: no limit.
 	MemoryBudget int64
+	// VerifyReads makes every answer the read cache replays also run its
+	// handler, and panic when the fresh answer differs from the kept one:
+	// the behaviour tests turn it on, so that every test checks the cache.
+	VerifyReads bool
 }
 
 // DefaultIdleTimeout is how long an idle keep-alive connection stays open
@@ -227,7 +231,7 @@ func Router(eng *kernel.Engine, cfg Config) (*mux.Router, *openapi.Registry) {
 	ctl := &control.Control{Engine: eng, AdminToken: cfg.AdminToken, Version: Version, Agents: pub, Traffic: shaping,
 		Webhooks: webhooks.Attach(eng, hooks), Scenarios: cfg.Scenarios, InfoView: api.InformationRequestView,
 		Log: cfg.Log, Wall: cfg.Wall}
-	reads := &readCache{engine: eng}
+	reads := &readCache{engine: eng, verify: cfg.VerifyReads}
 	// Every routed request is journaled; public ones meet the world's rate
 	// limit and injected faults before the read cache and the handler.
 	r.Use(web.NameRoutes, shaping.Middleware, reads.middleware)

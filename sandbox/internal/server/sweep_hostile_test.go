@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 )
 
 // hostile is one variant the sweep sends every operation.
@@ -13,10 +15,10 @@ type hostile struct {
 	name string
 	// make turns an operation into the variant's request; ok false when
 	// the variant does not apply.
-	make func(op sweepOp, base req) (req, bool)
+	make func(op apitest.SweepOp, base apitest.Req) (apitest.Req, bool)
 	// want, when set and not 0, is the status a request of the variant
 	// must get.
-	want func(op sweepOp) int
+	want func(op apitest.SweepOp) int
 	// refused: an operation that takes a body must refuse the variant.
 	refused bool
 }
@@ -33,8 +35,8 @@ type hostile struct {
 // through the MCP server's call_api_endpoint in every spelling of its path
 // (hostileToolCalls): no control route answers a tool call.
 func TestHostileSweep(t *testing.T) {
-	e := newEnv(t, options{})
-	c, err := documents()
+	e := apitest.New(t, apitest.Options{})
+	c, err := apitest.Documents()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,44 +44,44 @@ func TestHostileSweep(t *testing.T) {
 	before := worldState(t, e)
 	// The fingerprint sees money move: a settled incoming transfer
 	// changes it.
-	e.do(req{method: http.MethodPost, path: "/_sandbox/simulate/incoming-transfer",
-		body: `{"accountId":"sa_group_acmeoperating","rail":"wire","amountCents":3000}`}).status(t, 201)
-	e.do(req{method: http.MethodPost, path: "/_sandbox/clock/advance", body: `{"by":"3d"}`}).status(t, 200)
+	e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/simulate/incoming-transfer",
+		Body: `{"accountId":"sa_group_acmeoperating","rail":"wire","amountCents":3000}`}).Status(t, 201)
+	e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/clock/advance", Body: `{"by":"3d"}`}).Status(t, 200)
 	if after := worldState(t, e); after == before {
 		t.Fatal("the world's fingerprint did not change when money arrived")
 	}
 	before = worldState(t, e)
 	sent, statuses := 0, map[string]map[int]int{}
-	for _, op := range sweepOperations(c.ownDoc) {
-		if sweepSkipped[op.id] {
+	for _, op := range apitest.SweepOperations(c.OwnDoc) {
+		if sweepSkipped[op.ID] {
 			continue
 		}
-		base := baseRequest(c.ownDoc, op, ids[0])
-		for _, v := range hostileVariants(c.ownDoc) {
+		base := baseRequest(c.OwnDoc, op, ids[0])
+		for _, v := range hostileVariants(c.OwnDoc) {
 			fresh := base
-			fresh.header = map[string]string{}
+			fresh.Header = map[string]string{}
 			r, ok := v.make(op, fresh)
 			if !ok {
 				continue
 			}
-			res := e.do(r)
+			res := e.Do(r)
 			sent++
 			if statuses[v.name] == nil {
 				statuses[v.name] = map[int]int{}
 			}
 			statuses[v.name][res.StatusCode]++
-			where := op.id + " / " + v.name + ": " + r.method + " " + shorten(r.path)
+			where := op.ID + " / " + v.name + ": " + r.Method + " " + shorten(r.Path)
 			if res.StatusCode >= 500 {
-				t.Errorf("%s answered %d: %.300s", where, res.StatusCode, res.body)
+				t.Errorf("%s answered %d: %.300s", where, res.StatusCode, res.Raw)
 				continue
 			}
 			if v.want != nil && v.want(op) != 0 && res.StatusCode != v.want(op) {
-				t.Errorf("%s answered %d, want %d: %.300s", where, res.StatusCode, v.want(op), res.body)
+				t.Errorf("%s answered %d, want %d: %.300s", where, res.StatusCode, v.want(op), res.Raw)
 			}
-			if v.refused && op.body != nil && res.StatusCode < 400 {
-				t.Errorf("%s was accepted (%d): %.300s", where, res.StatusCode, res.body)
+			if v.refused && op.Body != nil && res.StatusCode < 400 {
+				t.Errorf("%s was accepted (%d): %.300s", where, res.StatusCode, res.Raw)
 			}
-			checkEnvelope(t, where, r.path, res)
+			checkEnvelope(t, where, r.Path, res)
 			after := worldState(t, e)
 			if res.StatusCode >= 400 && after != before {
 				t.Errorf("%s was refused (%d) but changed the world", where, res.StatusCode)
@@ -91,111 +93,130 @@ func TestHostileSweep(t *testing.T) {
 	if sent < 1500 {
 		t.Errorf("the hostile sweep sent only %d requests", sent)
 	}
-	t.Run("through the MCP tools", func(t *testing.T) { hostileToolCalls(t, e, c.ownDoc) })
+	t.Run("through the MCP tools", func(t *testing.T) { hostileToolCalls(t, e, c.OwnDoc) })
 }
 
 // worldState is what a refused request must never change: every account
 // and virtual account with its balance and spend, of both demo entities,
 // and the clock.
-func worldState(t *testing.T, e *env) string {
+func worldState(t *testing.T, e *apitest.Env) string {
 	t.Helper()
 	var b strings.Builder
 	for _, key := range []string{"sk_sandbox_acme", "sk_sandbox_globex"} {
 		for _, path := range []string{"/account", "/virtual-account"} {
-			b.Write(e.get(path, key, "").status(t, 200).body)
+			b.Write(e.Get(path, key, "").Status(t, 200).Raw)
 		}
 	}
-	b.Write(e.get("/_sandbox/clock", "", "").status(t, 200).body)
+	b.Write(e.Get("/_sandbox/clock", "", "").Status(t, 200).Raw)
 	return b.String()
 }
 
 // baseRequest is an ordinary request for op: real ids, a key that may act
 // on the demo's Acme, a JSON body shaped by the schema.
-func baseRequest(doc map[string]any, op sweepOp, id string) req {
-	r := req{method: op.method, path: pathParam.ReplaceAllString(op.path, id), header: map[string]string{}}
-	if op.body != nil && op.method != http.MethodGet {
-		r.body, _ = json.Marshal(shape(doc, op.body, 0, valid))
+func baseRequest(doc map[string]any, op apitest.SweepOp, id string) apitest.Req {
+	r := apitest.Req{
+		Method: op.Method,
+		Path:   apitest.PathParam.ReplaceAllString(op.Path, id),
+		Header: map[string]string{},
+	}
+	if op.Body != nil && op.Method != http.MethodGet {
+		r.Body, _ = json.Marshal(shape(doc, op.Body, 0, valid))
 	}
 	switch {
-	case strings.HasPrefix(op.path, "/_sandbox/"):
-	case strings.HasPrefix(op.path, "/v2/"):
-		r.key, r.le = "sk_sandbox_alice", "le_acme"
+	case strings.HasPrefix(op.Path, "/_sandbox/"):
+	case strings.HasPrefix(op.Path, "/v2/"):
+		r.Key, r.LE = "sk_sandbox_alice", "le_acme"
 	default:
-		r.key = "sk_sandbox_acme"
+		r.Key = "sk_sandbox_acme"
 	}
 	return r
 }
 
 func hostileVariants(doc map[string]any) []hostile {
-	control := func(op sweepOp) bool { return strings.HasPrefix(op.path, "/_sandbox/") }
-	withBody := func(op sweepOp) bool { return op.method != http.MethodGet && op.method != http.MethodDelete }
+	control := func(op apitest.SweepOp) bool { return strings.HasPrefix(op.Path, "/_sandbox/") }
+	withBody := func(op apitest.SweepOp) bool { return op.Method != http.MethodGet && op.Method != http.MethodDelete }
 	body := func(name string, b any) hostile {
 		return hostile{
 			name:    name,
 			refused: true,
-			make:    func(op sweepOp, r req) (req, bool) { r.body = b; return r, withBody(op) },
+			make:    func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) { r.Body = b; return r, withBody(op) },
 		}
 	}
 	shaped := func(name string, leaf func(typ string) any) hostile {
 		return hostile{
 			name:    name,
 			refused: name == "every field null" || name == "every field an object",
-			make: func(op sweepOp, r req) (req, bool) {
-				if !withBody(op) || op.body == nil {
+			make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
+				if !withBody(op) || op.Body == nil {
 					return r, false
 				}
-				raw, _ := json.Marshal(shape(doc, op.body, 0, leaf))
-				r.body = raw
+				raw, _ := json.Marshal(shape(doc, op.Body, 0, leaf))
+				r.Body = raw
 				return r, true
 			},
 		}
 	}
-	forbiddenOnControl := func(op sweepOp) int {
+	forbiddenOnControl := func(op apitest.SweepOp) int {
 		if control(op) {
 			return http.StatusForbidden
 		}
 		return 0
 	}
 	vs := []hostile{
-		{name: "another site's page", make: func(op sweepOp, r req) (req, bool) {
-			r.header["Origin"], r.header["Sec-Fetch-Site"] = "https://evil.example", "cross-site"
+		{name: "another site's page", make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
+			r.Header["Origin"], r.Header["Sec-Fetch-Site"] = "https://evil.example", "cross-site"
 			return r, control(op)
 		}, want: forbiddenOnControl},
-		{name: "another site's write without Origin", make: func(op sweepOp, r req) (req, bool) {
-			r.header["Sec-Fetch-Site"], r.header["Sec-Fetch-Mode"] = "cross-site", "no-cors"
-			return r, control(op) && withBody(op)
-		}, want: forbiddenOnControl},
-		{name: "rebound host", make: func(op sweepOp, r req) (req, bool) {
-			r.host = "rebind.evil.example"
+		{
+			name: "another site's write without Origin",
+			make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
+				r.Header["Sec-Fetch-Site"], r.Header["Sec-Fetch-Mode"] = "cross-site", "no-cors"
+				return r, control(op) && withBody(op)
+			},
+			want: forbiddenOnControl,
+		},
+		{name: "rebound host", make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
+			r.Host = "rebind.evil.example"
 			return r, control(op)
 		}, want: forbiddenOnControl},
-		{name: "no credentials", make: func(op sweepOp, r req) (req, bool) { r.key, r.le = "", ""; return r, !control(op) }},
-		{name: "unknown key", make: func(op sweepOp, r req) (req, bool) { r.key = "sk_nope"; return r, !control(op) }},
-		{name: "read-only key", make: func(op sweepOp, r req) (req, bool) {
-			r.key = "sk_sandbox_carol_readonly"
-			r.le = "le_acme"
+		{name: "no credentials", make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
+			r.Key, r.LE = "", ""
 			return r, !control(op)
 		}},
-		{name: "another entity", make: func(op sweepOp, r req) (req, bool) { r.le = "le_globex"; return r, !control(op) }},
-		{name: "traversal ids", make: func(op sweepOp, r req) (req, bool) {
-			r.path = pathParam.ReplaceAllString(op.path, url.PathEscape("../../../../etc/passwd"))
-			return r, strings.Contains(op.path, "{")
+		{
+			name: "unknown key",
+			make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) { r.Key = "sk_nope"; return r, !control(op) },
+		},
+		{name: "read-only key", make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
+			r.Key = "sk_sandbox_carol_readonly"
+			r.LE = "le_acme"
+			return r, !control(op)
 		}},
-		{name: "oversized id", make: func(op sweepOp, r req) (req, bool) {
-			r.path = pathParam.ReplaceAllString(op.path, strings.Repeat("9", 4096))
-			return r, strings.Contains(op.path, "{")
+		{name: "another entity", make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
+			r.LE = "le_globex"
+			return r, !control(op)
 		}},
-		{name: "nested world paths", make: func(op sweepOp, r req) (req, bool) {
-			r.path = "/_sandbox" + strings.Repeat("/worlds/default", 50) + strings.TrimPrefix(r.path, "/_sandbox")
+		{name: "traversal ids", make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
+			r.Path = apitest.PathParam.ReplaceAllString(op.Path, url.PathEscape("../../../../etc/passwd"))
+			return r, strings.Contains(op.Path, "{")
+		}},
+		{name: "oversized id", make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
+			r.Path = apitest.PathParam.ReplaceAllString(op.Path, strings.Repeat("9", 4096))
+			return r, strings.Contains(op.Path, "{")
+		}},
+		{name: "nested world paths", make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
+			r.Path = "/_sandbox" + strings.Repeat("/worlds/default", 50) + strings.TrimPrefix(r.Path, "/_sandbox")
 			return r, control(op)
 		}},
-		{name: "hostile query", make: func(op sweepOp, r req) (req, bool) {
+		{name: "hostile query", make: func(op apitest.SweepOp, r apitest.Req) (apitest.Req, bool) {
 			q := url.Values{}
-			for i, name := range append(op.query, "cursor", "limit", "filter:legalEntityId") {
-				q.Set(name,
-					[]string{"9999-12-31T23:59:59Z", "-1", "1e400", strings.Repeat("q", 10_000), "0000-01-01", "null", "../x"}[i%7])
+			for i, name := range append(op.Query, "cursor", "limit", "filter:legalEntityId") {
+				q.Set(
+					name,
+					[]string{"9999-12-31T23:59:59Z", "-1", "1e400", strings.Repeat("q", 10_000), "0000-01-01", "null", "../x"}[i%7],
+				)
 			}
-			r.path += "?" + q.Encode()
+			r.Path += "?" + q.Encode()
 			return r, true
 		}},
 		body("null body", "null"),
@@ -285,7 +306,7 @@ func shape(doc map[string]any, schema any, depth int, leaf func(typ string) any)
 // fields under /v2 and /_sandbox, the first generation's elsewhere, plain
 // text for 429, HTML for the pages a person opens, and the deferral's
 // {"error"} for a read-only key's write.
-func checkEnvelope(t *testing.T, where, path string, res *resp) {
+func checkEnvelope(t *testing.T, where, path string, res *apitest.Resp) {
 	t.Helper()
 	if res.StatusCode < 400 {
 		return
@@ -301,15 +322,15 @@ func checkEnvelope(t *testing.T, where, path string, res *resp) {
 		return
 	case res.StatusCode == http.StatusForbidden && res.Header.Get("x-deferred-action-id") != "":
 		// A read-only key's write: the deferral's own body, not an error.
-		deferred(t, res)
+		apitest.Deferred(t, res)
 		return
 	case ct != "application/json":
-		t.Errorf("%s: error %d as %q: %.200s", where, res.StatusCode, ct, res.body)
+		t.Errorf("%s: error %d as %q: %.200s", where, res.StatusCode, ct, res.Raw)
 		return
 	}
 	var m map[string]any
-	if err := json.Unmarshal(res.body, &m); err != nil {
-		t.Errorf("%s: error body is not an object: %.200s", where, res.body)
+	if err := json.Unmarshal(res.Raw, &m); err != nil {
+		t.Errorf("%s: error body is not an object: %.200s", where, res.Raw)
 		return
 	}
 	gen2 := strings.HasPrefix(path, "/v2/") || strings.HasPrefix(path, "/_sandbox")
@@ -319,11 +340,11 @@ func checkEnvelope(t *testing.T, where, path string, res *resp) {
 	}
 	for _, k := range want {
 		if _, ok := m[k]; !ok {
-			t.Errorf("%s: error lacks %q: %.200s", where, k, res.body)
+			t.Errorf("%s: error lacks %q: %.200s", where, k, res.Raw)
 		}
 	}
 	if gen2 && len(m) != 4 {
-		t.Errorf("%s: second-generation error has %d fields: %.200s", where, len(m), res.body)
+		t.Errorf("%s: second-generation error has %d fields: %.200s", where, len(m), res.Raw)
 	}
 }
 

@@ -7,11 +7,11 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 )
 
 var (
@@ -23,13 +23,6 @@ var (
 // sandbox fail or refuse on purpose (injected faults, rate limits).
 var sweepSkipped = map[string]bool{"sandbox.faults.create": true, "sandbox.rate_limit.set": true}
 
-// sweepOp is one operation of the sandbox's document.
-type sweepOp struct {
-	id, method, path string
-	query            []string
-	body             any
-}
-
 // TestRequestSweep sends every routed operation generated requests: real
 // and nonsense ids, declared and unknown query parameters with boundary
 // values, every kind of credential, bodies shaped by the operation's
@@ -37,26 +30,26 @@ type sweepOp struct {
 // and every response must match the OpenAPI documents (the harness checks
 // that). Run a different sweep with -sweep.seed and -sweep.n.
 func TestRequestSweep(t *testing.T) {
-	e := newEnv(t, options{})
-	c, err := documents()
+	e := apitest.New(t, apitest.Options{})
+	c, err := apitest.Documents()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := sweepOperations(c.ownDoc)
+	ops := apitest.SweepOperations(c.OwnDoc)
 	rng := rand.New(rand.NewPCG(*sweepSeed, 0x5eed))
-	g := &generator{rng: rng, doc: c.ownDoc, ids: sweepIDs(t, e)}
+	g := &generator{rng: rng, doc: c.OwnDoc, ids: sweepIDs(t, e)}
 	sent, statuses := 0, map[int]int{}
 	for _, op := range ops {
-		if sweepSkipped[op.id] {
+		if sweepSkipped[op.ID] {
 			continue
 		}
 		for range *sweepN {
 			r := g.request(op)
-			res := e.do(r)
+			res := e.Do(r)
 			sent++
 			statuses[res.StatusCode]++
 			if res.StatusCode >= 500 {
-				t.Errorf("%s %s (%s) answered %d: %s", r.method, r.path, op.id, res.StatusCode, res.body)
+				t.Errorf("%s %s (%s) answered %d: %s", r.Method, r.Path, op.ID, res.StatusCode, res.Raw)
 			}
 		}
 	}
@@ -66,53 +59,23 @@ func TestRequestSweep(t *testing.T) {
 	}
 }
 
-func sweepOperations(doc map[string]any) []sweepOp {
-	var ops []sweepOp
-	for path, item := range doc["paths"].(map[string]any) {
-		for method, raw := range item.(map[string]any) {
-			m := raw.(map[string]any)
-			if m["operationId"] == "mcp" {
-				// JSON-RPC over Streamable HTTP, not a REST operation:
-				// its transport answers in its own terms, and
-				// mcp_test.go drives it with the official client.
-				continue
-			}
-			op := sweepOp{id: m["operationId"].(string), method: strings.ToUpper(method), path: path}
-			params, _ := m["parameters"].([]any)
-			for _, p := range params {
-				if pm := p.(map[string]any); pm["in"] == "query" {
-					op.query = append(op.query, pm["name"].(string))
-				}
-			}
-			if rb, ok := m["requestBody"].(map[string]any); ok {
-				for _, media := range rb["content"].(map[string]any) {
-					op.body = media.(map[string]any)["schema"]
-				}
-			}
-			ops = append(ops, op)
-		}
-	}
-	sort.Slice(ops, func(i, j int) bool { return ops[i].id+ops[i].method < ops[j].id+ops[j].method })
-	return ops
-}
-
 // sweepIDs are ids that exist in the demo world, so some requests get past
 // the lookups.
-func sweepIDs(t *testing.T, e *env) []string {
+func sweepIDs(t *testing.T, e *apitest.Env) []string {
 	ids := []string{"le_acme", "le_globex", "sa_group_acmeoperating", "sa_group_acmecharge", "sa_group_globexmain",
 		"subaccount_acmeengineering", "subaccount_acmeoldproject", "card_acmeaws", "card_group_acmesaas",
 		"le_c_northwindsupply",
 		"le_cust_initech", "invoice_acme1001", "webhook_acmelocal", "merchant_v2_aws", "merchant_category_software",
 		"stmt_202605",
 		"US_ACH", "default"}
-	var pg page
-	e.get("/transaction", "sk_sandbox_acme", "").status(t, 200).decode(t, &pg)
+	var pg apitest.Page
+	e.Get("/transaction", "sk_sandbox_acme", "").Status(t, 200).Decode(t, &pg)
 	for _, it := range pg.Items[:3] {
 		ids = append(ids, it.ID)
 	}
 	var app struct{ ID string }
-	e.do(req{method: http.MethodPost, path: "/developer-account/le_acme/application", key: "sk_sandbox_acme",
-		body: map[string]any{"name": "Sweep", "type": "service", "data": appData}}).status(t, 200).decode(t, &app)
+	e.Do(apitest.Req{Method: http.MethodPost, Path: "/developer-account/le_acme/application", Key: "sk_sandbox_acme",
+		Body: map[string]any{"name": "Sweep", "type": "service", "data": apitest.AppData}}).Status(t, 200).Decode(t, &app)
 	return append(ids, app.ID)
 }
 
@@ -140,12 +103,10 @@ func (g *generator) value() string {
 // with the shortest value each takes.
 var waitBounds = map[string]string{"timeout": "1ms", "wait": "0"}
 
-var pathParam = regexp.MustCompile(`\{[^}]+\}`)
-
-func (g *generator) request(op sweepOp) req {
-	path := pathParam.ReplaceAllStringFunc(op.path, func(string) string { return url.PathEscape(g.value()) })
+func (g *generator) request(op apitest.SweepOp) apitest.Req {
+	path := apitest.PathParam.ReplaceAllStringFunc(op.Path, func(string) string { return url.PathEscape(g.value()) })
 	q := url.Values{}
-	for _, name := range op.query {
+	for _, name := range op.Query {
 		if g.rng.IntN(2) == 0 {
 			q.Add(name, g.value())
 		}
@@ -156,43 +117,43 @@ func (g *generator) request(op sweepOp) req {
 	// A wait the request does not bound would idle for its default
 	// (seconds) and answer what a bounded one answers at once.
 	for name, short := range waitBounds {
-		if slices.Contains(op.query, name) && !q.Has(name) {
+		if slices.Contains(op.Query, name) && !q.Has(name) {
 			q.Set(name, short)
 		}
 	}
 	if len(q) > 0 {
 		path += "?" + q.Encode()
 	}
-	r := req{method: op.method, path: path, header: map[string]string{}}
+	r := apitest.Req{Method: op.Method, Path: path, Header: map[string]string{}}
 	g.credentials(&r)
-	if op.method != http.MethodGet && g.rng.IntN(6) != 0 {
-		r.body = g.body(op.body)
+	if op.Method != http.MethodGet && g.rng.IntN(6) != 0 {
+		r.Body = g.body(op.Body)
 		switch g.rng.IntN(8) {
 		case 0:
-			r.header["Content-Type"] = "text/plain"
+			r.Header["Content-Type"] = "text/plain"
 		case 1:
-			r.header["Content-Type"] = "application/x-www-form-urlencoded"
+			r.Header["Content-Type"] = "application/x-www-form-urlencoded"
 		}
 	}
 	if g.rng.IntN(3) == 0 {
-		r.header["X-Idempotency-Key"] = g.pick([]string{"k1", "k1", strings.Repeat("k", 300), g.value()})
+		r.Header["X-Idempotency-Key"] = g.pick([]string{"k1", "k1", strings.Repeat("k", 300), g.value()})
 	}
 	return r
 }
 
-func (g *generator) credentials(r *req) {
+func (g *generator) credentials(r *apitest.Req) {
 	switch g.rng.IntN(10) {
 	case 0:
 	case 1:
-		r.key = g.pick([]string{"sk_unknown", " ", "sk_sandbox_acme "})
+		r.Key = g.pick([]string{"sk_unknown", " ", "sk_sandbox_acme "})
 	case 2:
-		r.header["Authorization"] = "Bearer " + g.pick([]string{"slat_nope", "slat_00_x", "", "x y"})
+		r.Header["Authorization"] = "Bearer " + g.pick([]string{"slat_nope", "slat_00_x", "", "x y"})
 	default:
-		r.key = g.pick([]string{"sk_sandbox_acme", "sk_sandbox_acme", "sk_sandbox_acme_readonly", "sk_sandbox_globex",
+		r.Key = g.pick([]string{"sk_sandbox_acme", "sk_sandbox_acme", "sk_sandbox_acme_readonly", "sk_sandbox_globex",
 			"sk_sandbox_alice", "sk_sandbox_bob", "sk_sandbox_carol_readonly"})
 	}
 	if g.rng.IntN(2) == 0 {
-		r.le = g.pick([]string{"le_acme", "le_acme", "le_globex", "le_nobody", "x", "le_" + strings.Repeat("a", 200)})
+		r.LE = g.pick([]string{"le_acme", "le_acme", "le_globex", "le_nobody", "x", "le_" + strings.Repeat("a", 200)})
 	}
 }
 
@@ -261,9 +222,9 @@ func (g *generator) instance(schema any, depth int) any {
 }
 
 func TestUncleanPathsAreNotRedirected(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	for _, p := range []string{"/account/../legal-entity", "/account//sa_group_acmeoperating", "/v2/./contacts"} {
-		r := e.get(p, "sk_sandbox_alice", "le_acme")
+		r := e.Get(p, "sk_sandbox_alice", "le_acme")
 		if r.StatusCode != http.StatusNotFound || r.Header.Get("Location") != "" {
 			t.Errorf("GET %s: %d, Location %q; want 404 without a redirect", p, r.StatusCode, r.Header.Get("Location"))
 		}

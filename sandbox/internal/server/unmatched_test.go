@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 )
 
 // journalEntry is one item of GET /_sandbox/requests, as far as these
@@ -18,7 +20,7 @@ type journalEntry struct {
 }
 
 func TestUnmatchedRequestsAreJournaledWithANearMiss(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	cases := []struct {
 		name, method, path, hint string
 	}{
@@ -30,11 +32,11 @@ func TestUnmatchedRequestsAreJournaledWithANearMiss(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := e.do(req{method: c.method, path: c.path, key: acmeKey})
+			r := e.Do(apitest.Req{Method: c.method, Path: c.path, Key: apitest.AcmeKey})
 			if r.StatusCode != http.StatusNotFound {
-				t.Fatalf("status %d: %s", r.StatusCode, r.body)
+				t.Fatalf("status %d: %s", r.StatusCode, r.Raw)
 			}
-			msg := r.json(t)["message"].(string)
+			msg := r.JSON(t)["message"].(string)
 			if c.hint != "" && !strings.Contains(msg, "did you mean "+c.hint+"?") ||
 				c.hint == "" && strings.Contains(msg, "did you mean") {
 				t.Fatalf("message %q, want hint %q", msg, c.hint)
@@ -42,8 +44,15 @@ func TestUnmatchedRequestsAreJournaledWithANearMiss(t *testing.T) {
 			var j struct {
 				Items []journalEntry `json:"items"`
 			}
-			e.get("/_sandbox/requests?limit=1&route=not_found", "", "").status(t, 200).decode(t, &j)
-			want := journalEntry{Method: c.method, Path: c.path, Route: "not_found", Status: 404, Unmatched: true, Hint: c.hint}
+			e.Get("/_sandbox/requests?limit=1&route=not_found", "", "").Status(t, 200).Decode(t, &j)
+			want := journalEntry{
+				Method:    c.method,
+				Path:      c.path,
+				Route:     "not_found",
+				Status:    404,
+				Unmatched: true,
+				Hint:      c.hint,
+			}
 			if len(j.Items) != 1 || j.Items[0] != want {
 				t.Fatalf("journal = %+v, want %+v", j.Items, want)
 			}
@@ -53,21 +62,22 @@ func TestUnmatchedRequestsAreJournaledWithANearMiss(t *testing.T) {
 		})
 	}
 	t.Run("a wrong method is journaled as unmatched without a hint", func(t *testing.T) {
-		e.do(req{method: http.MethodDelete, path: "/card-group", key: acmeKey}).status(t, 405)
+		e.Do(apitest.Req{Method: http.MethodDelete, Path: "/card-group", Key: apitest.AcmeKey}).Status(t, 405)
 		var j struct {
 			Items []journalEntry `json:"items"`
 		}
-		e.get("/_sandbox/requests?limit=1", "", "").status(t, 200).decode(t, &j)
-		if len(j.Items) != 1 || !j.Items[0].Unmatched || j.Items[0].Route != "method_not_allowed" || j.Items[0].Hint != "" {
+		e.Get("/_sandbox/requests?limit=1", "", "").Status(t, 200).Decode(t, &j)
+		if len(j.Items) != 1 || !j.Items[0].Unmatched || j.Items[0].Route != "method_not_allowed" ||
+			j.Items[0].Hint != "" {
 			t.Fatalf("journal = %+v", j.Items)
 		}
 	})
 	t.Run("matched requests are not unmatched", func(t *testing.T) {
-		e.get("/card", acmeKey, "").status(t, 200)
+		e.Get("/card", apitest.AcmeKey, "").Status(t, 200)
 		var j struct {
 			Items []journalEntry `json:"items"`
 		}
-		e.get("/_sandbox/requests?limit=1", "", "").status(t, 200).decode(t, &j)
+		e.Get("/_sandbox/requests?limit=1", "", "").Status(t, 200).Decode(t, &j)
 		if len(j.Items) != 1 || j.Items[0].Unmatched || j.Items[0].Route != "card.list" {
 			t.Fatalf("journal = %+v", j.Items)
 		}
@@ -75,7 +85,7 @@ func TestUnmatchedRequestsAreJournaledWithANearMiss(t *testing.T) {
 }
 
 func TestRootsLeadToTheDashboard(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	for _, c := range []struct{ path, location string }{
 		{"/", "/_sandbox/ui"},
 		{"/_sandbox", "/_sandbox/ui"},
@@ -85,60 +95,70 @@ func TestRootsLeadToTheDashboard(t *testing.T) {
 		{"/_sandbox/?world=w1&token=t", "/_sandbox/ui?world=w1&token=t"},
 	} {
 		t.Run(c.path, func(t *testing.T) {
-			r := e.get(c.path, "", "").status(t, http.StatusFound)
+			r := e.Get(c.path, "", "").Status(t, http.StatusFound)
 			if got := r.Header.Get("Location"); got != c.location {
 				t.Fatalf("Location = %q, want %q", got, c.location)
 			}
 		})
 	}
 	t.Run("the dashboard itself answers", func(t *testing.T) {
-		e.get("/_sandbox/ui?world=default", "", "").status(t, 200)
+		e.Get("/_sandbox/ui?world=default", "", "").Status(t, 200)
 	})
 	t.Run("other unknown paths keep their generation's 404", func(t *testing.T) {
-		e.get("/nope", acmeKey, "").gen1(t, 404, "not_found")
-		e.do(req{method: http.MethodPost, path: "/", key: acmeKey}).gen1(t, 404, "not_found")
-		e.get("/v2/nope", acmeKey, "").gen2(t, 404, "not_found")
-		e.get("/_sandbox/nope", "", "").gen2(t, 404, "not_found")
+		e.Get("/nope", apitest.AcmeKey, "").Gen1(t, 404, "not_found")
+		e.Do(apitest.Req{Method: http.MethodPost, Path: "/", Key: apitest.AcmeKey}).Gen1(t, 404, "not_found")
+		e.Get("/v2/nope", apitest.AcmeKey, "").Gen2(t, 404, "not_found")
+		e.Get("/_sandbox/nope", "", "").Gen2(t, 404, "not_found")
 	})
 }
 
 func TestFaultGatewayStatusesAndUnknownRoutes(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	for _, c := range []struct {
 		status         int
 		identifier, nm string
 	}{{502, "bad_gateway", "BadGatewayError"}, {503, "unavailable", "ServiceUnavailableError"},
 		{504, "gateway_timeout", "GatewayTimeoutError"}} {
 		t.Run(http.StatusText(c.status), func(t *testing.T) {
-			e.do(req{method: http.MethodPost, path: "/_sandbox/faults",
-				body: map[string]any{"route": "account.list", "status": c.status, "count": 1}}).
-				status(t, 201)
-			if m := e.get("/account", acmeKey, "").gen1(t, c.status, c.identifier); m["name"] != c.nm {
+			e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/faults",
+				Body: map[string]any{"route": "account.list", "status": c.status, "count": 1}}).
+				Status(t, 201)
+			if m := e.Get("/account", apitest.AcmeKey, "").Gen1(t, c.status, c.identifier); m["name"] != c.nm {
 				t.Fatalf("first-generation body = %v", m)
 			}
-			e.do(req{method: http.MethodPost, path: "/_sandbox/faults",
-				body: map[string]any{"route": "v2.contact.list", "status": c.status, "count": 1}}).
-				status(t, 201)
-			e.get("/v2/contacts", aliceKey, "le_acme").gen2(t, c.status, c.identifier)
+			e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/faults",
+				Body: map[string]any{"route": "v2.contact.list", "status": c.status, "count": 1}}).
+				Status(t, 201)
+			e.Get("/v2/contacts", apitest.AliceKey, "le_acme").Gen2(t, c.status, c.identifier)
 		})
 	}
 	t.Run("an unknown route is refused with the nearest name", func(t *testing.T) {
-		r := e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"card.creat","status":500}`})
-		r.gen2(t, 400, "invalid_request")
-		d := r.json(t)["details"].(map[string]any)["/route"].(string)
+		r := e.Do(
+			apitest.Req{Method: http.MethodPost, Path: "/_sandbox/faults", Body: `{"route":"card.creat","status":500}`},
+		)
+		r.Gen2(t, 400, "invalid_request")
+		d := r.JSON(t)["details"].(map[string]any)["/route"].(string)
 		if !strings.Contains(d, `"card.creat" is not a public route's name`) ||
 			!strings.Contains(d, `did you mean "card.create"?`) {
 			t.Fatalf("details /route = %q", d)
 		}
 	})
 	t.Run("a control route is not a public route", func(t *testing.T) {
-		r := e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"sandbox.clock","status":500}`})
-		r.gen2(t, 400, "invalid_request")
+		r := e.Do(
+			apitest.Req{
+				Method: http.MethodPost,
+				Path:   "/_sandbox/faults",
+				Body:   `{"route":"sandbox.clock","status":500}`,
+			},
+		)
+		r.Gen2(t, 400, "invalid_request")
 	})
 	t.Run("an unsupported status names the allowed ones", func(t *testing.T) {
-		r := e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: `{"route":"card.list","status":501}`})
-		r.gen2(t, 400, "invalid_request")
-		if d := r.json(t)["details"].(map[string]any)["/status"]; d != "must be one of 400, 401, 403, 404, 409, 429, 500,"+
+		r := e.Do(
+			apitest.Req{Method: http.MethodPost, Path: "/_sandbox/faults", Body: `{"route":"card.list","status":501}`},
+		)
+		r.Gen2(t, 400, "invalid_request")
+		if d := r.JSON(t)["details"].(map[string]any)["/status"]; d != "must be one of 400, 401, 403, 404, 409, 429, 500,"+
 			" 502, 503, 504" {
 			t.Fatalf("details /status = %v", d)
 		}
@@ -149,15 +169,16 @@ func TestFaultGatewayStatusesAndUnknownRoutes(t *testing.T) {
 // the input's length, so a page looping over a 500 KB path, or a caller
 // naming a 900 KB route or event, gets a plain answer without one.
 func TestLongInputsGetNoSuggestion(t *testing.T) {
-	e := newEnv(t, options{})
+	e := apitest.New(t, apitest.Options{})
 	t.Run("a path too long to be near a route", func(t *testing.T) {
 		path := "/card/" + strings.Repeat("x", 500<<10)
-		r := e.do(req{path: path, key: acmeKey, header: fromAPage}).gen1(t, 404, "not_found")
+		r := e.Do(apitest.Req{Path: path, Key: apitest.AcmeKey, Header: fromAPage}).Gen1(t, 404, "not_found")
 		if msg := r["message"].(string); strings.Contains(msg, "did you mean") {
 			t.Fatalf("message suggests a route: %.200s", msg)
 		}
 		// A short one still has its suggestion.
-		if msg := e.do(req{path: "/cards", key: acmeKey}).gen1(t, 404, "not_found")["message"].(string); !strings.Contains(
+		if msg := e.Do(apitest.Req{Path: "/cards", Key: apitest.AcmeKey}).Gen1(t, 404,
+			"not_found")["message"].(string); !strings.Contains(
 			msg,
 			"did you mean GET /card?",
 		) {
@@ -166,19 +187,25 @@ func TestLongInputsGetNoSuggestion(t *testing.T) {
 	})
 	long := strings.Repeat("card.create", 900<<10/len("card.create"))
 	t.Run("a fault's route longer than every route's name", func(t *testing.T) {
-		r := e.do(req{method: http.MethodPost, path: "/_sandbox/faults", body: map[string]any{"route": long, "status": 500}})
-		d := r.gen2(t, 400, "invalid_request")["/route"]
+		r := e.Do(
+			apitest.Req{
+				Method: http.MethodPost,
+				Path:   "/_sandbox/faults",
+				Body:   map[string]any{"route": long, "status": 500},
+			},
+		)
+		d := r.Gen2(t, 400, "invalid_request")["/route"]
 		if !strings.Contains(d, "bytes long; no route's name is longer than") || strings.Contains(d, "did you mean") {
 			t.Fatalf("details /route = %.300s", d)
 		}
-		if items := e.get("/_sandbox/faults", "", "").status(t, 200).json(t)["items"].([]any); len(items) != 0 {
+		if items := e.Get("/_sandbox/faults", "", "").Status(t, 200).JSON(t)["items"].([]any); len(items) != 0 {
 			t.Fatalf("faults after the refusal: %v", items)
 		}
 	})
 	t.Run("an event type far longer than every type", func(t *testing.T) {
-		hook := createHook(t, e, "http://127.0.0.1:9/hooks")
-		r := e.do(req{method: http.MethodPost, path: "/_sandbox/webhooks/" + hook.ID + "/trigger",
-			body: map[string]any{"event": long}}).gen2(t, 400, "invalid_request")
+		hook := apitest.CreateHook(t, e, "http://127.0.0.1:9/hooks")
+		r := e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/webhooks/" + hook.ID + "/trigger",
+			Body: map[string]any{"event": long}}).Gen2(t, 400, "invalid_request")
 		if _, ok := r["/event"]; !ok {
 			t.Fatalf("details = %.300v", r)
 		}

@@ -20,6 +20,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ui"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest"
 	sandboxmcp "github.com/slash-sandbox/slash-sandbox/sandbox/sandboxtest/mcp"
 )
@@ -63,7 +65,7 @@ var shared struct {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := apitest.Run(m, apitest.Suite{Routes: ui.Register})
 	if shared.cancel != nil {
 		shared.cancel()
 	}

@@ -1,0 +1,37 @@
+package control_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
+)
+
+// The journal leaves out the dashboard's reads (its polling would push
+// everything else out) but keeps its actions.
+func TestJournalLeavesOutTheDashboardsReads(t *testing.T) {
+	e := apitest.New(t, apitest.Options{})
+	dashboard := map[string]string{"X-Sandbox-Dashboard": "1"}
+	e.Do(apitest.Req{Path: "/_sandbox/webhook-deliveries", Header: dashboard}).Status(t, http.StatusOK)
+	e.Do(apitest.Req{Path: "/account", Key: "sk_sandbox_acme", Header: dashboard}).Status(t, http.StatusOK)
+	e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/clock/advance", Header: dashboard,
+		Body: map[string]string{"by": "1h"}}).
+		Status(t, http.StatusOK)
+	e.Get("/card", "sk_sandbox_acme", "").Status(t, http.StatusOK)
+
+	var journal struct {
+		Items []struct {
+			Method string `json:"method"`
+			Path   string `json:"path"`
+		} `json:"items"`
+	}
+	e.Get("/_sandbox/requests", "", "").Status(t, http.StatusOK).Decode(t, &journal)
+	var got []string
+	for _, it := range journal.Items {
+		got = append(got, it.Method+" "+it.Path)
+	}
+	if want := []string{"GET /card", "POST /_sandbox/clock/advance"}; strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("journal = %q, want %q", got, want)
+	}
+}
