@@ -1,0 +1,367 @@
+package invoices_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+)
+
+// acmeKey is the demo's legal-entity key of Acme Robotics.
+const acmeKey = "sk_sandbox_acme"
+
+// demo is a fresh demo world: its clock stands at 2026-06-15T14:00:00Z, a
+// Monday (10:00 in New York).
+func demo(t *testing.T) *kernel.World {
+	t.Helper()
+	return enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
+}
+
+// as runs fn in one write of w as Acme's backend and returns its error.
+func as(t *testing.T, w *kernel.World, fn func(op *kernel.Op, a *kernel.Actor) error) error {
+	t.Helper()
+	return w.Update(func(op *kernel.Op) error { return fn(op, enginetest.ActorInOp(t, op, acmeKey)) })
+}
+
+// must fails the test on err.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// domainError is err as a domain error, failing the test for any other.
+func domainError(t *testing.T, err error) *kernel.Error {
+	t.Helper()
+	e, ok := kernel.AsError(err)
+	if !ok {
+		t.Fatalf("got %v, want a domain error", err)
+	}
+	return e
+}
+
+// wantError fails unless err is a domain error with code whose details
+// hold every key and value of details.
+func wantError(t *testing.T, err error, code kernel.Code, details map[string]string) {
+	t.Helper()
+	e := domainError(t, err)
+	if e.Code != code {
+		t.Fatalf("code %s (%s), want %s", e.Code, e.Message, code)
+	}
+	for k, v := range details {
+		if got, ok := e.Details[k]; !ok || got != v {
+			t.Errorf("details[%q] = %q (present %v), want %q; all details %v", k, got, ok, v, e.Details)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// input is a valid invoice for Initech, paid into Acme's operating
+// account: two lines coming to $300.00, dates in New York.
+func input(number, issued, due string) *invoices.InvoiceInput {
+	return &invoices.InvoiceInput{
+		AccountID:             "sa_group_acmeoperating",
+		LegalEntityCustomerID: "le_cust_initech",
+		Details: &invoices.InvoiceDetailsInput{
+			IssuedAt: issued, DueAt: due, InvoiceTz: "America/New_York", InvoiceNumber: number,
+			LineItemsAndTotals: &invoices.LineItemsInput{LineItems: []invoices.LineItemInput{
+				{Name: "Calibration", Quantity: 2, PriceCents: ptr[int64](10000)},
+				{Name: "Travel", Quantity: 1, PriceCents: ptr[int64](10000)},
+			}},
+		},
+	}
+}
+
+// create issues in as Acme and returns the stored invoice.
+func create(t *testing.T, w *kernel.World, in *invoices.InvoiceInput) *invoices.Invoice {
+	t.Helper()
+	var inv *invoices.Invoice
+	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+		var err error
+		inv, err = invoices.CreateInvoice(op, a, in)
+		return err
+	}))
+	return inv
+}
+
+// load reads an invoice as it is stored now.
+func load(t *testing.T, w *kernel.World, id string) *invoices.Invoice {
+	t.Helper()
+	var inv *invoices.Invoice
+	must(t, w.View(func(op *kernel.Op) error {
+		var err error
+		inv, err = invoices.InvoiceOf(op, enginetest.ActorInOp(t, op, acmeKey), id)
+		return err
+	}))
+	return inv
+}
+
+func TestInvoiceNumberProblem(t *testing.T) {
+	for n, ok := range map[string]bool{
+		"ACME-1001": true, "INV_2026-07": true, "7": true, strings.Repeat("A", 50): true,
+		"": false, "acme-1001": false, "ACME 1001": false, "ACME/1001": false, "ÄCME-1": false,
+		strings.Repeat("A", 51): false,
+	} {
+		if got := invoices.InvoiceNumberProblem(n) == ""; got != ok {
+			t.Errorf("InvoiceNumberProblem(%q) accepts: %v, want %v", n, got, ok)
+		}
+	}
+}
+
+// A number belongs to one invoice of a legal entity for good: voiding the
+// invoice does not free it, and another legal entity may use it.
+func TestInvoiceNumberIsUniqueAndNeverFreed(t *testing.T) {
+	w := demo(t)
+	inv := create(t, w, input("ACME-2001", "2026-06-15", "2026-07-15"))
+
+	err := as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+		_, err := invoices.CreateInvoice(op, a, input("ACME-2001", "2026-06-15", "2026-07-15"))
+		return err
+	})
+	wantError(t, err, kernel.CodeConflict, map[string]string{"field": "/details/invoiceNumber",
+		"invoiceNumber": "ACME-2001", "invoiceId": inv.ID})
+
+	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+		_, err := invoices.VoidInvoice(op, a, inv.ID)
+		return err
+	}))
+	err = as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+		free, err := invoices.InvoiceNumberAvailable(op, a, "ACME-2001")
+		if err == nil && free {
+			return errors.New("ACME-2001 is available again once its invoice is void")
+		}
+		_, err = invoices.CreateInvoice(op, a, input("ACME-2001", "2026-06-15", "2026-07-15"))
+		return err
+	})
+	wantError(t, err, kernel.CodeConflict, map[string]string{"invoiceId": inv.ID})
+
+	must(t, w.View(func(op *kernel.Op) error {
+		free, err := invoices.InvoiceNumberAvailable(op, enginetest.ActorInOp(t, op, "sk_sandbox_globex"), "ACME-2001")
+		if err == nil && !free {
+			return errors.New("Globex may not use a number Acme used")
+		}
+		return err
+	}))
+}
+
+func TestCreateInvoiceRefusesBadInput(t *testing.T) {
+	cases := []struct {
+		name   string
+		change func(in *invoices.InvoiceInput)
+		code   kernel.Code
+		field  string // the detail key
+		detail string // its value; "" for any
+	}{
+		{"no account", func(in *invoices.InvoiceInput) { in.AccountID = " " }, kernel.CodeInvalidRequest, "/accountId",
+			"required"},
+		{"a contact instead of a customer", func(in *invoices.InvoiceInput) { in.LegalEntityContactID = ptr("le_c_x") },
+			kernel.CodeInvalidRequest, "/legalEntityContactId", ""},
+		{"due before issued", func(in *invoices.InvoiceInput) { in.Details.DueAt = "2026-06-14" },
+			kernel.CodeInvalidRequest, "/details/dueAt", "must not be before issuedAt"},
+		{"a date that is no day", func(in *invoices.InvoiceInput) { in.Details.IssuedAt = "2026-02-30" },
+			kernel.CodeInvalidRequest, "/details/issuedAt", "required: a YYYY-MM-DD date"},
+		{"an offset for a zone", func(in *invoices.InvoiceInput) { in.Details.InvoiceTz = "UTC+2" },
+			kernel.CodeInvalidRequest, "/details/invoiceTz", ""},
+		{"a lower-case number", func(in *invoices.InvoiceInput) { in.Details.InvoiceNumber = "inv-1" },
+			kernel.CodeInvalidRequest, "/details/invoiceNumber", "must be 1 to 50 characters of A-Z, 0-9, - and _"},
+		{"no lines", func(in *invoices.InvoiceInput) { in.Details.LineItemsAndTotals.LineItems = nil },
+			kernel.CodeInvalidRequest, "/details/lineItemsAndTotals/lineItems", "at least one line item is required"},
+		{"a line without a price", func(in *invoices.InvoiceInput) {
+			in.Details.LineItemsAndTotals.LineItems[1].PriceCents = nil
+		}, kernel.CodeInvalidRequest, "/details/lineItemsAndTotals/lineItems/1/priceCents", ""},
+		{"a quantity of 0", func(in *invoices.InvoiceInput) { in.Details.LineItemsAndTotals.LineItems[0].Quantity = 0 },
+			kernel.CodeInvalidRequest, "/details/lineItemsAndTotals/lineItems/0/quantity", "must be greater than 0"},
+		{"a discount over 100%", func(in *invoices.InvoiceInput) {
+			in.Details.LineItemsAndTotals.Discount = &invoices.Adjustment{Type: "percentage", Percent: ptr(100.5)}
+		}, kernel.CodeInvalidRequest, "/details/lineItemsAndTotals/discount/percent", ""},
+		{"a fixed tax", func(in *invoices.InvoiceInput) {
+			in.Details.LineItemsAndTotals.Tax = &invoices.Adjustment{Type: "fixed", AmountCents: ptr[int64](100)}
+		}, kernel.CodeInvalidRequest, "/details/lineItemsAndTotals/tax/type", "must be percentage"},
+		{"a total over the largest amount", func(in *invoices.InvoiceInput) {
+			in.Details.LineItemsAndTotals.LineItems[0].Quantity = 1e9
+			in.Details.LineItemsAndTotals.LineItems[0].PriceCents = ptr[int64](kernel.MaxAmountCents)
+		}, kernel.CodeInvalidRequest, "/details/lineItemsAndTotals", ""},
+		{"an unknown payment method", func(in *invoices.InvoiceInput) {
+			in.PaymentMethods = []byte(`[{"method":"cheque","config":{}}]`)
+		}, kernel.CodeInvalidRequest, "/paymentMethods/0/method", ""},
+		{"card fees passed to the payer", func(in *invoices.InvoiceInput) {
+			in.PaymentMethods = []byte(`[{"method":"acquiring_payment","config":{"passFeeToPayer":true}}]`)
+		}, kernel.CodeInvalidRequest, "/paymentMethods/0/config/passFeeToPayer",
+			"must be false: card payment fees cannot be passed to the payer"},
+		{"a method listed twice", func(in *invoices.InvoiceInput) {
+			in.PaymentMethods = []byte(`[{"method":"inbound_rtp","config":{}},{"method":"inbound_rtp","config":{}}]`)
+		}, kernel.CodeInvalidRequest, "/paymentMethods/1/method", "is listed twice"},
+		{"an archived customer", func(in *invoices.InvoiceInput) { in.LegalEntityCustomerID = "le_cust_oldclient" },
+			kernel.CodeInvalidRequest, "/legalEntityCustomerId", ""},
+		{"another legal entity's customer", func(in *invoices.InvoiceInput) {
+			in.LegalEntityCustomerID = "le_cust_umbrella"
+		}, kernel.CodeNotFound, "field", "/legalEntityCustomerId"},
+		{"another legal entity's account", func(in *invoices.InvoiceInput) { in.AccountID = "sa_group_globexmain" },
+			kernel.CodeNotFound, "field", "/accountId"},
+		{"a closed virtual account", func(in *invoices.InvoiceInput) { in.AccountID = "subaccount_acmeoldproject" },
+			kernel.CodeInvalidRequest, "/accountId", "virtual account subaccount_acmeoldproject is closed"},
+	}
+	w := demo(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := input("ACME-3001", "2026-06-15", "2026-07-15")
+			c.change(in)
+			err := as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+				_, err := invoices.CreateInvoice(op, a, in)
+				return err
+			})
+			e := domainError(t, err)
+			got, ok := e.Details[c.field]
+			if e.Code != c.code || !ok || (c.detail != "" && got != c.detail) {
+				t.Errorf("got %s %v, want %s with %s: %q", e.Code, e.Details, c.code, c.field, c.detail)
+			}
+		})
+	}
+	// Nothing refused was stored: the number is still free.
+	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+		if free, err := invoices.InvoiceNumberAvailable(op, a, "ACME-3001"); err != nil || !free {
+			return errors.New("a refused invoice took its number")
+		}
+		return nil
+	}))
+}
+
+func TestInvoiceSums(t *testing.T) {
+	lines := []invoices.LineItem{{Name: "Arm", Quantity: 2, PriceCents: 12345}, {Name: "Hours", Quantity: 1.5,
+		PriceCents: 1000}}
+	cases := []struct {
+		name          string
+		discount, tax *invoices.Adjustment
+		want          invoices.InvoiceSums
+	}{
+		{"lines only", nil, nil, invoices.InvoiceSums{Subtotal: 26190, Total: 26190}},
+		// 10% of 261.90 is 26.19; 8.25% of the 235.71 left is 19.446, rounded.
+		{"percentage discount, then tax on what remains",
+			&invoices.Adjustment{Type: "percentage", Percent: ptr(10.0)},
+			&invoices.Adjustment{Type: "percentage", Percent: ptr(8.25)},
+			invoices.InvoiceSums{Subtotal: 26190, Discount: 2619, Tax: 1945, Total: 25516}},
+		{"a fixed discount above the subtotal stops at it",
+			&invoices.Adjustment{Type: "fixed", AmountCents: ptr[int64](99999)},
+			&invoices.Adjustment{Type: "percentage", Percent: ptr(20.0)},
+			invoices.InvoiceSums{Subtotal: 26190, Discount: 26190, Total: 0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			inv := &invoices.Invoice{LineItems: lines, Discount: c.discount, Tax: c.tax}
+			if got := inv.Sums(); got != c.want {
+				t.Errorf("Sums() = %+v, want %+v", got, c.want)
+			}
+			if got := inv.TotalCents(); got != c.want.Total {
+				t.Errorf("TotalCents() = %d, want %d", got, c.want.Total)
+			}
+		})
+	}
+}
+
+// A new invoice is billed to its customer, takes the default memo of the
+// settings, starts at version 1 and is sent at once when issued today.
+func TestCreateInvoiceSendsItToTheCustomer(t *testing.T) {
+	w := demo(t)
+	in := input("ACME-2002", "2026-06-15", "2026-07-15")
+	in.Details.CCEmails = []string{"cfo@initech.test"}
+	inv := create(t, w, in)
+	if inv.Status != invoices.InvoiceUnpaid || inv.Version != 1 || inv.CustomerID != "le_cust_initech" {
+		t.Errorf("status %s, version %d, customer %s; want unpaid, 1, le_cust_initech", inv.Status, inv.Version,
+			inv.CustomerID)
+	}
+	if inv.BilledTo.Name != "Initech" || inv.BilledTo.Email != "ap@initech.test" || inv.BilledTo.Address == nil {
+		t.Errorf("billed to %+v, want Initech's name, email and address", inv.BilledTo)
+	}
+	if inv.Memo != "Thank you for your business." {
+		t.Errorf("memo %q, want the settings' default memo", inv.Memo)
+	}
+	if inv.SentAt == nil || !inv.SentAt.Equal(w.Now()) {
+		t.Errorf("sentAt %v, want now (%v)", inv.SentAt, w.Now())
+	}
+	page, err := w.Outbox(kernel.OutboxFilter{RelatedID: inv.ID}, kernel.PageRequest{})
+	must(t, err)
+	if len(page.Items) != 1 {
+		t.Fatalf("%d emails about the invoice, want 1", len(page.Items))
+	}
+	m := page.Items[0]
+	if m.Kind != kernel.EmailInvoice || m.To[0] != "ap@initech.test" || len(m.CC) != 1 || m.CC[0] != "cfo@initech.test" ||
+		m.Subject != "Invoice ACME-2002 from Acme Robotics Inc." || !strings.Contains(m.Text, "$300.00, due 2026-07-15") {
+		t.Errorf("email %s to %v cc %v: %q\n%s", m.Kind, m.To, m.CC, m.Subject, m.Text)
+	}
+}
+
+// Details replace the old ones only at the version last read; each
+// update moves the version on.
+func TestUpdateInvoiceChecksTheVersion(t *testing.T) {
+	w := demo(t)
+	inv := create(t, w, input("ACME-2003", "2026-06-15", "2026-07-15"))
+	patch := func(version *int, number string) error {
+		return as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+			d := input(number, "2026-06-15", "2026-07-31").Details
+			d.Version = version
+			_, err := invoices.UpdateInvoice(op, a, inv.ID, &invoices.InvoicePatch{Details: d})
+			return err
+		})
+	}
+	wantError(t, patch(nil, "ACME-2003"), kernel.CodeInvalidRequest, map[string]string{
+		"/details/version": "required on update: the version you last read (optimistic locking)"})
+	wantError(t, patch(ptr(2), "ACME-2003"), kernel.CodeConflict, map[string]string{
+		"field": "/details/version", "currentVersion": "1"})
+	wantError(t, patch(ptr(1), "ACME-1001"), kernel.CodeConflict, map[string]string{
+		"field": "/details/invoiceNumber", "invoiceId": "invoice_acme1001"})
+	must(t, patch(ptr(1), "ACME-2003B"))
+
+	got := load(t, w, inv.ID)
+	if got.Version != 2 || got.Number != "ACME-2003B" || got.DueAt.Format("2006-01-02") != "2026-07-31" {
+		t.Errorf("version %d, number %s, due %s; want 2, ACME-2003B, 2026-07-31", got.Version, got.Number, got.DueAt)
+	}
+	wantError(t, patch(ptr(1), "ACME-2003C"), kernel.CodeConflict, map[string]string{"currentVersion": "2"})
+	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+		_, err := invoices.UpdateInvoice(op, a, inv.ID, &invoices.InvoicePatch{})
+		return err
+	}), kernel.CodeInvalidRequest, map[string]string{"body": "give at least one of accountId, details, paymentMethods"})
+}
+
+// Void is final: a void invoice cannot be voided again, changed, reminded
+// about or paid.
+func TestVoidIsFinal(t *testing.T) {
+	w := demo(t)
+	inv := create(t, w, input("ACME-2004", "2026-06-15", "2026-07-15"))
+	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+		_, err := invoices.VoidInvoice(op, a, inv.ID)
+		return err
+	}))
+	got := load(t, w, inv.ID)
+	if got.Status != invoices.InvoiceVoid || got.ClosedAt == nil || got.NextAutoReminderAt() != nil {
+		t.Errorf("status %s, closedAt %v, next reminder %v; want void, closed, none", got.Status, got.ClosedAt,
+			got.NextAutoReminderAt())
+	}
+	refusals := map[string]func(op *kernel.Op, a *kernel.Actor) error{
+		"void": func(op *kernel.Op, a *kernel.Actor) error { _, err := invoices.VoidInvoice(op, a, inv.ID); return err },
+		"update": func(op *kernel.Op, a *kernel.Actor) error {
+			_, err := invoices.UpdateInvoice(op, a, inv.ID, &invoices.InvoicePatch{AccountID: ptr("sa_group_acmeoperating")})
+			return err
+		},
+		"remind": func(op *kernel.Op, a *kernel.Actor) error {
+			_, err := invoices.RemindInvoice(op, a, inv.ID)
+			return err
+		},
+		"pay": func(op *kernel.Op, a *kernel.Actor) error {
+			_, _, err := invoices.SimulateInvoicePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
+			return err
+		},
+	}
+	for name, refuse := range refusals {
+		t.Run(name, func(t *testing.T) {
+			wantError(t, as(t, w, refuse), kernel.CodeConflict, map[string]string{"status": "void"})
+		})
+	}
+	if got := load(t, w, inv.ID); got.Status != invoices.InvoiceVoid || got.Version != 1 {
+		t.Errorf("after the refusals: status %s, version %d; want void, 1", got.Status, got.Version)
+	}
+}
