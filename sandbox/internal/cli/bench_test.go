@@ -20,12 +20,13 @@ var (
 	binErr  error
 )
 
-// binary builds the sandbox once per benchmark run.
+// binary builds the sandbox's command once per benchmark run.
 func binary(b *testing.B) string {
 	b.Helper()
 	binOnce.Do(func() {
 		binPath = filepath.Join(os.TempDir(), "slash-sandbox-bench")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		cmd := "github.com/slash-sandbox/slash-sandbox/cmd/slash-sandbox"
+		out, err := exec.Command("go", "build", "-o", binPath, cmd).CombinedOutput()
 		if err != nil {
 			binErr = err
 			b.Log(string(out))
