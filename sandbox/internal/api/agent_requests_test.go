@@ -8,6 +8,7 @@ import (
 )
 
 func TestReadOnlyWritesAreDeferred(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	txn, before := apitest.FirstTransaction(t, e)
 	apitest.Note(e, "sk_sandbox_acme", "", txn, `{"note":"first"}`).Status(t, 200)
@@ -37,6 +38,7 @@ func TestReadOnlyWritesAreDeferred(t *testing.T) {
 }
 
 func TestAgentRequestsAreScopedToTheirKey(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	txn, _ := apitest.FirstTransaction(t, e)
 	carol := apitest.DeferNote(t, e, "sk_sandbox_carol_readonly", "le_acme", txn, `{"note":"carol"}`)
@@ -72,6 +74,7 @@ func TestAgentRequestsAreScopedToTheirKey(t *testing.T) {
 }
 
 func TestApproveRunsTheWriteAsADirectCallWould(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	txn, _ := apitest.FirstTransaction(t, e)
 	ar := apitest.DeferNote(t, e, "sk_sandbox_carol_readonly", "le_acme", txn, `{"note":"approved note"}`)
@@ -95,6 +98,7 @@ func TestApproveRunsTheWriteAsADirectCallWould(t *testing.T) {
 }
 
 func TestApprovalFailsWhenTheWorldSaysNo(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ar := apitest.DeferNote(t, e, "sk_sandbox_carol_readonly", "le_acme", "txn_doesnotexist", `{"note":"x"}`)
 	got := apitest.Decide(e, ar.ID, "approve").Status(t, 200).JSON(t)
@@ -115,6 +119,7 @@ func TestApprovalFailsWhenTheWorldSaysNo(t *testing.T) {
 }
 
 func TestDeferredWriteToAnEscapedPath(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ar := apitest.DeferNote(t, e, "sk_sandbox_carol_readonly", "le_acme", "txn%20with%20spaces", `{"note":"x"}`)
 	if ar.Display.Description != "PATCH /transaction/txn with spaces/note" {
@@ -127,6 +132,7 @@ func TestDeferredWriteToAnEscapedPath(t *testing.T) {
 }
 
 func TestRejectAndExpire(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	txn, _ := apitest.FirstTransaction(t, e)
 	rejected := apitest.DeferNote(t, e, "sk_sandbox_carol_readonly", "le_acme", txn, `{"note":"no"}`)
@@ -165,6 +171,7 @@ func TestRejectAndExpire(t *testing.T) {
 }
 
 func TestDeferralOfAnOddPathIsNotAnError(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	id := apitest.Deferred(
 		t,

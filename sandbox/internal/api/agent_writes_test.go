@@ -23,6 +23,7 @@ func approveOK(t *testing.T, e *apitest.Env, id string) map[string]any {
 // several kinds of write: each is deferred with nothing changed, and once
 // approved has the effect a direct call has.
 func TestDeferredWritesAcrossOperations(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ro := "sk_sandbox_acme_readonly"
 	t.Run("card create", func(t *testing.T) {
@@ -111,6 +112,7 @@ func TestDeferredWritesAcrossOperations(t *testing.T) {
 }
 
 func TestDeferredTransferMeetsTheWorldAsItIsAtApproval(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ro := "sk_sandbox_acme_readonly"
 	eng, _ := vaBalance(t, e, "sk_sandbox_acme", "", "subaccount_acmeengineering")
@@ -192,6 +194,7 @@ func TestDeferredTransferMeetsTheWorldAsItIsAtApproval(t *testing.T) {
 // An update whose resource's view wraps the record ({"virtualAccount": {…},
 // "balance": …}) still shows each changed property's old value.
 func TestDeferredUpdateOfAWrappedResourceShowsOldValues(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	id := apitest.Deferred(
 		t,

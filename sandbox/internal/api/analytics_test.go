@@ -26,6 +26,7 @@ func query(t *testing.T, e *apitest.Env, key, le, sql string) analyticsResult {
 }
 
 func TestAnalytics(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	t.Run("aggregates the legal entity's transactions", func(t *testing.T) {
 		r := query(t, e, "sk_sandbox_acme", "", `SELECT detailed_status, count(*) AS n, sum(amount_cents) AS total

@@ -14,6 +14,7 @@ import (
 // answer was kept by the read cache or not, and a role given back is
 // honoured at once.
 func TestCredentialsFollowTheirRecords(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	w := e.Engine.Default()
 	setRole := func(active bool) {

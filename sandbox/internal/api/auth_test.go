@@ -8,6 +8,7 @@ import (
 )
 
 func TestAuthenticationFirstGeneration(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	tests := []struct {
 		name       string
@@ -53,6 +54,7 @@ func TestAuthenticationFirstGeneration(t *testing.T) {
 }
 
 func TestKeysActOnTheirEntity(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ids := func(r *apitest.Resp) []string {
 		var out []string
@@ -116,6 +118,7 @@ func TestKeysActOnTheirEntity(t *testing.T) {
 }
 
 func TestAuthenticationSecondGeneration(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	tests := []struct {
 		name      string

@@ -19,6 +19,7 @@ type cardPage struct {
 }
 
 func TestCardCreateAndGet(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	created := e.Do(apitest.Req{Method: http.MethodPost, Path: "/card", Key: "sk_sandbox_acme",
 		Body: `{"type":"virtual","name":"Team lunch",
@@ -176,6 +177,7 @@ func cardList(t *testing.T, e *apitest.Env, query string) []string {
 }
 
 func TestCardListFiltersAndSorts(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	cases := []struct {
 		query string
@@ -247,6 +249,7 @@ func TestCardListFiltersAndSorts(t *testing.T) {
 }
 
 func TestCardListCursors(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	for i := range 45 {
 		prefix := []string{"Bulk ", "bulk "}[i%2] // the order ignores case
@@ -285,6 +288,7 @@ func TestCardListCursors(t *testing.T) {
 }
 
 func TestCardUpdate(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	c := apitest.CreateTestCard(
 		t,
@@ -344,6 +348,7 @@ func TestCardUpdate(t *testing.T) {
 }
 
 func TestReadOnlyCardWritesAreDeferred(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	before := cardList(t, e, "")
 	writes := []apitest.Req{
@@ -395,6 +400,7 @@ func TestReadOnlyCardWritesAreDeferred(t *testing.T) {
 }
 
 func TestCardModifiersAreEnterpriseOnly(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	path := "/card/card_acmesubscriptions/modifier"
 	var mods struct {
@@ -457,6 +463,7 @@ func TestCardModifiersAreEnterpriseOnly(t *testing.T) {
 }
 
 func TestCardProducts(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	var p struct {
 		Items []struct {

@@ -35,6 +35,7 @@ func cardErrDetails(t *testing.T, m map[string]any) map[string]any {
 }
 
 func TestSpendingConstraintPutAndPatch(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	c := apitest.CreateTestCard(t, e, `{"type":"virtual","name":"Constrained"}`)
 	path := "/card/" + c.ID + "/spending-constraint"
@@ -177,6 +178,7 @@ func cardLimitBody(zone, startDate, preset string) string {
 }
 
 func TestInvalidTimezonesAreRefused(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	c := apitest.CreateTestCard(t, e, `{"type":"virtual","name":"Zones"}`)
 	forms := map[string]string{
@@ -236,6 +238,7 @@ func TestInvalidTimezonesAreRefused(t *testing.T) {
 }
 
 func TestStartDate(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{}) // the demo clock: 2026-06-15T14:00:00Z
 	c := apitest.CreateTestCard(t, e, `{"type":"virtual","name":"Start dates"}`)
 	put := func(body string) *apitest.Resp {
@@ -281,6 +284,7 @@ func TestStartDate(t *testing.T) {
 }
 
 func TestCardGroups(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	var list struct {
 		Items []apitest.GroupJSON `json:"items"`
@@ -414,6 +418,7 @@ func cardPrimaryVA(t *testing.T, e *apitest.Env, account string) string {
 }
 
 func TestUtilizationEndpoints(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	type util struct {
 		NextResetDate    string             `json:"nextResetDate"`

@@ -74,6 +74,7 @@ func cardEventItems(t *testing.T, e *apitest.Env, cardID, query string) []map[st
 }
 
 func TestCardEventLog(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	const name = "Event log"
 	card := apitest.CreateTestCard(

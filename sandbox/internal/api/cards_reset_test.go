@@ -18,6 +18,7 @@ func nightUtil(t *testing.T, e *apitest.Env, card string) (spend int64, next str
 }
 
 func TestDailyLimitResetsAtLocalMidnightAcrossDST(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{Scenario: apitest.Testdata("cards_dst.yaml")})
 	const card = "card_nightdaily"
 	steps := []struct {
@@ -58,6 +59,7 @@ func TestDailyLimitResetsAtLocalMidnightAcrossDST(t *testing.T) {
 }
 
 func TestWeeklyLimitResetsAcrossTheClock(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{Scenario: apitest.Testdata("cards_dst.yaml")})
 	const card = "card_nightlondon"
 	// Weeks count from Sunday Oct 25, the day London left summer time: the

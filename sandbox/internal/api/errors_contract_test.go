@@ -14,6 +14,7 @@ import (
 // "[<identifier>-<requestId>]", the request id being both meta.referenceId
 // and the X-Request-Id header.
 func TestFirstGenerationMessagesEndWithTheirHandle(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/faults",
 		Body: `{"route":"card_group.list","status":500,"count":` +
@@ -88,6 +89,7 @@ func TestFirstGenerationMessagesEndWithTheirHandle(t *testing.T) {
 
 // Second-generation errors keep their own reference id and a bare message.
 func TestSecondGenerationMessagesHaveNoHandle(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	res := e.Get("/v2/contacts", apitest.AcmeKey, "le_acme")
 	res.Gen2(t, 403, "user_api_key_required")

@@ -43,6 +43,7 @@ func expenseCall(t *testing.T, e *apitest.Env, method, path string, body any) ex
 }
 
 func TestApprovedExpenseIsReimbursedThroughTheLedger(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	r := expenseCall(t, e, http.MethodPost, "/expense-report", expenseBody("u_bob", "ub_bobchecking", 12345))
 	if !strings.HasPrefix(r.ID, "expense_report_") || r.Status != "pending_review" ||
@@ -91,6 +92,7 @@ func TestApprovedExpenseIsReimbursedThroughTheLedger(t *testing.T) {
 }
 
 func TestPayoutToAnInactiveAccountFails(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	r := expenseCall(t, e, http.MethodPost, "/expense-report", expenseBody("u_bob", "ub_bobsavingsold", 5000))
 	r = expenseCall(t, e, http.MethodPost, "/expense-report/"+r.ID+"/approve",
@@ -110,6 +112,7 @@ func TestPayoutToAnInactiveAccountFails(t *testing.T) {
 }
 
 func TestExpenseReportRules(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	with := func(f func(b map[string]any)) map[string]any {
 		b := expenseBody("u_bob", "ub_bobchecking", 1000)
@@ -239,6 +242,7 @@ func TestExpenseReportRules(t *testing.T) {
 }
 
 func TestOnlyPendingReportsChange(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	r := arDo(e, http.MethodPatch, "/expense-report/expense_report_bobhotel", apitest.AcmeKey,
 		map[string]any{"updatedByUserId": "u_bob", "amountCents": 1}).Gen1(t, 409, "conflict")
@@ -303,6 +307,7 @@ func TestOnlyPendingReportsChange(t *testing.T) {
 }
 
 func TestBulkExpenseActions(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	bulk := func(body map[string]any) map[string]any {
 		return arDo(e, http.MethodPatch, "/expense-report/bulk-action", apitest.AcmeKey, body).Status(t, 200).JSON(t)
@@ -370,6 +375,7 @@ func sources(t *testing.T, e *apitest.Env, user string) []map[string]any {
 }
 
 func TestReimbursementSources(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	bob := sources(t, e, "u_bob")
 	if len(bob) != 2 || bob[0]["id"] != "ub_bobchecking" || bob[0]["latestStatus"] != "active" ||
@@ -390,6 +396,7 @@ func TestReimbursementSources(t *testing.T) {
 }
 
 func TestReceiptsAreParsedDeterministically(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	jpeg := append([]byte{0xFF, 0xD8, 0xFF, 0xE0}, []byte("a lunch receipt")...)
 	first := apitest.Upload(e, "/expense-report/receipt", apitest.AcmeKey, "file", "lunch.jpg", jpeg).

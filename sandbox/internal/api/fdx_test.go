@@ -22,6 +22,7 @@ type fdxAccounts struct {
 }
 
 func TestFDXAccounts(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	t.Run("current customer", func(t *testing.T) {
 		if m := e.Get("/fdx/customers/current", "sk_sandbox_alice", "le_globex").Status(t,
@@ -107,6 +108,7 @@ func TestFDXAccounts(t *testing.T) {
 }
 
 func TestFDXTransactions(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	type txns struct {
 		Page         *struct{ NextOffset string } `json:"page"`
@@ -175,6 +177,7 @@ func TestFDXTransactions(t *testing.T) {
 }
 
 func TestFDXStatements(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	type stmts struct {
 		Page       *struct{ NextOffset string } `json:"page"`

@@ -228,6 +228,7 @@ func deferredNote(t *testing.T, e *apitest.Env, r *apitest.Req) {
 // fresh demo world and compares each answer with its golden file, then
 // does the same for each generation's error envelope.
 func TestGoldenReads(t *testing.T) {
+	t.Parallel()
 	checkGoldenReadsCoverRoutes(t)
 	for _, c := range goldenReads {
 		t.Run(c.route, func(t *testing.T) {

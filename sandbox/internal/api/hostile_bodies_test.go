@@ -53,6 +53,7 @@ func countOf(t *testing.T, e *apitest.Env, path, key string) int {
 }
 
 func TestBodiesOfAnotherTypeChangeNothing(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	e.Do(apitest.Req{Method: http.MethodPut, Path: apitest.AuthPath, Key: apitest.AcmeKey,
 		Body: `{"webhookUrl":"http://127.0.0.1:1/authorize","status":"inactive","config":{` +
@@ -99,6 +100,7 @@ func TestBodiesOfAnotherTypeChangeNothing(t *testing.T) {
 }
 
 func TestNullWhereTheSchemaSaysNonNull(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	address := map[string]any{
 		"addressLine":  "2 Initech Way",
@@ -145,6 +147,7 @@ func TestNullWhereTheSchemaSaysNonNull(t *testing.T) {
 }
 
 func TestRequiredAmountsMustBeGiven(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	line := func(price any, give bool) map[string]any {
 		li := map[string]any{"name": "Retainer", "quantity": 1}
@@ -208,6 +211,7 @@ func TestRequiredAmountsMustBeGiven(t *testing.T) {
 }
 
 func TestAmountsAreBounded(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	inv := apitest.CreateInvoice(t, e, apitest.InvoiceBody("BIG-1", "2026-06-15", "2026-07-15", 100000)).Invoice.ID
 	external := []any{map[string]any{"transactionType": "external", "transaction": map[string]any{
@@ -318,6 +322,7 @@ func bigTotal() map[string]any {
 }
 
 func TestNullItemsOfArraysAreRefused(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	data := map[string]any{}
 	for k, v := range apitest.AppData {
@@ -350,6 +355,7 @@ func TestNullItemsOfArraysAreRefused(t *testing.T) {
 }
 
 func TestCardEventTypesTakeOnlyTheirOwnFields(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	cases := []struct{ body, pointer string }{
 		{

@@ -102,6 +102,7 @@ func (c keyedCreate) listCount(t *testing.T, e *apitest.Env) int {
 }
 
 func TestOptionalIdempotencyKeyReplaysTheFirstAnswer(t *testing.T) {
+	t.Parallel()
 	for _, c := range keyedCreates {
 		t.Run(c.name, func(t *testing.T) {
 			e := apitest.New(t, apitest.Options{})
@@ -129,6 +130,7 @@ func TestOptionalIdempotencyKeyReplaysTheFirstAnswer(t *testing.T) {
 }
 
 func TestOptionalIdempotencyKeyRefusesAnotherBody(t *testing.T) {
+	t.Parallel()
 	for _, c := range keyedCreates {
 		t.Run(c.name, func(t *testing.T) {
 			e := apitest.New(t, apitest.Options{})
@@ -143,6 +145,7 @@ func TestOptionalIdempotencyKeyRefusesAnotherBody(t *testing.T) {
 }
 
 func TestWithoutIdempotencyKeyEachCallWrites(t *testing.T) {
+	t.Parallel()
 	for _, c := range keyedCreates {
 		if c.list == "" {
 			continue
@@ -167,6 +170,7 @@ func TestWithoutIdempotencyKeyEachCallWrites(t *testing.T) {
 }
 
 func TestIdempotencyKeyLength(t *testing.T) {
+	t.Parallel()
 	for _, c := range keyedCreates {
 		t.Run(c.name, func(t *testing.T) {
 			e := apitest.New(t, apitest.Options{})
@@ -187,6 +191,7 @@ func TestIdempotencyKeyLength(t *testing.T) {
 }
 
 func TestIdempotencyKeyScopes(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	group := keyedCreates[1]
 	a := group.send(e, apitest.AcmeKey, "shared", group.body).Status(t, http.StatusOK).JSON(t)
@@ -209,6 +214,7 @@ func TestIdempotencyKeyScopes(t *testing.T) {
 // An approval pays money out: a retried approval replays the first answer
 // instead of failing on a report no longer pending.
 func TestExpenseApprovalReplays(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	r := expenseCall(t, e, http.MethodPost, "/expense-report", expenseBody("u_bob", "ub_bobchecking", 12345))
 	approve := keyedCreate{method: http.MethodPost, path: "/expense-report/" + r.ID + "/approve"}
@@ -260,6 +266,7 @@ func TestDocumentDeclaresTheOptionalIdempotencyKey(t *testing.T) {
 // An X-Idempotency-Key that is sent empty is a mistake, not an absent key:
 // every keyed write, the payment included, refuses it and writes nothing.
 func TestEmptyIdempotencyKeyIsRefused(t *testing.T) {
+	t.Parallel()
 	pay := keyedCreate{name: "pay", method: http.MethodPost, path: "/pay",
 		body: `{"slashHandle":"globex-logistics","amountCents":100}`}
 	for _, c := range append(append([]keyedCreate{}, keyedCreates...), pay) {

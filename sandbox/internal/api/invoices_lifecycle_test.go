@@ -10,6 +10,7 @@ import (
 )
 
 func TestInvoiceGoesScheduledUnpaidOverdueWithTheClock(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	// The clock starts 2026-06-15T14:00Z, 10:00 in New York.
 	inv := apitest.CreateInvoice(t, e, apitest.InvoiceBody("LC-1", "2026-06-16", "2026-06-17", 120000))
@@ -107,6 +108,7 @@ func firstDebit(t *testing.T, e *apitest.Env) string {
 }
 
 func TestReconcileMovesCollectedAmountAndStatus(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	inv := apitest.CreateInvoice(t, e, apitest.InvoiceBody("RC-1", "2026-06-15", "2026-07-15", 100000))
 	id := inv.Invoice.ID
@@ -219,6 +221,7 @@ func TestReconcileMovesCollectedAmountAndStatus(t *testing.T) {
 }
 
 func TestVoidIsFinal(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	got := arInvoiceAction(t, e, "/invoice/invoice_acme1002/void", nil)
 	if got.Invoice.Status != "void" || got.Invoice.ClosedAt == "" {

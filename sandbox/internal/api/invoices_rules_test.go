@@ -21,6 +21,7 @@ func available(t *testing.T, e *apitest.Env, key, number string) bool {
 }
 
 func TestInvoiceNumbersAreUniqueAndValidateNumberAgrees(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	if available(t, e, apitest.AcmeKey, "ACME-1002") {
 		t.Fatal("a number in use is available")
@@ -66,6 +67,7 @@ func TestInvoiceNumbersAreUniqueAndValidateNumberAgrees(t *testing.T) {
 }
 
 func TestInvoiceUpdatesNeedTheCurrentVersion(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	inv := apitest.CreateInvoice(t, e, apitest.InvoiceBody("VER-1", "2026-06-15", "2026-07-15", 1000))
 	path := "/invoice/" + inv.Invoice.ID
@@ -144,6 +146,7 @@ func TestInvoiceUpdatesNeedTheCurrentVersion(t *testing.T) {
 }
 
 func TestInvoiceCreateRefusals(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	mutate := func(f func(b map[string]any)) map[string]any {
 		b := apitest.InvoiceBody("REF-1", "2026-06-15", "2026-07-15", 1000)
@@ -246,6 +249,7 @@ func TestInvoiceCreateRefusals(t *testing.T) {
 }
 
 func TestInvoiceRemindersAreRateLimited(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	path := "/invoice/invoice_acme1004/send-reminder"
 	if r := arDo(e, http.MethodPost, path, apitest.AcmeKey, nil).Status(t, 200).JSON(t); r["success"] != true ||
@@ -282,6 +286,7 @@ func TestInvoiceRemindersAreRateLimited(t *testing.T) {
 }
 
 func TestInvoiceListFiltersAndSorts(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	overdue := arItems(e.Get("/invoice?filter:status=overdue", apitest.AcmeKey, "").Status(t, 200).JSON(t))
 	if len(overdue) == 0 {

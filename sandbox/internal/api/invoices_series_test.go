@@ -58,6 +58,7 @@ func seriesInvoices(t *testing.T, e *apitest.Env, id string) []map[string]any {
 }
 
 func TestSeriesIssuesInvoicesOnScheduleAndEnds(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	// Wednesdays from Tuesday 2026-06-16, three times.
 	a := seriesWrite(
@@ -112,6 +113,7 @@ func TestSeriesIssuesInvoicesOnScheduleAndEnds(t *testing.T) {
 }
 
 func TestSeriesSkipAndCancel(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	// The 31st, clamped to the month's last day: June 30, then July 31.
 	a := seriesWrite(
@@ -162,6 +164,7 @@ func TestSeriesSkipAndCancel(t *testing.T) {
 }
 
 func TestSeriesUpdateRewritesTheScheduledInvoice(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	lastFriday := map[string]any{"type": "monthly_nth_weekday", "nth": "last", "dayOfWeek": 5}
 	a := seriesWrite(t, e, http.MethodPost, "/invoice/series",
@@ -200,6 +203,7 @@ func TestSeriesUpdateRewritesTheScheduledInvoice(t *testing.T) {
 }
 
 func TestSeriesRefusals(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	weekly := map[string]any{"type": "weekly", "dayOfWeek": 2}
 	never := map[string]any{"type": "never"}

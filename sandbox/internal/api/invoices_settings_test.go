@@ -21,6 +21,7 @@ func settings(t *testing.T, e *apitest.Env, key string) map[string]any {
 }
 
 func TestInvoiceSettingsReadAndReplace(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	s := settings(t, e, apitest.AcmeKey)
 	if s["$entity"] != "invoice_settings" || s["legalEntityId"] != "le_acme" ||
@@ -75,6 +76,7 @@ func TestInvoiceSettingsReadAndReplace(t *testing.T) {
 }
 
 func TestInvoiceLogoUpload(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	logo := pngBytes(1000)
 	r := apitest.Upload(e, "/invoice/settings/logo", apitest.AcmeKey, "file", "logo.png", logo).Status(t, 200).JSON(t)
@@ -175,6 +177,7 @@ func TestInvoiceLogoUpload(t *testing.T) {
 // A document uploaded in a spawned world is served at that world's path,
 // and the default world does not have it.
 func TestUploadedDocumentURLNamesItsWorld(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/worlds", Body: `{"scenario":"demo","id":"w7"}`}).
 		Status(t, http.StatusCreated)

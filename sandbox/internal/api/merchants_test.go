@@ -9,6 +9,7 @@ import (
 )
 
 func TestMerchants(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	t.Run("list is the catalogue", func(t *testing.T) {
 		var pg struct {
@@ -61,6 +62,7 @@ func TestMerchants(t *testing.T) {
 }
 
 func TestCryptoOfframp(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	body := map[string]string{"virtualAccountId": "subaccount_acmeengineering", "paymentRail": "wire", "currency": "usdc"}
 	type offramp struct {

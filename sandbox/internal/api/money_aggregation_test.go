@@ -9,6 +9,7 @@ import (
 )
 
 func TestAggregationEqualsTheSumOverTheList(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	const acme = "sk_sandbox_acme"
 	for i := range 12 {

@@ -15,6 +15,7 @@ import (
 // compares too) and their le_globex twins pin that shape; both list
 // spellings answer the same body.
 func TestHandles(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	want := map[string]map[string]any{
 		"sk_sandbox_acme": {
@@ -117,6 +118,7 @@ func lastPaymentTo(t *testing.T, e *apitest.Env, key, handle string) map[string]
 }
 
 func TestPay(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	acmeHandle := e.Get("/pay", "sk_sandbox_acme", "").Status(t, 200).JSON(t)["id"].(string)
 	_, acme0 := balanceOf(t, e, "sk_sandbox_acme", "", "sa_group_acmeoperating")

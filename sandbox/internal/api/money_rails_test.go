@@ -38,6 +38,7 @@ func returnedFor(t *testing.T, e *apitest.Env, key, transferID string) *txn {
 }
 
 func TestACHSettlesAfterBusinessDaysAcrossAWeekend(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	const acme = "sk_sandbox_acme"
 	if now := apitest.Advance(t, e, `{"by":"4d"}`)["clock"].(map[string]any)["now"]; now != "2026-06-19T14:00:00Z" {
@@ -95,6 +96,7 @@ func TestACHSettlesAfterBusinessDaysAcrossAWeekend(t *testing.T) {
 }
 
 func TestACHToAReturningDestinationComesBack(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	const acme = "sk_sandbox_acme"
 	va := freshVirtualAccount(t, e, "Northwind payments", 80000)
@@ -149,6 +151,7 @@ func TestACHToAReturningDestinationComesBack(t *testing.T) {
 }
 
 func TestWires(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	const acme = "sk_sandbox_acme"
 	t.Run("a domestic wire settles 30 minutes later, the same day", func(t *testing.T) {
@@ -313,6 +316,7 @@ func TestWires(t *testing.T) {
 }
 
 func TestIncomingTransfers(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	incoming := func(body any) *apitest.Resp {
 		return e.Do(apitest.Req{Method: "POST", Path: "/_sandbox/simulate/incoming-transfer", Body: body})
@@ -411,6 +415,7 @@ contacts:
 `
 
 func TestScenarioConfiguresTheRails(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "rails.yaml")
 	if err := os.WriteFile(path, []byte(railsScenario), 0o600); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestVirtualAccountTransferBothSpellings(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	const acme = "sk_sandbox_acme"
 	for i, path := range []string{"/transfer/virtual-account", "/virtual-account/transfer"} {
@@ -149,6 +150,7 @@ func TestVirtualAccountTransferBothSpellings(t *testing.T) {
 }
 
 func TestTransferIdempotency(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	const acme = "sk_sandbox_acme"
 	body := map[string]any{
@@ -220,6 +222,7 @@ func TestTransferIdempotency(t *testing.T) {
 }
 
 func TestBookTransfers(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	t.Run("between two legal entities the user key can act on", func(t *testing.T) {
 		_, globex0 := balanceOf(t, e, "sk_sandbox_globex", "", "sa_group_globexmain")
@@ -291,6 +294,7 @@ func TestBookTransfers(t *testing.T) {
 }
 
 func TestInsufficientFundsMovesNothing(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	const acme = "sk_sandbox_acme"
 	before := len(apitest.WalkItems(t, e, acme, "", "/transaction"))
@@ -348,6 +352,7 @@ func TestInsufficientFundsMovesNothing(t *testing.T) {
 }
 
 func TestReadOnlyKeyTransfersAreDeferred(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	eng0, _ := vaBalance(t, e, "sk_sandbox_acme", "", "subaccount_acmeengineering")
 	for _, tc := range []struct{ key, le string }{{"sk_sandbox_acme_readonly", ""},

@@ -19,6 +19,7 @@ func vaIDs(items []map[string]any) []string {
 }
 
 func TestVirtualAccountList(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	t.Run("closed ones are hidden, primary ones included", func(t *testing.T) {
 		items := apitest.WalkItems(t, e, "sk_sandbox_acme", "", "/virtual-account")
@@ -98,6 +99,7 @@ func TestVirtualAccountList(t *testing.T) {
 }
 
 func TestVirtualAccountGetShowsBalanceAndSpend(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	body := e.Get("/virtual-account/subaccount_acmeengineering", "sk_sandbox_acme", "").Status(t, 200).JSON(t)
 	m := body["virtualAccount"].(map[string]any)
@@ -125,6 +127,7 @@ func TestVirtualAccountGetShowsBalanceAndSpend(t *testing.T) {
 }
 
 func TestVirtualAccountLifecycle(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	const acme = "sk_sandbox_acme"
 	create := e.Post("/virtual-account", acme, "", "", map[string]any{"accountId": "sa_group_acmeoperating",

@@ -26,6 +26,7 @@ type nullCase struct {
 // pointer, and nothing may change. A property the document lets be null
 // must not be refused for being null.
 func TestNullsFollowTheDocument(t *testing.T) {
+	t.Parallel()
 	c, err := apitest.Documents()
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +70,7 @@ func TestNullsFollowTheDocument(t *testing.T) {
 // included): each is a 400 naming the body ("body", or the root pointer
 // "" where an operation reports JSON pointers only), and nothing changes.
 func TestBodiesOfAnotherJSONTypeAreRefused(t *testing.T) {
+	t.Parallel()
 	c, err := apitest.Documents()
 	if err != nil {
 		t.Fatal(err)

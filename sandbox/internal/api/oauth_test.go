@@ -33,6 +33,7 @@ func createApp(t *testing.T, e *apitest.Env) devApp {
 }
 
 func TestDeveloperApplications(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	app := createApp(t, e)
 	t.Run("created with a client id and secret", func(t *testing.T) {
@@ -187,6 +188,7 @@ func bearerFor(t *testing.T, e *apitest.Env, app devApp, user string) string {
 }
 
 func TestOAuth(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	app := createApp(t, e)
 	redirect := "https://books.test/callback"

@@ -21,6 +21,7 @@ import (
 )
 
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	r := e.Get("/openapi.json", "", "").Status(t, 200)
 	doc := r.JSON(t)

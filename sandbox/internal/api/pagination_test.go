@@ -13,6 +13,7 @@ import (
 )
 
 func TestPaginationWalksEverythingOnce(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ids := apitest.Walk(t, e, "/transaction", nil)
 	if len(ids) < 3*kernel.PageSize {
@@ -41,6 +42,7 @@ func TestPaginationWalksEverythingOnce(t *testing.T) {
 }
 
 func TestPaginationIsStableUnderInserts(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	before := apitest.Walk(t, e, "/transaction", nil)
 	w := e.Engine.Default()
@@ -71,6 +73,7 @@ func TestPaginationIsStableUnderInserts(t *testing.T) {
 }
 
 func TestCursorsCannotBeForgedOrReplayed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	var pg apitest.Page
 	e.Get("/transaction", "sk_sandbox_acme", "").Status(t, 200).Decode(t, &pg)
@@ -119,6 +122,7 @@ func TestCursorsCannotBeForgedOrReplayed(t *testing.T) {
 }
 
 func TestTransactionReads(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	t.Run("bad filters are 400", func(t *testing.T) {
 		for _, q := range []string{"filter:detailed_status=lost", "filter:status=maybe", "filter:category=cash",

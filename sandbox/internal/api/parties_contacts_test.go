@@ -22,6 +22,7 @@ func contactBody() map[string]any {
 }
 
 func TestContactsCreateReadReplace(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	c := arMap(arDo(e, http.MethodPost, "/contact", apitest.AcmeKey, contactBody()).Status(t, 200).JSON(t), "contact")
 	id, _ := c["id"].(string)
@@ -82,6 +83,7 @@ func TestContactsCreateReadReplace(t *testing.T) {
 }
 
 func TestContactsStayInTheirEntity(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	e.Get("/contact/le_c_northwindsupply", apitest.GlobexKey, "").Gen1(t, 404, "not_found")
 	e.Get("/contact/le_c_northwindsupply/ach-debit-recurring", apitest.GlobexKey, "").Gen1(t, 404, "not_found")
@@ -104,6 +106,7 @@ func TestContactsStayInTheirEntity(t *testing.T) {
 }
 
 func TestContactDestinations(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	items := taskIDs(arItems(e.Get("/contact/destination", apitest.AcmeKey, "").Status(t, 200).JSON(t)))
 	if items["le_c_dest_danacrypto"] != nil {

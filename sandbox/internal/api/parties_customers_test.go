@@ -9,6 +9,7 @@ import (
 )
 
 func TestCustomersCreateUpdateAndArchive(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	body := map[string]any{
 		"name":           "Soylent Corp",

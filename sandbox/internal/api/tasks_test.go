@@ -31,6 +31,7 @@ func taskOf(t *testing.T, e *apitest.Env, report string) map[string]any {
 }
 
 func TestTaskVisibilitySchemaAndFilters(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	all := arItems(e.Get("/task", apitest.AcmeKey, "").Status(t, 200).JSON(t))
 	bob := taskIDs(arItems(arAs(e, http.MethodGet, "/task", apitest.BobKey, "le_acme", nil).Status(t, 200).JSON(t)))
@@ -94,6 +95,7 @@ func TestTaskVisibilitySchemaAndFilters(t *testing.T) {
 }
 
 func TestActingOnAnExpenseTaskReviewsTheReport(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	lunch := taskOf(t, e, "expense_report_carollunch")["id"].(string)
 	act := func(key, le, id string, body any) *apitest.Resp {
@@ -169,6 +171,7 @@ func TestActingOnAnExpenseTaskReviewsTheReport(t *testing.T) {
 }
 
 func TestPaymentApprovalTaskReleasesOrCancelsItsPayment(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ action, task, txn string }{
 		{"approve", "completed", "pending"},
 		{"reject", "rejected", "canceled"},

@@ -10,6 +10,7 @@ import (
 )
 
 func TestWebhookEndpointsManagement(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	var pg struct {
 		Items []apitest.HookView `json:"items"`
@@ -55,6 +56,7 @@ func TestWebhookEndpointsManagement(t *testing.T) {
 }
 
 func TestWebhookWritesAreValidated(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	post := func(key, le, body string) *apitest.Resp {
 		return e.Do(apitest.Req{Method: http.MethodPost, Path: "/webhook", Key: key, LE: le, Body: body})
@@ -110,6 +112,7 @@ func TestWebhookWritesAreValidated(t *testing.T) {
 }
 
 func TestWebhookListPagesWithCursors(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	for range 55 {
 		apitest.CreateHook(t, e, "http://localhost:4000/h")
@@ -121,6 +124,7 @@ func TestWebhookListPagesWithCursors(t *testing.T) {
 }
 
 func TestDeliveryControlValidation(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	for _, c := range []struct {
 		method, path, body string

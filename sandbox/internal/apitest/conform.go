@@ -22,7 +22,20 @@ import (
 )
 
 // UpstreamPath is the real service's OpenAPI document, beside the repository.
-var UpstreamPath = filepath.Join(root, "..", "shared", "upstream", "slash-openapi.json")
+var UpstreamPath = SharedPath("upstream", "slash-openapi.json")
+
+// SharedPath is a path in ../shared, the sources beside the repository the
+// project is built from: the specification and the real service's OpenAPI
+// document. The project does not copy them; tests read them when they are
+// there.
+func SharedPath(parts ...string) string {
+	return filepath.Join(append([]string{root, "..", "shared"}, parts...)...)
+}
+
+// SharedRequired reports whether a missing ../shared is a failure rather
+// than a check left out: CI sets SANDBOX_REQUIRE_SHARED=1, where the
+// sources are always beside the repository.
+func SharedRequired() bool { return os.Getenv("SANDBOX_REQUIRE_SHARED") != "" }
 
 // sdkShapesPath holds the response types the official SDKs declare for
 // each operation they call (written by bench/sdk/shapes.py).
@@ -34,7 +47,7 @@ var sdkShapesPath = RepoPath("fixtures", "sdk", "response-shapes.json")
 // types and, when it is present, the upstream document (for the operations
 // and statuses it declares). Each is loaded once; a schema is compiled the
 // first time a response needs it, and kept.
-var Documents = sync.OnceValues(func() (*conformance, error) {
+var Documents = sync.OnceValues(func() (*Conformance, error) {
 	eng, err := engine.New(nil)
 	if err != nil {
 		return nil, err
@@ -44,7 +57,7 @@ var Documents = sync.OnceValues(func() (*conformance, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &conformance{Router: router, Docs: docs}
+	c := &Conformance{Router: router, Docs: docs}
 	if c.OwnDoc, err = decodeDocument(raw); err != nil {
 		return nil, err
 	}
@@ -58,30 +71,38 @@ var Documents = sync.OnceValues(func() (*conformance, error) {
 	if c.sdk, err = validate.LoadShapes(shapes); err != nil {
 		return nil, fmt.Errorf("%s: %w", sdkShapesPath, err)
 	}
-	if raw, err := os.ReadFile(UpstreamPath); err == nil {
+	raw, err = os.ReadFile(UpstreamPath)
+	switch {
+	case err == nil:
 		if c.upstream, err = validate.Load(raw); err != nil {
 			return nil, fmt.Errorf("%s: %w", UpstreamPath, err)
 		}
+	case SharedRequired():
+		return nil, fmt.Errorf("the upstream document is required (SANDBOX_REQUIRE_SHARED): %w", err)
 	}
 	return c, nil
 })
 
-type conformance struct {
-	Router   *mux.Router
-	Docs     *openapi.Registry
+// Conformance is what answers are checked against (Documents).
+type Conformance struct {
+	// Router is the sandbox's whole router, and Docs the descriptions its
+	// OpenAPI document is built from.
+	Router *mux.Router
+	Docs   *openapi.Registry
+	// OwnDoc is the sandbox's own OpenAPI document, decoded.
+	OwnDoc   map[string]any
 	own      *validate.Document
 	upstream *validate.Document
 	// sdk holds the official SDKs' response types: a 2XX JSON response per
 	// "METHOD /path/{param}" they call.
-	sdk    *validate.Document
-	OwnDoc map[string]any
+	sdk *validate.Document
 }
 
 // sdkProblems checks a successful response of an operation the official
 // SDKs call against the type they parse it into: a field they require
 // missing, a JSON type or an enum value they do not know breaks every SDK
 // user, whatever the OpenAPI documents say.
-func (c *conformance) sdkProblems(req *http.Request, status int, ct string, body []byte) []string {
+func (c *Conformance) sdkProblems(req *http.Request, status int, ct string, body []byte) []string {
 	if status < 200 || status > 299 || strings.HasPrefix(req.URL.Path, "/_sandbox/") {
 		return nil
 	}
@@ -152,7 +173,7 @@ func conform(t *testing.T, r *Resp) {
 // sameOperation reports whether the upstream operation a request matches
 // is the one the sandbox served: GET /contact/destination (from the spec)
 // must not be checked as upstream's GET /contact/{contactId}.
-func (c *conformance) sameOperation(req *http.Request) bool {
+func (c *Conformance) sameOperation(req *http.Request) bool {
 	var match mux.RouteMatch
 	if !c.Router.Match(req, &match) || match.MatchErr != nil {
 		return true
@@ -180,7 +201,7 @@ func specOverrides(req *http.Request, problem string) bool {
 // ownProblems checks a response against the operation the router picks;
 // a request no route serves must answer an error in its generation's
 // envelope.
-func (c *conformance) ownProblems(req *http.Request, status int, ct string, body []byte) []string {
+func (c *Conformance) ownProblems(req *http.Request, status int, ct string, body []byte) []string {
 	var match mux.RouteMatch
 	if c.Router.Match(req, &match) && match.MatchErr == nil && match.Route.GetName() != "" {
 		if match.Route.GetName() == "sandbox.world_scoped" {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestAgentRequestExpiryIsConfigurable(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	if got := e.Get("/_sandbox/agent-requests/settings", "", "").Status(t,
 		200).JSON(t); got["expiresAfter"] != "72h0m0s" {
@@ -31,6 +32,7 @@ func TestAgentRequestExpiryIsConfigurable(t *testing.T) {
 }
 
 func TestScenarioSetsExpiryAndRateLimit(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	yaml := `agentRequests: {expiresAfter: 30m}
 rateLimit: {requests: 2, window: 1h}

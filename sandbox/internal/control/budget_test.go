@@ -224,6 +224,7 @@ func TestSnapshotImportsPastBudgetRefused(t *testing.T) {
 // a small world, are refused with 507; the world keeps its state, and
 // GET /_sandbox/health shows what is used.
 func TestSnapshotTakeAndRestorePastBudgetRefused(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{MemoryBudget: NoBudget})
 	apitest.CreateWorld(t, e, `{"id":"gen","yaml":`+strconv.Quote(generated(8000))+`}`)
 	gen := map[string]string{"X-Sandbox-World": "gen"}

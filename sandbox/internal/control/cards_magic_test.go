@@ -8,6 +8,7 @@ import (
 )
 
 func TestMagicValuesAlwaysDecline(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	for _, tc := range []struct {
 		name         string

@@ -11,6 +11,7 @@ import (
 )
 
 func TestEachRuleApprovesAndDeclines(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	type try struct {
 		cents    int64
@@ -133,6 +134,7 @@ func TestEachRuleApprovesAndDeclines(t *testing.T) {
 }
 
 func TestCardAndGroupRules(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	var g apitest.GroupJSON
 	e.Do(apitest.Req{Method: http.MethodPost, Path: "/card-group", Key: "sk_sandbox_acme", Body: `{"name":"Limited",
@@ -225,6 +227,7 @@ func TestCardAndGroupRules(t *testing.T) {
 }
 
 func TestDecisionOrderAndFunds(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	t.Run("status first", func(t *testing.T) {
 		s := apitest.Authorize(t, e, "card_acmemetaads", 100, "merchant_v2_lucky_star_casino")
@@ -309,6 +312,7 @@ func TestDecisionOrderAndFunds(t *testing.T) {
 }
 
 func TestSingleUseCardClosesAfterItsFirstAttempt(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	s := apitest.Authorize(t, e, "card_acmeoneoff", 50000, "merchant_v2_lucky_star_casino")
 	apitest.WantDecision(t, s, false, "merchantCategoryRule", "merchant_category_blocked")
@@ -366,6 +370,7 @@ func cardSpend(t *testing.T, e *apitest.Env, card string) int64 {
 }
 
 func TestApprovedPurchaseSettlesWithMerchantData(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	avail0, posted0 := accountBalance(t, e, "sa_group_acmeoperating")
 	spend0 := cardSpend(t, e, "card_acmeoffice")
@@ -407,6 +412,7 @@ func TestApprovedPurchaseSettlesWithMerchantData(t *testing.T) {
 }
 
 func TestReversalClearingRefundVerification(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	card := apitest.CreateTestCard(t, e, `{"type":"virtual","name":"Network"}`)
 	const acct = "sa_group_acmeoperating"
@@ -532,6 +538,7 @@ func TestReversalClearingRefundVerification(t *testing.T) {
 }
 
 func TestSimulationInputs(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	auth := func(body string) *apitest.Resp {
 		return e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/simulate/card-authorization", Body: body})
@@ -580,6 +587,7 @@ func TestSimulationInputs(t *testing.T) {
 }
 
 func TestScenarioCreditLimit(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{Scenario: apitest.Testdata("cards_dst.yaml")})
 	apitest.WantDecision(
 		t,

@@ -13,6 +13,7 @@ import (
 // from the clock the advance finds, so none is refused as moving the clock
 // backwards, whichever snapshot a restore put back just before it.
 func TestClockAdvanceByRacingARestoreIsNeverRefused(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{Scenario: "empty"})
 	snapshot := func() string {
 		return e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/snapshots", Body: `{}`}).Status(t,

@@ -14,6 +14,7 @@ import (
 )
 
 func TestHealthAndClock(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	h := e.Get("/_sandbox/health", "", "").Status(t, 200).JSON(t)
 	if h["status"] != "ok" || h["scenario"] != "demo" || h["seed"] != float64(42) || h["world"] != "default" {
@@ -30,6 +31,7 @@ func TestHealthAndClock(t *testing.T) {
 }
 
 func TestKeysListWhatEachKeyMayDo(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	var body struct {
 		Items []struct {
@@ -94,6 +96,7 @@ func pendingOn(t *testing.T, e *apitest.Env, account string) map[string]txnItem 
 }
 
 func TestAdvanceSettlesPendingTransfersAndReportsEvents(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	avail0, posted0 := apitest.Balance(t, e, "sa_group_acmeoperating")
 	if avail0 >= posted0 {
@@ -176,6 +179,7 @@ func TestAdvanceSettlesPendingTransfersAndReportsEvents(t *testing.T) {
 }
 
 func TestResetReturnsToTheStartWithTheSameIDs(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	first := e.Get("/transaction", "sk_sandbox_acme", "").Status(t, 200).Raw
 	apitest.Advance(t, e, `{"by":"5d"}`)
@@ -192,6 +196,7 @@ func TestResetReturnsToTheStartWithTheSameIDs(t *testing.T) {
 }
 
 func TestAdminToken(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{AdminToken: "s3cret"})
 	e.Get("/_sandbox/keys", "", "").Gen2(t, 401, "unauthorized")
 	e.Do(apitest.Req{Path: "/_sandbox/keys", Header: map[string]string{"X-Admin-Token": "wrong"}}).
@@ -207,6 +212,7 @@ func TestAdminToken(t *testing.T) {
 // form's routes open without it, directly or under the world's path, and
 // no other route does, whatever /forms/ its path holds.
 func TestAdminTokenSparesOnlyTheSecureForm(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{AdminToken: "s3cret"})
 	apitest.CreateIR(e, "sk_sandbox_alice", "le_acme", "form", apitest.ValidIR).Status(t, 200)
 	link, _ := apitest.OutboxLink(t, e, "hello@pixelforge.test")
@@ -235,6 +241,7 @@ func TestAdminTokenSparesOnlyTheSecureForm(t *testing.T) {
 // saying only that the server is up; the world it describes needs the
 // token.
 func TestHealthWithoutTheAdminToken(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{AdminToken: "s3cret"})
 	liveness := `{"status":"ok","version":"` + server.Version + `"}`
 	short := func(t *testing.T, r *apitest.Resp) {
@@ -289,6 +296,7 @@ func TestHealthWithoutTheAdminToken(t *testing.T) {
 }
 
 func TestUnknownWorldHeader(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	d := e.Do(apitest.Req{Path: "/_sandbox/health", Header: map[string]string{"X-Sandbox-World": "nope"}}).
 		Gen2(t, 404, "not_found")
@@ -298,6 +306,7 @@ func TestUnknownWorldHeader(t *testing.T) {
 }
 
 func TestTokenPricesNeedNoKeyAndMoveWithTheClock(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	type prices struct {
 		Items []struct {
@@ -327,6 +336,7 @@ func TestTokenPricesNeedNoKeyAndMoveWithTheClock(t *testing.T) {
 }
 
 func TestTwoFreshSandboxesAnswerIdentically(t *testing.T) {
+	t.Parallel()
 	script := []apitest.Req{
 		{Path: "/legal-entity", Key: "sk_sandbox_alice"},
 		{Path: "/account", Key: "sk_sandbox_acme"},

@@ -41,6 +41,7 @@ func cardsNamed(t *testing.T, e *apitest.Env, key, name string) int {
 // {"error": "Action requires approval: <URL>"}, nothing is created, and
 // the key reads the request back as pending.
 func TestDeferredWriteAnswersAsTheDocsShow(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ro := "sk_sandbox_acme_readonly"
 	before := cardsNamed(t, e, "sk_sandbox_acme", "Marketing Card")
@@ -97,6 +98,7 @@ func TestDeferredWriteAnswersAsTheDocsShow(t *testing.T) {
 // configured, the control API shows the request the page renders, and
 // rejecting it changes nothing.
 func TestApprovalURLOpensTheDashboard(t *testing.T) {
+	t.Parallel()
 	const token = "s3cret"
 	e := apitest.New(t, apitest.Options{AdminToken: token})
 	admin := map[string]string{"X-Admin-Token": token}
@@ -150,6 +152,7 @@ func TestApprovalURLOpensTheDashboard(t *testing.T) {
 // other than the default one opens that world, whose control API approves
 // it; the default world knows nothing of it.
 func TestDeferredWriteInAnotherWorld(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	w := apitest.CreateWorld(t, e, `{"scenario":"demo"}`)
 	ro, acme := "sk_sandbox_acme_readonly_"+w.ID, "sk_sandbox_acme_"+w.ID

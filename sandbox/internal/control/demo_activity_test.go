@@ -15,6 +15,7 @@ import (
 // through the control API: emails sent, a queued ACH, a write waiting for
 // approval, an endpoint whose deliveries are refused.
 func TestDemoOpensWithWorkUnderWay(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	var outbox struct {
 		Items []client.Message `json:"items"`
@@ -83,6 +84,7 @@ func TestDemoOpensWithWorkUnderWay(t *testing.T) {
 // write in a world of its own: it runs as that world's key, and makes the
 // card.
 func TestDemoAgentRequestIsApprovedInAnotherWorld(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	w := apitest.CreateWorld(t, e, `{"scenario":"demo"}`)
 	in := map[string]string{"X-Sandbox-World": w.ID}
@@ -122,6 +124,7 @@ func TestDemoAgentRequestIsApprovedInAnotherWorld(t *testing.T) {
 // TestAdvanceToTheNextBusinessEvent skips token price ticks as the next
 // event, running those before it.
 func TestAdvanceToTheNextBusinessEvent(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	res := apitest.Advance(t, e, `{"to":"next","skip":["token_prices.tick"]}`)
 	events := res["events"].([]any)
@@ -155,6 +158,7 @@ func TestAdvanceToTheNextBusinessEvent(t *testing.T) {
 // TestChangesWaitsForTheWorldToChange asks for the change counter, waits
 // on it while a write happens, and refuses bad parameters.
 func TestChangesWaitsForTheWorldToChange(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	now := e.Get("/_sandbox/changes", "", "").Status(t, http.StatusOK).JSON(t)
 	version := fmt.Sprint(now["version"])

@@ -35,6 +35,7 @@ func checkDemoServes(t *testing.T, e *apitest.Env, key string) {
 }
 
 func TestDemoLoadsAtAnyClockStart(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	for _, start := range demoClockStarts {
 		t.Run(start, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 // runs at exactly that virtual time. (A contact's scheduled submission is
 // checked the same way in TestScheduledSubmission.)
 func TestEveryEventKindFiresAtItsInstant(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	acme := "sk_sandbox_acme"
 	e.Post("/transfers/ach", acme, "", "k-ach", map[string]any{"accountId": "sa_group_acmeoperating",

@@ -54,6 +54,7 @@ func (tr triggeredJSON) raised() []string {
 }
 
 func TestEventTriggerReachesEndpoints(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	rc := apitest.NewHookReceiver(t, e)
 	hook := apitest.CreateHook(t, e, rc.URL)
@@ -147,6 +148,7 @@ func TestEventTriggerReachesEndpoints(t *testing.T) {
 }
 
 func TestEventTriggerOnNamedEntities(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	rc := apitest.NewHookReceiver(t, e)
 	hook := apitest.CreateHook(t, e, rc.URL)
@@ -215,6 +217,7 @@ func TestEventTriggerOnNamedEntities(t *testing.T) {
 }
 
 func TestEventTriggerRefusals(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	post := func(body map[string]string) *apitest.Resp {
 		return e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/events/trigger", Body: body})
@@ -299,6 +302,7 @@ func TestEventTriggerRefusals(t *testing.T) {
 // after its first action (the purchase to settle is declined for want of
 // funds) leaves no trace: no card, no transaction, no event, no delivery.
 func TestEventTriggerKeepsNothingWhenRefused(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{Scenario: "empty"})
 	e.Do(apitest.Req{Method: http.MethodPost, Path: "/webhook", Key: "sk_test_empty_user", LE: "le_empty",
 		Body: map[string]string{

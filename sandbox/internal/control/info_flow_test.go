@@ -31,6 +31,7 @@ func txnStatus(t *testing.T, e *apitest.Env, id string) (string, string) {
 // request bank details, pay the contact before they answer, the contact
 // fills the emailed form, and the queued ACH goes out and settles.
 func TestInformationRequestWholeFlow(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ir := apitest.CreateIR(
 		e,
@@ -107,6 +108,7 @@ func TestInformationRequestWholeFlow(t *testing.T) {
 }
 
 func TestCancelingARequestCancelsItsQueuedACH(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ir := apitest.CreateIR(
 		e,

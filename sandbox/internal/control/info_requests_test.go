@@ -13,6 +13,7 @@ import (
 )
 
 func TestInformationRequestValidation(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	tests := []struct {
 		name string
@@ -134,6 +135,7 @@ func TestInformationRequestValidation(t *testing.T) {
 }
 
 func TestInformationRequestAuth(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	for _, tc := range []struct {
 		name, key, le string
@@ -157,6 +159,7 @@ func TestInformationRequestAuth(t *testing.T) {
 }
 
 func TestInformationRequestCreated(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	body := `{"contactId":"le_c_danaconsulting","requestedInformation":{"destinationTypes":["bank_account",` +
 		`"crypto_address"],"address":true},"requesterName":"Alice Chen","ccEmails":["ap@acme.test"],"note":"For the June` +
@@ -207,6 +210,7 @@ func TestInformationRequestCreated(t *testing.T) {
 }
 
 func TestIdempotencyKeysArePerLegalEntity(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	yaml := `legalEntities:
   - {id: le_one, name: One}
@@ -230,6 +234,7 @@ contacts:
 }
 
 func TestSecureFormFlow(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	body := `{"contactId":"le_c_pixelforge","requestedInformation":{"destinationTypes":["bank_account",` +
 		`"international_wire"],"tax":true},"requesterName":"Alice Chen","ccEmails":["books@acme.test"]}`
@@ -287,6 +292,7 @@ func TestSecureFormFlow(t *testing.T) {
 }
 
 func TestCancelAndUnknownLinks(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ir := apitest.CreateIR(e, "sk_sandbox_alice", "le_acme", "c1", apitest.ValidIR).Status(t, 200).JSON(t)
 	link, _ := apitest.OutboxLink(t, e, "hello@pixelforge.test")
@@ -315,6 +321,7 @@ func TestCancelAndUnknownLinks(t *testing.T) {
 }
 
 func TestSimulatedSubmissions(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	ir := apitest.CreateIR(
 		e,
@@ -365,6 +372,7 @@ func TestSimulatedSubmissions(t *testing.T) {
 }
 
 func TestScheduledSubmission(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	yaml := `legalEntities:
   - {id: le_s, name: S}

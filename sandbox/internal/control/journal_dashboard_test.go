@@ -11,6 +11,7 @@ import (
 // The journal leaves out the dashboard's reads (its polling would push
 // everything else out) but keeps its actions.
 func TestJournalLeavesOutTheDashboardsReads(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	dashboard := map[string]string{"X-Sandbox-Dashboard": "1"}
 	e.Do(apitest.Req{Path: "/_sandbox/webhook-deliveries", Header: dashboard}).Status(t, http.StatusOK)

@@ -13,6 +13,7 @@ import (
 // the outbox list shows it, in another world through that world's path,
 // and an id the world never sent is a second-generation 404.
 func TestOutboxMessageByID(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	sent := apitest.Outbox(t, e, url.Values{})
 	if len(sent) < 2 {

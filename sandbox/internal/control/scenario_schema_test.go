@@ -14,6 +14,7 @@ import (
 // The scenario schema is served to editors without the admin token, as
 // docs/scenario.schema.json holds it.
 func TestScenarioSchemaIsServed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{AdminToken: "s3cret"})
 	r := e.Get("/_sandbox/scenario.schema.json", "", "").Status(t, http.StatusOK)
 	if got := r.Header.Get("Content-Type"); got != "application/schema+json" {
@@ -43,6 +44,7 @@ func TestScenarioSchemaIsServed(t *testing.T) {
 // An inline scenario's problems are all reported, each with its line and
 // column.
 func TestInlineScenarioProblems(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	body := `{"yaml":"legalEntities:\n  - {id: le_t, name: T}\naccounts:\n  - {legalEntityId: le_tt, name: A, typ:` +
 		` debit}\n"}`

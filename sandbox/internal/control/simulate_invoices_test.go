@@ -9,6 +9,7 @@ import (
 )
 
 func TestSimulatedInvoicePaymentCreditsTheAccount(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	posted0, _ := apitest.AccountBalance(t, e, apitest.AcmeKey, apitest.AcmeAccount)
 	pay := func(body map[string]any) *apitest.Resp {

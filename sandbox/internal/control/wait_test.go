@@ -51,6 +51,7 @@ type waitedMessage struct {
 }
 
 func TestOutboxWaitAnswersTheEmailOnceItIsSent(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	waiting, cancel := waitAsync(e, "/_sandbox/outbox/wait?to=HELLO@pixelforge.test&subject=acme&timeout=60s")
 	defer cancel()
@@ -112,6 +113,7 @@ func TestOutboxWaitAnswersTheEmailOnceItIsSent(t *testing.T) {
 }
 
 func TestWaitRejectsBadParameters(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	tests := []struct {
 		name, path, status, field string
@@ -140,6 +142,7 @@ func TestWaitRejectsBadParameters(t *testing.T) {
 }
 
 func TestDeliveryWaitFollowsADeliveryToItsStatus(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	rc := apitest.NewHookReceiver(t, e)
 	hook := apitest.CreateHook(t, e, rc.URL)
@@ -168,6 +171,7 @@ func TestDeliveryWaitFollowsADeliveryToItsStatus(t *testing.T) {
 }
 
 func TestWaitsAreBoundedPerWorldAndEndWithTheirClientOrWorld(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	apitest.CreateWorld(t, e, `{"id":"waits","scenario":"empty"}`)
 	path := "/_sandbox/worlds/waits/outbox/wait?timeout=60s"
@@ -239,6 +243,7 @@ func TestWaitsAreBoundedPerWorldAndEndWithTheirClientOrWorld(t *testing.T) {
 // secure form, an invoice's document) lead to that world's pages, not the
 // default world's.
 func TestSeededEmailLinksLeadToTheirWorld(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/worlds", Body: `{"scenario":"demo","id":"seeded"}`}).
 		Status(t, http.StatusCreated)

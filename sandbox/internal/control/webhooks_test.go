@@ -11,6 +11,7 @@ import (
 )
 
 func TestWebhookDeliveryFailsRetriesOnTheClockAndRecovers(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	rc := apitest.NewHookReceiver(t, e, 500)
 	hook := apitest.CreateHook(t, e, rc.URL+"/webhooks/slash")
@@ -66,6 +67,7 @@ func TestWebhookDeliveryFailsRetriesOnTheClockAndRecovers(t *testing.T) {
 }
 
 func TestLedgerChangesReachTheReceiverInOrder(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	rc := apitest.NewHookReceiver(t, e)
 	hook := apitest.CreateHook(t, e, rc.URL)
@@ -112,6 +114,7 @@ func TestLedgerChangesReachTheReceiverInOrder(t *testing.T) {
 }
 
 func TestPausedEndpointQueuesAndArchivedGetsNothing(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	rc := apitest.NewHookReceiver(t, e)
 	gone := apitest.NewHookReceiver(t, e)
@@ -152,6 +155,7 @@ func TestPausedEndpointQueuesAndArchivedGetsNothing(t *testing.T) {
 }
 
 func TestChaosDuplicatesAndShuffles(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	rc := apitest.NewHookReceiver(t, e)
 	hook := apitest.CreateHook(t, e, rc.URL)

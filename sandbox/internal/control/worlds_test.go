@@ -13,6 +13,7 @@ import (
 )
 
 func TestWorldsAreIsolated(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	w := apitest.CreateWorld(t, e, `{"scenario":"demo"}`)
 	if w.ID != "w1" || w.Scenario != "demo" || w.Seed != 42 {
@@ -61,6 +62,7 @@ func TestWorldsAreIsolated(t *testing.T) {
 }
 
 func TestWorldCreationInputs(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	inline := apitest.CreateWorld(
 		t,
@@ -135,6 +137,7 @@ func transcript(t *testing.T, e *apitest.Env, key string) []byte {
 }
 
 func TestSnapshotRestoreRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	apitest.Advance(t, e, `{"by":"3h"}`)
 	snap := e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/snapshots", Body: `{"label":"before"}`}).
@@ -177,6 +180,7 @@ func TestSnapshotRestoreRoundTrips(t *testing.T) {
 }
 
 func TestFaultInjection(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	fault := func(body string) map[string]any {
 		return e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/faults", Body: body}).Status(t, 201).JSON(t)
@@ -250,6 +254,7 @@ func TestFaultInjection(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	e.Do(apitest.Req{Method: http.MethodPut, Path: "/_sandbox/rate-limit", Body: `{"requests":3,"window":"1h"}`}).
 		Status(t, 200)
@@ -272,6 +277,7 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestRequestJournal(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	e.Get("/account", "sk_sandbox_alice", "le_acme").Status(t, 200)
 	e.Get("/account/sa_group_nope", "sk_sandbox_acme", "").Gen1(t, 404, "not_found")
@@ -316,6 +322,7 @@ func TestRequestJournal(t *testing.T) {
 }
 
 func TestClockModes(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	got := e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/clock/mode",
 		Body: `{"mode":"scaled","scale":60}`}).
@@ -336,6 +343,7 @@ func TestClockModes(t *testing.T) {
 }
 
 func TestDeletingAWorldForgetsItsJournalAndFaults(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	apitest.CreateWorld(t, e, `{"id":"gone","scenario":"empty"}`)
 	e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/worlds/gone/faults",

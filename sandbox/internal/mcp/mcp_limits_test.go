@@ -152,6 +152,7 @@ func handmadeKey(t *testing.T, bits, e int) string {
 // with a sane exponent; any other is the documented 400 before the
 // protocol starts, saying what is accepted.
 func TestMCPRSAKeyRules(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	small, err := rsa.GenerateKey(rand.Reader, 1024)
 	if err != nil {
@@ -193,6 +194,7 @@ func TestMCPRSAKeyRules(t *testing.T) {
 // session gets, for a call, a stream and a DELETE, and the owner's session
 // goes on.
 func TestMCPSessionsBelongToTheirKey(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	s := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
 	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_endpoints"}}`
@@ -220,6 +222,7 @@ func TestMCPSessionsBelongToTheirKey(t *testing.T) {
 // TestMCPSessionsAreCapped opens more sessions than the server keeps: the
 // least recently used gives way, the newest and the ones in use work.
 func TestMCPSessionsAreCapped(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	s := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
 	open := func() string {

@@ -22,6 +22,7 @@ import (
 )
 
 func TestMCPToolsOverStreamableHTTP(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	s := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
 	tools, err := s.ListTools(context.Background(), nil)
@@ -134,6 +135,7 @@ func TestMCPToolsOverStreamableHTTP(t *testing.T) {
 }
 
 func TestMCPAuthentication(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	for name, c := range map[string]struct {
 		query  string
@@ -184,6 +186,7 @@ func TestMCPAuthentication(t *testing.T) {
 }
 
 func TestMCPDeferredWriteApprovedEndToEnd(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	s := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme_readonly", nil)
 	c, isErr := apitest.CallAPI(
@@ -241,6 +244,7 @@ func encryptedCard(t *testing.T, e *apitest.Env, pub []byte, viaHeader bool) (pa
 }
 
 func TestMCPEncryptsCardData(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
@@ -302,6 +306,7 @@ func TestMCPEncryptsCardData(t *testing.T) {
 // TestMCPRequestsAreLoggedWithTheirStatus: the MCP SDK writes its answers
 // itself, and the request log still names each one's status.
 func TestMCPRequestsAreLoggedWithTheirStatus(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	s := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
 	if _, err := s.ListTools(context.Background(), nil); err != nil {

@@ -14,6 +14,7 @@ import (
 )
 
 func TestUnknownRoutesAndMethods(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	t.Run("unknown first-generation route", func(t *testing.T) {
 		e.Get("/no-such-thing", "sk_sandbox_acme", "").Gen1(t, 404, "not_found")
@@ -33,6 +34,7 @@ func TestUnknownRoutesAndMethods(t *testing.T) {
 }
 
 func TestReferenceIDsAreUniquePerFailure(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	seen := map[string]bool{}
 	for range 5 {
@@ -51,6 +53,7 @@ func TestReferenceIDsAreUniquePerFailure(t *testing.T) {
 }
 
 func TestRequestBodyRules(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	advance := func(body any, header map[string]string) *apitest.Resp {
 		return e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/clock/advance", Body: body, Header: header})
@@ -89,6 +92,7 @@ func TestRequestBodyRules(t *testing.T) {
 }
 
 func TestCORS(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	r := e.Do(apitest.Req{Method: http.MethodOptions, Path: "/card", Header: map[string]string{
 		"Origin": "http://localhost:5173", "Access-Control-Request-Method": "POST",
@@ -144,6 +148,7 @@ type errBoom struct{}
 func (errBoom) Error() string { return "disk on fire" }
 
 func TestRequestLogLine(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	e.Do(apitest.Req{Path: "/account", Key: "sk_sandbox_alice", LE: "le_acme",
 		Header: map[string]string{"X-Request-Id": "trace-123"}}).

@@ -33,6 +33,7 @@ func requestLine(t *testing.T, e *apitest.Env, r *apitest.Resp) apitest.LogLine 
 }
 
 func TestRequestLogLevels(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	t.Run("a 4xx is a warning with its error code and message", func(t *testing.T) {
 		l := requestLine(t, e, e.Get("/card/card_nope", apitest.AcmeKey, "").Status(t, 404))
@@ -82,6 +83,7 @@ func TestRequestLogLevels(t *testing.T) {
 }
 
 func TestWebhookAttemptsAreLogged(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	rc := apitest.NewHookReceiver(t, e, 500)
 	hook := apitest.CreateHook(t, e, rc.URL+"/hooks")
@@ -151,6 +153,7 @@ func (c *ticking) now() time.Time {
 }
 
 func TestLongAdvanceLogsProgressAndASummary(t *testing.T) {
+	t.Parallel()
 	wall := &ticking{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
 	e := apitest.NewConfiguredEnv(t, apitest.WithAll(server.Config{Wall: wall.now}), nil)
 	rec := e.Log
@@ -272,6 +275,7 @@ func advanceCtx(t *testing.T, e *apitest.Env, body string) map[string]any {
 }
 
 func TestAdvanceNeverWaitsLongForSlowOrDeadReceivers(t *testing.T) {
+	t.Parallel()
 	// Deliveries time out after 1 s; an advance waits 100 ms at most.
 	e := apitest.NewHookEnv(t, webhooks.Options{Timeout: time.Second, AdvanceWait: 100 * time.Millisecond})
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -85,6 +85,7 @@ func spellings(host, target string) map[string]string {
 // a control path: none reaches the control API, and what the user relies
 // on afterwards holds.
 func TestMCPToolCallsStayOutOfTheControlAPI(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	if u, err := url.Parse("//x/_sandbox"); err != nil || u.Host != "x" {
 		t.Fatalf("the spelling this test relies on is not read as a host: %v", u)
@@ -220,6 +221,7 @@ func hostileToolCalls(t *testing.T, e *apitest.Env, doc map[string]any) {
 // TestMCPToolsReadTheWholeDocument: GET /openapi.json through a tool is the
 // document GET /openapi.json answers over HTTP.
 func TestMCPToolsReadTheWholeDocument(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	s := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
 	text, isErr := apitest.CallTool(t, s, "call_api_endpoint", map[string]any{"method": "GET", "path": "/openapi.json"})
@@ -242,6 +244,7 @@ func TestMCPToolsReadTheWholeDocument(t *testing.T) {
 // out and another's variable could stand for answers a tool call as it
 // answers over HTTP (405 naming the methods the literal route allows).
 func TestMCPToolsAnswerLikeHTTPOnLiteralPaths(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	s := apitest.MustMCP(t, e, "?apiKey=sk_sandbox_acme", nil)
 	for _, path := range []string{"/expense-report/bulk-action", "/expense-report/receipt"} {

@@ -13,6 +13,7 @@ import (
 // is also checked against a fresh answer.
 
 func TestReadCacheFollowsChanges(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	cards := func() []any {
 		t.Helper()
@@ -104,6 +105,7 @@ func TestReadCacheFollowsChanges(t *testing.T) {
 }
 
 func TestReadCacheUnderConcurrentWrites(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	var wg sync.WaitGroup
 	for w := range 4 {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -20,7 +19,21 @@ import (
 )
 
 // specPath is the specification the project was created from.
-var specPath = filepath.Join("..", "..", "..", "..", "shared", "spec", "api-spec.md")
+var specPath = apitest.SharedPath("spec", "api-spec.md")
+
+// operationsPath records the operations of the spec and of the upstream
+// document, so that a clone without ../shared checks them too.
+var operationsPath = apitest.RepoPath("fixtures", "upstream", "operations.txt")
+
+// operationsHeader opens operationsPath.
+const operationsHeader = `# The operations the sandbox routes: every METHOD /path that the specification
+# (../shared/spec/api-spec.md) names and every operation of the real service's
+# OpenAPI document (../shared/upstream/slash-openapi.json), each line naming its
+# source. Written by
+#   go test ./sandbox/internal/server -run TestEveryOperationIsRouted -update
+# from those files when they are beside the repository; TestEveryOperationIsRouted
+# fails when they are and this list differs, and checks this list when they are not.
+`
 
 // pendingOperations are operations of the spec or the upstream document
 // not routed yet. The conformance test skips them, listing them, and fails
@@ -40,11 +53,12 @@ func normalize(method, path string) string {
 		ReplaceAllString(openapi.TemplatePath(path), "{}")
 }
 
-// specOperations lists every operation the spec names, by method and path.
-func specOperations(t *testing.T) map[string]string {
+// specOperations lists every operation the spec names, by method and path,
+// or nil when the spec is absent.
+func specOperations() map[string]string {
 	raw, err := os.ReadFile(specPath)
 	if err != nil {
-		t.Skipf("%s is absent: the spec's operations are not checked", specPath)
+		return nil
 	}
 	ops := map[string]string{}
 	for _, m := range operationPattern.FindAllStringSubmatch(string(raw), -1) {
@@ -102,19 +116,71 @@ func routedOperations(t *testing.T) map[string]bool {
 	return routed
 }
 
+// wantedOperations are the operations of the spec and of the upstream
+// document: read from ../shared when it is there, and checked against
+// operationsPath (rewritten under -update), else read from operationsPath.
+func wantedOperations(t *testing.T) map[string]string {
+	spec, up := specOperations(), upstreamOperations(t)
+	if spec == nil || up == nil {
+		if apitest.SharedRequired() {
+			t.Fatalf("%s or %s is absent and SANDBOX_REQUIRE_SHARED is set", specPath, apitest.UpstreamPath)
+		}
+		t.Logf("../shared is absent: checking the operations recorded in %s", operationsPath)
+		return recordedOperations(t)
+	}
+	if len(up) != 105 {
+		t.Errorf("the upstream document has %d operations, want 105", len(up))
+	}
+	var lines []string
+	for _, name := range spec {
+		lines = append(lines, "spec "+name)
+	}
+	for _, name := range up {
+		lines = append(lines, "upstream "+name)
+	}
+	sort.Strings(lines)
+	text := operationsHeader + strings.Join(lines, "\n") + "\n"
+	if *apitest.Update {
+		if err := os.WriteFile(operationsPath, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if raw, err := os.ReadFile(operationsPath); err != nil || string(raw) != text {
+		t.Errorf("%s differs from ../shared: rewrite it with "+
+			"go test ./sandbox/internal/server -run TestEveryOperationIsRouted -update", operationsPath)
+	}
+	for k, v := range up {
+		spec[k] = v
+	}
+	return spec
+}
+
+// recordedOperations reads operationsPath.
+func recordedOperations(t *testing.T) map[string]string {
+	raw, err := os.ReadFile(operationsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := map[string]string{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		_, name, _ := strings.Cut(line, " ")
+		method, path, ok := strings.Cut(name, " ")
+		if !ok {
+			t.Fatalf("%s: %q is not a source, a method and a path", operationsPath, line)
+		}
+		ops[normalize(method, path)] = name
+	}
+	if len(ops) < 100 {
+		t.Fatalf("%s holds %d operations", operationsPath, len(ops))
+	}
+	return ops
+}
+
 func TestEveryOperationIsRouted(t *testing.T) {
 	routed := routedOperations(t)
-	want := specOperations(t)
-	if up := upstreamOperations(t); up == nil {
-		t.Logf("%s is absent: only the spec's operations are checked", apitest.UpstreamPath)
-	} else {
-		if len(up) != 105 {
-			t.Errorf("the upstream document has %d operations, want 105", len(up))
-		}
-		for k, v := range up {
-			want[k] = v
-		}
-	}
+	want := wantedOperations(t)
 	pending := map[string]bool{}
 	for _, p := range pendingOperations {
 		method, path, _ := strings.Cut(p, " ")
@@ -158,6 +224,7 @@ func TestEveryOperationIsRouted(t *testing.T) {
 // 405 with the methods it does take, never the answer of a route whose
 // variable would read the literal word as an id.
 func TestLiteralPathsAnswer405ToOtherMethods(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	r, _ := server.Router(e.Engine, apitest.WithAll(server.Config{Log: zerolog.Nop()}))
 	methods := map[string][]string{}

@@ -21,6 +21,7 @@ import (
 )
 
 func TestScenarioNamesNeverReadFiles(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "secret.yaml")
 	if err := os.WriteFile(secret, []byte("legalEntities: s3cr3t-content\n"), 0o600); err != nil {
@@ -88,6 +89,7 @@ func mapValues(m map[string]string) []string {
 }
 
 func TestControlAPIAnswersOnlyItsOwnOrigin(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(
 		t,
 		apitest.Options{AllowedOrigins: []string{"http://localhost:5173"}, AllowedHosts: []string{"sandbox.internal"}},
@@ -188,6 +190,7 @@ func TestControlAPIAnswersOnlyItsOwnOrigin(t *testing.T) {
 }
 
 func TestClockAdvanceIsBounded(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	start := e.Get("/_sandbox/clock", "", "").Status(t, 200).JSON(t)["now"]
 	for _, c := range []struct{ body, field string }{
@@ -258,6 +261,7 @@ func TestClockAdvanceStopsWhenTheClientGoesAway(t *testing.T) {
 }
 
 func TestWorldPathsDoNotNest(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	e.Get("/_sandbox/worlds/default/health", "", "").Status(t, 200)
 	d := e.Get("/_sandbox/worlds/default/worlds/default/health", "", "").Gen2(t, 400, "invalid_request")
@@ -279,6 +283,7 @@ func TestWorldPathsDoNotNest(t *testing.T) {
 }
 
 func TestWorldCreationRefusesWhatCannotLoad(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	before := apitest.WorldCount(t, e)
 	for _, c := range []struct{ body, field, says string }{
@@ -318,6 +323,7 @@ func TestWorldCreationRefusesWhatCannotLoad(t *testing.T) {
 }
 
 func TestControlRoutesAnswerWrongMethodsWith405(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	for _, c := range []struct{ method, path, allow string }{
 		{http.MethodPut, "/_sandbox/health", "GET"},
@@ -338,6 +344,7 @@ func TestControlRoutesAnswerWrongMethodsWith405(t *testing.T) {
 }
 
 func TestDocumentsAndPagesRunNoScript(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>fetch('/_sandbox/keys')</script></svg>`)
 	up := apitest.Upload(e, "/invoice/settings/logo", apitest.AcmeKey, "file", "logo.svg", svg).Status(t, 200).JSON(t)
@@ -369,6 +376,7 @@ func TestDocumentsAndPagesRunNoScript(t *testing.T) {
 // there (PATCH /invoice/settings is PATCH /invoice/{invoiceId}) is left
 // out.
 func TestEveryRouteAnswersWrongMethodsWith405(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	c, err := apitest.Documents()
 	if err != nil {

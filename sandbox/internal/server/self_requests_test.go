@@ -24,6 +24,7 @@ const refusedSelf = "does not act on requests it sent itself"
 // delivers it over loopback to the sandbox, which refuses its own request:
 // the world is as it was and the delivery is recorded as failed with 403.
 func TestWebhooksPointedAtTheSandboxChangeNothing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		// target prepares the world and returns the control path the
@@ -106,6 +107,7 @@ func TestWebhooksPointedAtTheSandboxChangeNothing(t *testing.T) {
 // authorization asks it; the sandbox refuses its own call, the fallback
 // decides, and the world is not reset.
 func TestAuthorizationWebhookPointedAtTheSandboxChangesNothing(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	card := apitest.CreateTestCard(t, e, `{"type":"virtual","name":"Before the page"}`)
 	e.Do(apitest.Req{Method: http.MethodPut, Path: apitest.AuthPath, Key: "sk_sandbox_acme", Header: fromAPage,
@@ -133,6 +135,7 @@ func TestAuthorizationWebhookPointedAtTheSandboxChangesNothing(t *testing.T) {
 // the sender header is refused on every kind of path, in that path's
 // envelope, before anything else looks at it.
 func TestRequestsTheSandboxSentAreRefusedEverywhere(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	marked := map[string]string{"Slash-Sandbox-Sender": "webhook"}
 	e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/reset", Header: marked}).Gen2(t, 403, "forbidden")

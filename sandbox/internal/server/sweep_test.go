@@ -30,6 +30,7 @@ var sweepSkipped = map[string]bool{"sandbox.faults.create": true, "sandbox.rate_
 // and every response must match the OpenAPI documents (the harness checks
 // that). Run a different sweep with -sweep.seed and -sweep.n.
 func TestRequestSweep(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	c, err := apitest.Documents()
 	if err != nil {
@@ -222,6 +223,7 @@ func (g *generator) instance(schema any, depth int) any {
 }
 
 func TestUncleanPathsAreNotRedirected(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	for _, p := range []string{"/account/../legal-entity", "/account//sa_group_acmeoperating", "/v2/./contacts"} {
 		r := e.Get(p, "sk_sandbox_alice", "le_acme")

@@ -20,6 +20,7 @@ type journalEntry struct {
 }
 
 func TestUnmatchedRequestsAreJournaledWithANearMiss(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	cases := []struct {
 		name, method, path, hint string
@@ -85,6 +86,7 @@ func TestUnmatchedRequestsAreJournaledWithANearMiss(t *testing.T) {
 }
 
 func TestRootsLeadToTheDashboard(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	for _, c := range []struct{ path, location string }{
 		{"/", "/_sandbox/ui"},
@@ -113,6 +115,7 @@ func TestRootsLeadToTheDashboard(t *testing.T) {
 }
 
 func TestFaultGatewayStatusesAndUnknownRoutes(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	for _, c := range []struct {
 		status         int
@@ -169,6 +172,7 @@ func TestFaultGatewayStatusesAndUnknownRoutes(t *testing.T) {
 // the input's length, so a page looping over a 500 KB path, or a caller
 // naming a 900 KB route or event, gets a plain answer without one.
 func TestLongInputsGetNoSuggestion(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	t.Run("a path too long to be near a route", func(t *testing.T) {
 		path := "/card/" + strings.Repeat("x", 500<<10)

@@ -26,6 +26,7 @@ type authHookJSON struct {
 }
 
 func TestAuthorizationWebhookEndpoints(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	e.Get(apitest.AuthPath, "sk_sandbox_acme", "").Gen1(t, 404, "not_found")
 	put := `{"webhookUrl":"http://127.0.0.1:1/authorize","status":"inactive","config":{"fallbackBehavior":"default",
@@ -110,6 +111,7 @@ func TestAuthorizationWebhookEndpoints(t *testing.T) {
 // card simulation does: the caller the server registered signs with the
 // secret the API showed.
 func TestAuthorizationWebhookIsCalledThroughTheServer(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	var secret atomic.Pointer[string]
 	var calls, verified atomic.Int32
@@ -169,6 +171,7 @@ func TestAuthorizationWebhookIsCalledThroughTheServer(t *testing.T) {
 // decision: the receiver approves and declines with its reasons, and a
 // receiver that does not answer in 1.5 s meets each fallback.
 func TestCardAuthorizationAsksTheAuthorizationWebhook(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	var hang atomic.Bool
 	release := make(chan struct{})

@@ -76,6 +76,7 @@ type notificationJSON struct {
 // itself; the next permanent failure backs it off for two hours; a success
 // ends the cycle and the queue drains.
 func TestFailingEndpointBacksOffGrowsAndRecovers(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	var plan []int
 	for range 2 * (len(documentedRetries) + 1) {
@@ -185,6 +186,7 @@ func TestFailingEndpointBacksOffGrowsAndRecovers(t *testing.T) {
 // row failing for good disable the endpoint (disabledAt, no
 // backingOffUntil); new events queue until PATCH active delivers them.
 func TestEndpointDisablesAfterSixPermanentFailures(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewHookEnv(t, webhooks.Options{})
 	const failures = 6
 	var plan []int

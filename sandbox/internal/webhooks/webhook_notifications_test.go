@@ -20,6 +20,7 @@ type notificationPage struct {
 // an endpoint's notifications newest first, a page at a time, to every key
 // of its legal entity (read-only ones too) and to no other.
 func TestWebhookNotificationHistory(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, apitest.Options{})
 	hook := apitest.CreateHook(t, e, "http://127.0.0.1:1/unused")
 	apitest.PatchHook(t, e, hook.ID, "paused")

@@ -97,6 +97,7 @@ func (c *capture) got(t *testing.T, n int) []capturedCall {
 // included, accepts it; a tampered body or another secret does not; the
 // virtual time travels in its own header.
 func TestAuthorizationWebhookVerifiesAsTheDocsSay(t *testing.T) {
+	t.Parallel()
 	ahead := time.Now().AddDate(1, 0, 0).UTC().Truncate(time.Second)
 	e := apitest.NewHookEnvAt(t, webhooks.Options{}, &ahead)
 	rc := newCapture(t, `{"approved":true,"reason":"verified"}`)
@@ -149,6 +150,7 @@ func TestAuthorizationWebhookVerifiesAsTheDocsSay(t *testing.T) {
 // the world is a year ahead names the virtual instant in
 // x-sandbox-virtual-time.
 func TestWebhookDeliveryCarriesTheVirtualTime(t *testing.T) {
+	t.Parallel()
 	ahead := time.Now().AddDate(1, 0, 0).UTC().Truncate(time.Second)
 	e := apitest.NewHookEnvAt(t, webhooks.Options{}, &ahead)
 	rc := apitest.NewHookReceiver(t, e)
