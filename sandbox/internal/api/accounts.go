@@ -78,7 +78,7 @@ func (a *API) getAccount(r *http.Request) (any, error) {
 	}
 	var acc *kernel.Account
 	err = c.view(func(op *kernel.Op) error {
-		acc, err = ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		acc, err = ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})
 	if err != nil {
@@ -102,7 +102,7 @@ func (a *API) accountBalance(r *http.Request) (any, error) {
 	}
 	var out []balance
 	err = c.view(func(op *kernel.Op) error {
-		acc, err := ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		acc, err := ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		if err != nil {
 			return err
 		}

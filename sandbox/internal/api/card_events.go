@@ -140,7 +140,7 @@ func (a *API) listCardEvents(r *http.Request) (any, error) {
 	}
 	var page kernel.Page[cards.CardEvent]
 	err = c.view(func(op *kernel.Op) error {
-		page, err = cards.CardEvents(op, c.Actor, mux.Vars(r)["cardId"], types, kernel.PageRequest{After: after})
+		page, err = cards.Events(op, c.Actor, mux.Vars(r)["cardId"], types, kernel.PageRequest{After: after})
 		return err
 	})
 	if err != nil {

@@ -168,7 +168,7 @@ func (a *API) listCardGroups(r *http.Request) (any, error) {
 	}
 	var page kernel.Page[cards.CardGroup]
 	err = c.view(func(op *kernel.Op) error {
-		page, err = cards.CardGroups(op, c.Actor, f, kernel.PageRequest{After: after})
+		page, err = cards.Groups(op, c.Actor, f, kernel.PageRequest{After: after})
 		return err
 	})
 	if err != nil {
@@ -188,7 +188,7 @@ func (a *API) getCardGroup(r *http.Request) (any, error) {
 	}
 	var g *cards.CardGroup
 	err = c.view(func(op *kernel.Op) error {
-		g, err = cards.CardGroupOf(op, c.Actor, mux.Vars(r)["cardGroupId"], "")
+		g, err = cards.GroupOf(op, c.Actor, mux.Vars(r)["cardGroupId"], "")
 		return err
 	})
 	if err != nil {
@@ -232,7 +232,7 @@ func (a *API) createCardGroup(r *http.Request) (any, error) {
 			return err
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			g, err := cards.CreateCardGroup(op, c.Actor, n)
+			g, err := cards.CreateGroup(op, c.Actor, n)
 			if err != nil {
 				return nil, err
 			}
@@ -279,7 +279,7 @@ func (a *API) updateCardGroup(r *http.Request) (any, error) {
 			return err
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			g, err := cards.UpdateCardGroup(op, c.Actor, mux.Vars(r)["cardGroupId"], u)
+			g, err := cards.UpdateGroup(op, c.Actor, mux.Vars(r)["cardGroupId"], u)
 			if err != nil {
 				return nil, err
 			}
@@ -306,7 +306,7 @@ func (a *API) cardGroupUtilization(r *http.Request) (any, error) {
 
 // currentCardGroup is a card group as GET shows it.
 func currentCardGroup(op *kernel.Op, c *call, vars map[string]string) (any, error) {
-	g, err := cards.CardGroupOf(op, c.Actor, vars["cardGroupId"], "")
+	g, err := cards.GroupOf(op, c.Actor, vars["cardGroupId"], "")
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +316,7 @@ func currentCardGroup(op *kernel.Op, c *call, vars map[string]string) (any, erro
 // currentGroupConstraint is a card group's spending constraint, or the
 // group itself when it has none.
 func currentGroupConstraint(op *kernel.Op, c *call, vars map[string]string) (any, error) {
-	g, err := cards.CardGroupOf(op, c.Actor, vars["cardGroupId"], "")
+	g, err := cards.GroupOf(op, c.Actor, vars["cardGroupId"], "")
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func (a *API) listCardModifiers(r *http.Request) (any, error) {
 	}
 	var mods []cards.CardModifier
 	err = c.view(func(op *kernel.Op) error {
-		mods, err = cards.CardModifiers(op, c.Actor, mux.Vars(r)["cardId"])
+		mods, err = cards.Modifiers(op, c.Actor, mux.Vars(r)["cardId"])
 		return err
 	})
 	if err != nil {
@@ -88,7 +88,7 @@ func (a *API) setCardModifier(r *http.Request) (any, error) {
 			return nil
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			if err := cards.SetCardModifier(op, c.Actor, mux.Vars(r)["cardId"], m); err != nil {
+			if err := cards.SetModifier(op, c.Actor, mux.Vars(r)["cardId"], m); err != nil {
 				return nil, err
 			}
 			return success{Success: true}, nil
@@ -98,7 +98,7 @@ func (a *API) setCardModifier(r *http.Request) (any, error) {
 
 // currentCardModifiers is a card's modifiers as GET lists them.
 func currentCardModifiers(op *kernel.Op, c *call, vars map[string]string) (any, error) {
-	mods, err := cards.CardModifiers(op, c.Actor, vars["cardId"])
+	mods, err := cards.Modifiers(op, c.Actor, vars["cardId"])
 	if mods == nil {
 		mods = []cards.CardModifier{}
 	}

@@ -20,9 +20,9 @@ func (a *API) routesCards(r *mux.Router, docs *openapi.Registry) {
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}", "card.update", a.updateCard)
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/utilization", "card.utilization", a.cardUtilization)
 	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/spending-constraint", "card.spending_constraint.replace",
-		a.replaceConstraint("cardId", cards.ReplaceCardConstraint))
+		a.replaceConstraint("cardId", cards.ReplaceConstraint))
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/spending-constraint", "card.spending_constraint.update",
-		a.patchConstraint("cardId", cards.PatchCardConstraint))
+		a.patchConstraint("cardId", cards.PatchConstraint))
 	a.shows("card.update", listed(currentCard))
 	a.shows("card.spending_constraint.replace", currentCardConstraint)
 	a.shows("card.spending_constraint.update", currentCardConstraint)
@@ -115,7 +115,7 @@ func cardViews(op *kernel.Op, a *kernel.Actor, list []cards.Card, s cardSecrets)
 	for i := range list {
 		c := &list[i]
 		if _, ok := names[c.CardGroupID]; c.CardGroupID != "" && !ok {
-			g, err := cards.CardGroupOf(op, a, c.CardGroupID, "")
+			g, err := cards.GroupOf(op, a, c.CardGroupID, "")
 			if err != nil {
 				return nil, err
 			}
@@ -145,9 +145,9 @@ func cardView(op *kernel.Op, a *kernel.Actor, c *cards.Card, s cardSecrets) (car
 }
 
 // cardFilter reads the card list's query.
-func cardFilter(r *http.Request) (cards.CardFilter, error) {
+func cardFilter(r *http.Request) (cards.Filter, error) {
 	q := r.URL.Query()
-	f := cards.CardFilter{AccountID: q.Get("filter:accountId"), VirtualAccountID: q.Get("filter:virtualAccountId"),
+	f := cards.Filter{AccountID: q.Get("filter:accountId"), VirtualAccountID: q.Get("filter:virtualAccountId"),
 		CardGroupID: q.Get("filter:cardGroupId"), CardGroupName: q.Get("filter:cardGroupName"),
 		Status: q.Get("filter:status"), Modifier: q.Get("filter:modifier"), Sort: q.Get("sort")}
 	switch q.Get("sortDirection") {
@@ -180,7 +180,7 @@ func (a *API) listCards(r *http.Request) (any, error) {
 	var items []card
 	var next string
 	err = c.view(func(op *kernel.Op) error {
-		page, err := cards.Cards(op, c.Actor, f, kernel.PageRequest{After: after})
+		page, err := cards.List(op, c.Actor, f, kernel.PageRequest{After: after})
 		if err != nil {
 			return err
 		}
@@ -290,7 +290,7 @@ func (a *API) createCard(r *http.Request) (any, error) {
 			return err
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			cd, err := cards.CreateCard(op, c.Actor, n)
+			cd, err := cards.Create(op, c.Actor, n)
 			if err != nil {
 				return nil, err
 			}
@@ -395,7 +395,7 @@ func (a *API) updateCard(r *http.Request) (any, error) {
 			return err
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			cd, err := cards.UpdateCard(op, c.Actor, mux.Vars(r)["cardId"], u)
+			cd, err := cards.Update(op, c.Actor, mux.Vars(r)["cardId"], u)
 			if err != nil {
 				return nil, err
 			}

@@ -282,7 +282,7 @@ func (a *API) fdxAccount(r *http.Request) (any, error) {
 	}
 	var out fdxAccountKind
 	err = c.view(func(op *kernel.Op) error {
-		acc, err := ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		acc, err := ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		if err != nil {
 			return err
 		}
@@ -309,7 +309,7 @@ func (a *API) fdxContact(r *http.Request) (any, error) {
 		return nil, err
 	}
 	err = c.view(func(op *kernel.Op) error {
-		_, err := ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		_, err := ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})
 	if err != nil {
@@ -345,7 +345,7 @@ func (a *API) fdxTransactions(r *http.Request) (any, error) {
 	var page kernel.Page[ledger.Transaction]
 	var acc *kernel.Account
 	err = c.view(func(op *kernel.Op) error {
-		if acc, err = ledger.Account(op, c.Actor, accountID, ""); err != nil {
+		if acc, err = ledger.AccountOf(op, c.Actor, accountID, ""); err != nil {
 			return err
 		}
 		page, err = ledger.AccountTransactionsAfter(op, c.Actor, accountID, q.Get("offset"), from, to, limit)
@@ -399,7 +399,7 @@ func (a *API) fdxPaymentNetworks(r *http.Request) (any, error) {
 	}
 	var acc *kernel.Account
 	err = c.view(func(op *kernel.Op) error {
-		acc, err = ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		acc, err = ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})
 	if err != nil {

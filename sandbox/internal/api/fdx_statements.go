@@ -52,7 +52,7 @@ func (a *API) fdxStatements(r *http.Request) (any, error) {
 	var now time.Time
 	err = c.view(func(op *kernel.Op) error {
 		now = op.Now
-		acc, err = ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		acc, err = ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})
 	if err != nil {
@@ -109,7 +109,7 @@ func (a *API) fdxStatementPDF(r *http.Request) (any, error) {
 	var now time.Time
 	err = c.view(func(op *kernel.Op) error {
 		now = op.Now
-		if acc, err = ledger.Account(op, c.Actor, v["accountId"], ""); err != nil {
+		if acc, err = ledger.AccountOf(op, c.Actor, v["accountId"], ""); err != nil {
 			return err
 		}
 		entries, err = ledger.AccountLedger(op, c.Actor, acc.ID)

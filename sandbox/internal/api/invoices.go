@@ -197,7 +197,7 @@ func (a *API) listInvoices(r *http.Request) (any, error) {
 	f := invoices.InvoiceFilter{Status: q.Get("filter:status"), CustomerID: q.Get("filter:legalEntityCustomerId"),
 		ContactID: q.Get("filter:legalEntityContactId"), AccountID: q.Get("filter:accountId"), Sort: sort, Asc: asc}
 	return listPage(a, r, func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[invoices.Invoice], error) {
-		return invoices.ListInvoices(op, c.Actor, f, req)
+		return invoices.List(op, c.Actor, f, req)
 	}, invoiceAggregateOf)
 }
 
@@ -241,20 +241,20 @@ func (a *API) invoiceWrite(r *http.Request, idem idemMode, body any, check func(
 func (a *API) createInvoice(r *http.Request) (any, error) {
 	var body invoices.InvoiceInput
 	return a.invoiceWrite(r, idemOptional, &body, body.Validate, func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
-		return invoices.CreateInvoice(op, c.Actor, &body)
+		return invoices.Create(op, c.Actor, &body)
 	})
 }
 
 func (a *API) updateInvoice(r *http.Request) (any, error) {
 	var body invoices.InvoicePatch
 	return a.invoiceWrite(r, idemNone, &body, body.Validate, func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
-		return invoices.UpdateInvoice(op, c.Actor, mux.Vars(r)["invoiceId"], &body)
+		return invoices.Update(op, c.Actor, mux.Vars(r)["invoiceId"], &body)
 	})
 }
 
 func (a *API) voidInvoice(r *http.Request) (any, error) {
 	return a.invoiceWrite(r, idemNone, nil, nil, func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
-		return invoices.VoidInvoice(op, c.Actor, mux.Vars(r)["invoiceId"])
+		return invoices.Void(op, c.Actor, mux.Vars(r)["invoiceId"])
 	})
 }
 
@@ -262,7 +262,7 @@ func (a *API) reconcileInvoice(r *http.Request) (any, error) {
 	var body []invoices.InvoiceTransactionInput
 	return a.invoiceWrite(r, idemNone, &body, func() error { return invoices.ValidateInvoiceTransactions(body) },
 		func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
-			return invoices.ReconcileInvoice(op, c.Actor, mux.Vars(r)["invoiceId"], body)
+			return invoices.Reconcile(op, c.Actor, mux.Vars(r)["invoiceId"], body)
 		})
 }
 
@@ -270,7 +270,7 @@ func (a *API) unreconcileInvoice(r *http.Request) (any, error) {
 	var body []invoices.InvoiceTransactionInput
 	return a.invoiceWrite(r, idemNone, &body, func() error { return invoices.ValidateInvoiceTransactions(body) },
 		func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
-			return invoices.UnreconcileInvoice(op, c.Actor, mux.Vars(r)["invoiceId"], body)
+			return invoices.Unreconcile(op, c.Actor, mux.Vars(r)["invoiceId"], body)
 		})
 }
 
@@ -297,7 +297,7 @@ type reminderResult struct {
 // 200 with success false and reason rate_limited.
 func (a *API) sendReminder(r *http.Request) (any, error) {
 	return a.doWrite(r, write{gen: web.Gen1, noBody: true, run: func(op *kernel.Op, c *call) (any, error) {
-		sent, err := invoices.RemindInvoice(op, c.Actor, mux.Vars(r)["invoiceId"])
+		sent, err := invoices.Remind(op, c.Actor, mux.Vars(r)["invoiceId"])
 		if err != nil {
 			return nil, err
 		}

@@ -225,7 +225,7 @@ func authorizationWebhookOf(op *kernel.Op, a *kernel.Actor, accountID string) (*
 	if err := CheckEnterprise(a); err != nil {
 		return nil, false, err
 	}
-	if _, err := ledger.Account(op, a, accountID, ""); err != nil {
+	if _, err := ledger.AccountOf(op, a, accountID, ""); err != nil {
 		return nil, false, err
 	}
 	var h AuthorizationWebhook

@@ -38,8 +38,8 @@ const (
 // MessageTypes lists the message types in the published enum's order.
 var MessageTypes = []string{MessageVerification, MessageAuthorisations, MessageFinancials, MessageReversal}
 
-// PrefixCardEvent starts every card event id.
-const PrefixCardEvent = "card_event_"
+// PrefixEvent starts every card event id.
+const PrefixEvent = "card_event_"
 
 const (
 	kindCardEvent      = "card_event"
@@ -164,7 +164,7 @@ func (e *CardEvent) DeclineReason() string {
 
 // recordCardEvent stores a new event of a card at the current instant.
 func recordCardEvent(op *kernel.Op, e *CardEvent) error {
-	id, err := op.NewID(PrefixCardEvent)
+	id, err := op.NewID(PrefixEvent)
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func recordCardEvent(op *kernel.Op, e *CardEvent) error {
 	if err != nil {
 		return err
 	}
-	card, ok, err := CardByID(op, e.CardID)
+	card, ok, err := ByID(op, e.CardID)
 	if err != nil {
 		return err
 	}
@@ -183,9 +183,9 @@ func recordCardEvent(op *kernel.Op, e *CardEvent) error {
 	return op.Save(kindCardEvent, e.ID, e, cardEventIndex(e))
 }
 
-// CardEvents lists a card's network events, newest first; messageTypes,
+// Events lists a card's network events, newest first; messageTypes,
 // when not empty, keeps the events of those message types.
-func CardEvents(
+func Events(
 	op *kernel.Op,
 	a *kernel.Actor,
 	cardID string,
@@ -241,8 +241,8 @@ type NetworkResult struct {
 	Decision    *Decision
 }
 
-// SimulateCardEvent applies a network event.
-func SimulateCardEvent(op *kernel.Op, n NetworkEvent) (*NetworkResult, error) {
+// SimulateEvent applies a network event.
+func SimulateEvent(op *kernel.Op, n NetworkEvent) (*NetworkResult, error) {
 	if n.Type == CardEventVerification {
 		return verify(op, n)
 	}
@@ -370,7 +370,7 @@ func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult
 // of the card and its group decide it; no transaction is made and a
 // single-use card stays unused.
 func verify(op *kernel.Op, n NetworkEvent) (*NetworkResult, error) {
-	card, ok, err := CardByID(op, n.CardID)
+	card, ok, err := ByID(op, n.CardID)
 	if err != nil {
 		return nil, err
 	}

@@ -20,8 +20,8 @@ type GroupFilter struct {
 	Status string
 }
 
-// CardGroups lists the actor's card groups in creation order.
-func CardGroups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageRequest) (kernel.Page[CardGroup], error) {
+// Groups lists the actor's card groups in creation order.
+func Groups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageRequest) (kernel.Page[CardGroup], error) {
 	if f.Status == "" {
 		f.Status = GroupActive
 	}
@@ -40,9 +40,9 @@ func CardGroups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageRe
 	)
 }
 
-// CardGroupOf loads one of the actor's card groups; field names the request
+// GroupOf loads one of the actor's card groups; field names the request
 // field the id came from ("" for the path).
-func CardGroupOf(op *kernel.Op, a *kernel.Actor, id, field string) (*CardGroup, error) {
+func GroupOf(op *kernel.Op, a *kernel.Actor, id, field string) (*CardGroup, error) {
 	var g CardGroup
 	ok, err := op.Get(kernel.KindCardGroup, id, &g)
 	if err != nil {
@@ -62,12 +62,12 @@ type NewCardGroup struct {
 	Constraint       *SpendingConstraint
 }
 
-// CreateCardGroup creates a card group. On the legal-entity card group
+// CreateGroup creates a card group. On the legal-entity card group
 // model the deprecated virtualAccountId is ignored and the group has no
 // legacy association; on the virtual-account model it sets the
 // association, by default the primary virtual account of the entity's
 // first open commercial account.
-func CreateCardGroup(op *kernel.Op, a *kernel.Actor, n NewCardGroup) (*CardGroup, error) {
+func CreateGroup(op *kernel.Op, a *kernel.Actor, n NewCardGroup) (*CardGroup, error) {
 	g := &CardGroup{LegalEntityID: a.LegalEntityID(), Name: n.Name, Status: GroupActive,
 		SpendingConstraint: n.Constraint, CreatedAt: op.Now}
 	if a.LegalEntity.CardGroupModel == kernel.GroupModelVirtualAccount {
@@ -104,10 +104,10 @@ type GroupUpdate struct {
 	Constraint Patch[*SpendingConstraint]
 }
 
-// UpdateCardGroup renames a group or replaces (null: removes) its
+// UpdateGroup renames a group or replaces (null: removes) its
 // spending constraint.
-func UpdateCardGroup(op *kernel.Op, a *kernel.Actor, id string, u GroupUpdate) (*CardGroup, error) {
-	g, err := CardGroupOf(op, a, id, "")
+func UpdateGroup(op *kernel.Op, a *kernel.Actor, id string, u GroupUpdate) (*CardGroup, error) {
+	g, err := GroupOf(op, a, id, "")
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func ReplaceGroupConstraint(
 	id string,
 	c *SpendingConstraint,
 ) (*SpendingConstraint, error) {
-	g, err := UpdateCardGroup(op, a, id, GroupUpdate{Constraint: Patch[*SpendingConstraint]{Set: true, Value: c}})
+	g, err := UpdateGroup(op, a, id, GroupUpdate{Constraint: Patch[*SpendingConstraint]{Set: true, Value: c}})
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func ReplaceGroupConstraint(
 
 // PatchGroupConstraint merges a partial constraint into a card group's.
 func PatchGroupConstraint(op *kernel.Op, a *kernel.Actor, id string, patch []byte) (*SpendingConstraint, error) {
-	g, err := CardGroupOf(op, a, id, "")
+	g, err := GroupOf(op, a, id, "")
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func CheckMerchant(m *CardMerchant, at string, cat *fixtures.Catalog) error {
 // CardClearingDelay) when approved, declined otherwise. A single-use card
 // closes after its first attempt, approved or not.
 func SimulateAuthorization(op *kernel.Op, req AuthorizationRequest) (*Authorization, error) {
-	card, ok, err := CardByID(op, req.CardID)
+	card, ok, err := ByID(op, req.CardID)
 	if err != nil {
 		return nil, err
 	}

@@ -223,7 +223,7 @@ func (c *Control) simulateCardEvent(r *http.Request) (any, error) {
 	}
 	var out cardEventResult
 	err = w.Update(func(op *kernel.Op) error {
-		res, err := cards.SimulateCardEvent(op, n)
+		res, err := cards.SimulateEvent(op, n)
 		if err != nil {
 			return err
 		}

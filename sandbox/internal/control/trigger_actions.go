@@ -65,7 +65,7 @@ func (t *triggerRun) did(format string, args ...any) {
 // issueCard issues a card on the named account, else on the legal
 // entity's first open commercial account.
 func (t *triggerRun) issueCard(accountID string) (string, error) {
-	c, err := cards.CreateCard(t.op, t.actor, cards.NewCard{AccountID: accountID, Name: triggerCardName})
+	c, err := cards.Create(t.op, t.actor, cards.NewCard{AccountID: accountID, Name: triggerCardName})
 	if err != nil {
 		return "", err
 	}
@@ -99,7 +99,7 @@ func (t *triggerRun) updateCard(cardID string) (string, error) {
 	if name == "" {
 		name = c.Name
 	}
-	if _, err := cards.UpdateCard(t.op, t.actor, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true,
+	if _, err := cards.Update(t.op, t.actor, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true,
 		Value: name}}); err != nil {
 		return "", err
 	}
@@ -118,7 +118,7 @@ func (t *triggerRun) closeCard(cardID string) (string, error) {
 			c.ID).
 			With("field", "entityId")
 	}
-	if _, err := cards.UpdateCard(t.op, t.actor, c.ID, cards.CardUpdate{Status: cards.Patch[string]{Set: true,
+	if _, err := cards.Update(t.op, t.actor, c.ID, cards.CardUpdate{Status: cards.Patch[string]{Set: true,
 		Value: cards.CardClosed}}); err != nil {
 		return "", err
 	}
@@ -189,7 +189,7 @@ func (t *triggerRun) clearPurchase(txnID string) (string, error) {
 		}
 		tx = found
 	}
-	res, err := cards.SimulateCardEvent(t.op, cards.NetworkEvent{Type: cards.CardEventClearing, TransactionID: tx.ID})
+	res, err := cards.SimulateEvent(t.op, cards.NetworkEvent{Type: cards.CardEventClearing, TransactionID: tx.ID})
 	if err != nil {
 		return "", err
 	}

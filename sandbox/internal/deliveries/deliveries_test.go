@@ -343,7 +343,7 @@ func TestCardEventsQueueBehindTheHead(t *testing.T) {
 		t.Helper()
 		var id string
 		err := w.Update(func(op *kernel.Op) error {
-			c, err := cards.CreateCard(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), cards.NewCard{Name: "Queue test"})
+			c, err := cards.Create(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), cards.NewCard{Name: "Queue test"})
 			if c != nil {
 				id = c.ID
 			}

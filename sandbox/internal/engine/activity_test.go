@@ -55,7 +55,7 @@ func TestActivityIsWrittenAsItHappened(t *testing.T) {
 		t.Fatalf("the outbox holds %+v, want the request's email sent 2 hours before the start", page.Items)
 	}
 	err = w.View(func(op *kernel.Op) error {
-		ars, err := agentrequests.AgentRequests(op, agentrequests.AgentPending, kernel.PageRequest{})
+		ars, err := agentrequests.List(op, agentrequests.Pending, kernel.PageRequest{})
 		if err != nil {
 			return err
 		}

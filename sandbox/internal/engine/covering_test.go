@@ -78,7 +78,7 @@ func newCards(t *testing.T, w *kernel.World, names ...string) {
 	t.Helper()
 	for _, name := range names {
 		err := w.Update(func(op *kernel.Op) error {
-			_, err := cards.CreateCard(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), cards.NewCard{Name: name})
+			_, err := cards.Create(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), cards.NewCard{Name: name})
 			return err
 		})
 		if err != nil {

@@ -106,28 +106,28 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 	var renamed string
 	err := w.Update(func(op *kernel.Op) error {
 		a := enginetest.ActorInOp(t, op, "sk_sandbox_acme")
-		g1, err := cards.CreateCardGroup(op, a, cards.NewCardGroup{Name: "First"})
+		g1, err := cards.CreateGroup(op, a, cards.NewCardGroup{Name: "First"})
 		if err != nil {
 			return err
 		}
-		g2, err := cards.CreateCardGroup(op, a, cards.NewCardGroup{Name: "Second"})
+		g2, err := cards.CreateGroup(op, a, cards.NewCardGroup{Name: "Second"})
 		if err != nil {
 			return err
 		}
-		c, err := cards.CreateCard(op, a, cards.NewCard{Name: "Alpha", CardGroupID: g1.ID})
+		c, err := cards.Create(op, a, cards.NewCard{Name: "Alpha", CardGroupID: g1.ID})
 		if err != nil {
 			return err
 		}
 		renamed = c.ID
-		if _, err := cards.UpdateCard(op, a, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true, Value: "Zulu"},
+		if _, err := cards.Update(op, a, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true, Value: "Zulu"},
 			CardGroupID: cards.Patch[string]{Set: true, Value: g2.ID}}); err != nil {
 			return err
 		}
-		c2, err := cards.CreateCard(op, a, cards.NewCard{Name: "Bravo", CardGroupID: g1.ID})
+		c2, err := cards.Create(op, a, cards.NewCard{Name: "Bravo", CardGroupID: g1.ID})
 		if err != nil {
 			return err
 		}
-		_, err = cards.UpdateCard(op, a, c2.ID, cards.CardUpdate{CardGroupID: cards.Patch[string]{Set: true, Null: true}})
+		_, err = cards.Update(op, a, c2.ID, cards.CardUpdate{CardGroupID: cards.Patch[string]{Set: true, Null: true}})
 		return err
 	})
 	if err != nil {
@@ -202,7 +202,7 @@ func TestLegacySidecarIsUsedOnceAndDropped(t *testing.T) {
 			return err
 		}
 		return op.Tx.PutRaw(kernel.IndexSidecar(kernel.KindCard, id),
-			strings.Join(append(cards.CardIndexes(&list[0]), stray), "\n"))
+			strings.Join(append(cards.Indexes(&list[0]), stray), "\n"))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +213,7 @@ func TestLegacySidecarIsUsedOnceAndDropped(t *testing.T) {
 			return err
 		}
 		c.Name = "Saved again"
-		return op.Save(kernel.KindCard, c.ID, &c, cards.CardIndexes(&c)...)
+		return op.Save(kernel.KindCard, c.ID, &c, cards.Indexes(&c)...)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -58,7 +58,7 @@ func LedgerSums(t *testing.T, w *kernel.World) (stored, summed map[string]kernel
 					s.PendingCredits+e.PendingCredits, s.Spend+e.Spend
 				summed[k] = s
 				owner, bucket, _ := strings.Cut(k, "/")
-				if stored[k], err = ledger.Totals(op, owner, bucket); err != nil {
+				if stored[k], err = ledger.TotalsOf(op, owner, bucket); err != nil {
 					return err
 				}
 			}

@@ -73,11 +73,11 @@ func PayoutSource(op *kernel.Op, legalEntityID string) (*kernel.Account, *ledger
 
 // checkPayoutFunds refuses a payout larger than the source can send.
 func checkPayoutFunds(op *kernel.Op, acc *kernel.Account, va *ledger.VirtualAccount, amount int64) error {
-	cash, err := ledger.Totals(op, acc.ID, "cash")
+	cash, err := ledger.TotalsOf(op, acc.ID, "cash")
 	if err != nil {
 		return err
 	}
-	own, err := ledger.Totals(op, va.ID, "virtual")
+	own, err := ledger.TotalsOf(op, va.ID, "virtual")
 	if err != nil {
 		return err
 	}

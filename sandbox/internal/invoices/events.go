@@ -130,8 +130,8 @@ func eventInvoice(op *kernel.Op, ev *kernel.Event) (*Invoice, error) {
 	return &inv, nil
 }
 
-// RunInvoiceSend sends a scheduled invoice on its send date.
-func RunInvoiceSend(op *kernel.Op, ev *kernel.Event) (string, error) {
+// RunSend sends a scheduled invoice on its send date.
+func RunSend(op *kernel.Op, ev *kernel.Event) (string, error) {
 	inv, err := eventInvoice(op, ev)
 	if err != nil {
 		return "", err
@@ -143,12 +143,12 @@ func RunInvoiceSend(op *kernel.Op, ev *kernel.Event) (string, error) {
 	if err := deliverInvoice(op, inv); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("invoice %s sent to %s: %s", inv.Number, inv.BilledTo.Email, inv.Status), StoreInvoice(op, inv)
+	return fmt.Sprintf("invoice %s sent to %s: %s", inv.Number, inv.BilledTo.Email, inv.Status), Store(op, inv)
 }
 
-// RunInvoiceDue makes an open invoice overdue once its due date has passed
+// RunDue makes an open invoice overdue once its due date has passed
 // and sends the automatic reminder.
-func RunInvoiceDue(op *kernel.Op, ev *kernel.Event) (string, error) {
+func RunDue(op *kernel.Op, ev *kernel.Event) (string, error) {
 	inv, err := eventInvoice(op, ev)
 	if err != nil {
 		return "", err
@@ -161,7 +161,7 @@ func RunInvoiceDue(op *kernel.Op, ev *kernel.Event) (string, error) {
 		}
 		summary += "; reminder sent to " + inv.BilledTo.Email
 	}
-	return summary, StoreInvoice(op, inv)
+	return summary, Store(op, inv)
 }
 
 // deliverInvoice records that an invoice was sent and emails it.
@@ -171,9 +171,9 @@ func deliverInvoice(op *kernel.Op, inv *Invoice) error {
 	return emailInvoice(op, inv, kernel.EmailInvoice)
 }
 
-// EmailInvoice puts an invoice's email in the outbox, as sending it did: a
+// Email puts an invoice's email in the outbox, as sending it did: a
 // scenario's sent invoices were sent before the world started.
-func EmailInvoice(op *kernel.Op, inv *Invoice) error {
+func Email(op *kernel.Op, inv *Invoice) error {
 	return emailInvoice(op, inv, kernel.EmailInvoice)
 }
 
@@ -184,10 +184,10 @@ func remindInvoice(op *kernel.Op, inv *Invoice) error {
 	return emailInvoice(op, inv, kernel.EmailInvoiceReminder)
 }
 
-// RemindInvoice sends a reminder for one of the actor's sent, open
+// Remind sends a reminder for one of the actor's sent, open
 // invoices. It reports false, writing nothing, within ReminderCooldown of
 // the previous reminder.
-func RemindInvoice(op *kernel.Op, a *kernel.Actor, id string) (bool, error) {
+func Remind(op *kernel.Op, a *kernel.Actor, id string) (bool, error) {
 	inv, err := InvoiceOf(op, a, id)
 	if err != nil {
 		return false, err
@@ -207,7 +207,7 @@ func RemindInvoice(op *kernel.Op, a *kernel.Actor, id string) (bool, error) {
 	if err := remindInvoice(op, inv); err != nil {
 		return false, err
 	}
-	return true, StoreInvoice(op, inv)
+	return true, Store(op, inv)
 }
 
 // emailInvoice puts an invoice or reminder email in the outbox.

@@ -124,9 +124,9 @@ type InvoiceFilter struct {
 	Asc  bool
 }
 
-// ListInvoices lists the actor's invoices, newest issue date first unless
+// List lists the actor's invoices, newest issue date first unless
 // the filter says otherwise.
-func ListInvoices(
+func List(
 	op *kernel.Op,
 	a *kernel.Actor,
 	f InvoiceFilter,
@@ -241,10 +241,10 @@ func InvoiceAccount(op *kernel.Op, inv *Invoice) (*kernel.Account, *ledger.Virtu
 	return &acc, nil, err
 }
 
-// CreateInvoice issues a new invoice to one of the actor's active
+// Create issues a new invoice to one of the actor's active
 // customers. An issue date still ahead leaves it scheduled until then;
 // otherwise it is sent at once.
-func CreateInvoice(op *kernel.Op, a *kernel.Actor, in *InvoiceInput) (*Invoice, error) {
+func Create(op *kernel.Op, a *kernel.Actor, in *InvoiceInput) (*Invoice, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -306,7 +306,7 @@ func issueInvoice(op *kernel.Op, inv *Invoice) error {
 		at := inv.IssuedAt
 		inv.ScheduledSendDate = &at
 	}
-	if err := AttachInvoiceDocument(op, inv); err != nil {
+	if err := AttachDocument(op, inv); err != nil {
 		return err
 	}
 	refreshInvoice(op, inv)
@@ -315,12 +315,12 @@ func issueInvoice(op *kernel.Op, inv *Invoice) error {
 			return err
 		}
 	}
-	return StoreInvoice(op, inv)
+	return Store(op, inv)
 }
 
-// AttachInvoiceDocument gives an invoice its generated document: the
+// AttachDocument gives an invoice its generated document: the
 // invoice rendered as HTML whenever it is read.
-func AttachInvoiceDocument(op *kernel.Op, inv *Invoice) error {
+func AttachDocument(op *kernel.Op, inv *Invoice) error {
 	doc := &Document{LegalEntityID: inv.LegalEntityID, Type: DocumentInvoice, Source: DocumentGenerated,
 		ContentType: "text/html; charset=utf-8", Filename: "invoice-" + inv.Number + ".html", RelatedID: inv.ID}
 	if err := SaveDocument(op, doc); err != nil {
@@ -342,9 +342,9 @@ func refreshInvoice(op *kernel.Op, inv *Invoice) {
 	}
 }
 
-// StoreInvoice refreshes the status, plans the invoice's scheduled events
+// Store refreshes the status, plans the invoice's scheduled events
 // and saves it.
-func StoreInvoice(op *kernel.Op, inv *Invoice) error {
+func Store(op *kernel.Op, inv *Invoice) error {
 	refreshInvoice(op, inv)
 	if err := planInvoiceEvents(op, inv); err != nil {
 		return err
@@ -352,9 +352,9 @@ func StoreInvoice(op *kernel.Op, inv *Invoice) error {
 	return op.Save(kernel.KindInvoice, inv.ID, inv, invoiceIndexes(inv)...)
 }
 
-// UpdateInvoice changes an open invoice. Details replace the old ones and
+// Update changes an open invoice. Details replace the old ones and
 // must carry the current version; every update bumps the version.
-func UpdateInvoice(op *kernel.Op, a *kernel.Actor, id string, p *InvoicePatch) (*Invoice, error) {
+func Update(op *kernel.Op, a *kernel.Actor, id string, p *InvoicePatch) (*Invoice, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -394,7 +394,7 @@ func UpdateInvoice(op *kernel.Op, a *kernel.Actor, id string, p *InvoicePatch) (
 		}
 	}
 	inv.Version++
-	return inv, StoreInvoice(op, inv)
+	return inv, Store(op, inv)
 }
 
 // replaceDetails applies new details; an invoice not sent yet is
@@ -413,8 +413,8 @@ func replaceDetails(op *kernel.Op, inv *Invoice, in *InvoiceDetailsInput) error 
 	return deliverInvoice(op, inv)
 }
 
-// VoidInvoice voids an invoice that is not paid: void is final.
-func VoidInvoice(op *kernel.Op, a *kernel.Actor, id string) (*Invoice, error) {
+// Void voids an invoice that is not paid: void is final.
+func Void(op *kernel.Op, a *kernel.Actor, id string) (*Invoice, error) {
 	inv, err := InvoiceOf(op, a, id)
 	if err != nil {
 		return nil, err
@@ -439,7 +439,7 @@ func voidInvoice(op *kernel.Op, inv *Invoice) error {
 // markVoid voids an invoice and closes it.
 func markVoid(op *kernel.Op, inv *Invoice) error {
 	inv.Status = InvoiceVoid
-	return StoreInvoice(op, inv)
+	return Store(op, inv)
 }
 
 // TotalCents is the invoice total: the subtotal less the discount plus

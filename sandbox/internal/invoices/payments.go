@@ -251,9 +251,9 @@ func refuseSettling(inv *Invoice) error {
 	return nil
 }
 
-// ReconcileInvoice links transactions to one of the actor's invoices;
+// Reconcile links transactions to one of the actor's invoices;
 // the collected amount and the status follow.
-func ReconcileInvoice(op *kernel.Op, a *kernel.Actor, id string, entries []InvoiceTransactionInput) (*Invoice, error) {
+func Reconcile(op *kernel.Op, a *kernel.Actor, id string, entries []InvoiceTransactionInput) (*Invoice, error) {
 	if err := ValidateInvoiceTransactions(entries); err != nil {
 		return nil, err
 	}
@@ -286,12 +286,12 @@ func ReconcileInvoice(op *kernel.Op, a *kernel.Actor, id string, entries []Invoi
 		inv.Transactions = append(inv.Transactions, pay)
 		inv.CollectedCents += pay.AmountCents
 	}
-	return inv, StoreInvoice(op, inv)
+	return inv, Store(op, inv)
 }
 
-// UnreconcileInvoice unlinks transactions from one of the actor's
+// Unreconcile unlinks transactions from one of the actor's
 // invoices; each entry must match a linked one.
-func UnreconcileInvoice(
+func Unreconcile(
 	op *kernel.Op,
 	a *kernel.Actor,
 	id string,
@@ -315,7 +315,7 @@ func UnreconcileInvoice(
 		inv.CollectedCents -= inv.Transactions[at].AmountCents
 		inv.Transactions = slices.Delete(inv.Transactions, at, at+1)
 	}
-	return inv, StoreInvoice(op, inv)
+	return inv, Store(op, inv)
 }
 
 func paymentMatches(p InvoicePayment, e InvoiceTransactionInput) bool {

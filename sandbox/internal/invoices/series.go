@@ -269,5 +269,5 @@ func sendPending(op *kernel.Op, s *InvoiceSeries) error {
 	if err := deliverInvoice(op, &inv); err != nil {
 		return err
 	}
-	return StoreInvoice(op, &inv)
+	return Store(op, &inv)
 }

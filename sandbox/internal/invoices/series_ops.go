@@ -487,7 +487,7 @@ func reschedule(op *kernel.Op, s *InvoiceSeries, inv *Invoice) error {
 	inv.ScheduledSendDate = &at
 	inv.Version++
 	if at.After(op.Now) {
-		if err := StoreInvoice(op, inv); err != nil {
+		if err := Store(op, inv); err != nil {
 			return err
 		}
 		return pendSeries(op, s, inv.ID, at)
@@ -496,7 +496,7 @@ func reschedule(op *kernel.Op, s *InvoiceSeries, inv *Invoice) error {
 	if err := deliverInvoice(op, inv); err != nil {
 		return err
 	}
-	if err := StoreInvoice(op, inv); err != nil {
+	if err := Store(op, inv); err != nil {
 		return err
 	}
 	s.consume(d)

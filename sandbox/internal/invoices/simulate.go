@@ -63,10 +63,10 @@ func invoiceMethods(inv *Invoice) []string {
 	return out
 }
 
-// SimulateInvoicePayment makes a customer pay a sent invoice: a posted
+// SimulatePayment makes a customer pay a sent invoice: a posted
 // credit of the method's category lands on the invoice's account through
 // the ledger and is reconciled to the invoice.
-func SimulateInvoicePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledger.Transaction, error) {
+func SimulatePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledger.Transaction, error) {
 	if err := p.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -111,7 +111,7 @@ func SimulateInvoicePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledg
 	}
 	inv.Transactions = append(inv.Transactions, InvoicePayment{Type: "internal", TransactionID: t.ID, AmountCents: amount})
 	inv.CollectedCents += amount
-	return &inv, t, StoreInvoice(op, &inv)
+	return &inv, t, Store(op, &inv)
 }
 
 // paymentTerms settles a simulated payment's amount and method against

@@ -14,10 +14,10 @@ import (
 
 // Event statuses.
 const (
-	EventScheduled = "scheduled"
-	EventDone      = "done"
-	EventFailed    = "failed"
-	EventCanceled  = "canceled"
+	StatusScheduled = "scheduled"
+	StatusDone      = "done"
+	StatusFailed    = "failed"
+	StatusCanceled  = "canceled"
 )
 
 // Event is a future effect: it runs, in time order, when the world's clock
@@ -62,7 +62,7 @@ const (
 func EventIndexes(ev *Event) []string { return []string{eventIndex(ev)} }
 
 func eventIndex(ev *Event) string {
-	if ev.Status == EventScheduled {
+	if ev.Status == StatusScheduled {
 		return IndexKey(IndexEventDue, store.Millis(ev.At), store.Seq(ev.Seq), ev.ID)
 	}
 	return IndexKey(IndexEventDone, store.Seq(ev.Seq), ev.ID)
@@ -88,7 +88,7 @@ func (op *Op) Schedule(kind string, at time.Time, payload any) (*Event, error) {
 	if at.Before(op.Now) {
 		at = op.Now
 	}
-	ev := &Event{ID: id, Kind: kind, At: at.UTC(), Status: EventScheduled, Payload: raw, Seq: seq}
+	ev := &Event{ID: id, Kind: kind, At: at.UTC(), Status: StatusScheduled, Payload: raw, Seq: seq}
 	return ev, op.Save(KindEvent, id, ev, eventIndex(ev))
 }
 
@@ -96,10 +96,10 @@ func (op *Op) Schedule(kind string, at time.Time, payload any) (*Event, error) {
 func (op *Op) CancelEvent(id string) error {
 	var ev Event
 	ok, err := op.Get(KindEvent, id, &ev)
-	if err != nil || !ok || ev.Status != EventScheduled {
+	if err != nil || !ok || ev.Status != StatusScheduled {
 		return err
 	}
-	ev.Status = EventCanceled
+	ev.Status = StatusCanceled
 	now := op.Now
 	ev.RanAt = &now
 	return op.Save(KindEvent, id, &ev, eventIndex(&ev))
@@ -124,7 +124,7 @@ func (w *World) Events(status string, req PageRequest) (Page[Event], error) {
 	var page Page[Event]
 	err := w.View(func(op *Op) error {
 		var err error
-		if status == EventScheduled {
+		if status == StatusScheduled {
 			page, err = List[Event](op, KindEvent, IndexPrefix(IndexEventDue), req, nil)
 		} else {
 			req.Desc = true
@@ -285,14 +285,14 @@ func (w *World) runNext(target time.Time) (*Event, error) {
 			handlerErr = err
 			return err
 		}
-		return op.finishEvent(ev, EventDone, summary, "")
+		return op.finishEvent(ev, StatusDone, summary, "")
 	})
 	if handlerErr != nil {
 		err = w.Update(func(op *Op) error {
 			if err := op.catchUp(ev.At); err != nil {
 				return err
 			}
-			return op.finishEvent(ev, EventFailed, "", handlerErr.Error())
+			return op.finishEvent(ev, StatusFailed, "", handlerErr.Error())
 		})
 	}
 	return ev, err

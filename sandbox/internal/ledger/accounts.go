@@ -46,8 +46,8 @@ func Accounts(op *kernel.Op, a *kernel.Actor) ([]kernel.Account, error) {
 	return kernel.All[kernel.Account](op, kernel.KindAccount, kernel.IndexPrefix(IndexAccount, a.LegalEntityID()))
 }
 
-// Account loads one of the actor's accounts; another entity's is not found.
-func Account(op *kernel.Op, a *kernel.Actor, id, field string) (*kernel.Account, error) {
+// AccountOf loads one of the actor's accounts; another entity's is not found.
+func AccountOf(op *kernel.Op, a *kernel.Actor, id, field string) (*kernel.Account, error) {
 	var acc kernel.Account
 	ok, err := op.Get(kernel.KindAccount, id, &acc)
 	if err != nil {
@@ -86,7 +86,7 @@ func subtypeOf(balanceType string) string {
 func Balances(op *kernel.Op, acc *kernel.Account) ([]Balance, error) {
 	var out []Balance
 	for _, bt := range BalanceTypes(acc.Type) {
-		t, err := Totals(op, acc.ID, subtypeOf(bt))
+		t, err := TotalsOf(op, acc.ID, subtypeOf(bt))
 		if err != nil {
 			return nil, err
 		}
@@ -104,10 +104,10 @@ func VirtualAccounts(op *kernel.Op, accountID string) ([]VirtualAccount, error) 
 
 // VirtualAccountTotals returns a virtual account's running totals.
 func VirtualAccountTotals(op *kernel.Op, id string) (kernel.Totals, error) {
-	return Totals(op, id, "virtual")
+	return TotalsOf(op, id, "virtual")
 }
 
 // AccountTotals returns the running totals of an account subtype.
 func AccountTotals(op *kernel.Op, id, subtype string) (kernel.Totals, error) {
-	return Totals(op, id, subtype)
+	return TotalsOf(op, id, subtype)
 }

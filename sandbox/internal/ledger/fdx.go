@@ -17,7 +17,7 @@ func AccountTransactionsAfter(
 	from, to *time.Time,
 	limit int,
 ) (kernel.Page[Transaction], error) {
-	if _, err := Account(op, a, accountID, ""); err != nil {
+	if _, err := AccountOf(op, a, accountID, ""); err != nil {
 		return kernel.Page[Transaction]{}, err
 	}
 	after := ""
@@ -40,7 +40,7 @@ func AccountTransactionsAfter(
 // AccountLedger returns every transaction of one of the actor's accounts,
 // oldest first.
 func AccountLedger(op *kernel.Op, a *kernel.Actor, accountID string) ([]Transaction, error) {
-	if _, err := Account(op, a, accountID, ""); err != nil {
+	if _, err := AccountOf(op, a, accountID, ""); err != nil {
 		return nil, err
 	}
 	return kernel.All[Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(IndexTxnAccount, accountID))

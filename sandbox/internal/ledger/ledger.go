@@ -41,10 +41,10 @@ func TxnIndexes(t *Transaction) []string {
 	return keys
 }
 
-// Totals reads the running totals of an account subtype or a virtual
+// TotalsOf reads the running totals of an account subtype or a virtual
 // account (kernel.TotalsKey), from the bulk load's cache while a scenario
 // loads; missing totals are zero.
-func Totals(op *kernel.Op, owner, bucket string) (kernel.Totals, error) {
+func TotalsOf(op *kernel.Op, owner, bucket string) (kernel.Totals, error) {
 	if op.Bulk != nil {
 		t, err := op.BulkTotals(owner, bucket)
 		if err != nil {
@@ -86,7 +86,7 @@ func applyTotals(op *kernel.Op, owner, bucket string, e kernel.Totals, sign int6
 		op.Bulk.Written[kernel.TotalsKey(owner, bucket)] = true
 		return nil
 	}
-	t, err := Totals(op, owner, bucket)
+	t, err := TotalsOf(op, owner, bucket)
 	if err != nil {
 		return err
 	}
@@ -288,13 +288,13 @@ func (e *endpoint) Open(field string) error {
 // A charge card's primary virtual account also carries the card spend,
 // which is credit, so there only the cash balance counts.
 func Available(op *kernel.Op, e *endpoint) (int64, error) {
-	cash, err := Totals(op, e.Account.ID, "cash")
+	cash, err := TotalsOf(op, e.Account.ID, "cash")
 	if err != nil {
 		return 0, err
 	}
 	avail := cash.Available()
 	if e.Account.Type != "charge_card" || !e.VA.Primary {
-		va, err := Totals(op, e.VA.ID, "virtual")
+		va, err := TotalsOf(op, e.VA.ID, "virtual")
 		if err != nil {
 			return 0, err
 		}

@@ -139,7 +139,7 @@ func ListVirtualAccounts(
 ) (kernel.Page[VirtualAccount], error) {
 	prefix := kernel.IndexPrefix(indexVA)
 	if accountID != "" {
-		if _, err := Account(op, a, accountID, "filter:accountId"); err != nil {
+		if _, err := AccountOf(op, a, accountID, "filter:accountId"); err != nil {
 			return kernel.Page[VirtualAccount]{}, err
 		}
 		prefix = kernel.IndexPrefix(indexVA, accountID)
@@ -169,7 +169,7 @@ func CreateVirtualAccount(
 	accountID, name string,
 	commission *CommissionDetails,
 ) (*VirtualAccount, error) {
-	acc, err := Account(op, a, accountID, "accountId")
+	acc, err := AccountOf(op, a, accountID, "accountId")
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +242,7 @@ func CloseVirtualAccount(op *kernel.Op, a *kernel.Actor, id string) (*VirtualAcc
 	case va.ClosedAt != nil:
 		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "virtual account %s is already closed", va.ID)
 	}
-	t, err := Totals(op, va.ID, "virtual")
+	t, err := TotalsOf(op, va.ID, "virtual")
 	if err != nil {
 		return nil, err
 	}

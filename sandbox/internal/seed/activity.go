@@ -40,7 +40,7 @@ func (l *loader) activity() error {
 	l.op.Mailing = true
 	defer func() { l.op.Mailing = false }()
 	for _, inv := range l.emailed {
-		if err := l.at(inv.IssuedAt, func() error { return invoices.EmailInvoice(l.op, inv) }); err != nil {
+		if err := l.at(inv.IssuedAt, func() error { return invoices.Email(l.op, inv) }); err != nil {
 			return err
 		}
 	}
@@ -121,10 +121,10 @@ func (l *loader) deferredWrite(path string, s scenario.DeferredWrite) error {
 	if s.Body == nil {
 		body = nil
 	}
-	ar := &agentrequests.AgentRequest{LegalEntityID: le, APIKey: key.Key, Method: s.Method, Path: s.Path, Body: body,
+	ar := &agentrequests.Request{LegalEntityID: le, APIKey: key.Key, Method: s.Method, Path: s.Path, Body: body,
 		Header: header, Display: agentrequests.Display{Description: s.Method + " " + s.Path,
 			Sections: []agentrequests.Section{}}}
-	return l.at(l.createdAt(s.At, l.op.Now), func() error { return agentrequests.CreateAgentRequest(l.op, ar) })
+	return l.at(l.createdAt(s.At, l.op.Now), func() error { return agentrequests.Create(l.op, ar) })
 }
 
 // refusals writes the deliveries a failing endpoint has been refusing. The

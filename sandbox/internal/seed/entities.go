@@ -135,7 +135,7 @@ func (l *loader) cards_() error {
 		if card.Status == "" {
 			card.Status = "active"
 		}
-		if err := cards.IssueCard(l.op, card, s.ID); err != nil {
+		if err := cards.Issue(l.op, card, s.ID); err != nil {
 			return err
 		}
 		l.cards = append(l.cards, card)

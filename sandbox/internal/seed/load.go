@@ -256,7 +256,7 @@ func (l *loader) rawJSON(in map[string]any) json.RawMessage {
 func (l *loader) runtimeSettings() error {
 	if a := l.sc.AgentRequests; a != nil && a.ExpiresAfter != "" {
 		d, _ := scenario.ParseDuration(a.ExpiresAfter)
-		if err := agentrequests.SetAgentExpiry(l.op, d); err != nil {
+		if err := agentrequests.SetExpiry(l.op, d); err != nil {
 			return err
 		}
 	}

@@ -120,7 +120,7 @@ func (l *loader) openingBalances() error {
 		if acc.Type == "charge_card" && va.Primary {
 			owner, bucket = acc.ID, "cash"
 		}
-		cur, err := ledger.Totals(l.op, owner, bucket)
+		cur, err := ledger.TotalsOf(l.op, owner, bucket)
 		if err != nil {
 			return err
 		}

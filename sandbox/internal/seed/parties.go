@@ -75,10 +75,10 @@ func (l *loader) invoices() error {
 		if err != nil {
 			return err
 		}
-		if err := invoices.AttachInvoiceDocument(l.op, inv); err != nil {
+		if err := invoices.AttachDocument(l.op, inv); err != nil {
 			return err
 		}
-		if err := invoices.StoreInvoice(l.op, inv); err != nil {
+		if err := invoices.Store(l.op, inv); err != nil {
 			return err
 		}
 		if s.Emailed {
