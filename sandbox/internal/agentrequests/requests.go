@@ -115,7 +115,7 @@ func SetExpiry(op *kernel.Op, d time.Duration) error {
 // Create stores a deferred write in pending and schedules its
 // expiry.
 func Create(op *kernel.Op, ar *Request) error {
-	id, err := op.NewID(kernel.PrefixAgentRequest)
+	id, err := op.NewID(Prefix)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -211,7 +212,7 @@ func newCardGroup(c *call, raw []byte) (cards.NewCardGroup, error) {
 	if b.Name == nil {
 		return cards.NewCardGroup{}, kernel.InvalidField("/name", "required")
 	}
-	n := cards.NewCardGroup{Name: *b.Name, VirtualAccountID: kernel.Deref(b.VirtualAccountID)}
+	n := cards.NewCardGroup{Name: *b.Name, VirtualAccountID: jsonshape.Value(b.VirtualAccountID)}
 	if err := cards.CheckName("/name", n.Name); err != nil {
 		return n, err
 	}

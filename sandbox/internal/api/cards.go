@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"net/http"
 	"slices"
 
@@ -250,9 +251,9 @@ func newCard(c *call, raw []byte) (cards.NewCard, error) {
 	if err := web.DecodeBytes(raw, &b, true); err != nil {
 		return cards.NewCard{}, err
 	}
-	n := cards.NewCard{AccountID: kernel.Deref(b.AccountID), VirtualAccountID: kernel.Deref(b.VirtualAccountID),
-		CardGroupID: kernel.Deref(b.CardGroupID), CardProductID: kernel.Deref(b.CardProductID), Name: kernel.Deref(b.Name),
-		IsSingleUse: b.IsSingleUse != nil && *b.IsSingleUse}
+	n := cards.NewCard{AccountID: jsonshape.Value(b.AccountID), VirtualAccountID: jsonshape.Value(b.VirtualAccountID),
+		CardGroupID: jsonshape.Value(b.CardGroupID), CardProductID: jsonshape.Value(b.CardProductID),
+		Name: jsonshape.Value(b.Name), IsSingleUse: b.IsSingleUse != nil && *b.IsSingleUse}
 	switch {
 	case b.Type == nil:
 		return n, kernel.InvalidField("/type", `required; the only card type is "virtual"`)

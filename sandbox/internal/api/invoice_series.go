@@ -30,24 +30,25 @@ func describeInvoiceSeries(docs *openapi.Registry) {
 	docs.Component("InvoiceSeries", seriesView{})
 	weekday := described(openapi.Schema{"type": "integer", "minimum": 0, "maximum": 6}, "0 is Sunday, 6 Saturday.")
 	docs.Component("InvoiceSeriesRecurrenceRule", openapi.Schema{"oneOf": []any{
-		object(openapi.Schema{"type": oneOfStrings(kernel.RecurWeekly), "dayOfWeek": weekday}, "type", "dayOfWeek"),
-		object(openapi.Schema{"type": oneOfStrings(kernel.RecurDayOfMonth),
+		object(openapi.Schema{"type": oneOfStrings(invoices.RecurWeekly), "dayOfWeek": weekday}, "type", "dayOfWeek"),
+		object(openapi.Schema{"type": oneOfStrings(invoices.RecurDayOfMonth),
 			"dayOfMonth": described(openapi.Schema{"type": "integer", "minimum": 1, "maximum": 31},
 				"Clamped to the month's last day.")}, "type", "dayOfMonth"),
-		object(openapi.Schema{"type": oneOfStrings(kernel.RecurNthWeekday), "dayOfWeek": weekday,
+		object(openapi.Schema{"type": oneOfStrings(invoices.RecurNthWeekday), "dayOfWeek": weekday,
 			"nth": openapi.Schema{
 				"oneOf": []any{openapi.Schema{"type": "integer", "minimum": 1, "maximum": 4}, oneOfStrings("last")},
 			}},
 			"type", "dayOfWeek", "nth"),
 	}})
 	docs.Component("InvoiceSeriesEndCondition", openapi.Schema{"oneOf": []any{
-		object(openapi.Schema{"type": oneOfStrings(kernel.EndNever)}, "type"),
+		object(openapi.Schema{"type": oneOfStrings(invoices.EndNever)}, "type"),
 		object(
-			openapi.Schema{"type": oneOfStrings(kernel.EndAfterCount), "count": openapi.Schema{"type": "integer", "minimum": 1}},
+			openapi.Schema{"type": oneOfStrings(invoices.EndAfterCount),
+				"count": openapi.Schema{"type": "integer", "minimum": 1}},
 			"type",
 			"count",
 		),
-		object(openapi.Schema{"type": oneOfStrings(kernel.EndOnDate),
+		object(openapi.Schema{"type": oneOfStrings(invoices.EndOnDate),
 			"date": described(openapi.Schema{"type": "string", "format": "date"},
 				"In the series' time zone; not before startDate.")}, "type", "date"),
 	}})
@@ -142,9 +143,9 @@ type lineItemsInputView struct {
 func seriesOf(s *invoices.InvoiceSeries) seriesView {
 	rule := map[string]any{"type": s.Rule.Type}
 	switch s.Rule.Type {
-	case kernel.RecurWeekly:
+	case invoices.RecurWeekly:
 		rule["dayOfWeek"] = s.Rule.DayOfWeek
-	case kernel.RecurDayOfMonth:
+	case invoices.RecurDayOfMonth:
 		rule["dayOfMonth"] = s.Rule.DayOfMonth
 	default:
 		rule["dayOfWeek"], rule["nth"] = s.Rule.DayOfWeek, any(s.Rule.Nth)
@@ -153,10 +154,10 @@ func seriesOf(s *invoices.InvoiceSeries) seriesView {
 		}
 	}
 	end := map[string]any{"type": s.End.Type}
-	if s.End.Type == kernel.EndAfterCount {
+	if s.End.Type == invoices.EndAfterCount {
 		end["count"] = s.End.Count
 	}
-	if s.End.Type == kernel.EndOnDate {
+	if s.End.Type == invoices.EndOnDate {
 		end["date"] = s.End.Date
 	}
 	v := seriesView{

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"fmt"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -73,7 +74,7 @@ type numberAvailability struct {
 type settingsData struct {
 	CompanyName             string             `json:"companyName"`
 	Email                   string             `json:"email"`
-	Address                 kernel.Address     `json:"address"`
+	Address                 parties.Address    `json:"address"`
 	DefaultMemo             string             `json:"defaultMemo,omitempty"`
 	InvoiceTerms            string             `json:"invoiceTerms,omitempty"`
 	DefaultPaymentTermsDays *int               `json:"defaultPaymentTermsDays,omitempty"`

@@ -445,7 +445,7 @@ type accountGroupView struct {
 	Timestamp     string `json:"timestamp" format:"date-time"`
 }
 
-func invoiceAccountOf(acc *kernel.Account, va *ledger.VirtualAccount) any {
+func invoiceAccountOf(acc *ledger.Account, va *ledger.VirtualAccount) any {
 	if va != nil {
 		v := subaccountView{ID: va.ID, Name: va.Name, AccountNumber: va.AccountNumber, RoutingNumber: va.RoutingNumber,
 			SlashAccountGroupID: va.AccountID, AccountType: "default"}

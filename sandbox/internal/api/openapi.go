@@ -1,11 +1,11 @@
 package api
 
 import (
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"net/http"
 	"sync"
 
 	"github.com/gorilla/mux"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
@@ -102,7 +102,7 @@ func describeShared(docs *openapi.Registry) {
 	docs.Component("PaginationResponse", metadata{})
 	docs.Component("Money", money{})
 	docs.Component("DeferredAction", deferredAction{})
-	docs.Component("Address", kernel.Address{})
+	docs.Component("Address", parties.Address{})
 }
 
 // success is the {success: true} acknowledgement.

@@ -144,7 +144,7 @@ func parseInfoRequest(raw []byte) (inforequests.InfoRequestInput, error) {
 		}
 	}
 	in.ContactID = requiredString(d, body, "contactId")
-	if in.ContactID != "" && !strings.HasPrefix(in.ContactID, kernel.PrefixContact) {
+	if in.ContactID != "" && !strings.HasPrefix(in.ContactID, parties.PrefixContact) {
 		d["/contactId"] = "must be a contact id beginning with le_c_"
 	}
 	in.RequesterName = requiredString(d, body, "requesterName")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"slices"
 	"strconv"
 	"strings"
@@ -153,7 +154,7 @@ func List(op *kernel.Op, a *kernel.Actor, f Filter, req kernel.PageRequest) (ker
 	}
 	var groups map[string]bool
 	if f.CardGroupName != "" {
-		gs, err := kernel.All[CardGroup](op, kernel.KindCardGroup, kernel.IndexPrefix(IndexGroupLE, le))
+		gs, err := kernel.All[CardGroup](op, KindGroup, kernel.IndexPrefix(IndexGroupLE, le))
 		if err != nil {
 			return kernel.Page[Card]{}, err
 		}
@@ -165,13 +166,13 @@ func List(op *kernel.Op, a *kernel.Actor, f Filter, req kernel.PageRequest) (ker
 		}
 	}
 	req.Desc = f.Desc
-	return kernel.List(op, kernel.KindCard, prefix, req, func(c *Card) bool { return f.match(c, groups) })
+	return kernel.List(op, Kind, prefix, req, func(c *Card) bool { return f.match(c, groups) })
 }
 
 // ByID loads a card whatever its legal entity.
 func ByID(op *kernel.Op, id string) (*Card, bool, error) {
 	var c Card
-	ok, err := op.Get(kernel.KindCard, id, &c)
+	ok, err := op.Get(Kind, id, &c)
 	return &c, ok, err
 }
 
@@ -191,14 +192,14 @@ func CardOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Card, error) {
 // storeCard saves a changed card and tells webhook receivers: card.update
 // for every change, card.delete as well when it has just been closed.
 func storeCard(op *kernel.Op, c *Card, statusBefore string) error {
-	if err := op.Save(kernel.KindCard, c.ID, c, Indexes(c)...); err != nil {
+	if err := op.Save(Kind, c.ID, c, Indexes(c)...); err != nil {
 		return err
 	}
-	if err := op.Emit(c.LegalEntityID, kernel.EventCardUpdate, c.ID); err != nil {
+	if err := op.Emit(c.LegalEntityID, deliveries.EventCardUpdate, c.ID); err != nil {
 		return err
 	}
 	if c.Status == CardClosed && statusBefore != CardClosed {
-		return op.Emit(c.LegalEntityID, kernel.EventCardDelete, c.ID)
+		return op.Emit(c.LegalEntityID, deliveries.EventCardDelete, c.ID)
 	}
 	return nil
 }
@@ -267,12 +268,12 @@ func Create(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
 	if err := Issue(op, card, ""); err != nil {
 		return nil, err
 	}
-	return card, op.Emit(card.LegalEntityID, kernel.EventCardCreation, card.ID)
+	return card, op.Emit(card.LegalEntityID, deliveries.EventCardCreation, card.ID)
 }
 
 // cardAccount is the account a new card draws on: the named one, else the
 // first open commercial account of the legal entity.
-func cardAccount(op *kernel.Op, a *kernel.Actor, id string) (*kernel.Account, error) {
+func cardAccount(op *kernel.Op, a *kernel.Actor, id string) (*ledger.Account, error) {
 	if id != "" {
 		acc, err := ledger.AccountOf(op, a, id, "accountId")
 		if err == nil && acc.Status != "open" {
@@ -296,7 +297,7 @@ func cardAccount(op *kernel.Op, a *kernel.Actor, id string) (*kernel.Account, er
 // by a request field.
 func cardVirtualAccount(op *kernel.Op, a *kernel.Actor, id, field string) (*ledger.VirtualAccount, error) {
 	var va ledger.VirtualAccount
-	ok, err := op.Get(kernel.KindVirtualAccount, id, &va)
+	ok, err := op.Get(ledger.KindVirtualAccount, id, &va)
 	if err != nil {
 		return nil, err
 	}
@@ -481,7 +482,7 @@ func Issue(op *kernel.Op, card *Card, declaredID string) error {
 	id := declaredID
 	if id == "" {
 		var err error
-		if id, err = op.NewID(kernel.PrefixCard); err != nil {
+		if id, err = op.NewID(Prefix); err != nil {
 			return err
 		}
 	}
@@ -504,5 +505,5 @@ func Issue(op *kernel.Op, card *Card, declaredID string) error {
 	exp := card.CreatedAt.AddDate(3, 0, 0)
 	card.ExpiryMonth = twoDigits[exp.Month()]
 	card.ExpiryYear = strconv.Itoa(exp.Year())
-	return op.Save(kernel.KindCard, card.ID, card, Indexes(card)...)
+	return op.Save(Kind, card.ID, card, Indexes(card)...)
 }

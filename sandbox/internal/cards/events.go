@@ -353,7 +353,7 @@ func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult
 	}
 	if n <= 0 || n > left {
 		return nil, kernel.InvalidField("/amountCents",
-			"must be between 1 and the "+kernel.FormatCents(left)+" left to refund")
+			"must be between 1 and the "+ledger.FormatCents(left)+" left to refund")
 	}
 	r := &ledger.Transaction{LegalEntityID: t.LegalEntityID, AccountID: t.AccountID, VirtualAccountID: t.VirtualAccountID,
 		AccountSubtype: t.AccountSubtype, CardID: t.CardID, CardGroupID: t.CardGroupID, Category: "card",

@@ -30,7 +30,7 @@ func Groups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageReques
 	}
 	return kernel.List(
 		op,
-		kernel.KindCardGroup,
+		KindGroup,
 		kernel.IndexPrefix(IndexGroupLE, a.LegalEntityID()),
 		req,
 		func(g *CardGroup) bool {
@@ -44,7 +44,7 @@ func Groups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageReques
 // field the id came from ("" for the path).
 func GroupOf(op *kernel.Op, a *kernel.Actor, id, field string) (*CardGroup, error) {
 	var g CardGroup
-	ok, err := op.Get(kernel.KindCardGroup, id, &g)
+	ok, err := op.Get(KindGroup, id, &g)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ type NewCardGroup struct {
 func CreateGroup(op *kernel.Op, a *kernel.Actor, n NewCardGroup) (*CardGroup, error) {
 	g := &CardGroup{LegalEntityID: a.LegalEntityID(), Name: n.Name, Status: GroupActive,
 		SpendingConstraint: n.Constraint, CreatedAt: op.Now}
-	if a.LegalEntity.CardGroupModel == kernel.GroupModelVirtualAccount {
+	if a.LegalEntity.CardGroupModel == GroupModelVirtualAccount {
 		if n.VirtualAccountID != "" {
 			va, err := cardVirtualAccount(op, a, n.VirtualAccountID, "virtualAccountId")
 			if err != nil {
@@ -86,7 +86,7 @@ func CreateGroup(op *kernel.Op, a *kernel.Actor, n NewCardGroup) (*CardGroup, er
 			g.VirtualAccountID = acc.PrimaryVirtualAccountID
 		}
 	}
-	id, err := op.NewID(kernel.PrefixCardGroup)
+	id, err := op.NewID(PrefixGroup)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func CreateGroup(op *kernel.Op, a *kernel.Actor, n NewCardGroup) (*CardGroup, er
 		return nil, err
 	}
 	g.ID, g.Seq = id, seq
-	return g, op.Save(kernel.KindCardGroup, g.ID, g, GroupIndexes(g)...)
+	return g, op.Save(KindGroup, g.ID, g, GroupIndexes(g)...)
 }
 
 // GroupUpdate is a partial update of a card group.
@@ -117,7 +117,7 @@ func UpdateGroup(op *kernel.Op, a *kernel.Actor, id string, u GroupUpdate) (*Car
 	if u.Constraint.Set {
 		g.SpendingConstraint = u.Constraint.Value
 	}
-	return g, op.Save(kernel.KindCardGroup, g.ID, g, GroupIndexes(g)...)
+	return g, op.Save(KindGroup, g.ID, g, GroupIndexes(g)...)
 }
 
 // ReplaceGroupConstraint replaces a card group's whole spending constraint.
@@ -145,7 +145,7 @@ func PatchGroupConstraint(op *kernel.Op, a *kernel.Actor, id string, patch []byt
 		return nil, err
 	}
 	g.SpendingConstraint = c
-	return c, op.Save(kernel.KindCardGroup, g.ID, g, GroupIndexes(g)...)
+	return c, op.Save(KindGroup, g.ID, g, GroupIndexes(g)...)
 }
 
 // GroupIndexes are the index keys of a card group: its legal entity's

@@ -2,6 +2,7 @@ package cards
 
 import (
 	"fmt"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"slices"
 	"strings"
 	"time"
@@ -56,7 +57,7 @@ func CheckMerchant(m *CardMerchant, at string, cat *fixtures.Catalog) error {
 	if !isMCC(m.MCC) {
 		d[at+"/mcc"] = "must be a four-digit MCC"
 	}
-	if !kernel.IsCountryCode(m.Country) {
+	if !parties.IsCountryCode(m.Country) {
 		d[at+"/country"] = "must be a two-letter country code (ISO 3166-1 alpha-2, upper case)"
 	}
 	if m.CategoryID != "" {
@@ -92,7 +93,7 @@ func SimulateAuthorization(op *kernel.Op, req AuthorizationRequest) (*Authorizat
 	if err != nil {
 		return nil, err
 	}
-	if ac.authID, err = op.NewID("auth_"); err != nil {
+	if ac.authID, err = op.NewID(prefixAuthorization); err != nil {
 		return nil, err
 	}
 	d, err := ac.decide()
@@ -123,7 +124,7 @@ type authContext struct {
 	op      *kernel.Op
 	card    *Card
 	group   *CardGroup
-	account *kernel.Account
+	account *ledger.Account
 	va      *ledger.VirtualAccount
 	subtype string
 	req     AuthorizationRequest
@@ -140,11 +141,11 @@ func authContextOf(op *kernel.Op, card *Card, req AuthorizationRequest) (*authCo
 		op:      op,
 		card:    card,
 		req:     req,
-		account: &kernel.Account{},
+		account: &ledger.Account{},
 		va:      &ledger.VirtualAccount{},
 		subtype: "cash",
 	}
-	ok, err := op.Get(kernel.KindAccount, card.AccountID, ac.account)
+	ok, err := op.Get(ledger.KindAccount, card.AccountID, ac.account)
 	if err != nil {
 		return nil, fmt.Errorf("card %s: account %s not found (%w)", card.ID, card.AccountID, err)
 	}
@@ -153,7 +154,7 @@ func authContextOf(op *kernel.Op, card *Card, req AuthorizationRequest) (*authCo
 	}
 	if card.CardGroupID != "" {
 		g := &CardGroup{}
-		if ok, err := op.Get(kernel.KindCardGroup, card.CardGroupID, g); err != nil {
+		if ok, err := op.Get(KindGroup, card.CardGroupID, g); err != nil {
 			return nil, err
 		} else if ok {
 			ac.group = g
@@ -166,7 +167,7 @@ func authContextOf(op *kernel.Op, card *Card, req AuthorizationRequest) (*authCo
 		if id == "" {
 			continue
 		}
-		ok, err := op.Get(kernel.KindVirtualAccount, id, ac.va)
+		ok, err := op.Get(ledger.KindVirtualAccount, id, ac.va)
 		if err != nil {
 			return nil, err
 		}
@@ -259,8 +260,8 @@ func (ac *authContext) checkFunds() (*Decision, error) {
 			return declineBy(
 				"account.creditLimit",
 				"credit_limit_exceeded",
-				fmt.Sprintf("%s of credit left under the %s limit of account %s; requested %s", kernel.FormatCents(max(0, left)),
-					kernel.FormatCents(ac.account.CreditLimitCents), ac.account.ID, kernel.FormatCents(amount)),
+				fmt.Sprintf("%s of credit left under the %s limit of account %s; requested %s", ledger.FormatCents(max(0, left)),
+					ledger.FormatCents(ac.account.CreditLimitCents), ac.account.ID, ledger.FormatCents(amount)),
 			), nil
 		}
 		return nil, nil
@@ -274,7 +275,7 @@ func (ac *authContext) checkFunds() (*Decision, error) {
 			"account.balance",
 			"insufficient_funds",
 			fmt.Sprintf("virtual account %s has %s available; requested %s",
-				ac.va.ID, kernel.FormatCents(avail), kernel.FormatCents(amount)),
+				ac.va.ID, ledger.FormatCents(avail), ledger.FormatCents(amount)),
 		), nil
 	}
 	return nil, nil
@@ -297,7 +298,7 @@ func (ac *authContext) record(d *Decision) (*ledger.Transaction, error) {
 		return nil, err
 	}
 	if d.Approved {
-		return t, ledger.ScheduleSettlement(op, t, kernel.At(now.Add(CardClearingDelay)), "settled")
+		return t, ledger.ScheduleSettlement(op, t, ledger.At(now.Add(CardClearingDelay)), "settled")
 	}
 	return t, nil
 }
@@ -373,14 +374,14 @@ func (s ruleScope) check() (*Decision, error) {
 			return s.declineBy(
 				"spendingRule.transactionSizeLimit.minimum",
 				"transaction_size_below_minimum",
-				fmt.Sprintf("%s is below %s minimum of %s", kernel.FormatCents(amount), s.owner, kernel.FormatCents(m.AmountCents)),
+				fmt.Sprintf("%s is below %s minimum of %s", ledger.FormatCents(amount), s.owner, ledger.FormatCents(m.AmountCents)),
 			), nil
 		}
 		if m := r.TransactionSizeLimit.Maximum; m != nil && amount > m.AmountCents {
 			return s.declineBy(
 				"spendingRule.transactionSizeLimit.maximum",
 				"transaction_size_exceeded",
-				fmt.Sprintf("%s is above %s maximum of %s", kernel.FormatCents(amount), s.owner, kernel.FormatCents(m.AmountCents)),
+				fmt.Sprintf("%s is above %s maximum of %s", ledger.FormatCents(amount), s.owner, ledger.FormatCents(m.AmountCents)),
 			), nil
 		}
 	}
@@ -391,7 +392,7 @@ func (s ruleScope) check() (*Decision, error) {
 	for _, u := range uses {
 		if after := u.Spend + amount; after > u.Limit.LimitAmount.AmountCents {
 			return s.declineBy(u.Rule, "spending_limit_exceeded", fmt.Sprintf("would bring %s %s spend to %s of %s%s", s.owner,
-				u.Limit.Preset, kernel.FormatCents(after), kernel.FormatCents(u.Limit.LimitAmount.AmountCents), windowText(u))), nil
+				u.Limit.Preset, ledger.FormatCents(after), ledger.FormatCents(u.Limit.LimitAmount.AmountCents), windowText(u))), nil
 		}
 	}
 	return nil, nil
@@ -478,7 +479,7 @@ const MagicDeclinePrefix = "DECLINE_"
 func checkMagic(req AuthorizationRequest) *Decision {
 	if reason, ok := magicAmounts[req.AmountCents]; ok {
 		return declineBy("sandbox.magicAmount", reason,
-			fmt.Sprintf("%s always declines with %s in the sandbox", kernel.FormatCents(req.AmountCents), reason))
+			fmt.Sprintf("%s always declines with %s in the sandbox", ledger.FormatCents(req.AmountCents), reason))
 	}
 	if rest, ok := strings.CutPrefix(req.Merchant.Name, MagicDeclinePrefix); ok && rest != "" {
 		return declineBy("sandbox.magicMerchant", strings.ToLower(rest),

@@ -303,7 +303,7 @@ func submissionOf(p *formPage) *inforequests.Submission {
 		}
 	}
 	if p.Want.Address {
-		s.Address = &kernel.Address{
+		s.Address = &parties.Address{
 			AddressLine:    v("address.addressLine"),
 			AddressLine2:   v("address.addressLine2"),
 			AddressCity:    v("address.addressCity"),

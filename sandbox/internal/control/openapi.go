@@ -7,7 +7,6 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/inforequests"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/traffic"
@@ -297,10 +296,10 @@ func describeDeliveries(docs *openapi.Registry, d describer) {
 	docs.Component("SandboxWebhookDelivery", deliveryView{})
 	docs.Component(
 		"WebhookEvent",
-		object(openapi.Schema{"entityId": stringType, "event": oneOfStrings(kernel.WebhookEventTypes...),
+		object(openapi.Schema{"entityId": stringType, "event": oneOfStrings(deliveries.EventTypes...),
 			"eventId": stringType}, "entityId", "event", "eventId"),
 	)
-	filters := []openapi.Param{{Name: "webhookId"}, {Name: "event", Schema: oneOfStrings(kernel.WebhookEventTypes...)},
+	filters := []openapi.Param{{Name: "webhookId"}, {Name: "event", Schema: oneOfStrings(deliveries.EventTypes...)},
 		{Name: "status", Schema: oneOfStrings(deliveries.DeliveryStatuses...)}}
 	d("sandbox.webhook_deliveries.list", "Webhook deliveries with every attempt", openapi.Op{Response: deliveryPage{},
 		Query: append(
@@ -330,7 +329,7 @@ func describeDeliveries(docs *openapi.Registry, d describer) {
 		),
 		Response: settleResult{}})
 	d("sandbox.webhooks.trigger", "Send a webhook endpoint a chosen event", openapi.Op{Status: http.StatusCreated,
-		Body: object(openapi.Schema{"event": oneOfStrings(kernel.WebhookEventTypes...),
+		Body: object(openapi.Schema{"event": oneOfStrings(deliveries.EventTypes...),
 			"entityId": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}, "event", "entityId"),
 		Response: deliveryView{}})
 	d(
@@ -341,7 +340,7 @@ func describeDeliveries(docs *openapi.Registry, d describer) {
 				" expense report, so every endpoint of the legal entity gets the event as in real use. entityId names the entity" +
 				" to act on (an account for card_creation.event, a card for aggregated_transaction.create, a user for" +
 				" expense_report.create); without it the trigger makes what it needs.",
-			Body: object(openapi.Schema{"event": oneOfStrings(kernel.WebhookEventTypes...),
+			Body: object(openapi.Schema{"event": oneOfStrings(deliveries.EventTypes...),
 				"entityId": openapi.Schema{"type": "string", "maxLength": 255},
 				"legalEntityId": openapi.Schema{
 					"type":        "string",

@@ -1,6 +1,8 @@
 package control
 
 import (
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"net/http"
 	"slices"
 	"strings"
@@ -60,9 +62,9 @@ func checkAmount(p *int64, required bool) error {
 	case p == nil && required:
 		d["/amountCents"] = "required"
 	case p != nil && *p > maxSimulatedCents:
-		d["/amountCents"] = "must be at most " + kernel.FormatCents(maxSimulatedCents) + " in a simulation"
+		d["/amountCents"] = "must be at most " + ledger.FormatCents(maxSimulatedCents) + " in a simulation"
 	default:
-		kernel.CheckAmountOf(d, "/amountCents", p, 1)
+		ledger.CheckAmountOf(d, "/amountCents", p, 1)
 	}
 	if len(d) > 0 {
 		return kernel.Invalid(d)
@@ -182,9 +184,9 @@ func (b cardEventBody) foreignField() string {
 func networkEvent(w *kernel.World, b cardEventBody) (cards.NetworkEvent, error) {
 	n := cards.NetworkEvent{
 		Type:          b.Type,
-		TransactionID: kernel.Deref(b.TransactionID),
+		TransactionID: jsonshape.Value(b.TransactionID),
 		AmountCents:   b.AmountCents,
-		CardID:        kernel.Deref(b.CardID),
+		CardID:        jsonshape.Value(b.CardID),
 	}
 	if _, known := cardEventFields[b.Type]; !known {
 		return n, kernel.InvalidField("/type", "must be one of "+strings.Join(cards.CardEventTypes, ", "))
@@ -197,7 +199,7 @@ func networkEvent(w *kernel.World, b cardEventBody) (cards.NetworkEvent, error) 
 		if n.CardID == "" {
 			return n, kernel.InvalidField("/cardId", "required for a verification")
 		}
-		m, err := merchantOf(w, kernel.Deref(b.MerchantID), b.Merchant)
+		m, err := merchantOf(w, jsonshape.Value(b.MerchantID), b.Merchant)
 		n.Merchant = m
 		return n, err
 	}

@@ -3,6 +3,7 @@ package control
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
@@ -27,13 +28,14 @@ type eventTrigger struct {
 // or on something they make first, never on the scenario's own data unless
 // it is named.
 var eventTriggers = map[string]eventTrigger{
-	kernel.EventCardCreation:      {noun: "account", kind: kernel.KindAccount, run: (*triggerRun).issueCard},
-	kernel.EventCardUpdate:        {noun: "card", kind: kernel.KindCard, run: (*triggerRun).updateCard},
-	kernel.EventCardDelete:        {noun: "card", kind: kernel.KindCard, run: (*triggerRun).closeCard},
-	kernel.EventTransactionCreate: {noun: "card", kind: kernel.KindCard, run: (*triggerRun).purchase},
-	kernel.EventTransactionUpdate: {noun: "transaction", kind: kernel.KindTransaction, run: (*triggerRun).clearPurchase},
-	kernel.EventExpenseReportNew:  {noun: "user", run: (*triggerRun).submitExpense},
-	kernel.EventExpenseReportUpdate: {
+	deliveries.EventCardCreation:      {noun: "account", kind: ledger.KindAccount, run: (*triggerRun).issueCard},
+	deliveries.EventCardUpdate:        {noun: "card", kind: cards.Kind, run: (*triggerRun).updateCard},
+	deliveries.EventCardDelete:        {noun: "card", kind: cards.Kind, run: (*triggerRun).closeCard},
+	deliveries.EventTransactionCreate: {noun: "card", kind: cards.Kind, run: (*triggerRun).purchase},
+	deliveries.EventTransactionUpdate: {noun: "transaction", kind: ledger.KindTransaction,
+		run: (*triggerRun).clearPurchase},
+	deliveries.EventExpenseReportNew: {noun: "user", run: (*triggerRun).submitExpense},
+	deliveries.EventExpenseReportUpdate: {
 		noun: "expense report",
 		kind: expenses.KindExpenseReport,
 		run:  (*triggerRun).editExpense,
@@ -155,7 +157,7 @@ func (t *triggerRun) authorize(cardID string) (*cards.Authorization, error) {
 	if !res.Decision.Approved {
 		outcome = "declined (" + res.Decision.Reason + "): transaction " + res.Transaction.ID
 	}
-	t.did("card %s bought %s at %s, %s", c.ID, kernel.FormatCents(triggerAmountCents), m.Name, outcome)
+	t.did("card %s bought %s at %s, %s", c.ID, ledger.FormatCents(triggerAmountCents), m.Name, outcome)
 	return res, nil
 }
 
@@ -212,7 +214,7 @@ func (t *triggerRun) submitExpense(userID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t.did("submitted expense report %s for %s by %s, paid to %s", r.ID, kernel.FormatCents(amount), submitter, bank)
+	t.did("submitted expense report %s for %s by %s, paid to %s", r.ID, ledger.FormatCents(amount), submitter, bank)
 	return r.ID, nil
 }
 

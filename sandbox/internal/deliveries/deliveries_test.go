@@ -101,7 +101,8 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	hook := enginetest.NewEndpoint(t, w)
 	for i := range deliveries.DisableAfterFailures + 1 {
-		if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, "card_"+string(rune('a'+i))); err != nil {
+		card := "card_" + string(rune('a'+i))
+		if _, err := deliveries.TriggerWebhook(w, hook.ID, deliveries.EventCardUpdate, card); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -196,7 +197,7 @@ func TestPausedEndpointQueuesAndArchiveCancels(t *testing.T) {
 		t.Fatalf("settlements queued nothing: %v", err)
 	}
 	for _, d := range page.Items {
-		if d.Status != deliveries.DeliveryQueued || d.Event != kernel.EventTransactionUpdate {
+		if d.Status != deliveries.DeliveryQueued || d.Event != deliveries.EventTransactionUpdate {
 			t.Fatalf("delivery for a paused endpoint = %+v", d)
 		}
 	}
@@ -216,7 +217,7 @@ func TestPausedEndpointQueuesAndArchiveCancels(t *testing.T) {
 	if len(left.Items) != len(page.Items)-1 {
 		t.Fatalf("%d canceled, want %d", len(left.Items), len(page.Items)-1)
 	}
-	if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, "card_x"); err == nil {
+	if _, err := deliveries.TriggerWebhook(w, hook.ID, deliveries.EventCardUpdate, "card_x"); err == nil {
 		t.Fatal("triggering an archived endpoint succeeded")
 	}
 }
@@ -287,7 +288,7 @@ func TestSuccessResetsTheBackoffCycle(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	hook := enginetest.NewEndpoint(t, w)
 	for _, card := range []string{"card_a", "card_b"} {
-		if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, card); err != nil {
+		if _, err := deliveries.TriggerWebhook(w, hook.ID, deliveries.EventCardUpdate, card); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -357,7 +358,7 @@ func TestCardEventsQueueBehindTheHead(t *testing.T) {
 	statusOf := func(webhookID, cardID string) string {
 		t.Helper()
 		page, err := deliveries.Deliveries(w,
-			deliveries.DeliveryFilter{WebhookID: webhookID, Event: kernel.EventCardCreation}, kernel.PageRequest{Size: 100})
+			deliveries.DeliveryFilter{WebhookID: webhookID, Event: deliveries.EventCardCreation}, kernel.PageRequest{Size: 100})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,7 +63,7 @@ func (f DeliveryFilter) match(d *WebhookDelivery) bool {
 // Check validates a filter, keyed by query parameter.
 func (f DeliveryFilter) Check() error {
 	d := map[string]string{}
-	if f.Event != "" && !slices.Contains(kernel.WebhookEventTypes, f.Event) {
+	if f.Event != "" && !slices.Contains(EventTypes, f.Event) {
 		d["event"] = "must be one of the webhook event types"
 	}
 	if f.Status != "" && !slices.Contains(DeliveryStatuses, f.Status) {
@@ -189,7 +189,7 @@ func Redeliver(w *kernel.World, id string) (*WebhookDelivery, error) {
 // test ids they do not know.
 func TriggerWebhook(w *kernel.World, webhookID, event, entityID string) (*WebhookDelivery, error) {
 	d := map[string]string{}
-	if !slices.Contains(kernel.WebhookEventTypes, event) {
+	if !slices.Contains(EventTypes, event) {
 		d["/event"] = "must be one of card.update, card.delete, card_creation.event, aggregated_transaction.create, " +
 			"aggregated_transaction.update, expense_report.create, expense_report.update"
 	}
@@ -205,7 +205,7 @@ func TriggerWebhook(w *kernel.World, webhookID, event, entityID string) (*Webhoo
 		if err != nil {
 			return err
 		}
-		eventID, err := op.NewID("evt_")
+		eventID, err := op.NewID(kernel.Events.Prefix)
 		if err != nil {
 			return err
 		}

@@ -23,7 +23,7 @@ type PastEvent struct {
 func RecordRefusals(op *kernel.Op, w *Webhook, attempts int, events []PastEvent) error {
 	refused := refusal(w.URL)
 	for i, e := range events {
-		eventID, err := op.NewID("evt_")
+		eventID, err := op.NewID(kernel.Events.Prefix)
 		if err != nil {
 			return err
 		}

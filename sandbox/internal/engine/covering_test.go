@@ -99,7 +99,7 @@ func TestEntriesKeepTheFactsFanningOutReads(t *testing.T) {
 	err := w.Update(func(op *kernel.Op) error {
 		a := enginetest.ActorInOp(t, op, "sk_sandbox_acme")
 		picky.EnabledEvents = []string{"card.update", "card.delete"}
-		if err := op.Save(kernel.KindWebhook, picky.ID, picky, deliveries.WebhookIndexes(picky)...); err != nil {
+		if err := op.Save(deliveries.KindWebhook, picky.ID, picky, deliveries.WebhookIndexes(picky)...); err != nil {
 			return err
 		}
 		if _, err := deliveries.SetWebhookStatus(op, a, paused.ID, deliveries.WebhookPaused, ""); err != nil {

@@ -92,7 +92,7 @@ func TestDemoCoversEveryDetailedStatus(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	seen := map[string]int{}
 	err := w.View(func(op *kernel.Op) error {
-		txns, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
+		txns, err := kernel.All[ledger.Transaction](op, ledger.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
 		for _, tx := range txns {
 			seen[tx.DetailedStatus]++
 		}
@@ -307,13 +307,13 @@ func TestLuhnAndRouting(t *testing.T) {
 	}
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	err := w.View(func(op *kernel.Op) error {
-		list, err := kernel.All[cards.Card](op, kernel.KindCard, kernel.IndexPrefix(cards.IndexCardLE))
+		list, err := kernel.All[cards.Card](op, cards.Kind, kernel.IndexPrefix(cards.IndexCardLE))
 		for _, c := range list {
 			if !kernel.LuhnValid(c.PAN) || len(c.PAN) != 16 {
 				t.Errorf("card %s PAN %s is not a valid 16-digit number", c.ID, c.PAN)
 			}
 		}
-		accs, _ := kernel.All[kernel.Account](op, kernel.KindAccount, kernel.IndexPrefix(ledger.IndexAccount))
+		accs, _ := kernel.All[ledger.Account](op, ledger.KindAccount, kernel.IndexPrefix(ledger.IndexAccount))
 		for _, a := range accs {
 			if !kernel.RoutingNumberValid(a.RoutingNumber) {
 				t.Errorf("account %s routing %s fails its checksum", a.ID, a.RoutingNumber)
@@ -328,7 +328,7 @@ func TestLuhnAndRouting(t *testing.T) {
 
 func TestFormatCents(t *testing.T) {
 	for c, want := range map[int64]string{0: "$0.00", 5: "$0.05", 123456: "$1,234.56", -100000000: "-$1,000,000.00"} {
-		if got := kernel.FormatCents(c); got != want {
+		if got := ledger.FormatCents(c); got != want {
 			t.Errorf("FormatCents(%d) = %q, want %q", c, got, want)
 		}
 	}
@@ -352,7 +352,7 @@ func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
 		t.Fatal("settlements emitted nothing")
 	}
 	for _, e := range evs {
-		if e.Event != kernel.EventTransactionUpdate || e.EntityID == "" || e.EventID == "" {
+		if e.Event != deliveries.EventTransactionUpdate || e.EntityID == "" || e.EventID == "" {
 			t.Fatalf("emitted %+v", e)
 		}
 	}
@@ -380,7 +380,8 @@ func TestOrderedIDsSortInCreationOrder(t *testing.T) {
 	var ids []string
 	err := w.Update(func(op *kernel.Op) error {
 		for range 3 {
-			d, err := deliveries.QueueDelivery(op, hook, "evt_x", kernel.EventCardUpdate, "card_x", deliveries.SourceEvent, "")
+			d, err := deliveries.QueueDelivery(op, hook, "evt_x", deliveries.EventCardUpdate, "card_x",
+				deliveries.SourceEvent, "")
 			if err != nil {
 				return err
 			}

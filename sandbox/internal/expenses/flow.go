@@ -2,6 +2,8 @@ package expenses
 
 import (
 	"encoding/json"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,7 +147,7 @@ func CreateExpenseReport(op *kernel.Op, a *kernel.Actor, in *ExpenseReportInput)
 	r := &ExpenseReport{LegalEntityID: le, SubmittedByUserID: in.SubmittedByUserID, AmountCents: *in.AmountCents,
 		Currency: in.currency(), TransactionDate: txDate.UTC(), Memo: in.Memo, DestinationID: in.DestinationID,
 		DocumentIDs: in.DocumentIDs, FxRateToUsd: in.FxRateToUsd,
-		NoReceiptReason: strings.TrimSpace(kernel.Deref(in.NoReceiptReason))}
+		NoReceiptReason: strings.TrimSpace(jsonshape.Value(in.NoReceiptReason))}
 	if in.FxRateUpdatedAt != nil {
 		t, _ := time.Parse(time.RFC3339, *in.FxRateUpdatedAt)
 		t = t.UTC()
@@ -182,7 +184,7 @@ func SubmitExpense(op *kernel.Op, r *ExpenseReport, declaredID string) error {
 	if err := saveExpense(op, r); err != nil {
 		return err
 	}
-	return op.Emit(r.LegalEntityID, kernel.EventExpenseReportNew, r.ID)
+	return op.Emit(r.LegalEntityID, deliveries.EventExpenseReportNew, r.ID)
 }
 
 func saveExpense(op *kernel.Op, r *ExpenseReport) error {
@@ -199,7 +201,7 @@ func changeExpense(op *kernel.Op, r *ExpenseReport) error {
 	if err := syncExpenseTask(op, r); err != nil {
 		return err
 	}
-	return op.Emit(r.LegalEntityID, kernel.EventExpenseReportUpdate, r.ID)
+	return op.Emit(r.LegalEntityID, deliveries.EventExpenseReportUpdate, r.ID)
 }
 
 func requirePending(r *ExpenseReport) error {
@@ -333,7 +335,7 @@ func ExpenseReportDetailsOf(op *kernel.Op, r *ExpenseReport) (*ExpenseReportDeta
 
 func userOrNil(op *kernel.Op, id string) *kernel.User {
 	var u kernel.User
-	if ok, err := op.Get(kernel.KindUser, id, &u); err != nil || !ok {
+	if ok, err := op.Get(kernel.Users.Name, id, &u); err != nil || !ok {
 		return nil
 	}
 	return &u

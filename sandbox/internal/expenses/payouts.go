@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"math"
 	"strconv"
 	"time"
@@ -55,15 +56,15 @@ func UsdCents(r *ExpenseReport) int64 {
 
 // PayoutSource is the account reimbursements leave from: the legal
 // entity's first open debit account, through its primary virtual account.
-func PayoutSource(op *kernel.Op, legalEntityID string) (*kernel.Account, *ledger.VirtualAccount, error) {
-	accs, err := kernel.All[kernel.Account](op, kernel.KindAccount, kernel.IndexPrefix(ledger.IndexAccount, legalEntityID))
+func PayoutSource(op *kernel.Op, legalEntityID string) (*ledger.Account, *ledger.VirtualAccount, error) {
+	accs, err := kernel.All[ledger.Account](op, ledger.KindAccount, kernel.IndexPrefix(ledger.IndexAccount, legalEntityID))
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, acc := range accs {
 		if acc.Type == "debit" && acc.Status == "open" {
 			var va ledger.VirtualAccount
-			_, err := op.Get(kernel.KindVirtualAccount, acc.PrimaryVirtualAccountID, &va)
+			_, err := op.Get(ledger.KindVirtualAccount, acc.PrimaryVirtualAccountID, &va)
 			return &acc, &va, err
 		}
 	}
@@ -72,7 +73,7 @@ func PayoutSource(op *kernel.Op, legalEntityID string) (*kernel.Account, *ledger
 }
 
 // checkPayoutFunds refuses a payout larger than the source can send.
-func checkPayoutFunds(op *kernel.Op, acc *kernel.Account, va *ledger.VirtualAccount, amount int64) error {
+func checkPayoutFunds(op *kernel.Op, acc *ledger.Account, va *ledger.VirtualAccount, amount int64) error {
 	cash, err := ledger.TotalsOf(op, acc.ID, "cash")
 	if err != nil {
 		return err
@@ -84,11 +85,11 @@ func checkPayoutFunds(op *kernel.Op, acc *kernel.Account, va *ledger.VirtualAcco
 	avail := min(cash.Available(), own.Available())
 	if amount > avail {
 		return kernel.Errorf(kernel.CodeInsufficientFunds, "insufficient funds: %s requested, %s available on %s",
-			kernel.FormatCents(amount),
-			kernel.FormatCents(avail),
+			ledger.FormatCents(amount),
+			ledger.FormatCents(avail),
 			acc.ID).
-			With("available", kernel.FormatCents(avail)).
-			With("requested", kernel.FormatCents(amount))
+			With("available", ledger.FormatCents(avail)).
+			With("requested", ledger.FormatCents(amount))
 	}
 	return nil
 }
@@ -131,14 +132,14 @@ func approveExpense(op *kernel.Op, r *ExpenseReport, reviewerID, field string) e
 func PayoutTransaction(
 	op *kernel.Op,
 	r *ExpenseReport,
-	acc *kernel.Account,
+	acc *ledger.Account,
 	va *ledger.VirtualAccount,
 	amount int64,
 	detailed string,
 	at time.Time,
 ) (*ledger.Transaction, error) {
 	var submitter kernel.User
-	if _, err := op.Get(kernel.KindUser, r.SubmittedByUserID, &submitter); err != nil {
+	if _, err := op.Get(kernel.Users.Name, r.SubmittedByUserID, &submitter); err != nil {
 		return nil, err
 	}
 	t := &ledger.Transaction{
@@ -271,14 +272,14 @@ func (b *BulkExpenseAction) Validate() error {
 	d := map[string]string{}
 	switch b.Action {
 	case "approve", "reject":
-		if kernel.Deref(b.ReviewedByUserID) == "" {
+		if jsonshape.Value(b.ReviewedByUserID) == "" {
 			d["/reviewedByUserId"] = "required to " + b.Action
 		}
-		if b.Action == "reject" && kernel.Deref(b.Reason) == "" {
+		if b.Action == "reject" && jsonshape.Value(b.Reason) == "" {
 			d["/reason"] = "required to reject"
 		}
 	case "cancel":
-		if kernel.Deref(b.CancelledByUserID) == "" {
+		if jsonshape.Value(b.CancelledByUserID) == "" {
 			d["/cancelledByUserId"] = "required to cancel"
 		}
 	default:
@@ -375,7 +376,7 @@ func ParseReceipt(cat *fixtures.Catalog, data []byte, now time.Time) ParsedRecei
 		AmountCents:        amount,
 		Currency:           "USD",
 		AmountConfidence:   conf,
-		AmountRaw:          "TOTAL " + kernel.FormatCents(amount),
+		AmountRaw:          "TOTAL " + ledger.FormatCents(amount),
 		Date:               date.Format(time.DateOnly),
 		DateConfidence:     "high",
 		DateRaw:            date.Format("01/02/2006"),

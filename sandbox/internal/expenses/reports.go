@@ -2,6 +2,8 @@ package expenses
 
 import (
 	"encoding/json"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"regexp"
 	"slices"
 	"strconv"
@@ -129,7 +131,7 @@ type CustomMerchant struct {
 // is not found, naming the request field.
 func memberOf(op *kernel.Op, legalEntityID, id, field string) (*kernel.User, error) {
 	var u kernel.User
-	ok, err := op.Get(kernel.KindUser, id, &u)
+	ok, err := op.Get(kernel.Users.Name, id, &u)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +202,7 @@ func (in *ExpenseReportInput) Validate() error {
 	if in.AmountCents == nil {
 		d["/amountCents"] = "required: a positive amount in cents"
 	}
-	kernel.CheckAmountOf(d, "/amountCents", in.AmountCents, 1)
+	ledger.CheckAmountOf(d, "/amountCents", in.AmountCents, 1)
 	cur := in.currency()
 	if !currencyPattern.MatchString(cur) {
 		d["/currency"] = "must be an ISO 4217 code such as USD"
@@ -220,7 +222,7 @@ func (in *ExpenseReportInput) Validate() error {
 		checkInstant(d, "/fxRateUpdatedAt", *in.FxRateUpdatedAt, true)
 	}
 	checkUnique(d, "/documentIds", in.DocumentIDs)
-	if len(in.DocumentIDs) == 0 && strings.TrimSpace(kernel.Deref(in.NoReceiptReason)) == "" {
+	if len(in.DocumentIDs) == 0 && strings.TrimSpace(jsonshape.Value(in.NoReceiptReason)) == "" {
 		d["/noReceiptReason"] = "required when no documentIds (receipts) are given"
 	}
 	if len(d) > 0 {
@@ -296,7 +298,7 @@ func (p *ExpenseReportPatch) Validate() error {
 	if p.UpdatedByUserID == "" {
 		d["/updatedByUserId"] = "required"
 	}
-	kernel.CheckAmountOf(d, "/amountCents", p.AmountCents, 1)
+	ledger.CheckAmountOf(d, "/amountCents", p.AmountCents, 1)
 	if p.Currency != nil && !currencyPattern.MatchString(*p.Currency) {
 		d["/currency"] = "must be an ISO 4217 code such as USD"
 	}

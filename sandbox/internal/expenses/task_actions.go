@@ -95,7 +95,7 @@ func actOnPayment(op *kernel.Op, t *Task, action string) error {
 			if err := ledger.SetTransactionStatus(op, txn, "pending"); err != nil {
 				return err
 			}
-			if err := ledger.ScheduleSettlement(op, txn, kernel.At(op.Now.Add(TaskPaymentApprovalDelay)),
+			if err := ledger.ScheduleSettlement(op, txn, ledger.At(op.Now.Add(TaskPaymentApprovalDelay)),
 				"settled"); err != nil {
 				return err
 			}

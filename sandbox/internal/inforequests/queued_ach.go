@@ -2,6 +2,7 @@ package inforequests
 
 import (
 	"fmt"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
@@ -78,10 +79,10 @@ func holdACH(
 		return nil, err
 	}
 	var c parties.Contact
-	if _, err := op.Get(kernel.KindContact, ir.ContactID, &c); err != nil {
+	if _, err := op.Get(parties.KindContact, ir.ContactID, &c); err != nil {
 		return nil, err
 	}
-	id, err := op.NewID(kernel.PrefixTransfer)
+	id, err := op.NewID(ledger.PrefixTransfer)
 	if err != nil {
 		return nil, err
 	}
@@ -154,17 +155,17 @@ func releaseQueuedACH(op *kernel.Op, ir *InformationRequest, dests []*parties.De
 
 func release(op *kernel.Op, t *ledger.Transaction, q *QueuedACH, bank *parties.Destination, days int) error {
 	var c parties.Contact
-	if _, err := op.Get(kernel.KindContact, bank.ContactID, &c); err != nil {
+	if _, err := op.Get(parties.KindContact, bank.ContactID, &c); err != nil {
 		return err
 	}
 	t.Description = "ACH to " + c.Name
 	if t.ACHInfo != nil {
 		t.ACHInfo.CounterpartyBank = ledger.FirstNonEmpty(bank.BankName, t.ACHInfo.CounterpartyBank)
 	}
-	if err := op.Save(kernel.KindTransaction, t.ID, t, ledger.TxnIndexes(t)...); err != nil {
+	if err := op.Save(ledger.KindTransaction, t.ID, t, ledger.TxnIndexes(t)...); err != nil {
 		return err
 	}
-	if err := op.Emit(t.LegalEntityID, kernel.EventTransactionUpdate, t.ID); err != nil {
+	if err := op.Emit(t.LegalEntityID, deliveries.EventTransactionUpdate, t.ID); err != nil {
 		return err
 	}
 	at := ledger.AddBusinessDays(op.Now, days)

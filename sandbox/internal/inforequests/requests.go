@@ -117,7 +117,7 @@ func PendingInfoRequest(op *kernel.Op, contactID string) (*InformationRequest, e
 // to the secure form.
 func CreateInformationRequest(op *kernel.Op, a *kernel.Actor, in InfoRequestInput) (*InformationRequest, error) {
 	var c parties.Contact
-	ok, err := op.Get(kernel.KindContact, in.ContactID, &c)
+	ok, err := op.Get(parties.KindContact, in.ContactID, &c)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func CreateInformationRequest(op *kernel.Op, a *kernel.Actor, in InfoRequestInpu
 			With("id", c.ID).
 			With("pendingInformationRequestId", pending.ID)
 	}
-	id, err := op.NewID(kernel.PrefixInfoRequest)
+	id, err := op.NewID(Prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -310,15 +310,15 @@ func infoEmailHTML(contact, requester, company, asked, link, note string) string
 func InfoParties(op *kernel.Op, ir *InformationRequest) (legalEntity, contact string, err error) {
 	var le kernel.LegalEntity
 	var c parties.Contact
-	if _, err = op.Get(kernel.KindLegalEntity, ir.LegalEntityID, &le); err != nil {
+	if _, err = op.Get(kernel.LegalEntities.Name, ir.LegalEntityID, &le); err != nil {
 		return "", "", err
 	}
-	_, err = op.Get(kernel.KindContact, ir.ContactID, &c)
+	_, err = op.Get(parties.KindContact, ir.ContactID, &c)
 	return le.Name, c.Name, err
 }
 
 // DestinationsOf lists a contact's destinations in creation order.
 func DestinationsOf(op *kernel.Op, contactID string) ([]parties.Destination, error) {
-	return kernel.All[parties.Destination](op, kernel.KindDestination,
+	return kernel.All[parties.Destination](op, parties.KindDestination,
 		kernel.IndexPrefix(parties.IndexDestContact, contactID))
 }

@@ -16,7 +16,7 @@ type Submission struct {
 	BankAccount       *BankAccountDetails `json:"bankAccount,omitempty"`
 	InternationalWire *WireDetails        `json:"internationalWire,omitempty"`
 	CryptoAddress     *CryptoDetails      `json:"cryptoAddress,omitempty"`
-	Address           *kernel.Address     `json:"address,omitempty"`
+	Address           *parties.Address    `json:"address,omitempty"`
 	Tax               *TaxDetails         `json:"tax,omitempty"`
 }
 
@@ -152,7 +152,7 @@ func (w *WireDetails) check(d map[string]string) {
 	if strings.TrimSpace(w.BankName) == "" {
 		d["internationalWire.bankName"] = "enter the bank's name"
 	}
-	if !kernel.IsCountryCode(strings.ToUpper(w.BankCountry)) {
+	if !parties.IsCountryCode(strings.ToUpper(w.BankCountry)) {
 		d["internationalWire.bankCountry"] = "must be a two-letter country code"
 	}
 }
@@ -169,14 +169,14 @@ func (c *CryptoDetails) check(d map[string]string) {
 }
 
 // checkFormAddress checks the form's address section.
-func checkFormAddress(a *kernel.Address, d map[string]string) {
+func checkFormAddress(a *parties.Address, d map[string]string) {
 	for field, v := range map[string]string{"addressLine": a.AddressLine, "addressCity": a.AddressCity,
 		"addressState": a.AddressState} {
 		if strings.TrimSpace(v) == "" {
 			d["address."+field] = "required"
 		}
 	}
-	if !kernel.IsCountryCode(a.AddressCountry) {
+	if !parties.IsCountryCode(a.AddressCountry) {
 		d["address.addressCountry"] = "must be a two-letter country code"
 	}
 	if a.AddressCountry == "US" && !usZip.MatchString(a.AddressZip) {
@@ -253,7 +253,7 @@ func SubmitInformation(op *kernel.Op, id string, s *Submission) (*InformationReq
 // storeSubmission writes the submitted details onto the contact.
 func storeSubmission(op *kernel.Op, ir *InformationRequest, s *Submission) ([]*parties.Destination, error) {
 	var c parties.Contact
-	ok, err := op.Get(kernel.KindContact, ir.ContactID, &c)
+	ok, err := op.Get(parties.KindContact, ir.ContactID, &c)
 	if err != nil {
 		return nil, fmt.Errorf("contact %s of request %s: %w", ir.ContactID, ir.ID, err)
 	}
@@ -292,7 +292,7 @@ func storeSubmission(op *kernel.Op, ir *InformationRequest, s *Submission) ([]*p
 		data["tax"] = map[string]string{"type": s.Tax.Type, "number": s.Tax.Number}
 		c.Data, _ = json.Marshal(data)
 	}
-	return dests, op.Save(kernel.KindContact, c.ID, &c, parties.ContactIndexes(&c)...)
+	return dests, op.Save(parties.KindContact, c.ID, &c, parties.ContactIndexes(&c)...)
 }
 
 // generatedSubmission makes valid details for every requested item.
@@ -322,7 +322,7 @@ func generatedSubmission(op *kernel.Op, ir *InformationRequest) *Submission {
 		s.CryptoAddress = &CryptoDetails{Address: "0x" + f.HexUint(160)[2:], Chain: "ethereum", Currency: "usdc"}
 	}
 	if r.Address != nil && *r.Address {
-		s.Address = &kernel.Address{
+		s.Address = &parties.Address{
 			AddressLine:    f.Street(),
 			AddressCity:    f.City(),
 			AddressState:   f.StateAbr(),

@@ -3,6 +3,7 @@ package invoices
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"html"
 	"strings"
 	"time"
@@ -33,7 +34,7 @@ type invoicePayload struct {
 // after its due date, in its time zone.
 func InvoiceOverdueAt(inv *Invoice) time.Time {
 	loc := inv.Location()
-	return kernel.CalDateOf(inv.DueAt, loc).AddDays(1).Start(loc)
+	return CalDateOf(inv.DueAt, loc).AddDays(1).Start(loc)
 }
 
 // Location is the invoice's time zone (UTC when it cannot be loaded).
@@ -115,7 +116,7 @@ func eventInvoice(op *kernel.Op, ev *kernel.Event) (*Invoice, error) {
 		return nil, err
 	}
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, p.InvoiceID, &inv)
+	ok, err := op.Get(Kind, p.InvoiceID, &inv)
 	if err != nil {
 		return nil, fmt.Errorf("invoice %s: not found (%w)", p.InvoiceID, err)
 	}
@@ -168,20 +169,20 @@ func RunDue(op *kernel.Op, ev *kernel.Event) (string, error) {
 func deliverInvoice(op *kernel.Op, inv *Invoice) error {
 	now := op.Now
 	inv.SentAt = &now
-	return emailInvoice(op, inv, kernel.EmailInvoice)
+	return emailInvoice(op, inv, MessageInvoice)
 }
 
 // Email puts an invoice's email in the outbox, as sending it did: a
 // scenario's sent invoices were sent before the world started.
 func Email(op *kernel.Op, inv *Invoice) error {
-	return emailInvoice(op, inv, kernel.EmailInvoice)
+	return emailInvoice(op, inv, MessageInvoice)
 }
 
 // remindInvoice emails a reminder and remembers when.
 func remindInvoice(op *kernel.Op, inv *Invoice) error {
 	now := op.Now
 	inv.LastReminderAt = &now
-	return emailInvoice(op, inv, kernel.EmailInvoiceReminder)
+	return emailInvoice(op, inv, MessageReminder)
 }
 
 // Remind sends a reminder for one of the actor's sent, open
@@ -217,12 +218,12 @@ func emailInvoice(op *kernel.Op, inv *Invoice, kind string) error {
 		return err
 	}
 	loc := inv.Location()
-	due := kernel.CalDateOf(inv.DueAt, loc).String()
-	owed := kernel.FormatCents(inv.TotalCents() - inv.CollectedCents)
+	due := CalDateOf(inv.DueAt, loc).String()
+	owed := ledger.FormatCents(inv.TotalCents() - inv.CollectedCents)
 	link := kernel.SandboxPath(op.W.ID, "/documents/"+inv.DocumentID)
 	subject := fmt.Sprintf("Invoice %s from %s", inv.Number, s.CompanyName)
 	lead := fmt.Sprintf("%s sent you invoice %s for %s, due %s.", s.CompanyName, inv.Number, owed, due)
-	if kind == kernel.EmailInvoiceReminder {
+	if kind == MessageReminder {
 		state := "is due " + due
 		if inv.Status == InvoiceOverdue || !op.Now.Before(InvoiceOverdueAt(inv)) {
 			state = "was due " + due + " and is overdue"
@@ -245,7 +246,7 @@ func emailInvoice(op *kernel.Op, inv *Invoice, kind string) error {
 // renderInvoice renders an invoice as a small HTML document.
 func renderInvoice(op *kernel.Op, id string) ([]byte, error) {
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, id, &inv)
+	ok, err := op.Get(Kind, id, &inv)
 	if err != nil {
 		return nil, fmt.Errorf("invoice %s: not found (%w)", id, err)
 	}
@@ -263,16 +264,16 @@ func renderInvoice(op *kernel.Op, id string) ([]byte, error) {
 		e(inv.Number))
 	fmt.Fprintf(&b, "<h1>%s</h1><p>Invoice %s &middot; %s</p>", e(s.CompanyName), e(inv.Number), e(inv.Status))
 	fmt.Fprintf(&b, "<p>Billed to %s &lt;%s&gt;<br>Issued %s &middot; Due %s</p><table>", e(inv.BilledTo.Name),
-		e(inv.BilledTo.Email), kernel.CalDateOf(inv.IssuedAt, loc), kernel.CalDateOf(inv.DueAt, loc))
+		e(inv.BilledTo.Email), CalDateOf(inv.IssuedAt, loc), CalDateOf(inv.DueAt, loc))
 	for _, li := range inv.LineItems {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%g</td><td>%s</td></tr>", e(li.Name), li.Quantity,
-			kernel.FormatCents(li.PriceCents))
+			ledger.FormatCents(li.PriceCents))
 	}
 	sums := inv.Sums()
 	fmt.Fprintf(&b,
 		"</table><p>Subtotal %s &middot; Discount %s &middot; Tax %s &middot; <strong>Total %s</strong> &middot; Paid %s</p>",
-		kernel.FormatCents(sums.Subtotal), kernel.FormatCents(sums.Discount), kernel.FormatCents(sums.Tax),
-		kernel.FormatCents(sums.Total), kernel.FormatCents(inv.CollectedCents))
+		ledger.FormatCents(sums.Subtotal), ledger.FormatCents(sums.Discount), ledger.FormatCents(sums.Tax),
+		ledger.FormatCents(sums.Total), ledger.FormatCents(inv.CollectedCents))
 	if inv.Memo != "" {
 		fmt.Fprintf(&b, "<p>%s</p>", e(inv.Memo))
 	}

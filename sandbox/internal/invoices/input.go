@@ -3,6 +3,7 @@ package invoices
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"slices"
 	"strings"
 	"time"
@@ -45,7 +46,7 @@ func (l *LineItemsInput) check(d map[string]string, path string) {
 		if li.PriceCents == nil {
 			d[p+"/priceCents"] = "required: a non-negative amount in cents"
 		}
-		kernel.CheckAmountOf(d, p+"/priceCents", li.PriceCents, 0)
+		ledger.CheckAmountOf(d, p+"/priceCents", li.PriceCents, 0)
 	}
 	checkAdjustment(d, path+"/discount", l.Discount, true)
 	checkAdjustment(d, path+"/tax", l.Tax, false)
@@ -61,8 +62,8 @@ func (l *LineItemsInput) checkTotal(d map[string]string, path string) {
 	for _, li := range l.LineItems {
 		sub += li.Quantity * float64(*li.PriceCents)
 	}
-	if sub > kernel.MaxAmountCents || invoiceTotals(l.lines(), l.Discount, l.Tax).Total > kernel.MaxAmountCents {
-		d[path] = "the invoice total must be at most " + kernel.FormatCents(kernel.MaxAmountCents)
+	if sub > ledger.MaxAmountCents || invoiceTotals(l.lines(), l.Discount, l.Tax).Total > ledger.MaxAmountCents {
+		d[path] = "the invoice total must be at most " + ledger.FormatCents(ledger.MaxAmountCents)
 	}
 }
 
@@ -99,7 +100,7 @@ func checkAdjustment(d map[string]string, path string, a *Adjustment, fixedAllow
 		if a.AmountCents == nil {
 			d[path+"/amountCents"] = "required: a non-negative amount in cents"
 		}
-		kernel.CheckAmountOf(d, path+"/amountCents", a.AmountCents, 0)
+		ledger.CheckAmountOf(d, path+"/amountCents", a.AmountCents, 0)
 		if a.Percent != nil {
 			d[path+"/percent"] = "does not apply to a fixed discount"
 		}
@@ -123,7 +124,7 @@ type InvoiceDetailsInput struct {
 	CCEmails           []string        `json:"ccEmails"`
 
 	loc         *time.Location
-	issued, due kernel.CalDate
+	issued, due CalDate
 }
 
 func (in *InvoiceDetailsInput) check(d map[string]string, path string, update bool) {
@@ -131,16 +132,16 @@ func (in *InvoiceDetailsInput) check(d map[string]string, path string, update bo
 		d[path] = "required"
 		return
 	}
-	loc, err := kernel.InvoiceZone(in.InvoiceTz)
+	loc, err := Zone(in.InvoiceTz)
 	if err != nil {
 		d[path+"/invoiceTz"] = err.Error()
 	}
 	in.loc = loc
 	var ok1, ok2 bool
-	if in.issued, ok1 = kernel.ParseCalDate(in.IssuedAt); !ok1 {
+	if in.issued, ok1 = ParseCalDate(in.IssuedAt); !ok1 {
 		d[path+"/issuedAt"] = "required: a YYYY-MM-DD date"
 	}
-	if in.due, ok2 = kernel.ParseCalDate(in.DueAt); !ok2 {
+	if in.due, ok2 = ParseCalDate(in.DueAt); !ok2 {
 		d[path+"/dueAt"] = "required: a YYYY-MM-DD date"
 	}
 	if ok1 && ok2 && in.due.Before(in.issued) {

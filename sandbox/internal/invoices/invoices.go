@@ -53,10 +53,10 @@ type Adjustment struct {
 // BilledTo is who an invoice is addressed to, copied from its customer
 // (or contact) when it is issued.
 type BilledTo struct {
-	Name     string          `json:"name"`
-	Email    string          `json:"email"`
-	Address  *kernel.Address `json:"address,omitempty"`
-	CCEmails []string        `json:"ccEmails,omitempty"`
+	Name     string           `json:"name"`
+	Email    string           `json:"email"`
+	Address  *parties.Address `json:"address,omitempty"`
+	CCEmails []string         `json:"ccEmails,omitempty"`
 }
 
 // InvoicePayment is a transaction linked to an invoice: an internal one
@@ -148,7 +148,7 @@ func List(
 	}
 	req.Desc = !f.Asc
 	eq := func(want, got string) bool { return want == "" || want == got }
-	return kernel.List(op, kernel.KindInvoice, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(inv *Invoice) bool {
+	return kernel.List(op, Kind, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(inv *Invoice) bool {
 		return eq(f.Status, inv.Status) && eq(f.CustomerID, inv.CustomerID) && eq(f.ContactID, inv.ContactID) &&
 			eq(f.AccountID, inv.AccountID)
 	})
@@ -157,7 +157,7 @@ func List(
 // InvoiceOf loads one of the actor's invoices.
 func InvoiceOf(op *kernel.Op, a *kernel.Actor, id string) (*Invoice, error) {
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, id, &inv)
+	ok, err := op.Get(Kind, id, &inv)
 	if err != nil {
 		return nil, err
 	}
@@ -196,19 +196,19 @@ func claimInvoiceNumber(op *kernel.Op, legalEntityID, number, self string) error
 
 // invoiceTarget resolves an invoice's accountId: an open account of the
 // legal entity, or one of its open virtual accounts.
-func invoiceTarget(op *kernel.Op, legalEntityID, id, field string) (*kernel.Account, *ledger.VirtualAccount, error) {
-	var acc kernel.Account
+func invoiceTarget(op *kernel.Op, legalEntityID, id, field string) (*ledger.Account, *ledger.VirtualAccount, error) {
+	var acc ledger.Account
 	var va ledger.VirtualAccount
-	if ok, err := op.Get(kernel.KindVirtualAccount, id, &va); err != nil {
+	if ok, err := op.Get(ledger.KindVirtualAccount, id, &va); err != nil {
 		return nil, nil, err
 	} else if ok && va.LegalEntityID == legalEntityID {
 		if va.ClosedAt != nil {
 			return nil, nil, kernel.InvalidField(field, "virtual account "+id+" is closed")
 		}
-		_, err := op.Get(kernel.KindAccount, va.AccountID, &acc)
+		_, err := op.Get(ledger.KindAccount, va.AccountID, &acc)
 		return &acc, &va, err
 	}
-	ok, err := op.Get(kernel.KindAccount, id, &acc)
+	ok, err := op.Get(ledger.KindAccount, id, &acc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -218,7 +218,7 @@ func invoiceTarget(op *kernel.Op, legalEntityID, id, field string) (*kernel.Acco
 	if acc.Status == "closed" {
 		return nil, nil, kernel.InvalidField(field, "account "+id+" is closed")
 	}
-	if _, err := op.Get(kernel.KindVirtualAccount, acc.PrimaryVirtualAccountID, &va); err != nil {
+	if _, err := op.Get(ledger.KindVirtualAccount, acc.PrimaryVirtualAccountID, &va); err != nil {
 		return nil, nil, err
 	}
 	return &acc, &va, nil
@@ -226,18 +226,18 @@ func invoiceTarget(op *kernel.Op, legalEntityID, id, field string) (*kernel.Acco
 
 // InvoiceAccount returns the account an invoice is paid into and, when
 // its accountId names a virtual account, that virtual account.
-func InvoiceAccount(op *kernel.Op, inv *Invoice) (*kernel.Account, *ledger.VirtualAccount, error) {
-	var acc kernel.Account
+func InvoiceAccount(op *kernel.Op, inv *Invoice) (*ledger.Account, *ledger.VirtualAccount, error) {
+	var acc ledger.Account
 	var va ledger.VirtualAccount
-	ok, err := op.Get(kernel.KindVirtualAccount, inv.AccountID, &va)
+	ok, err := op.Get(ledger.KindVirtualAccount, inv.AccountID, &va)
 	if err != nil {
 		return nil, nil, err
 	}
 	if ok {
-		_, err := op.Get(kernel.KindAccount, va.AccountID, &acc)
+		_, err := op.Get(ledger.KindAccount, va.AccountID, &acc)
 		return &acc, &va, err
 	}
-	_, err = op.Get(kernel.KindAccount, inv.AccountID, &acc)
+	_, err = op.Get(ledger.KindAccount, inv.AccountID, &acc)
 	return &acc, nil, err
 }
 
@@ -292,10 +292,10 @@ func compactJSON(raw json.RawMessage) json.RawMessage {
 // generated document, and sends it unless its issue date is still ahead.
 func issueInvoice(op *kernel.Op, inv *Invoice) error {
 	var err error
-	if inv.ID, err = op.NewID(kernel.PrefixInvoice); err != nil {
+	if inv.ID, err = op.NewID(Prefix); err != nil {
 		return err
 	}
-	if inv.DetailsID, err = op.NewID(kernel.PrefixInvoiceDetails); err != nil {
+	if inv.DetailsID, err = op.NewID(PrefixDetails); err != nil {
 		return err
 	}
 	if inv.Seq, err = op.NextSeq(); err != nil {
@@ -349,7 +349,7 @@ func Store(op *kernel.Op, inv *Invoice) error {
 	if err := planInvoiceEvents(op, inv); err != nil {
 		return err
 	}
-	return op.Save(kernel.KindInvoice, inv.ID, inv, invoiceIndexes(inv)...)
+	return op.Save(Kind, inv.ID, inv, invoiceIndexes(inv)...)
 }
 
 // Update changes an open invoice. Details replace the old ones and

@@ -190,11 +190,11 @@ func checkExternal(d map[string]string, p string, method json.RawMessage, paidAt
 		checkPaymentMethod(d, p+"/paymentMethod", method)
 	}
 	if _, err := time.Parse(time.RFC3339, paidAt); err != nil {
-		if _, ok := kernel.ParseCalDate(paidAt); !ok {
+		if _, ok := ParseCalDate(paidAt); !ok {
 			d[p+"/paidAt"] = "required: an RFC 3339 date-time or a YYYY-MM-DD date"
 		}
 	}
-	kernel.CheckAmountOf(d, p+"/amountCents", amount, 1)
+	ledger.CheckAmountOf(d, p+"/amountCents", amount, 1)
 	if txn != "" {
 		d[p+"/aggregatedTransactionId"] = "does not apply to an external transaction"
 	}

@@ -45,20 +45,20 @@ type SeriesTemplate struct {
 // it the invoice is sent and the following one is prepared, until the end
 // condition is met.
 type InvoiceSeries struct {
-	ID                string                `json:"id"`
-	LegalEntityID     string                `json:"legalEntityId"`
-	Status            string                `json:"status"`
-	Rule              kernel.RecurrenceRule `json:"recurrenceRule"`
-	PaymentTermsDays  int                   `json:"paymentTermsDays"`
-	Timezone          string                `json:"invoiceTz"`
-	StartDate         string                `json:"startDate"`
-	End               kernel.EndCondition   `json:"endCondition"`
-	NextScheduledDate *time.Time            `json:"nextScheduledDate,omitempty"`
-	Template          SeriesTemplate        `json:"template"`
-	PaymentMethods    json.RawMessage       `json:"paymentMethods,omitempty"`
-	AccountID         string                `json:"accountId"`
-	ContactID         string                `json:"contactId,omitempty"`
-	CustomerID        string                `json:"customerId,omitempty"`
+	ID                string          `json:"id"`
+	LegalEntityID     string          `json:"legalEntityId"`
+	Status            string          `json:"status"`
+	Rule              RecurrenceRule  `json:"recurrenceRule"`
+	PaymentTermsDays  int             `json:"paymentTermsDays"`
+	Timezone          string          `json:"invoiceTz"`
+	StartDate         string          `json:"startDate"`
+	End               EndCondition    `json:"endCondition"`
+	NextScheduledDate *time.Time      `json:"nextScheduledDate,omitempty"`
+	Template          SeriesTemplate  `json:"template"`
+	PaymentMethods    json.RawMessage `json:"paymentMethods,omitempty"`
+	AccountID         string          `json:"accountId"`
+	ContactID         string          `json:"contactId,omitempty"`
+	CustomerID        string          `json:"customerId,omitempty"`
 	// Occurrences counts the dates used so far, issued or skipped.
 	Occurrences int    `json:"occurrences"`
 	LastDate    string `json:"lastDate,omitempty"`
@@ -71,7 +71,7 @@ type InvoiceSeries struct {
 
 func seriesIndexes(s *InvoiceSeries) []string {
 	seq := store.Seq(s.Seq)
-	start, _ := kernel.ParseCalDate(s.StartDate)
+	start, _ := ParseCalDate(s.StartDate)
 	next := seriesNeverPending
 	if s.NextScheduledDate != nil {
 		next = store.Millis(*s.NextScheduledDate)
@@ -92,15 +92,15 @@ func (s *InvoiceSeries) location() *time.Location {
 
 // StartAt is the instant the series' start date begins in its zone.
 func (s *InvoiceSeries) StartAt() time.Time {
-	d, _ := kernel.ParseCalDate(s.StartDate)
+	d, _ := ParseCalDate(s.StartDate)
 	return d.Start(s.location())
 }
 
 // nextDate is the series' next date and whether the end condition allows
 // it.
-func (s *InvoiceSeries) nextDate() (kernel.CalDate, bool) {
-	from, _ := kernel.ParseCalDate(s.StartDate)
-	if last, ok := kernel.ParseCalDate(s.LastDate); ok && !last.AddDays(1).Before(from) {
+func (s *InvoiceSeries) nextDate() (CalDate, bool) {
+	from, _ := ParseCalDate(s.StartDate)
+	if last, ok := ParseCalDate(s.LastDate); ok && !last.AddDays(1).Before(from) {
 		from = last.AddDays(1)
 	}
 	d := s.Rule.Next(from)
@@ -108,7 +108,7 @@ func (s *InvoiceSeries) nextDate() (kernel.CalDate, bool) {
 }
 
 // consume marks a date used, whether its invoice was issued or skipped.
-func (s *InvoiceSeries) consume(d kernel.CalDate) {
+func (s *InvoiceSeries) consume(d CalDate) {
 	s.Occurrences++
 	s.LastDate = d.String()
 	s.PendingInvoiceID, s.NextScheduledDate = "", nil
@@ -123,7 +123,7 @@ func saveSeries(op *kernel.Op, s *InvoiceSeries) error {
 // the first invoice it made (nil when none).
 func advanceSeries(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
 	var first *Invoice
-	for range kernel.MaxRecurrenceSteps {
+	for range MaxRecurrenceSteps {
 		d, ok := s.nextDate()
 		if !ok {
 			s.Status, s.PendingInvoiceID, s.NextScheduledDate = SeriesEnded, "", nil
@@ -143,7 +143,7 @@ func advanceSeries(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
 		}
 		return first, pendSeries(op, s, inv.ID, at)
 	}
-	return nil, fmt.Errorf("series %s: more than %d dates to issue at once", s.ID, kernel.MaxRecurrenceSteps)
+	return nil, fmt.Errorf("series %s: more than %d dates to issue at once", s.ID, MaxRecurrenceSteps)
 }
 
 // pendSeries makes an invoice the series' next one, due to be issued at
@@ -168,7 +168,7 @@ func seriesBilledTo(op *kernel.Op, s *InvoiceSeries) (BilledTo, error) {
 		return BilledTo{Name: c.Name, Email: c.Email, Address: c.Address, CCEmails: s.Template.CCEmails}, nil
 	}
 	var c parties.Contact
-	if _, err := op.Get(kernel.KindContact, s.ContactID, &c); err != nil {
+	if _, err := op.Get(parties.KindContact, s.ContactID, &c); err != nil {
 		return BilledTo{}, err
 	}
 	return BilledTo{Name: c.Name, Email: c.RecipientEmail, Address: c.Address, CCEmails: s.Template.CCEmails}, nil
@@ -176,7 +176,7 @@ func seriesBilledTo(op *kernel.Op, s *InvoiceSeries) (BilledTo, error) {
 
 // seriesInvoice issues the series' invoice for a date: scheduled when the
 // date is ahead, sent otherwise.
-func seriesInvoice(op *kernel.Op, s *InvoiceSeries, d kernel.CalDate) (*Invoice, error) {
+func seriesInvoice(op *kernel.Op, s *InvoiceSeries, d CalDate) (*Invoice, error) {
 	inv := &Invoice{LegalEntityID: s.LegalEntityID, SeriesID: s.ID, Currency: "USD"}
 	if err := fillSeriesInvoice(op, s, inv, d); err != nil {
 		return nil, err
@@ -191,7 +191,7 @@ func seriesInvoice(op *kernel.Op, s *InvoiceSeries, d kernel.CalDate) (*Invoice,
 
 // fillSeriesInvoice writes the series' current terms and a date onto one
 // of its invoices.
-func fillSeriesInvoice(op *kernel.Op, s *InvoiceSeries, inv *Invoice, d kernel.CalDate) error {
+func fillSeriesInvoice(op *kernel.Op, s *InvoiceSeries, inv *Invoice, d CalDate) error {
 	billed, err := seriesBilledTo(op, s)
 	if err != nil {
 		return err
@@ -245,7 +245,7 @@ func RunSeriesIssue(op *kernel.Op, ev *kernel.Event) (string, error) {
 	if err := sendPending(op, &s); err != nil {
 		return "", err
 	}
-	s.consume(kernel.CalDateOf(ev.At, s.location()))
+	s.consume(CalDateOf(ev.At, s.location()))
 	s.EventID = ""
 	if _, err := advanceSeries(op, &s); err != nil {
 		return "", err
@@ -261,7 +261,7 @@ func RunSeriesIssue(op *kernel.Op, ev *kernel.Event) (string, error) {
 // (its own send event may have run first).
 func sendPending(op *kernel.Op, s *InvoiceSeries) error {
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, s.PendingInvoiceID, &inv)
+	ok, err := op.Get(Kind, s.PendingInvoiceID, &inv)
 	if err != nil || !ok || inv.Status != InvoiceScheduled {
 		return err
 	}

@@ -2,6 +2,7 @@ package invoices
 
 import (
 	"encoding/json"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"slices"
 	"strings"
 
@@ -18,12 +19,12 @@ type RecurrenceInput struct {
 	Nth        json.RawMessage `json:"nth"`
 }
 
-func (r *RecurrenceInput) parse(d map[string]string, path string) kernel.RecurrenceRule {
+func (r *RecurrenceInput) parse(d map[string]string, path string) RecurrenceRule {
 	if r == nil {
 		d[path] = "required"
-		return kernel.RecurrenceRule{}
+		return RecurrenceRule{}
 	}
-	rule := kernel.RecurrenceRule{Type: r.Type}
+	rule := RecurrenceRule{Type: r.Type}
 	weekday := func() {
 		if r.DayOfWeek == nil || *r.DayOfWeek < 0 || *r.DayOfWeek > 6 {
 			d[path+"/dayOfWeek"] = "required: 0 (Sunday) to 6 (Saturday)"
@@ -37,11 +38,11 @@ func (r *RecurrenceInput) parse(d map[string]string, path string) kernel.Recurre
 		}
 	}
 	switch r.Type {
-	case kernel.RecurWeekly:
+	case RecurWeekly:
 		weekday()
 		extra("dayOfMonth", r.DayOfMonth != nil)
 		extra("nth", r.Nth != nil)
-	case kernel.RecurDayOfMonth:
+	case RecurDayOfMonth:
 		if r.DayOfMonth == nil || *r.DayOfMonth < 1 || *r.DayOfMonth > 31 {
 			d[path+"/dayOfMonth"] = "required: 1 to 31 (clamped to the month's last day)"
 		} else {
@@ -49,7 +50,7 @@ func (r *RecurrenceInput) parse(d map[string]string, path string) kernel.Recurre
 		}
 		extra("dayOfWeek", r.DayOfWeek != nil)
 		extra("nth", r.Nth != nil)
-	case kernel.RecurNthWeekday:
+	case RecurNthWeekday:
 		weekday()
 		extra("dayOfMonth", r.DayOfMonth != nil)
 		var n int
@@ -58,7 +59,7 @@ func (r *RecurrenceInput) parse(d map[string]string, path string) kernel.Recurre
 		case json.Unmarshal(r.Nth, &n) == nil && n >= 1 && n <= 4:
 			rule.Nth = n
 		case json.Unmarshal(r.Nth, &last) == nil && last == "last":
-			rule.Nth = kernel.NthLast
+			rule.Nth = NthLast
 		default:
 			d[path+"/nth"] = `required: 1 to 4 or "last"`
 		}
@@ -75,22 +76,22 @@ type EndInput struct {
 	Date  *string `json:"date,omitempty"`
 }
 
-func (e *EndInput) parse(d map[string]string, path string) kernel.EndCondition {
+func (e *EndInput) parse(d map[string]string, path string) EndCondition {
 	if e == nil {
 		d[path] = "required"
-		return kernel.EndCondition{}
+		return EndCondition{}
 	}
-	end := kernel.EndCondition{Type: e.Type}
+	end := EndCondition{Type: e.Type}
 	switch e.Type {
-	case kernel.EndNever:
-	case kernel.EndAfterCount:
+	case EndNever:
+	case EndAfterCount:
 		if e.Count == nil || *e.Count < 1 {
 			d[path+"/count"] = "required: at least 1"
 		} else {
 			end.Count = *e.Count
 		}
-	case kernel.EndOnDate:
-		if _, ok := kernel.ParseCalDate(kernel.Deref(e.Date)); !ok {
+	case EndOnDate:
+		if _, ok := ParseCalDate(jsonshape.Value(e.Date)); !ok {
 			d[path+"/date"] = "required: a YYYY-MM-DD date"
 		} else {
 			end.Date = *e.Date
@@ -98,10 +99,10 @@ func (e *EndInput) parse(d map[string]string, path string) kernel.EndCondition {
 	default:
 		d[path+"/type"] = "must be never, after_count or on_date"
 	}
-	if e.Count != nil && e.Type != kernel.EndAfterCount {
+	if e.Count != nil && e.Type != EndAfterCount {
 		d[path+"/count"] = "applies only to after_count"
 	}
-	if e.Date != nil && e.Type != kernel.EndOnDate {
+	if e.Date != nil && e.Type != EndOnDate {
 		d[path+"/date"] = "applies only to on_date"
 	}
 	return end
@@ -127,8 +128,8 @@ type SeriesInput struct {
 	Template              *TemplateInput   `json:"template,omitempty"`
 	PaymentMethods        json.RawMessage  `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
 
-	rule kernel.RecurrenceRule
-	end  kernel.EndCondition
+	rule RecurrenceRule
+	end  EndCondition
 }
 
 // Validate checks a series body.
@@ -137,22 +138,22 @@ func (in *SeriesInput) Validate() error {
 	if strings.TrimSpace(in.AccountID) == "" {
 		d["/accountId"] = "required"
 	}
-	if kernel.Deref(in.LegalEntityCustomerID) == "" && kernel.Deref(in.LegalEntityContactID) == "" {
+	if jsonshape.Value(in.LegalEntityCustomerID) == "" && jsonshape.Value(in.LegalEntityContactID) == "" {
 		d["/legalEntityCustomerId"] = "required (or, during the transition, legalEntityContactId)"
 	}
 	in.rule = in.RecurrenceRule.parse(d, "/recurrenceRule")
 	if in.PaymentTermsDays == nil || *in.PaymentTermsDays < 0 || *in.PaymentTermsDays > 3650 {
 		d["/paymentTermsDays"] = "required: 0 (due on receipt) or more days"
 	}
-	if _, err := kernel.InvoiceZone(in.InvoiceTz); err != nil {
+	if _, err := Zone(in.InvoiceTz); err != nil {
 		d["/invoiceTz"] = err.Error()
 	}
-	start, ok := kernel.ParseCalDate(in.StartDate)
+	start, ok := ParseCalDate(in.StartDate)
 	if !ok {
 		d["/startDate"] = "required: a YYYY-MM-DD date"
 	}
 	in.end = in.EndCondition.parse(d, "/endCondition")
-	if end, ok2 := kernel.ParseCalDate(in.end.Date); ok && ok2 && end.Before(start) {
+	if end, ok2 := ParseCalDate(in.end.Date); ok && ok2 && end.Before(start) {
 		d["/endCondition/date"] = "must not be before startDate"
 	}
 	if in.Template == nil {
@@ -180,14 +181,14 @@ func (in *SeriesInput) apply(s *InvoiceSeries) {
 		LineItems: l.lines(),
 		Discount:  l.Discount,
 		Tax:       l.Tax,
-		Memo:      kernel.Deref(in.Template.Memo),
+		Memo:      jsonshape.Value(in.Template.Memo),
 		CCEmails:  in.Template.CCEmails,
 	}
 	s.PaymentMethods = nil
 	if parties.Present(in.PaymentMethods) {
 		s.PaymentMethods = compactJSON(in.PaymentMethods)
 	}
-	if id := kernel.Deref(in.LegalEntityCustomerID); id != "" {
+	if id := jsonshape.Value(in.LegalEntityCustomerID); id != "" {
 		s.CustomerID = id
 	}
 }
@@ -209,7 +210,7 @@ func checkParties(op *kernel.Op, s *InvoiceSeries) error {
 		return nil
 	}
 	var c parties.Contact
-	ok, err := op.Get(kernel.KindContact, s.ContactID, &c)
+	ok, err := op.Get(parties.KindContact, s.ContactID, &c)
 	if err != nil {
 		return err
 	}
@@ -244,12 +245,12 @@ func CreateSeriesFor(
 	s := &InvoiceSeries{
 		LegalEntityID: legalEntityID,
 		Status:        SeriesActive,
-		ContactID:     kernel.Deref(in.LegalEntityContactID),
+		ContactID:     jsonshape.Value(in.LegalEntityContactID),
 		CreatedAt:     op.Now,
 	}
 	in.apply(s)
-	today := kernel.CalDateOf(op.Now, s.location())
-	if start, _ := kernel.ParseCalDate(s.StartDate); !allowPast && start.Before(today) {
+	today := CalDateOf(op.Now, s.location())
+	if start, _ := ParseCalDate(s.StartDate); !allowPast && start.Before(today) {
 		return nil, nil, kernel.InvalidField("/startDate", "must be today ("+today.String()+" in "+s.Timezone+") or later")
 	}
 	if _, ok := s.nextDate(); !ok {
@@ -340,7 +341,7 @@ func pending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
 		return nil, nil
 	}
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, s.PendingInvoiceID, &inv)
+	ok, err := op.Get(Kind, s.PendingInvoiceID, &inv)
 	if err != nil || !ok || inv.Status != InvoiceScheduled {
 		return nil, err
 	}
@@ -405,7 +406,7 @@ func skipPending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
 	if s.NextScheduledDate == nil {
 		return nil, nil
 	}
-	d := kernel.CalDateOf(*s.NextScheduledDate, s.location())
+	d := CalDateOf(*s.NextScheduledDate, s.location())
 	voided, err := dropPending(op, s)
 	if err != nil {
 		return nil, err
@@ -446,7 +447,7 @@ func UpdateSeries(op *kernel.Op, a *kernel.Actor, id string, in *SeriesInput) (*
 	if err := requireActive(s); err != nil {
 		return nil, nil, err
 	}
-	if c := kernel.Deref(in.LegalEntityContactID); c != "" && c != s.ContactID {
+	if c := jsonshape.Value(in.LegalEntityContactID); c != "" && c != s.ContactID {
 		return nil, nil, kernel.InvalidField("/legalEntityContactId",
 			"the contact of a series cannot change after it is created")
 	}

@@ -25,32 +25,32 @@ type Branding struct {
 
 // InvoiceSettings is how a legal entity's invoices look and read.
 type InvoiceSettings struct {
-	ID                      string         `json:"id"`
-	LegalEntityID           string         `json:"legalEntityId"`
-	CompanyName             string         `json:"companyName"`
-	Email                   string         `json:"email"`
-	Address                 kernel.Address `json:"address"`
-	DefaultMemo             string         `json:"defaultMemo,omitempty"`
-	InvoiceTerms            string         `json:"invoiceTerms,omitempty"`
-	DefaultPaymentTermsDays *int           `json:"defaultPaymentTermsDays,omitempty"`
-	LogoDocumentID          string         `json:"logoDocumentId,omitempty"`
-	UnitPriceDecimalPlaces  *int           `json:"unitPriceDecimalPlaces,omitempty"`
-	Branding                *Branding      `json:"branding,omitempty"`
-	Timestamp               time.Time      `json:"timestamp"`
+	ID                      string          `json:"id"`
+	LegalEntityID           string          `json:"legalEntityId"`
+	CompanyName             string          `json:"companyName"`
+	Email                   string          `json:"email"`
+	Address                 parties.Address `json:"address"`
+	DefaultMemo             string          `json:"defaultMemo,omitempty"`
+	InvoiceTerms            string          `json:"invoiceTerms,omitempty"`
+	DefaultPaymentTermsDays *int            `json:"defaultPaymentTermsDays,omitempty"`
+	LogoDocumentID          string          `json:"logoDocumentId,omitempty"`
+	UnitPriceDecimalPlaces  *int            `json:"unitPriceDecimalPlaces,omitempty"`
+	Branding                *Branding       `json:"branding,omitempty"`
+	Timestamp               time.Time       `json:"timestamp"`
 }
 
 // InvoiceSettingsInput is the body of PUT /invoice/settings: it replaces
 // the settings whole.
 type InvoiceSettingsInput struct {
-	CompanyName             string          `json:"companyName"`
-	Email                   string          `json:"email"`
-	Address                 *kernel.Address `json:"address,omitempty"`
-	DefaultMemo             *string         `json:"defaultMemo,omitempty"`
-	InvoiceTerms            *string         `json:"invoiceTerms,omitempty"`
-	DefaultPaymentTermsDays *int            `json:"defaultPaymentTermsDays,omitempty"`
-	LogoDocumentID          *string         `json:"logoDocumentId,omitempty"`
-	UnitPriceDecimalPlaces  *int            `json:"unitPriceDecimalPlaces,omitempty"`
-	Branding                *Branding       `json:"branding,omitempty"`
+	CompanyName             string           `json:"companyName"`
+	Email                   string           `json:"email"`
+	Address                 *parties.Address `json:"address,omitempty"`
+	DefaultMemo             *string          `json:"defaultMemo,omitempty"`
+	InvoiceTerms            *string          `json:"invoiceTerms,omitempty"`
+	DefaultPaymentTermsDays *int             `json:"defaultPaymentTermsDays,omitempty"`
+	LogoDocumentID          *string          `json:"logoDocumentId,omitempty"`
+	UnitPriceDecimalPlaces  *int             `json:"unitPriceDecimalPlaces,omitempty"`
+	Branding                *Branding        `json:"branding,omitempty"`
 }
 
 var hexColour = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
@@ -105,14 +105,14 @@ func InvoiceSettingsOf(op *kernel.Op, legalEntityID string) (*InvoiceSettings, e
 		return &s, err
 	}
 	var le kernel.LegalEntity
-	if _, err := op.Get(kernel.KindLegalEntity, legalEntityID, &le); err != nil {
+	if _, err := op.Get(kernel.LegalEntities.Name, legalEntityID, &le); err != nil {
 		return nil, err
 	}
 	s = InvoiceSettings{
-		ID:            "invoice_settings_" + strings.TrimPrefix(legalEntityID, kernel.PrefixLegalEntity),
+		ID:            "invoice_settings_" + strings.TrimPrefix(legalEntityID, kernel.LegalEntities.Prefix),
 		LegalEntityID: legalEntityID,
 		CompanyName:   le.Name,
-		Email:         "invoices@" + strings.TrimPrefix(legalEntityID, kernel.PrefixLegalEntity) + ".example",
+		Email:         "invoices@" + strings.TrimPrefix(legalEntityID, kernel.LegalEntities.Prefix) + ".example",
 		Timestamp:     le.CreatedAt,
 	}
 	users, err := op.LegalEntityUsers(legalEntityID)
@@ -127,7 +127,7 @@ func InvoiceSettingsOf(op *kernel.Op, legalEntityID string) (*InvoiceSettings, e
 	}
 	f := op.W.Faker("invoice-settings:"+legalEntityID, 0)
 	a := f.Address()
-	s.Address = kernel.Address{
+	s.Address = parties.Address{
 		AddressLine:    a.Street,
 		AddressCity:    a.City,
 		AddressState:   f.StateAbr(),

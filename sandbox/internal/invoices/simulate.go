@@ -40,7 +40,7 @@ func (p *SimulatedPayment) Validate() error {
 	if strings.TrimSpace(p.InvoiceID) == "" {
 		d["/invoiceId"] = "required"
 	}
-	kernel.CheckAmountOf(d, "/amountCents", p.AmountCents, 1)
+	ledger.CheckAmountOf(d, "/amountCents", p.AmountCents, 1)
 	if _, ok := paymentCategory[p.Method]; p.Method != "" && !ok {
 		d["/method"] = "must be one of " + strings.Join(PaymentMethodNames(), ", ")
 	}
@@ -71,7 +71,7 @@ func SimulatePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledger.Tran
 		return nil, nil, err
 	}
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, p.InvoiceID, &inv)
+	ok, err := op.Get(Kind, p.InvoiceID, &inv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -124,8 +124,8 @@ func paymentTerms(inv *Invoice, p *SimulatedPayment) (int64, string, error) {
 	}
 	if amount > remaining {
 		return 0, "", kernel.InvalidField("/amountCents", fmt.Sprintf("is more than the %s that remains to be paid",
-			kernel.FormatCents(remaining))).
-			With("remaining", kernel.FormatCents(remaining))
+			ledger.FormatCents(remaining))).
+			With("remaining", ledger.FormatCents(remaining))
 	}
 	offered := invoiceMethods(inv)
 	method := p.Method

@@ -71,7 +71,11 @@ type Engine struct {
 
 // NewEngine makes an engine whose worlds run what wiring names. wall is the
 // wall clock used by real and scaled clock modes (nil for the machine's).
+// A wiring that declares a kind of record or an id prefix twice is refused.
 func NewEngine(wall clock.Wall, wiring Wiring) (*Engine, error) {
+	if err := wiring.check(); err != nil {
+		return nil, err
+	}
 	cat, err := fixtures.Load()
 	if err != nil {
 		return nil, err

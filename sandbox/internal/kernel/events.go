@@ -58,8 +58,8 @@ const (
 	IndexEventDone = "event.done"
 )
 
-// EventIndexes are the index keys of a scheduled event.
-func EventIndexes(ev *Event) []string { return []string{eventIndex(ev)} }
+// eventIndexes are the index keys of a scheduled event.
+func eventIndexes(ev *Event) []string { return []string{eventIndex(ev)} }
 
 func eventIndex(ev *Event) string {
 	if ev.Status == StatusScheduled {
@@ -77,7 +77,7 @@ func (op *Op) Schedule(kind string, at time.Time, payload any) (*Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := op.NewID(PrefixEvent)
+	id, err := op.NewID(Events.Prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -89,25 +89,25 @@ func (op *Op) Schedule(kind string, at time.Time, payload any) (*Event, error) {
 		at = op.Now
 	}
 	ev := &Event{ID: id, Kind: kind, At: at.UTC(), Status: StatusScheduled, Payload: raw, Seq: seq}
-	return ev, op.Save(KindEvent, id, ev, eventIndex(ev))
+	return ev, op.Save(Events.Name, id, ev, eventIndex(ev))
 }
 
 // CancelEvent marks a scheduled event canceled so it never runs.
 func (op *Op) CancelEvent(id string) error {
 	var ev Event
-	ok, err := op.Get(KindEvent, id, &ev)
+	ok, err := op.Get(Events.Name, id, &ev)
 	if err != nil || !ok || ev.Status != StatusScheduled {
 		return err
 	}
 	ev.Status = StatusCanceled
 	now := op.Now
 	ev.RanAt = &now
-	return op.Save(KindEvent, id, &ev, eventIndex(&ev))
+	return op.Save(Events.Name, id, &ev, eventIndex(&ev))
 }
 
 // nextDue returns the earliest scheduled event at or before limit.
 func (op *Op) nextDue(limit time.Time) (*Event, error) {
-	p, err := List[Event](op, KindEvent, IndexPrefix(IndexEventDue), PageRequest{Size: 1}, nil)
+	p, err := List[Event](op, Events.Name, IndexPrefix(IndexEventDue), PageRequest{Size: 1}, nil)
 	if err != nil || len(p.Items) == 0 {
 		return nil, err
 	}
@@ -125,10 +125,10 @@ func (w *World) Events(status string, req PageRequest) (Page[Event], error) {
 	err := w.View(func(op *Op) error {
 		var err error
 		if status == StatusScheduled {
-			page, err = List[Event](op, KindEvent, IndexPrefix(IndexEventDue), req, nil)
+			page, err = List[Event](op, Events.Name, IndexPrefix(IndexEventDue), req, nil)
 		} else {
 			req.Desc = true
-			page, err = List[Event](op, KindEvent, IndexPrefix(IndexEventDone), req, nil)
+			page, err = List[Event](op, Events.Name, IndexPrefix(IndexEventDone), req, nil)
 		}
 		return err
 	})
@@ -155,7 +155,7 @@ func (w *World) NextEventAtExcept(skip []string) (time.Time, bool, error) {
 	var at time.Time
 	var found bool
 	err := w.View(func(op *Op) error {
-		p, err := List[Event](op, KindEvent, IndexPrefix(IndexEventDue), PageRequest{Size: 1}, func(e *Event) bool {
+		p, err := List[Event](op, Events.Name, IndexPrefix(IndexEventDue), PageRequest{Size: 1}, func(e *Event) bool {
 			return !slices.Contains(skip, e.Kind)
 		})
 		if err == nil && len(p.Items) > 0 {
@@ -311,7 +311,7 @@ func (op *Op) catchUp(at time.Time) error {
 func (op *Op) finishEvent(ev *Event, status, summary, errText string) error {
 	at := op.Now
 	ev.RanAt, ev.Status, ev.Summary, ev.Error = &at, status, summary, errText
-	return op.Save(KindEvent, ev.ID, ev, eventIndex(ev))
+	return op.Save(Events.Name, ev.ID, ev, eventIndex(ev))
 }
 
 func (op *Op) runHandler(h EventHandler, ev *Event) (summary string, err error) {

@@ -1,6 +1,9 @@
 package kernel
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // engineHooks are the engine's connections to the world outside it. The
 // server sets them; the engine only calls them, and never touches the
@@ -9,9 +12,23 @@ type engineHooks struct {
 	// due is told, after a commit, that a world has webhook deliveries
 	// due.
 	due atomic.Pointer[func(*World)]
-	// Authorizer decides card authorizations through authorization
-	// webhooks: a *AuthorizationDecider (see SetAuthorizer).
-	Authorizer atomic.Value
+	// connections are what domains were given (see Connect).
+	connections sync.Map
+}
+
+// Connect gives the engine's worlds a connection to the world outside,
+// under key: a domain keeps what the server hands it there (cards, the
+// caller of authorization webhooks) and finds it with World.Connection.
+func (e *Engine) Connect(key, v any) { e.Hooks.connections.Store(key, v) }
+
+// Connection is what the world's engine was given under key (Connect): nil
+// when it was given nothing, or when the world is not registered.
+func (w *World) Connection(key any) any {
+	if w.Hooks == nil {
+		return nil
+	}
+	v, _ := w.Hooks.connections.Load(key)
+	return v
 }
 
 // SetDeliveryNotifier registers the function told, after every commit that

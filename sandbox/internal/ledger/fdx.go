@@ -32,7 +32,7 @@ func AccountTransactionsAfter(
 		after = kernel.IndexKey(IndexTxnAccount, t.AccountID, store.Millis(t.CreatedAt), store.Seq(t.Seq), t.ID)
 	}
 	f := TransactionFilter{AccountID: accountID, FromDate: from, ToDate: to}
-	return kernel.List(op, kernel.KindTransaction, f.prefix(a.LegalEntityID()),
+	return kernel.List(op, KindTransaction, f.prefix(a.LegalEntityID()),
 		kernel.PageRequest{After: after, Desc: true, Size: limit},
 		func(t *Transaction) bool { return f.Match(a.LegalEntityID(), t) })
 }
@@ -43,5 +43,5 @@ func AccountLedger(op *kernel.Op, a *kernel.Actor, accountID string) ([]Transact
 	if _, err := AccountOf(op, a, accountID, ""); err != nil {
 		return nil, err
 	}
-	return kernel.All[Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(IndexTxnAccount, accountID))
+	return kernel.All[Transaction](op, KindTransaction, kernel.IndexPrefix(IndexTxnAccount, accountID))
 }

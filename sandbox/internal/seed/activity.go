@@ -3,6 +3,7 @@ package seed
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"slices"
 	"time"
 
@@ -27,7 +28,7 @@ func (l *loader) at(t time.Time, fn func() error) error {
 // actor acts on a legal entity as its own key would.
 func (l *loader) actor(legalEntityID string) (*kernel.Actor, error) {
 	var le kernel.LegalEntity
-	if _, err := l.op.Get(kernel.KindLegalEntity, legalEntityID, &le); err != nil {
+	if _, err := l.op.Get(kernel.LegalEntities.Name, legalEntityID, &le); err != nil {
 		return nil, err
 	}
 	return &kernel.Actor{LegalEntity: le}, nil
@@ -37,8 +38,8 @@ func (l *loader) actor(legalEntityID string) (*kernel.Actor, error) {
 // emails, information requests (and the ACH queued on them), deferred
 // writes waiting for approval.
 func (l *loader) activity() error {
-	l.op.Mailing = true
-	defer func() { l.op.Mailing = false }()
+	l.history.mailing = true
+	defer func() { l.history.mailing = false }()
 	for _, inv := range l.emailed {
 		if err := l.at(inv.IssuedAt, func() error { return invoices.Email(l.op, inv) }); err != nil {
 			return err
@@ -61,7 +62,7 @@ func (l *loader) informationRequest(path string, s scenario.InformationRequest) 
 	var c struct {
 		LegalEntityID string `json:"legalEntityId"`
 	}
-	if _, err := l.op.Get(kernel.KindContact, s.ContactID, &c); err != nil {
+	if _, err := l.op.Get(parties.KindContact, s.ContactID, &c); err != nil {
 		return err
 	}
 	a, err := l.actor(c.LegalEntityID)

@@ -19,12 +19,12 @@ func (l *loader) createdAt(spec string, fallback time.Time) time.Time {
 
 func (l *loader) accounts() error {
 	for i, s := range l.sc.Accounts {
-		id, err := l.id(s.ID, kernel.PrefixAccount)
+		id, err := l.id(s.ID, ledger.PrefixAccount)
 		if err != nil {
 			return err
 		}
 		f := l.op.W.Faker("account", int64(i))
-		acc := &kernel.Account{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Type: s.Type, Status: s.Status,
+		acc := &ledger.Account{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Type: s.Type, Status: s.Status,
 			Commercial: s.Commercial == nil ||
 				*s.Commercial, AccountNumber: f.DigitN(12), RoutingNumber: kernel.RoutingNumber(f),
 			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(-1, 0, 0)), Seq: l.seq()}
@@ -47,7 +47,7 @@ func (l *loader) accounts() error {
 		}
 		acc.PrimaryVirtualAccountID = primary.ID
 		l.accs[acc.ID] = acc
-		if err := l.op.Save(kernel.KindAccount, acc.ID, acc, ledger.AccountIndex(acc)); err != nil {
+		if err := l.op.Save(ledger.KindAccount, acc.ID, acc, ledger.AccountIndex(acc)); err != nil {
 			return err
 		}
 		rest := s.BalanceCents
@@ -65,12 +65,12 @@ func (l *loader) accounts() error {
 }
 
 func (l *loader) virtualAccount(
-	acc *kernel.Account,
+	acc *ledger.Account,
 	s scenario.VirtualAccount,
 	primary bool,
 	n int,
 ) (*ledger.VirtualAccount, error) {
-	id, err := l.id(s.ID, kernel.PrefixVirtualAccount)
+	id, err := l.id(s.ID, ledger.PrefixVirtualAccount)
 	if err != nil {
 		return nil, err
 	}
@@ -94,12 +94,12 @@ func (l *loader) virtualAccount(
 		va.ClosedAt = &closed
 	}
 	l.vas[va.ID] = va
-	return va, l.op.Save(kernel.KindVirtualAccount, va.ID, va, ledger.VaIndex(va))
+	return va, l.op.Save(ledger.KindVirtualAccount, va.ID, va, ledger.VaIndex(va))
 }
 
 func (l *loader) cardGroups() error {
 	for i, s := range l.sc.CardGroups {
-		id, err := l.id(s.ID, kernel.PrefixCardGroup)
+		id, err := l.id(s.ID, cards.PrefixGroup)
 		if err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ func (l *loader) cardGroups() error {
 			Status: "active", SpendingConstraint: c, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)),
 			Seq: l.seq()}
 		l.groups[g.ID] = g
-		if err := l.op.Save(kernel.KindCardGroup, g.ID, g, cards.GroupIndexes(g)...); err != nil {
+		if err := l.op.Save(cards.KindGroup, g.ID, g, cards.GroupIndexes(g)...); err != nil {
 			return err
 		}
 	}

@@ -93,7 +93,7 @@ func TestCardCreateAndGet(t *testing.T) {
 		c.UserData["costCenter"] != "OPS-7" {
 		t.Fatalf("card = %+v", c)
 	}
-	if got := acmeEventsFor(t, e, c.ID); !slices.Equal(got, []string{kernel.EventCardCreation}) {
+	if got := acmeEventsFor(t, e, c.ID); !slices.Equal(got, []string{"card_creation.event"}) {
 		t.Fatalf("events = %v, want card_creation.event", got)
 	}
 	t.Run("pan and cvv only when asked", func(t *testing.T) {
@@ -357,8 +357,8 @@ func TestCardUpdate(t *testing.T) {
 	if got.Status != "active" {
 		t.Fatalf("status = %s; any status may be set", got.Status)
 	}
-	want := []string{kernel.EventCardCreation, kernel.EventCardUpdate, kernel.EventCardUpdate, kernel.EventCardUpdate,
-		kernel.EventCardUpdate, kernel.EventCardDelete, kernel.EventCardUpdate}
+	want := []string{"card_creation.event", "card.update", "card.update", "card.update",
+		"card.update", "card.delete", "card.update"}
 	if events := acmeEventsFor(t, e, c.ID); !slices.Equal(events, want) {
 		t.Fatalf("events = %v, want %v", events, want)
 	}

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // simJSON is the simulation's answer.
@@ -352,7 +350,7 @@ func TestSingleUseCardClosesAfterItsFirstAttempt(t *testing.T) {
 		t.Fatalf("single-use card still %s after a declined attempt", s.Card.Status)
 	}
 	if got := acmeEventsFor(t, e, "card_acmeoneoff"); !slices.Equal(got,
-		[]string{kernel.EventCardUpdate, kernel.EventCardDelete}) {
+		[]string{"card.update", "card.delete"}) {
 		t.Fatalf("events = %v", got)
 	}
 	wantDecision(t, authorize(t, e, "card_acmeoneoff", 1000, "merchant_v2_aws"), false, "card.status", "card_closed")

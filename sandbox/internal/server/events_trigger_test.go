@@ -1,21 +1,21 @@
 package server_test
 
 import (
+	webhookevents "github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
 
 // TestClientKnowsEveryEventType tests that the client's list of event
 // types, which the command line checks --events against, is the engine's.
 func TestClientKnowsEveryEventType(t *testing.T) {
-	if !slices.Equal(client.WebhookEventTypes, kernel.WebhookEventTypes) {
-		t.Fatalf("client.WebhookEventTypes = %v, want %v", client.WebhookEventTypes, kernel.WebhookEventTypes)
+	if !slices.Equal(client.WebhookEventTypes, webhookevents.EventTypes) {
+		t.Fatalf("client.WebhookEventTypes = %v, want %v", client.WebhookEventTypes, webhookevents.EventTypes)
 	}
 }
 

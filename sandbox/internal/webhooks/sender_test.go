@@ -109,7 +109,7 @@ func TestSenderSignsRetriesOnTheVirtualClockAndTimesOut(t *testing.T) {
 	rc := newReceiver(t, 500, 0, 204)
 	hook := endpoint(t, w, rc.URL+"/hooks")
 	start := w.Now()
-	d, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, "card_x")
+	d, err := deliveries.TriggerWebhook(w, hook.ID, deliveries.EventCardUpdate, "card_x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestSettleWaitsForEveryDeliveryDueInOrder(t *testing.T) {
 	hook := endpoint(t, w, rc.URL)
 	var ids []string
 	for _, entity := range []string{"card_1", "card_2", "card_3"} {
-		d, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, entity)
+		d, err := deliveries.TriggerWebhook(w, hook.ID, deliveries.EventCardUpdate, entity)
 		if err != nil {
 			t.Fatal(err)
 		}
