@@ -2,11 +2,11 @@ package api
 
 import (
 	"encoding/json"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"net/http"
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"

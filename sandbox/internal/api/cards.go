@@ -2,12 +2,12 @@ package api
 
 import (
 	"encoding/json"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"net/http"
 	"slices"
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"

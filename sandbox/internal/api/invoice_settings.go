@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -13,6 +12,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 

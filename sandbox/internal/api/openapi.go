@@ -1,13 +1,13 @@
 package api
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"net/http"
 	"sync"
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 

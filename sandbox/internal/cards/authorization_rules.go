@@ -1,9 +1,10 @@
 package cards
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"slices"
 	"strings"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
 // Fallback behaviours of an authorization webhook.

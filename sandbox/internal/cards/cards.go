@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
@@ -500,7 +500,7 @@ func Issue(op *kernel.Op, card *Card, declaredID string) error {
 	}
 	product, _ := op.W.Catalog.CardProduct(card.CardProductID)
 	f := op.W.Faker("card:"+id, seq)
-	card.PAN = kernel.LuhnComplete(product.Prefix + f.DigitN(uint(15-len(product.Prefix))))
+	card.PAN = LuhnComplete(product.Prefix + f.DigitN(uint(15-len(product.Prefix))))
 	card.CVV = f.DigitN(3)
 	exp := card.CreatedAt.AddDate(3, 0, 0)
 	card.ExpiryMonth = twoDigits[exp.Month()]

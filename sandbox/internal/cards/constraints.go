@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,6 +11,8 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
 // Presets of a utilization limit.

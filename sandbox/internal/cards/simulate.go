@@ -2,7 +2,6 @@ package cards
 
 import (
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"slices"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
 // CardClearingDelay is how long an approved authorization stays pending

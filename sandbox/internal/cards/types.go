@@ -2,9 +2,9 @@ package cards
 
 import (
 	"encoding/json"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 

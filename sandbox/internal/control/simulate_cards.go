@@ -1,8 +1,6 @@
 package control
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,7 +8,9 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/api"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 

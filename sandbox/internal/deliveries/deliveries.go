@@ -288,7 +288,7 @@ func makeDue(op *kernel.Op, d *WebhookDelivery) error {
 		}
 	}
 	d.Status, d.NextAttemptAt, d.RetryEventID = DeliveryPending, nil, ""
-	op.NotifyDue()
+	notifyDue(op)
 	return saveDelivery(op, d)
 }
 
@@ -502,4 +502,23 @@ func capBytes(s string, n int) string {
 		return s
 	}
 	return s[:n]
+}
+
+// notifierKey is where the engine keeps the function told of due
+// deliveries (SetNotifier).
+type notifierKey struct{}
+
+// SetNotifier registers the function told, after every commit that makes
+// webhook deliveries due, which world has them. The webhook sender sets
+// it; the function must not block.
+func SetNotifier(e *kernel.Engine, f func(*kernel.World)) { e.Connect(notifierKey{}, f) }
+
+// notifyDue tells the webhook sender, after the commit, that this world
+// has deliveries due. Telling it twice is harmless.
+func notifyDue(op *kernel.Op) {
+	op.AfterCommit(func() {
+		if f, ok := op.W.Connection(notifierKey{}).(func(*kernel.World)); ok {
+			f(op.W)
+		}
+	})
 }

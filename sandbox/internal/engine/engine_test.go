@@ -15,6 +15,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
@@ -299,23 +300,23 @@ func TestTokenPricesWalkDeterministically(t *testing.T) {
 }
 
 func TestLuhnAndRouting(t *testing.T) {
-	if !kernel.LuhnValid("4111111111111111") || kernel.LuhnValid("4111111111111112") {
+	if !cards.LuhnValid("4111111111111111") || cards.LuhnValid("4111111111111112") {
 		t.Fatal("Luhn check wrong on known numbers")
 	}
-	if !kernel.RoutingNumberValid("021000021") || kernel.RoutingNumberValid("021000022") {
+	if !parties.RoutingNumberValid("021000021") || parties.RoutingNumberValid("021000022") {
 		t.Fatal("ABA check wrong on known numbers")
 	}
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	err := w.View(func(op *kernel.Op) error {
 		list, err := kernel.All[cards.Card](op, cards.Kind, kernel.IndexPrefix(cards.IndexCardLE))
 		for _, c := range list {
-			if !kernel.LuhnValid(c.PAN) || len(c.PAN) != 16 {
+			if !cards.LuhnValid(c.PAN) || len(c.PAN) != 16 {
 				t.Errorf("card %s PAN %s is not a valid 16-digit number", c.ID, c.PAN)
 			}
 		}
 		accs, _ := kernel.All[ledger.Account](op, ledger.KindAccount, kernel.IndexPrefix(ledger.IndexAccount))
 		for _, a := range accs {
-			if !kernel.RoutingNumberValid(a.RoutingNumber) {
+			if !parties.RoutingNumberValid(a.RoutingNumber) {
 				t.Errorf("account %s routing %s fails its checksum", a.ID, a.RoutingNumber)
 			}
 		}

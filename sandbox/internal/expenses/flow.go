@@ -2,15 +2,15 @@ package expenses
 
 import (
 	"encoding/json"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )

@@ -5,13 +5,13 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"math"
 	"strconv"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )

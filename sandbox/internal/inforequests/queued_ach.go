@@ -2,8 +2,8 @@ package inforequests
 
 import (
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"

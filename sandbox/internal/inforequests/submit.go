@@ -128,7 +128,7 @@ func (b *BankAccountDetails) check(d map[string]string) {
 	if strings.TrimSpace(b.HolderName) == "" {
 		d["bankAccount.holderName"] = "enter the account holder's name"
 	}
-	if !kernel.RoutingNumberValid(b.RoutingNumber) {
+	if !parties.RoutingNumberValid(b.RoutingNumber) {
 		d["bankAccount.routingNumber"] = "not a valid 9-digit ABA routing number (checksum)"
 	}
 	if !accountNumber.MatchString(b.AccountNumber) {
@@ -303,7 +303,7 @@ func generatedSubmission(op *kernel.Op, ir *InformationRequest) *Submission {
 	if r.Wants(parties.DestinationACH) {
 		s.BankAccount = &BankAccountDetails{
 			HolderName:    f.Company(),
-			RoutingNumber: kernel.RoutingNumber(f),
+			RoutingNumber: parties.RoutingNumber(f),
 			AccountNumber: f.DigitN(12),
 			AccountType:   "checking",
 			BankName:      "Chase",

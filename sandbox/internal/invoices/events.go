@@ -3,12 +3,12 @@ package invoices
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"html"
 	"strings"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
 // Scheduled event kinds of invoices.

@@ -51,7 +51,7 @@ func (op *Op) Announce(topic string) {
 		return
 	}
 	op.announced = append(op.announced, topic)
-	op.afterCommit(func() { op.W.wake(topic) })
+	op.AfterCommit(func() { op.W.wake(topic) })
 }
 
 // wake closes topic's channel, or every topic's when topic is "".

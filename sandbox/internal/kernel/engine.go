@@ -62,9 +62,9 @@ type Engine struct {
 	expiry map[string]time.Time
 	// onDelete run after a world is deleted.
 	onDelete []func(worldID string)
-	// Hooks connect every world to the webhook sender and the
+	// hooks connect every world to the webhook sender and the
 	// authorization caller the server sets.
-	Hooks engineHooks
+	hooks engineHooks
 	// memory is the budget of what worlds and snapshots hold.
 	memory memory
 }
@@ -135,7 +135,7 @@ func (e *Engine) register(w *World) error {
 	for _, k := range keys {
 		e.keys[k.Key.Key] = w.ID
 	}
-	w.Hooks = &e.Hooks
+	w.hooks = &e.hooks
 	e.worlds[w.ID] = w
 	if e.defaultID == "" {
 		e.defaultID = w.ID

@@ -42,9 +42,9 @@ type World struct {
 	// wiring is what the domains gave the engine: event handlers, derived
 	// indexes, reactions to emitted events.
 	wiring *Wiring
-	// Hooks are the engine's outward connections (webhook sender,
+	// hooks are the engine's outward connections (webhook sender,
 	// authorization caller); nil until the world is registered.
-	Hooks *engineHooks
+	hooks *engineHooks
 	// attached holds what other layers keep per world (see Attached).
 	attached sync.Map
 	// seqs are the sequence counters as the last write left them.

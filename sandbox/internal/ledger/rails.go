@@ -382,7 +382,7 @@ func SimulateIncoming(op *kernel.Op, r IncomingTransfer) (*Transaction, error) {
 	t.CreatedAt = op.Now
 	FillRail(f, t, r.Rail)
 	sender := FirstNonEmpty(r.SenderName, f.Company())
-	describeIncoming(t, kernel.RoutingNumber(f), sender, r.Reference)
+	describeIncoming(t, parties.RoutingNumber(f), sender, r.Reference)
 	if err := PostTransaction(op, t); err != nil {
 		return nil, err
 	}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 

@@ -224,7 +224,7 @@ func (p *DestinationPatch) Validate() error {
 	if p.AccountNumber != nil && !accountNumberPattern.MatchString(*p.AccountNumber) {
 		d["/accountNumber"] = "must be 4 to 17 digits"
 	}
-	if p.RoutingNumber != nil && !kernel.RoutingNumberValid(*p.RoutingNumber) {
+	if p.RoutingNumber != nil && !RoutingNumberValid(*p.RoutingNumber) {
 		d["/routingNumber"] = "is not a valid ABA routing number (9 digits with a valid checksum)"
 	}
 	if p.AccountType != nil && *p.AccountType != "checking" && *p.AccountType != "savings" {

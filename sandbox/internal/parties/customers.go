@@ -2,9 +2,9 @@ package parties
 
 import (
 	"encoding/json"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"strings"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )

@@ -3,7 +3,6 @@ package seed
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"slices"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 

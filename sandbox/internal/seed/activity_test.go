@@ -1,12 +1,12 @@
 package seed_test
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 

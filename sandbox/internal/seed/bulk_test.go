@@ -1,10 +1,10 @@
 package seed_test
 
 import (
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 

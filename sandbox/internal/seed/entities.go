@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
@@ -26,7 +26,7 @@ func (l *loader) accounts() error {
 		f := l.op.W.Faker("account", int64(i))
 		acc := &ledger.Account{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Type: s.Type, Status: s.Status,
 			Commercial: s.Commercial == nil ||
-				*s.Commercial, AccountNumber: f.DigitN(12), RoutingNumber: kernel.RoutingNumber(f),
+				*s.Commercial, AccountNumber: f.DigitN(12), RoutingNumber: parties.RoutingNumber(f),
 			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(-1, 0, 0)), Seq: l.seq()}
 		if acc.Type == "" {
 			acc.Type = "debit"

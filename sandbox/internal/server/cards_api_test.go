@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
 )
 
 // cardJSON is the API's Card as the tests read it; the golden file
@@ -106,7 +106,7 @@ func TestCardCreateAndGet(t *testing.T) {
 			t.Fatalf("include_pan: pan %v cvv %v", withPAN.PAN, withPAN.CVV)
 		}
 		pan := *withPAN.PAN
-		if !kernel.LuhnValid(pan) || len(pan) != 16 || !strings.HasPrefix(pan, "555555") || !strings.HasSuffix(pan, c.Last4) {
+		if !cards.LuhnValid(pan) || len(pan) != 16 || !strings.HasPrefix(pan, "555555") || !strings.HasSuffix(pan, c.Last4) {
 			t.Fatalf("pan %s is not a Luhn-valid number of the product ending in %s", pan, c.Last4)
 		}
 		withCVV := readCard(t, e, c.ID, "?include_cvv=true")
@@ -123,7 +123,7 @@ func TestCardCreateAndGet(t *testing.T) {
 			}
 			var got cardJSON
 			e.get("/card/"+id+"?include_pan=true", key, "").status(t, 200).decode(t, &got)
-			if got.PAN == nil || !kernel.LuhnValid(*got.PAN) {
+			if got.PAN == nil || !cards.LuhnValid(*got.PAN) {
 				t.Fatalf("%s pan = %v", id, got.PAN)
 			}
 		}

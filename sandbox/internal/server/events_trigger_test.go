@@ -1,13 +1,13 @@
 package server_test
 
 import (
-	webhookevents "github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
+	webhookevents "github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
 

@@ -3,9 +3,10 @@ package server_test
 import (
 	"bytes"
 	"fmt"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"strings"
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
 func TestVirtualAccountTransferBothSpellings(t *testing.T) {
