@@ -137,7 +137,7 @@ func cardTables() (out []AnalyticsTable) {
 		Columns: []AnalyticsColumn{col("id", "TEXT", ""), col("name", "TEXT", ""), col("status", "TEXT", ""),
 			col("virtual_account_id", "TEXT", ""), col("created_at", "TEXT", "")},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
-			return rowsOf(op, cards.KindGroup, cards.IndexGroupLE, le, func(g *cards.CardGroup) []any {
+			return rowsOf(op, cards.KindGroup, cards.IndexGroupLE, le, func(g *cards.Group) []any {
 				return []any{g.ID, g.Name, sqlText(g.Status), sqlText(g.VirtualAccountID), sqlTime(g.CreatedAt)}
 			})
 		}})
@@ -177,7 +177,7 @@ func partyTables() (out []AnalyticsTable) {
 			col("total_cents", "INTEGER", ""), col("collected_cents", "INTEGER", ""), col("issued_at", "TEXT", ""),
 			col("due_at", "TEXT", ""), col("closed_at", "TEXT", "")},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
-			return rowsOf(op, invoices.Kind, invoices.IndexInvoiceLE, le, func(inv *invoices.Invoice) []any {
+			return rowsOf(op, invoices.Kind, invoices.IndexLE, le, func(inv *invoices.Invoice) []any {
 				return []any{inv.ID, inv.Number, inv.CustomerID, inv.AccountID, inv.Status, sqlText(inv.Currency), inv.TotalCents(),
 					inv.CollectedCents, sqlTime(inv.IssuedAt), sqlTime(inv.DueAt), sqlTimePtr(inv.ClosedAt)}
 			})

@@ -143,7 +143,7 @@ type cardGroup struct {
 	SpendingConstraint *cards.SpendingConstraint `json:"spendingConstraint,omitempty"`
 }
 
-func cardGroupView(g *cards.CardGroup) cardGroup {
+func cardGroupView(g *cards.Group) cardGroup {
 	v := cardGroup{ID: g.ID, Name: g.Name, SpendingConstraint: g.SpendingConstraint}
 	if g.VirtualAccountID != "" {
 		va := g.VirtualAccountID
@@ -167,7 +167,7 @@ func (a *API) listCardGroups(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var page kernel.Page[cards.CardGroup]
+	var page kernel.Page[cards.Group]
 	err = c.view(func(op *kernel.Op) error {
 		page, err = cards.Groups(op, c.Actor, f, kernel.PageRequest{After: after})
 		return err
@@ -187,7 +187,7 @@ func (a *API) getCardGroup(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var g *cards.CardGroup
+	var g *cards.Group
 	err = c.view(func(op *kernel.Op) error {
 		g, err = cards.GroupOf(op, c.Actor, mux.Vars(r)["cardGroupId"], "")
 		return err
@@ -204,15 +204,15 @@ type createCardGroupBody struct {
 	SpendingConstraint json.RawMessage `json:"spendingConstraint"`
 }
 
-func newCardGroup(c *call, raw []byte) (cards.NewCardGroup, error) {
+func newCardGroup(c *call, raw []byte) (cards.NewGroup, error) {
 	var b createCardGroupBody
 	if err := web.DecodeBytes(raw, &b, true); err != nil {
-		return cards.NewCardGroup{}, err
+		return cards.NewGroup{}, err
 	}
 	if b.Name == nil {
-		return cards.NewCardGroup{}, kernel.InvalidField("/name", "required")
+		return cards.NewGroup{}, kernel.InvalidField("/name", "required")
 	}
-	n := cards.NewCardGroup{Name: *b.Name, VirtualAccountID: jsonshape.Value(b.VirtualAccountID)}
+	n := cards.NewGroup{Name: *b.Name, VirtualAccountID: jsonshape.Value(b.VirtualAccountID)}
 	if err := cards.CheckName("/name", n.Name); err != nil {
 		return n, err
 	}
@@ -224,7 +224,7 @@ func newCardGroup(c *call, raw []byte) (cards.NewCardGroup, error) {
 }
 
 func (a *API) createCardGroup(r *http.Request) (any, error) {
-	var n cards.NewCardGroup
+	var n cards.NewGroup
 	return a.doWrite(r, write{
 		gen:  web.Gen1,
 		idem: idemOptional,

@@ -35,8 +35,8 @@ func (a *API) routesCards(r *mux.Router, docs *openapi.Registry) {
 // they name, to docs.
 func describeCards(docs *openapi.Registry) {
 	docs.Component("Card", card{})
-	docs.Component("CardStatus", oneOfStrings(cards.CardStatuses...))
-	docs.Component("CardModifier", cards.CardModifier{})
+	docs.Component("CardStatus", oneOfStrings(cards.Statuses...))
+	docs.Component("CardModifier", cards.Modifier{})
 	docs.Component("CardGroupUtilization", utilization{})
 	docs.Component("UserData", described(openapi.Schema{"type": "object"}, "The caller's own JSON object, at most 4 KB."))
 	flag := openapi.Schema{"type": "string", "enum": []string{"true", "false"}}
@@ -103,7 +103,7 @@ type card struct {
 	SpendingConstraint *cards.SpendingConstraint `json:"spendingConstraint,omitempty"`
 	UserData           json.RawMessage           `json:"userData,omitempty" ref:"UserData"`
 	CardProductID      string                    `json:"cardProductId,omitempty"`
-	Modifiers          []cards.CardModifier      `json:"modifiers,omitempty"`
+	Modifiers          []cards.Modifier          `json:"modifiers,omitempty"`
 }
 
 // cardSecrets says which secrets a card view shows.
@@ -149,7 +149,7 @@ func cardView(op *kernel.Op, a *kernel.Actor, c *cards.Card, s cardSecrets) (car
 func cardFilter(r *http.Request) (cards.Filter, error) {
 	q := r.URL.Query()
 	f := cards.Filter{AccountID: q.Get("filter:accountId"), VirtualAccountID: q.Get("filter:virtualAccountId"),
-		CardGroupID: q.Get("filter:cardGroupId"), CardGroupName: q.Get("filter:cardGroupName"),
+		CardGroup: q.Get("filter:cardGroupId"), CardGroupName: q.Get("filter:cardGroupName"),
 		Status: q.Get("filter:status"), Modifier: q.Get("filter:modifier"), Sort: q.Get("sort")}
 	switch q.Get("sortDirection") {
 	case "", "ASC":
@@ -330,7 +330,7 @@ func cardUpdate(c *call, raw []byte) (cards.CardUpdate, error) {
 	if u.Status, err = stringPatch(body, "status", false); err != nil {
 		return u, err
 	}
-	if u.Status.Set && !slices.Contains(cards.CardStatuses, u.Status.Value) {
+	if u.Status.Set && !slices.Contains(cards.Statuses, u.Status.Value) {
 		return u, kernel.InvalidField("/status", "must be one of active, paused, inactive, closed")
 	}
 	if u.CardGroupID, err = stringPatch(body, "cardGroupId", true); err != nil {

@@ -140,7 +140,7 @@ type lineItemsInputView struct {
 	Tax       *invoices.Adjustment `json:"tax,omitempty"`
 }
 
-func seriesOf(s *invoices.InvoiceSeries) seriesView {
+func seriesOf(s *invoices.Series) seriesView {
 	rule := map[string]any{"type": s.Rule.Type}
 	switch s.Rule.Type {
 	case invoices.RecurWeekly:
@@ -196,10 +196,10 @@ func (a *API) listSeries(r *http.Request) (any, error) {
 	return listPage(
 		a,
 		r,
-		func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[invoices.InvoiceSeries], error) {
+		func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[invoices.Series], error) {
 			return invoices.ListSeries(op, c.Actor, f, req)
 		},
-		func(_ *kernel.Op, s *invoices.InvoiceSeries) (seriesView, error) { return seriesOf(s), nil },
+		func(_ *kernel.Op, s *invoices.Series) (seriesView, error) { return seriesOf(s), nil },
 	)
 }
 
@@ -215,7 +215,7 @@ func (a *API) getSeries(r *http.Request) (any, error) {
 
 // seriesResult answers a series write: the series and the invoice the
 // write made, changed or voided, under the given name.
-func seriesResult(op *kernel.Op, s *invoices.InvoiceSeries, inv *invoices.Invoice, name string) (any, error) {
+func seriesResult(op *kernel.Op, s *invoices.Series, inv *invoices.Invoice, name string) (any, error) {
 	var agg *invoiceAggregate
 	if inv != nil {
 		v, err := invoiceAggregateOf(op, inv)
@@ -233,7 +233,7 @@ func seriesResult(op *kernel.Op, s *invoices.InvoiceSeries, inv *invoices.Invoic
 // seriesWrite runs a series write with an InvoiceSeriesInput body (nil for
 // the actions that take none).
 func (a *API) seriesWrite(r *http.Request, idem idemMode, body *invoices.SeriesInput, name string,
-	do func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error)) (any, error) {
+	do func(op *kernel.Op, c *call) (*invoices.Series, *invoices.Invoice, error)) (any, error) {
 	return a.doWrite(r, write{
 		gen:    web.Gen1,
 		idem:   idem,
@@ -264,7 +264,7 @@ func (a *API) createSeries(r *http.Request) (any, error) {
 		idemOptional,
 		&body,
 		"invoiceAggregate",
-		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+		func(op *kernel.Op, c *call) (*invoices.Series, *invoices.Invoice, error) {
 			return invoices.CreateSeries(op, c.Actor, &body)
 		},
 	)
@@ -277,7 +277,7 @@ func (a *API) updateSeries(r *http.Request) (any, error) {
 		idemNone,
 		&body,
 		"invoiceAggregate",
-		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+		func(op *kernel.Op, c *call) (*invoices.Series, *invoices.Invoice, error) {
 			return invoices.UpdateSeries(op, c.Actor, mux.Vars(r)["invoiceSeriesId"], &body)
 		},
 	)
@@ -289,7 +289,7 @@ func (a *API) cancelSeries(r *http.Request) (any, error) {
 		idemNone,
 		nil,
 		"voidedInvoice",
-		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+		func(op *kernel.Op, c *call) (*invoices.Series, *invoices.Invoice, error) {
 			return invoices.CancelSeries(op, c.Actor, mux.Vars(r)["invoiceSeriesId"])
 		},
 	)
@@ -301,7 +301,7 @@ func (a *API) skipNext(r *http.Request) (any, error) {
 		idemNone,
 		nil,
 		"voidedInvoice",
-		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+		func(op *kernel.Op, c *call) (*invoices.Series, *invoices.Invoice, error) {
 			return invoices.SkipNextInvoice(op, c.Actor, mux.Vars(r)["invoiceSeriesId"])
 		},
 	)

@@ -84,8 +84,8 @@ func invoiceComponents(docs *openapi.Registry) {
 	docs.Component("InvoiceDetails", invoiceDetailsView{})
 	docs.Component(
 		"InvoiceStatus",
-		oneOfStrings(invoices.InvoiceScheduled, invoices.InvoiceUnpaid, invoices.InvoiceOverdue,
-			invoices.InvoicePaidPartially, invoices.InvoicePaid, invoices.InvoiceVoid),
+		oneOfStrings(invoices.StatusScheduled, invoices.StatusUnpaid, invoices.StatusOverdue,
+			invoices.StatusPaidPartially, invoices.StatusPaid, invoices.StatusVoid),
 	)
 	docs.Component("InvoiceLineItem", invoices.LineItem{})
 	docs.Component("InvoiceAdjustment", invoices.Adjustment{})
@@ -194,7 +194,7 @@ func (a *API) listInvoices(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := invoices.InvoiceFilter{Status: q.Get("filter:status"), CustomerID: q.Get("filter:legalEntityCustomerId"),
+	f := invoices.Filter{Status: q.Get("filter:status"), CustomerID: q.Get("filter:legalEntityCustomerId"),
 		ContactID: q.Get("filter:legalEntityContactId"), AccountID: q.Get("filter:accountId"), Sort: sort, Asc: asc}
 	return listPage(a, r, func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[invoices.Invoice], error) {
 		return invoices.List(op, c.Actor, f, req)
@@ -239,14 +239,14 @@ func (a *API) invoiceWrite(r *http.Request, idem idemMode, body any, check func(
 }
 
 func (a *API) createInvoice(r *http.Request) (any, error) {
-	var body invoices.InvoiceInput
+	var body invoices.Input
 	return a.invoiceWrite(r, idemOptional, &body, body.Validate, func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
 		return invoices.Create(op, c.Actor, &body)
 	})
 }
 
 func (a *API) updateInvoice(r *http.Request) (any, error) {
-	var body invoices.InvoicePatch
+	var body invoices.Patch
 	return a.invoiceWrite(r, idemNone, &body, body.Validate, func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
 		return invoices.Update(op, c.Actor, mux.Vars(r)["invoiceId"], &body)
 	})
@@ -259,16 +259,16 @@ func (a *API) voidInvoice(r *http.Request) (any, error) {
 }
 
 func (a *API) reconcileInvoice(r *http.Request) (any, error) {
-	var body []invoices.InvoiceTransactionInput
-	return a.invoiceWrite(r, idemNone, &body, func() error { return invoices.ValidateInvoiceTransactions(body) },
+	var body []invoices.TransactionInput
+	return a.invoiceWrite(r, idemNone, &body, func() error { return invoices.ValidateTransactions(body) },
 		func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
 			return invoices.Reconcile(op, c.Actor, mux.Vars(r)["invoiceId"], body)
 		})
 }
 
 func (a *API) unreconcileInvoice(r *http.Request) (any, error) {
-	var body []invoices.InvoiceTransactionInput
-	return a.invoiceWrite(r, idemNone, &body, func() error { return invoices.ValidateInvoiceTransactions(body) },
+	var body []invoices.TransactionInput
+	return a.invoiceWrite(r, idemNone, &body, func() error { return invoices.ValidateTransactions(body) },
 		func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
 			return invoices.Unreconcile(op, c.Actor, mux.Vars(r)["invoiceId"], body)
 		})
@@ -410,7 +410,7 @@ func invoiceAggregateOf(op *kernel.Op, inv *invoices.Invoice) (invoiceAggregate,
 		LineItemsAndTotals: lineItemsView{LineItems: inv.LineItems, Discount: inv.Discount, Tax: inv.Tax,
 			SubtotalCents: sums.Subtotal, TotalAmountCents: sums.Total},
 	}
-	acc, va, err := invoices.InvoiceAccount(op, inv)
+	acc, va, err := invoices.AccountOf(op, inv)
 	if err != nil {
 		return invoiceAggregate{}, err
 	}

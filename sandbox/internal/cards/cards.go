@@ -18,14 +18,14 @@ import (
 
 // Card statuses.
 const (
-	CardActive   = "active"
-	CardPaused   = "paused"
-	CardInactive = "inactive"
-	CardClosed   = "closed"
+	StatusActive   = "active"
+	StatusPaused   = "paused"
+	StatusInactive = "inactive"
+	StatusClosed   = "closed"
 )
 
-// CardStatuses lists every card status.
-var CardStatuses = []string{CardActive, CardPaused, CardInactive, CardClosed}
+// Statuses lists every card status.
+var Statuses = []string{StatusActive, StatusPaused, StatusInactive, StatusClosed}
 
 // ModifierRecurringOnly is the one card modifier of the real service.
 const ModifierRecurringOnly = "only_allow_recurring_payments"
@@ -79,7 +79,7 @@ func CheckUserData(pointer string, raw json.RawMessage) (json.RawMessage, error)
 type Filter struct {
 	AccountID        string
 	VirtualAccountID string
-	CardGroupID      string
+	CardGroup        string
 	CardGroupName    string
 	Status           string
 	// Modifier is "name:true" or "name:false".
@@ -92,10 +92,10 @@ type Filter struct {
 // Validate checks the filter's values.
 func (f *Filter) Validate() error {
 	d := map[string]string{}
-	if f.CardGroupID != "" && f.CardGroupName != "" {
+	if f.CardGroup != "" && f.CardGroupName != "" {
 		d["filter:cardGroupName"] = "filter:cardGroupId and filter:cardGroupName are mutually exclusive"
 	}
-	if f.Status != "" && !slices.Contains(CardStatuses, f.Status) {
+	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
 		d["filter:status"] = "must be one of active, paused, inactive, closed"
 	}
 	if f.Modifier != "" {
@@ -116,7 +116,7 @@ func (f *Filter) Validate() error {
 func (f *Filter) match(c *Card, groups map[string]bool) bool {
 	eq := func(want, got string) bool { return want == "" || want == got }
 	if !eq(f.AccountID, c.AccountID) || !eq(f.VirtualAccountID, c.VirtualAccountID) ||
-		!eq(f.CardGroupID, c.CardGroupID) || !eq(f.Status, c.Status) {
+		!eq(f.CardGroup, c.CardGroupID) || !eq(f.Status, c.Status) {
 		return false
 	}
 	if groups != nil && !groups[c.CardGroupID] {
@@ -154,7 +154,7 @@ func List(op *kernel.Op, a *kernel.Actor, f Filter, req kernel.PageRequest) (ker
 	}
 	var groups map[string]bool
 	if f.CardGroupName != "" {
-		gs, err := kernel.All[CardGroup](op, KindGroup, kernel.IndexPrefix(IndexGroupLE, le))
+		gs, err := kernel.All[Group](op, KindGroup, kernel.IndexPrefix(IndexGroupLE, le))
 		if err != nil {
 			return kernel.Page[Card]{}, err
 		}
@@ -198,7 +198,7 @@ func storeCard(op *kernel.Op, c *Card, statusBefore string) error {
 	if err := op.Emit(c.LegalEntityID, deliveries.EventCardUpdate, c.ID); err != nil {
 		return err
 	}
-	if c.Status == CardClosed && statusBefore != CardClosed {
+	if c.Status == StatusClosed && statusBefore != StatusClosed {
 		return op.Emit(c.LegalEntityID, deliveries.EventCardDelete, c.ID)
 	}
 	return nil
@@ -235,7 +235,7 @@ func Create(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
 	if err != nil {
 		return nil, err
 	}
-	card := &Card{AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, Name: n.Name, Status: CardActive,
+	card := &Card{AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, Name: n.Name, Status: StatusActive,
 		IsSingleUse: n.IsSingleUse, UserData: n.UserData, SpendingConstraint: n.Constraint}
 	if n.VirtualAccountID != "" {
 		va, err := cardVirtualAccount(op, a, n.VirtualAccountID, "virtualAccountId")
@@ -391,7 +391,7 @@ func RequireEnterprise(a *kernel.Actor, feature string) error {
 }
 
 // Modifiers returns a card's modifiers (enterprise only).
-func Modifiers(op *kernel.Op, a *kernel.Actor, id string) ([]CardModifier, error) {
+func Modifiers(op *kernel.Op, a *kernel.Actor, id string) ([]Modifier, error) {
 	if err := RequireEnterprise(a, "card modifiers"); err != nil {
 		return nil, err
 	}
@@ -403,7 +403,7 @@ func Modifiers(op *kernel.Op, a *kernel.Actor, id string) ([]CardModifier, error
 }
 
 // SetModifier sets one modifier of a card by name (enterprise only).
-func SetModifier(op *kernel.Op, a *kernel.Actor, id string, m CardModifier) error {
+func SetModifier(op *kernel.Op, a *kernel.Actor, id string, m Modifier) error {
 	if err := RequireEnterprise(a, "card modifiers"); err != nil {
 		return err
 	}
@@ -411,7 +411,7 @@ func SetModifier(op *kernel.Op, a *kernel.Actor, id string, m CardModifier) erro
 	if err != nil {
 		return err
 	}
-	i := slices.IndexFunc(card.Modifiers, func(x CardModifier) bool { return x.Name == m.Name })
+	i := slices.IndexFunc(card.Modifiers, func(x Modifier) bool { return x.Name == m.Name })
 	if i < 0 {
 		card.Modifiers = append(card.Modifiers, m)
 	} else {

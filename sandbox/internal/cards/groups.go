@@ -21,19 +21,19 @@ type GroupFilter struct {
 }
 
 // Groups lists the actor's card groups in creation order.
-func Groups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageRequest) (kernel.Page[CardGroup], error) {
+func Groups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageRequest) (kernel.Page[Group], error) {
 	if f.Status == "" {
 		f.Status = GroupActive
 	}
 	if f.Status != GroupActive && f.Status != GroupArchived {
-		return kernel.Page[CardGroup]{}, kernel.InvalidField("filter:status", "must be active or archived")
+		return kernel.Page[Group]{}, kernel.InvalidField("filter:status", "must be active or archived")
 	}
 	return kernel.List(
 		op,
 		KindGroup,
 		kernel.IndexPrefix(IndexGroupLE, a.LegalEntityID()),
 		req,
-		func(g *CardGroup) bool {
+		func(g *Group) bool {
 			return g.Status == f.Status && (f.Name == "" || g.Name == f.Name) &&
 				(f.VirtualAccountID == "" || g.VirtualAccountID == f.VirtualAccountID)
 		},
@@ -42,8 +42,8 @@ func Groups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageReques
 
 // GroupOf loads one of the actor's card groups; field names the request
 // field the id came from ("" for the path).
-func GroupOf(op *kernel.Op, a *kernel.Actor, id, field string) (*CardGroup, error) {
-	var g CardGroup
+func GroupOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Group, error) {
+	var g Group
 	ok, err := op.Get(KindGroup, id, &g)
 	if err != nil {
 		return nil, err
@@ -54,8 +54,8 @@ func GroupOf(op *kernel.Op, a *kernel.Actor, id, field string) (*CardGroup, erro
 	return &g, nil
 }
 
-// NewCardGroup is what creating a card group takes.
-type NewCardGroup struct {
+// NewGroup is what creating a card group takes.
+type NewGroup struct {
 	Name string
 	// VirtualAccountID is the deprecated legacy association.
 	VirtualAccountID string
@@ -67,8 +67,8 @@ type NewCardGroup struct {
 // legacy association; on the virtual-account model it sets the
 // association, by default the primary virtual account of the entity's
 // first open commercial account.
-func CreateGroup(op *kernel.Op, a *kernel.Actor, n NewCardGroup) (*CardGroup, error) {
-	g := &CardGroup{LegalEntityID: a.LegalEntityID(), Name: n.Name, Status: GroupActive,
+func CreateGroup(op *kernel.Op, a *kernel.Actor, n NewGroup) (*Group, error) {
+	g := &Group{LegalEntityID: a.LegalEntityID(), Name: n.Name, Status: GroupActive,
 		SpendingConstraint: n.Constraint, CreatedAt: op.Now}
 	if a.LegalEntity.CardGroupModel == GroupModelVirtualAccount {
 		if n.VirtualAccountID != "" {
@@ -106,7 +106,7 @@ type GroupUpdate struct {
 
 // UpdateGroup renames a group or replaces (null: removes) its
 // spending constraint.
-func UpdateGroup(op *kernel.Op, a *kernel.Actor, id string, u GroupUpdate) (*CardGroup, error) {
+func UpdateGroup(op *kernel.Op, a *kernel.Actor, id string, u GroupUpdate) (*Group, error) {
 	g, err := GroupOf(op, a, id, "")
 	if err != nil {
 		return nil, err
@@ -150,7 +150,7 @@ func PatchGroupConstraint(op *kernel.Op, a *kernel.Actor, id string, patch []byt
 
 // GroupIndexes are the index keys of a card group: its legal entity's
 // groups in creation order.
-func GroupIndexes(g *CardGroup) []string {
+func GroupIndexes(g *Group) []string {
 	return []string{kernel.IndexKey(IndexGroupLE, g.LegalEntityID, store.Millis(g.CreatedAt), store.Seq(g.Seq), g.ID)}
 }
 

@@ -12,9 +12,9 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
-// CardClearingDelay is how long an approved authorization stays pending
+// ClearingDelay is how long an approved authorization stays pending
 // before it settles on its own.
-const CardClearingDelay = 48 * time.Hour
+const ClearingDelay = 48 * time.Hour
 
 // DefaultCreditLimitCents is a charge-card account's credit limit when its
 // scenario names none ($100,000.00).
@@ -24,7 +24,7 @@ const DefaultCreditLimitCents = 10_000_000
 type AuthorizationRequest struct {
 	CardID      string
 	AmountCents int64
-	Merchant    CardMerchant
+	Merchant    Merchant
 	// Recurring marks a recurring (subscription) payment.
 	Recurring bool
 }
@@ -33,23 +33,23 @@ type AuthorizationRequest struct {
 type Authorization struct {
 	Decision    Decision
 	Transaction *ledger.Transaction
-	Event       *CardEvent
+	Event       *Event
 	Card        *Card
 }
 
 // CatalogMerchant is a fixtures merchant as a card merchant.
-func CatalogMerchant(cat *fixtures.Catalog, id string) (CardMerchant, bool) {
+func CatalogMerchant(cat *fixtures.Catalog, id string) (Merchant, bool) {
 	m, ok := cat.Merchant(id)
 	if !ok {
-		return CardMerchant{}, false
+		return Merchant{}, false
 	}
-	return CardMerchant{ID: m.ID, Name: m.Name, MCC: m.MCC, CategoryID: m.CategoryID, City: m.City,
+	return Merchant{ID: m.ID, Name: m.Name, MCC: m.MCC, CategoryID: m.CategoryID, City: m.City,
 		State: m.State, Country: m.Country, Zip: m.Zip}, true
 }
 
 // CheckMerchant checks a merchant described in full (found at pointer at)
 // and fills its category from its MCC when it names none.
-func CheckMerchant(m *CardMerchant, at string, cat *fixtures.Catalog) error {
+func CheckMerchant(m *Merchant, at string, cat *fixtures.Catalog) error {
 	d := map[string]string{}
 	if strings.TrimSpace(m.Name) == "" {
 		d[at+"/name"] = "required"
@@ -104,14 +104,14 @@ func SimulateAuthorization(op *kernel.Op, req AuthorizationRequest) (*Authorizat
 	if err != nil {
 		return nil, err
 	}
-	ev := &CardEvent{CardID: card.ID, LegalEntityID: card.LegalEntityID, Type: CardEventAuthorization,
+	ev := &Event{CardID: card.ID, LegalEntityID: card.LegalEntityID, Type: EventAuthorization,
 		AmountCents: req.AmountCents, Merchant: &req.Merchant, Approved: d.Approved, Decision: d, TransactionID: t.ID}
 	if err := recordCardEvent(op, ev); err != nil {
 		return nil, err
 	}
-	if card.IsSingleUse && card.Status != CardClosed {
+	if card.IsSingleUse && card.Status != StatusClosed {
 		before := card.Status
-		card.Status = CardClosed
+		card.Status = StatusClosed
 		if err := storeCard(op, card, before); err != nil {
 			return nil, err
 		}
@@ -123,7 +123,7 @@ func SimulateAuthorization(op *kernel.Op, req AuthorizationRequest) (*Authorizat
 type authContext struct {
 	op      *kernel.Op
 	card    *Card
-	group   *CardGroup
+	group   *Group
 	account *ledger.Account
 	va      *ledger.VirtualAccount
 	subtype string
@@ -153,7 +153,7 @@ func authContextOf(op *kernel.Op, card *Card, req AuthorizationRequest) (*authCo
 		return nil, fmt.Errorf("card %s: account %s not found", card.ID, card.AccountID)
 	}
 	if card.CardGroupID != "" {
-		g := &CardGroup{}
+		g := &Group{}
 		if ok, err := op.Get(KindGroup, card.CardGroupID, g); err != nil {
 			return nil, err
 		} else if ok {
@@ -214,7 +214,7 @@ func declineBy(rule, reason, detail string) *Decision {
 }
 
 func (ac *authContext) checkStatus() *Decision {
-	if s := ac.card.Status; s != CardActive {
+	if s := ac.card.Status; s != StatusActive {
 		return declineBy("card.status", "card_"+s, fmt.Sprintf("card %s is %s", ac.card.ID, s))
 	}
 	return nil
@@ -224,7 +224,7 @@ func (ac *authContext) checkSingleUse() (*Decision, error) {
 	if !ac.card.IsSingleUse {
 		return nil, nil
 	}
-	used, err := cardEventsWhere(ac.op, ac.card.ID, func(e *CardEvent) bool { return e.Type == CardEventAuthorization })
+	used, err := cardEventsWhere(ac.op, ac.card.ID, func(e *Event) bool { return e.Type == EventAuthorization })
 	if err != nil || len(used) == 0 {
 		return nil, err
 	}
@@ -298,7 +298,7 @@ func (ac *authContext) record(d *Decision) (*ledger.Transaction, error) {
 		return nil, err
 	}
 	if d.Approved {
-		return t, ledger.ScheduleSettlement(op, t, ledger.At(now.Add(CardClearingDelay)), "settled")
+		return t, ledger.ScheduleSettlement(op, t, ledger.At(now.Add(ClearingDelay)), "settled")
 	}
 	return t, nil
 }
@@ -408,7 +408,7 @@ func windowText(u LimitUse) string {
 }
 
 // merchantRules runs the four list rules against a merchant.
-func (s ruleScope) merchantRules(m CardMerchant) *Decision {
+func (s ruleScope) merchantRules(m Merchant) *Decision {
 	c := s.constraint
 	if r := c.MerchantRule; r != nil {
 		if d := s.list("merchantRule", "merchant_blocked", r.Restriction, r.Merchants, m.ID,
@@ -449,7 +449,7 @@ func (s ruleScope) list(rule, reason, restriction string, items []string, value,
 	return nil
 }
 
-func merchantIDText(m CardMerchant) string {
+func merchantIDText(m Merchant) string {
 	if m.ID == "" {
 		return " (not a catalogue merchant)"
 	}

@@ -26,7 +26,7 @@ type Card struct {
 	IsSingleUse        bool                `json:"isSingleUse"`
 	SpendingConstraint *SpendingConstraint `json:"spendingConstraint,omitempty"`
 	UserData           json.RawMessage     `json:"userData,omitempty"`
-	Modifiers          []CardModifier      `json:"modifiers,omitempty"`
+	Modifiers          []Modifier          `json:"modifiers,omitempty"`
 	CreatedAt          time.Time           `json:"createdAt"`
 	Seq                int64               `json:"seq"`
 }
@@ -39,14 +39,14 @@ func (c *Card) Last4() string {
 	return c.PAN[len(c.PAN)-4:]
 }
 
-// CardModifier is an enterprise card setting.
-type CardModifier struct {
+// Modifier is an enterprise card setting.
+type Modifier struct {
 	Name  string `json:"name" yaml:"name" enum:"only_allow_recurring_payments"`
 	Value bool   `json:"value" yaml:"value"`
 }
 
-// CardGroup groups cards under one spending constraint.
-type CardGroup struct {
+// Group groups cards under one spending constraint.
+type Group struct {
 	ID                 string              `json:"id"`
 	LegalEntityID      string              `json:"legalEntityId"`
 	Name               string              `json:"name"`

@@ -226,7 +226,7 @@ func describeSimulations(docs *openapi.Registry, d describer) {
 			Body:        authorization, Response: authorizationResult{}},
 	)
 	verification := object(
-		openapi.Schema{"type": oneOfStrings(cards.CardEventVerification), "cardId": idType, "merchantId": merchantID,
+		openapi.Schema{"type": oneOfStrings(cards.EventVerification), "cardId": idType, "merchantId": merchantID,
 			"merchant": merchant},
 		"type",
 		"cardId",
@@ -236,7 +236,7 @@ func describeSimulations(docs *openapi.Registry, d describer) {
 		Description: "A reversal, clearing or refund names the authorization's transaction (a reversal takes no amount); a" +
 			" verification names a card and a merchant.",
 		Body: openapi.Schema{"oneOf": []any{
-			object(openapi.Schema{"type": oneOfStrings(cards.CardEventReversal, cards.CardEventClearing, cards.CardEventRefund),
+			object(openapi.Schema{"type": oneOfStrings(cards.EventReversal, cards.EventClearing, cards.EventRefund),
 				"transactionId": idType, "amountCents": simulated}, "type", "transactionId"),
 			verification,
 		}},

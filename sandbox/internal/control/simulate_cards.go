@@ -33,7 +33,7 @@ type merchantBody struct {
 
 // merchantOf resolves a request's merchant: a fixtures merchant by id or
 // one described in full, exactly one of the two.
-func merchantOf(w *kernel.World, id string, m *merchantBody) (*cards.CardMerchant, error) {
+func merchantOf(w *kernel.World, id string, m *merchantBody) (*cards.Merchant, error) {
 	switch {
 	case id != "" && m != nil:
 		return nil, kernel.InvalidField("/merchant", "give merchantId or merchant, not both")
@@ -44,7 +44,7 @@ func merchantOf(w *kernel.World, id string, m *merchantBody) (*cards.CardMerchan
 		}
 		return &cm, nil
 	case m != nil:
-		cm := &cards.CardMerchant{Name: m.Name, MCC: m.MCC, CategoryID: m.CategoryID, Country: strings.ToUpper(m.Country),
+		cm := &cards.Merchant{Name: m.Name, MCC: m.MCC, CategoryID: m.CategoryID, Country: strings.ToUpper(m.Country),
 			City: m.City, State: m.State, Zip: m.Zip}
 		return cm, cards.CheckMerchant(cm, "/merchant", w.Catalog)
 	}
@@ -158,10 +158,10 @@ type cardEventBody struct {
 // cardEventFields are the properties each card event type takes besides
 // type.
 var cardEventFields = map[string][]string{
-	cards.CardEventVerification: {"cardId", "merchantId", "merchant"},
-	cards.CardEventReversal:     {"transactionId"},
-	cards.CardEventClearing:     {"transactionId", "amountCents"},
-	cards.CardEventRefund:       {"transactionId", "amountCents"},
+	cards.EventVerification: {"cardId", "merchantId", "merchant"},
+	cards.EventReversal:     {"transactionId"},
+	cards.EventClearing:     {"transactionId", "amountCents"},
+	cards.EventRefund:       {"transactionId", "amountCents"},
 }
 
 // foreignField names the first property the body gives that its type does
@@ -189,13 +189,13 @@ func networkEvent(w *kernel.World, b cardEventBody) (cards.NetworkEvent, error) 
 		CardID:        jsonshape.Value(b.CardID),
 	}
 	if _, known := cardEventFields[b.Type]; !known {
-		return n, kernel.InvalidField("/type", "must be one of "+strings.Join(cards.CardEventTypes, ", "))
+		return n, kernel.InvalidField("/type", "must be one of "+strings.Join(cards.EventTypes, ", "))
 	}
 	if f := b.foreignField(); f != "" {
 		return n, kernel.InvalidField("/"+f,
 			"does not apply to a "+b.Type+"; it takes "+strings.Join(cardEventFields[b.Type], ", "))
 	}
-	if b.Type == cards.CardEventVerification {
+	if b.Type == cards.EventVerification {
 		if n.CardID == "" {
 			return n, kernel.InvalidField("/cardId", "required for a verification")
 		}

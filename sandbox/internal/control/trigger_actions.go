@@ -115,13 +115,13 @@ func (t *triggerRun) closeCard(cardID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if c.Status == cards.CardClosed {
+	if c.Status == cards.StatusClosed {
 		return "", kernel.Errorf(kernel.CodeConflict, "card %s is already closed; card.delete is raised when a card closes",
 			c.ID).
 			With("field", "entityId")
 	}
 	if _, err := cards.Update(t.op, t.actor, c.ID, cards.CardUpdate{Status: cards.Patch[string]{Set: true,
-		Value: cards.CardClosed}}); err != nil {
+		Value: cards.StatusClosed}}); err != nil {
 		return "", err
 	}
 	t.did("closed card %s", c.ID)
@@ -191,7 +191,7 @@ func (t *triggerRun) clearPurchase(txnID string) (string, error) {
 		}
 		tx = found
 	}
-	res, err := cards.SimulateEvent(t.op, cards.NetworkEvent{Type: cards.CardEventClearing, TransactionID: tx.ID})
+	res, err := cards.SimulateEvent(t.op, cards.NetworkEvent{Type: cards.EventClearing, TransactionID: tx.ID})
 	if err != nil {
 		return "", err
 	}

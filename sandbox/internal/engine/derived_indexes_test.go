@@ -106,11 +106,11 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 	var renamed string
 	err := w.Update(func(op *kernel.Op) error {
 		a := enginetest.ActorInOp(t, op, "sk_sandbox_acme")
-		g1, err := cards.CreateGroup(op, a, cards.NewCardGroup{Name: "First"})
+		g1, err := cards.CreateGroup(op, a, cards.NewGroup{Name: "First"})
 		if err != nil {
 			return err
 		}
-		g2, err := cards.CreateGroup(op, a, cards.NewCardGroup{Name: "Second"})
+		g2, err := cards.CreateGroup(op, a, cards.NewGroup{Name: "Second"})
 		if err != nil {
 			return err
 		}

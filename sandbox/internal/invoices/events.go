@@ -13,9 +13,9 @@ import (
 
 // Scheduled event kinds of invoices.
 const (
-	EventInvoiceSend    = "invoice.send"
-	EventInvoiceOverdue = "invoice.overdue"
-	EventInvoiceRemind  = "invoice.remind"
+	EventSend    = "invoice.send"
+	EventOverdue = "invoice.overdue"
+	EventRemind  = "invoice.remind"
 )
 
 // Reminder timings: automatic reminders go out when an invoice becomes
@@ -30,9 +30,9 @@ type invoicePayload struct {
 	InvoiceID string `json:"invoiceId"`
 }
 
-// InvoiceOverdueAt is when an invoice becomes overdue: the first instant
+// OverdueAt is when an invoice becomes overdue: the first instant
 // after its due date, in its time zone.
-func InvoiceOverdueAt(inv *Invoice) time.Time {
+func OverdueAt(inv *Invoice) time.Time {
 	loc := inv.Location()
 	return CalDateOf(inv.DueAt, loc).AddDays(1).Start(loc)
 }
@@ -71,15 +71,15 @@ func (inv *Invoice) NextAutoReminderAt() *time.Time {
 // next automatic reminder. Unchanged events are kept; others are canceled.
 func planInvoiceEvents(op *kernel.Op, inv *Invoice) error {
 	want := map[string]EventRef{}
-	if inv.Status == InvoiceScheduled && inv.ScheduledSendDate != nil {
-		want["send"] = EventRef{Kind: EventInvoiceSend, At: *inv.ScheduledSendDate}
+	if inv.Status == StatusScheduled && inv.ScheduledSendDate != nil {
+		want["send"] = EventRef{Kind: EventSend, At: *inv.ScheduledSendDate}
 	}
 	if inv.Open() {
-		due := InvoiceOverdueAt(inv)
+		due := OverdueAt(inv)
 		if op.Now.Before(due) {
-			want["due"] = EventRef{Kind: EventInvoiceOverdue, At: due}
+			want["due"] = EventRef{Kind: EventOverdue, At: due}
 		} else {
-			want["due"] = EventRef{Kind: EventInvoiceRemind, At: nextReminderAt(due, op.Now)}
+			want["due"] = EventRef{Kind: EventRemind, At: nextReminderAt(due, op.Now)}
 		}
 	}
 	if inv.Events == nil {
@@ -137,7 +137,7 @@ func RunSend(op *kernel.Op, ev *kernel.Event) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if inv.Status != InvoiceScheduled {
+	if inv.Status != StatusScheduled {
 		return fmt.Sprintf("invoice %s already %s", inv.Number, inv.Status), nil
 	}
 	refreshInvoice(op, inv)
@@ -156,7 +156,7 @@ func RunDue(op *kernel.Op, ev *kernel.Event) (string, error) {
 	}
 	refreshInvoice(op, inv)
 	summary := fmt.Sprintf("invoice %s is %s", inv.Number, inv.Status)
-	if inv.Open() && inv.Status != InvoiceScheduled && !op.Now.Before(InvoiceOverdueAt(inv)) {
+	if inv.Open() && inv.Status != StatusScheduled && !op.Now.Before(OverdueAt(inv)) {
 		if err := remindInvoice(op, inv); err != nil {
 			return "", err
 		}
@@ -194,10 +194,10 @@ func Remind(op *kernel.Op, a *kernel.Actor, id string) (bool, error) {
 		return false, err
 	}
 	switch inv.Status {
-	case InvoiceScheduled:
+	case StatusScheduled:
 		return false, kernel.Errorf(kernel.CodeConflict, "invoice %s is scheduled and has not been sent yet", id).
 			With("status", inv.Status)
-	case InvoicePaid, InvoiceVoid:
+	case StatusPaid, StatusVoid:
 		return false, kernel.Errorf(kernel.CodeConflict, "invoice %s is %s; there is nothing to remind about", id,
 			inv.Status).
 			With("status", inv.Status)
@@ -213,7 +213,7 @@ func Remind(op *kernel.Op, a *kernel.Actor, id string) (bool, error) {
 
 // emailInvoice puts an invoice or reminder email in the outbox.
 func emailInvoice(op *kernel.Op, inv *Invoice, kind string) error {
-	s, err := InvoiceSettingsOf(op, inv.LegalEntityID)
+	s, err := SettingsOf(op, inv.LegalEntityID)
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func emailInvoice(op *kernel.Op, inv *Invoice, kind string) error {
 	lead := fmt.Sprintf("%s sent you invoice %s for %s, due %s.", s.CompanyName, inv.Number, owed, due)
 	if kind == MessageReminder {
 		state := "is due " + due
-		if inv.Status == InvoiceOverdue || !op.Now.Before(InvoiceOverdueAt(inv)) {
+		if inv.Status == StatusOverdue || !op.Now.Before(OverdueAt(inv)) {
 			state = "was due " + due + " and is overdue"
 		}
 		subject = fmt.Sprintf("Reminder: invoice %s from %s %s", inv.Number, s.CompanyName, state)
@@ -253,7 +253,7 @@ func renderInvoice(op *kernel.Op, id string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("invoice %s: not found", id)
 	}
-	s, err := InvoiceSettingsOf(op, inv.LegalEntityID)
+	s, err := SettingsOf(op, inv.LegalEntityID)
 	if err != nil {
 		return nil, err
 	}

@@ -111,9 +111,9 @@ func checkAdjustment(d map[string]string, path string, a *Adjustment, fixedAllow
 	}
 }
 
-// InvoiceDetailsInput is the details of an invoice being created or
+// DetailsInput is the details of an invoice being created or
 // updated. Dates are YYYY-MM-DD days in invoiceTz.
-type InvoiceDetailsInput struct {
+type DetailsInput struct {
 	IssuedAt           string          `json:"issuedAt"`
 	DueAt              string          `json:"dueAt"`
 	InvoiceTz          string          `json:"invoiceTz"`
@@ -127,7 +127,7 @@ type InvoiceDetailsInput struct {
 	issued, due CalDate
 }
 
-func (in *InvoiceDetailsInput) check(d map[string]string, path string, update bool) {
+func (in *DetailsInput) check(d map[string]string, path string, update bool) {
 	if in == nil {
 		d[path] = "required"
 		return
@@ -148,7 +148,7 @@ func (in *InvoiceDetailsInput) check(d map[string]string, path string, update bo
 		d[path+"/dueAt"] = "must not be before issuedAt"
 	}
 	in.LineItemsAndTotals.check(d, path+"/lineItemsAndTotals")
-	if p := InvoiceNumberProblem(in.InvoiceNumber); p != "" {
+	if p := NumberProblem(in.InvoiceNumber); p != "" {
 		d[path+"/invoiceNumber"] = p
 	}
 	if in.Memo != nil && (len([]rune(*in.Memo)) < 1 || len([]rune(*in.Memo)) > 500) {
@@ -177,7 +177,7 @@ func checkEmails(d map[string]string, path string, emails []string, max int) {
 }
 
 // apply writes the details onto an invoice.
-func (in *InvoiceDetailsInput) apply(inv *Invoice) {
+func (in *DetailsInput) apply(inv *Invoice) {
 	inv.IssuedAt, inv.DueAt = in.issued.Start(in.loc), in.due.Start(in.loc)
 	inv.Timezone, inv.Number = in.InvoiceTz, in.InvoiceNumber
 	l := in.LineItemsAndTotals
@@ -189,17 +189,17 @@ func (in *InvoiceDetailsInput) apply(inv *Invoice) {
 	inv.BilledTo.CCEmails = in.CCEmails
 }
 
-// InvoiceInput is the body of POST /invoice.
-type InvoiceInput struct {
-	AccountID             string               `json:"accountId"`
-	LegalEntityContactID  *string              `json:"legalEntityContactId,omitempty"`
-	LegalEntityCustomerID string               `json:"legalEntityCustomerId"`
-	Details               *InvoiceDetailsInput `json:"details,omitempty"`
-	PaymentMethods        json.RawMessage      `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
+// Input is the body of POST /invoice.
+type Input struct {
+	AccountID             string          `json:"accountId"`
+	LegalEntityContactID  *string         `json:"legalEntityContactId,omitempty"`
+	LegalEntityCustomerID string          `json:"legalEntityCustomerId"`
+	Details               *DetailsInput   `json:"details,omitempty"`
+	PaymentMethods        json.RawMessage `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
 }
 
 // Validate checks a new invoice's body.
-func (in *InvoiceInput) Validate() error {
+func (in *Input) Validate() error {
 	d := map[string]string{}
 	if strings.TrimSpace(in.AccountID) == "" {
 		d["/accountId"] = "required"
@@ -218,16 +218,16 @@ func (in *InvoiceInput) Validate() error {
 	return nil
 }
 
-// InvoicePatch is the body of PATCH /invoice/{id}.
-type InvoicePatch struct {
-	AccountID      *string              `json:"accountId,omitempty"`
-	Details        *InvoiceDetailsInput `json:"details,omitempty"`
-	PaymentMethods json.RawMessage      `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
+// Patch is the body of PATCH /invoice/{id}.
+type Patch struct {
+	AccountID      *string         `json:"accountId,omitempty"`
+	Details        *DetailsInput   `json:"details,omitempty"`
+	PaymentMethods json.RawMessage `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
 }
 
 // Validate checks an invoice update: details, when given, are whole and
 // carry the version last read.
-func (p *InvoicePatch) Validate() error {
+func (p *Patch) Validate() error {
 	d := map[string]string{}
 	if p.AccountID != nil && strings.TrimSpace(*p.AccountID) == "" {
 		d["/accountId"] = "must not be empty"

@@ -17,22 +17,22 @@ import (
 
 // Invoice statuses.
 const (
-	InvoiceScheduled     = "scheduled"
-	InvoiceUnpaid        = "unpaid"
-	InvoiceOverdue       = "overdue"
-	InvoicePaidPartially = "paid_partially"
-	InvoicePaid          = "paid"
-	InvoiceVoid          = "void"
+	StatusScheduled     = "scheduled"
+	StatusUnpaid        = "unpaid"
+	StatusOverdue       = "overdue"
+	StatusPaidPartially = "paid_partially"
+	StatusPaid          = "paid"
+	StatusVoid          = "void"
 )
 
-// InvoiceStatuses lists every invoice status.
-var InvoiceStatuses = []string{
-	InvoiceScheduled,
-	InvoiceUnpaid,
-	InvoiceOverdue,
-	InvoicePaidPartially,
-	InvoicePaid,
-	InvoiceVoid,
+// Statuses lists every invoice status.
+var Statuses = []string{
+	StatusScheduled,
+	StatusUnpaid,
+	StatusOverdue,
+	StatusPaidPartially,
+	StatusPaid,
+	StatusVoid,
 }
 
 // EventRef names a scheduled event of a record and when it is due.
@@ -59,10 +59,10 @@ type BilledTo struct {
 	CCEmails []string         `json:"ccEmails,omitempty"`
 }
 
-// InvoicePayment is a transaction linked to an invoice: an internal one
+// Payment is a transaction linked to an invoice: an internal one
 // names a credit on the legal entity's ledger; an external one records a
 // payment made elsewhere.
-type InvoicePayment struct {
+type Payment struct {
 	Type          string          `json:"transactionType"`
 	TransactionID string          `json:"aggregatedTransactionId,omitempty"`
 	PaymentMethod json.RawMessage `json:"paymentMethod,omitempty"`
@@ -70,17 +70,17 @@ type InvoicePayment struct {
 	AmountCents   int64           `json:"amountCents"`
 }
 
-// InvoiceSums are an invoice's amounts in cents.
-type InvoiceSums struct {
+// Sums are an invoice's amounts in cents.
+type Sums struct {
 	Subtotal, Discount, Tax, Total int64
 }
 
-func invoiceTotals(items []LineItem, discount, tax *Adjustment) InvoiceSums {
+func invoiceTotals(items []LineItem, discount, tax *Adjustment) Sums {
 	var sub float64
 	for _, li := range items {
 		sub += li.Quantity * float64(li.PriceCents)
 	}
-	s := InvoiceSums{Subtotal: int64(math.Round(sub))}
+	s := Sums{Subtotal: int64(math.Round(sub))}
 	if discount != nil {
 		if discount.Type == "fixed" && discount.AmountCents != nil {
 			s.Discount = min(*discount.AmountCents, s.Subtotal)
@@ -96,25 +96,25 @@ func invoiceTotals(items []LineItem, discount, tax *Adjustment) InvoiceSums {
 }
 
 // Sums returns the invoice's subtotal, discount, tax and total.
-func (inv *Invoice) Sums() InvoiceSums { return invoiceTotals(inv.LineItems, inv.Discount, inv.Tax) }
+func (inv *Invoice) Sums() Sums { return invoiceTotals(inv.LineItems, inv.Discount, inv.Tax) }
 
 // Open reports whether an invoice still expects money: neither paid nor
 // void.
-func (inv *Invoice) Open() bool { return inv.Status != InvoicePaid && inv.Status != InvoiceVoid }
+func (inv *Invoice) Open() bool { return inv.Status != StatusPaid && inv.Status != StatusVoid }
 
 var invoiceNumberPattern = regexp.MustCompile(`^[A-Z0-9-_]{1,50}$`)
 
-// InvoiceNumberProblem explains why an invoice number is malformed ("" when
+// NumberProblem explains why an invoice number is malformed ("" when
 // it is fine).
-func InvoiceNumberProblem(n string) string {
+func NumberProblem(n string) string {
 	if !invoiceNumberPattern.MatchString(n) {
 		return "must be 1 to 50 characters of A-Z, 0-9, - and _"
 	}
 	return ""
 }
 
-// InvoiceFilter narrows and orders the invoice list.
-type InvoiceFilter struct {
+// Filter narrows and orders the invoice list.
+type Filter struct {
 	Status     string
 	CustomerID string
 	ContactID  string
@@ -129,12 +129,12 @@ type InvoiceFilter struct {
 func List(
 	op *kernel.Op,
 	a *kernel.Actor,
-	f InvoiceFilter,
+	f Filter,
 	req kernel.PageRequest,
 ) (kernel.Page[Invoice], error) {
 	d := map[string]string{}
-	if f.Status != "" && !slices.Contains(InvoiceStatuses, f.Status) {
-		d["filter:status"] = "must be one of " + strings.Join(InvoiceStatuses, ", ")
+	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
+		d["filter:status"] = "must be one of " + strings.Join(Statuses, ", ")
 	}
 	if f.Sort != "" && f.Sort != "issuedAt" && f.Sort != "dueAt" {
 		d["sort"] = "must be issuedAt or dueAt"
@@ -142,7 +142,7 @@ func List(
 	if len(d) > 0 {
 		return kernel.Page[Invoice]{}, kernel.Invalid(d)
 	}
-	index := IndexInvoiceLE
+	index := IndexLE
 	if f.Sort == "dueAt" {
 		index = indexInvoiceDue
 	}
@@ -178,9 +178,9 @@ func invoiceNumberOwner(op *kernel.Op, legalEntityID, number string) (string, er
 	return id, err
 }
 
-// InvoiceNumberAvailable reports whether the actor's legal entity may use
+// NumberAvailable reports whether the actor's legal entity may use
 // an invoice number.
-func InvoiceNumberAvailable(op *kernel.Op, a *kernel.Actor, number string) (bool, error) {
+func NumberAvailable(op *kernel.Op, a *kernel.Actor, number string) (bool, error) {
 	owner, err := invoiceNumberOwner(op, a.LegalEntityID(), number)
 	return owner == "", err
 }
@@ -224,9 +224,9 @@ func invoiceTarget(op *kernel.Op, legalEntityID, id, field string) (*ledger.Acco
 	return &acc, &va, nil
 }
 
-// InvoiceAccount returns the account an invoice is paid into and, when
+// AccountOf returns the account an invoice is paid into and, when
 // its accountId names a virtual account, that virtual account.
-func InvoiceAccount(op *kernel.Op, inv *Invoice) (*ledger.Account, *ledger.VirtualAccount, error) {
+func AccountOf(op *kernel.Op, inv *Invoice) (*ledger.Account, *ledger.VirtualAccount, error) {
 	var acc ledger.Account
 	var va ledger.VirtualAccount
 	ok, err := op.Get(ledger.KindVirtualAccount, inv.AccountID, &va)
@@ -244,7 +244,7 @@ func InvoiceAccount(op *kernel.Op, inv *Invoice) (*ledger.Account, *ledger.Virtu
 // Create issues a new invoice to one of the actor's active
 // customers. An issue date still ahead leaves it scheduled until then;
 // otherwise it is sent at once.
-func Create(op *kernel.Op, a *kernel.Actor, in *InvoiceInput) (*Invoice, error) {
+func Create(op *kernel.Op, a *kernel.Actor, in *Input) (*Invoice, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -270,7 +270,7 @@ func Create(op *kernel.Op, a *kernel.Actor, in *InvoiceInput) (*Invoice, error) 
 		inv.PaymentMethods = compactJSON(in.PaymentMethods)
 	}
 	if inv.Memo == "" {
-		settings, err := InvoiceSettingsOf(op, le)
+		settings, err := SettingsOf(op, le)
 		if err != nil {
 			return nil, err
 		}
@@ -301,7 +301,7 @@ func issueInvoice(op *kernel.Op, inv *Invoice) error {
 	if inv.Seq, err = op.NextSeq(); err != nil {
 		return err
 	}
-	inv.Version, inv.CreatedAt, inv.Status = 1, op.Now, InvoiceUnpaid
+	inv.Version, inv.CreatedAt, inv.Status = 1, op.Now, StatusUnpaid
 	if inv.IssuedAt.After(op.Now) {
 		at := inv.IssuedAt
 		inv.ScheduledSendDate = &at
@@ -310,7 +310,7 @@ func issueInvoice(op *kernel.Op, inv *Invoice) error {
 		return err
 	}
 	refreshInvoice(op, inv)
-	if inv.Status != InvoiceScheduled {
+	if inv.Status != StatusScheduled {
 		if err := deliverInvoice(op, inv); err != nil {
 			return err
 		}
@@ -333,7 +333,7 @@ func AttachDocument(op *kernel.Op, inv *Invoice) error {
 // refreshInvoice derives the status from amounts, dates and the clock, and
 // sets or clears closedAt.
 func refreshInvoice(op *kernel.Op, inv *Invoice) {
-	inv.Status = InvoiceStatus(inv, inv.Status == InvoiceVoid, op.Now)
+	inv.Status = StatusOf(inv, inv.Status == StatusVoid, op.Now)
 	if inv.Open() {
 		inv.ClosedAt = nil
 	} else if inv.ClosedAt == nil {
@@ -354,7 +354,7 @@ func Store(op *kernel.Op, inv *Invoice) error {
 
 // Update changes an open invoice. Details replace the old ones and
 // must carry the current version; every update bumps the version.
-func Update(op *kernel.Op, a *kernel.Actor, id string, p *InvoicePatch) (*Invoice, error) {
+func Update(op *kernel.Op, a *kernel.Actor, id string, p *Patch) (*Invoice, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -399,9 +399,9 @@ func Update(op *kernel.Op, a *kernel.Actor, id string, p *InvoicePatch) (*Invoic
 
 // replaceDetails applies new details; an invoice not sent yet is
 // rescheduled to its new issue date, or sent now when that has come.
-func replaceDetails(op *kernel.Op, inv *Invoice, in *InvoiceDetailsInput) error {
+func replaceDetails(op *kernel.Op, inv *Invoice, in *DetailsInput) error {
 	in.apply(inv)
-	if inv.Status != InvoiceScheduled {
+	if inv.Status != StatusScheduled {
 		return nil
 	}
 	at := inv.IssuedAt
@@ -424,9 +424,9 @@ func Void(op *kernel.Op, a *kernel.Actor, id string) (*Invoice, error) {
 
 func voidInvoice(op *kernel.Op, inv *Invoice) error {
 	switch inv.Status {
-	case InvoiceVoid:
+	case StatusVoid:
 		return kernel.Errorf(kernel.CodeConflict, "invoice %s is already void", inv.ID).With("status", inv.Status)
-	case InvoicePaid:
+	case StatusPaid:
 		return kernel.Errorf(kernel.CodeConflict, "invoice %s is paid; unreconcile its payments before voiding it", inv.ID).
 			With("status", inv.Status)
 	}
@@ -438,7 +438,7 @@ func voidInvoice(op *kernel.Op, inv *Invoice) error {
 
 // markVoid voids an invoice and closes it.
 func markVoid(op *kernel.Op, inv *Invoice) error {
-	inv.Status = InvoiceVoid
+	inv.Status = StatusVoid
 	return Store(op, inv)
 }
 
@@ -458,42 +458,42 @@ type LineItem struct {
 
 // Invoice is a bill sent to a customer.
 type Invoice struct {
-	ID                string           `json:"id"`
-	LegalEntityID     string           `json:"legalEntityId"`
-	AccountID         string           `json:"accountId"`
-	CustomerID        string           `json:"customerId"`
-	DetailsID         string           `json:"detailsId"`
-	Number            string           `json:"number"`
-	Status            string           `json:"status"`
-	IssuedAt          time.Time        `json:"issuedAt"`
-	DueAt             time.Time        `json:"dueAt"`
-	Timezone          string           `json:"timezone"`
-	Currency          string           `json:"currency"`
-	LineItems         []LineItem       `json:"lineItems"`
-	Memo              string           `json:"memo,omitempty"`
-	CollectedCents    int64            `json:"collectedCents"`
-	PaymentMethods    json.RawMessage  `json:"paymentMethods,omitempty"`
-	Transactions      []InvoicePayment `json:"transactions,omitempty"`
-	ClosedAt          *time.Time       `json:"closedAt,omitempty"`
-	SeriesID          string           `json:"seriesId,omitempty"`
-	ScheduledSendDate *time.Time       `json:"scheduledSendDate,omitempty"`
-	Version           int              `json:"version"`
-	ContactID         string           `json:"contactId,omitempty"`
-	Discount          *Adjustment      `json:"discount,omitempty"`
-	Tax               *Adjustment      `json:"tax,omitempty"`
-	BilledTo          BilledTo         `json:"billedTo"`
-	DocumentID        string           `json:"documentId,omitempty"`
-	SentAt            *time.Time       `json:"sentAt,omitempty"`
-	LastReminderAt    *time.Time       `json:"lastReminderAt,omitempty"`
+	ID                string          `json:"id"`
+	LegalEntityID     string          `json:"legalEntityId"`
+	AccountID         string          `json:"accountId"`
+	CustomerID        string          `json:"customerId"`
+	DetailsID         string          `json:"detailsId"`
+	Number            string          `json:"number"`
+	Status            string          `json:"status"`
+	IssuedAt          time.Time       `json:"issuedAt"`
+	DueAt             time.Time       `json:"dueAt"`
+	Timezone          string          `json:"timezone"`
+	Currency          string          `json:"currency"`
+	LineItems         []LineItem      `json:"lineItems"`
+	Memo              string          `json:"memo,omitempty"`
+	CollectedCents    int64           `json:"collectedCents"`
+	PaymentMethods    json.RawMessage `json:"paymentMethods,omitempty"`
+	Transactions      []Payment       `json:"transactions,omitempty"`
+	ClosedAt          *time.Time      `json:"closedAt,omitempty"`
+	SeriesID          string          `json:"seriesId,omitempty"`
+	ScheduledSendDate *time.Time      `json:"scheduledSendDate,omitempty"`
+	Version           int             `json:"version"`
+	ContactID         string          `json:"contactId,omitempty"`
+	Discount          *Adjustment     `json:"discount,omitempty"`
+	Tax               *Adjustment     `json:"tax,omitempty"`
+	BilledTo          BilledTo        `json:"billedTo"`
+	DocumentID        string          `json:"documentId,omitempty"`
+	SentAt            *time.Time      `json:"sentAt,omitempty"`
+	LastReminderAt    *time.Time      `json:"lastReminderAt,omitempty"`
 	// Events are the invoice's scheduled events, by purpose.
 	Events    map[string]EventRef `json:"events,omitempty"`
 	CreatedAt time.Time           `json:"createdAt"`
 	Seq       int64               `json:"seq"`
 }
 
-// InvoiceStatus derives an invoice's status from its amounts and dates:
+// StatusOf derives an invoice's status from its amounts and dates:
 // overdue from the first instant after its due date (InvoiceOverdueAt).
-func InvoiceStatus(inv *Invoice, void bool, now time.Time) string {
+func StatusOf(inv *Invoice, void bool, now time.Time) string {
 	total := inv.TotalCents()
 	switch {
 	case void:
@@ -504,7 +504,7 @@ func InvoiceStatus(inv *Invoice, void bool, now time.Time) string {
 		return "paid_partially"
 	case inv.ScheduledSendDate != nil && inv.ScheduledSendDate.After(now):
 		return "scheduled"
-	case !now.Before(InvoiceOverdueAt(inv)):
+	case !now.Before(OverdueAt(inv)):
 		return "overdue"
 	}
 	return "unpaid"
@@ -513,7 +513,7 @@ func InvoiceStatus(inv *Invoice, void bool, now time.Time) string {
 func invoiceIndexes(inv *Invoice) []string {
 	seq := store.Seq(inv.Seq)
 	keys := []string{
-		kernel.IndexKey(IndexInvoiceLE, inv.LegalEntityID, store.Millis(inv.IssuedAt), seq, inv.ID),
+		kernel.IndexKey(IndexLE, inv.LegalEntityID, store.Millis(inv.IssuedAt), seq, inv.ID),
 		kernel.IndexKey(indexInvoiceDue, inv.LegalEntityID, store.Millis(inv.DueAt), seq, inv.ID),
 		kernel.IndexKey(indexInvoiceNumber, inv.LegalEntityID, inv.Number, inv.ID),
 	}
@@ -533,5 +533,5 @@ const (
 	indexInvoiceTxn    = "invoice.txn"
 )
 
-// IndexInvoiceLE holds a legal entity's invoices in order of issue.
-const IndexInvoiceLE = "invoice.le"
+// IndexLE holds a legal entity's invoices in order of issue.
+const IndexLE = "invoice.le"

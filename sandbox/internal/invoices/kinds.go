@@ -21,7 +21,7 @@ const (
 var Kinds = []kernel.Kind{
 	{Name: Kind, Prefix: Prefix},
 	{Prefix: PrefixDetails},
-	{Name: kindInvoiceSeries, Prefix: PrefixInvoiceSeries},
+	{Name: kindSeries, Prefix: PrefixSeries},
 	{Name: KindDocument, Prefix: PrefixDocument},
-	{Name: KindInvoiceSettings},
+	{Name: KindSettings},
 }

@@ -18,14 +18,14 @@ const (
 	SeriesCancelled = "cancelled"
 )
 
-// PrefixInvoiceSeries starts every invoice series id.
-const PrefixInvoiceSeries = "invoice_series_"
+// PrefixSeries starts every invoice series id.
+const PrefixSeries = "invoice_series_"
 
 // EventSeriesIssue is the scheduled event that issues a series' invoice.
 const EventSeriesIssue = "invoice_series.issue"
 
 const (
-	kindInvoiceSeries  = "invoice_series"
+	kindSeries         = "invoice_series"
 	indexSeriesStart   = "series.start"
 	indexSeriesNext    = "series.next"
 	seriesNeverPending = "999999999999999"
@@ -40,11 +40,11 @@ type SeriesTemplate struct {
 	CCEmails  []string    `json:"ccEmails,omitempty"`
 }
 
-// InvoiceSeries issues an invoice on every date its rule selects. It keeps
+// Series issues an invoice on every date its rule selects. It keeps
 // its next invoice ready, scheduled for that date; when the clock reaches
 // it the invoice is sent and the following one is prepared, until the end
 // condition is met.
-type InvoiceSeries struct {
+type Series struct {
 	ID                string          `json:"id"`
 	LegalEntityID     string          `json:"legalEntityId"`
 	Status            string          `json:"status"`
@@ -69,7 +69,7 @@ type InvoiceSeries struct {
 	Seq              int64     `json:"seq"`
 }
 
-func seriesIndexes(s *InvoiceSeries) []string {
+func seriesIndexes(s *Series) []string {
 	seq := store.Seq(s.Seq)
 	start, _ := ParseCalDate(s.StartDate)
 	next := seriesNeverPending
@@ -82,7 +82,7 @@ func seriesIndexes(s *InvoiceSeries) []string {
 	}
 }
 
-func (s *InvoiceSeries) location() *time.Location {
+func (s *Series) location() *time.Location {
 	loc, err := time.LoadLocation(s.Timezone)
 	if err != nil {
 		return time.UTC
@@ -91,14 +91,14 @@ func (s *InvoiceSeries) location() *time.Location {
 }
 
 // StartAt is the instant the series' start date begins in its zone.
-func (s *InvoiceSeries) StartAt() time.Time {
+func (s *Series) StartAt() time.Time {
 	d, _ := ParseCalDate(s.StartDate)
 	return d.Start(s.location())
 }
 
 // nextDate is the series' next date and whether the end condition allows
 // it.
-func (s *InvoiceSeries) nextDate() (CalDate, bool) {
+func (s *Series) nextDate() (CalDate, bool) {
 	from, _ := ParseCalDate(s.StartDate)
 	if last, ok := ParseCalDate(s.LastDate); ok && !last.AddDays(1).Before(from) {
 		from = last.AddDays(1)
@@ -108,20 +108,20 @@ func (s *InvoiceSeries) nextDate() (CalDate, bool) {
 }
 
 // consume marks a date used, whether its invoice was issued or skipped.
-func (s *InvoiceSeries) consume(d CalDate) {
+func (s *Series) consume(d CalDate) {
 	s.Occurrences++
 	s.LastDate = d.String()
 	s.PendingInvoiceID, s.NextScheduledDate = "", nil
 }
 
-func saveSeries(op *kernel.Op, s *InvoiceSeries) error {
-	return op.Save(kindInvoiceSeries, s.ID, s, seriesIndexes(s)...)
+func saveSeries(op *kernel.Op, s *Series) error {
+	return op.Save(kindSeries, s.ID, s, seriesIndexes(s)...)
 }
 
 // advanceSeries issues every date that has come and prepares the next
 // invoice, or ends the series when its end condition is met. It returns
 // the first invoice it made (nil when none).
-func advanceSeries(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
+func advanceSeries(op *kernel.Op, s *Series) (*Invoice, error) {
 	var first *Invoice
 	for range MaxRecurrenceSteps {
 		d, ok := s.nextDate()
@@ -148,7 +148,7 @@ func advanceSeries(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
 
 // pendSeries makes an invoice the series' next one, due to be issued at
 // at, and saves the series.
-func pendSeries(op *kernel.Op, s *InvoiceSeries, invoiceID string, at time.Time) error {
+func pendSeries(op *kernel.Op, s *Series, invoiceID string, at time.Time) error {
 	s.PendingInvoiceID, s.NextScheduledDate = invoiceID, &at
 	ev, err := op.Schedule(EventSeriesIssue, at, map[string]string{"seriesId": s.ID})
 	if err != nil {
@@ -159,7 +159,7 @@ func pendSeries(op *kernel.Op, s *InvoiceSeries, invoiceID string, at time.Time)
 }
 
 // billedTo is who a series bills: its customer, else its contact.
-func seriesBilledTo(op *kernel.Op, s *InvoiceSeries) (BilledTo, error) {
+func seriesBilledTo(op *kernel.Op, s *Series) (BilledTo, error) {
 	if s.CustomerID != "" {
 		c, err := parties.CustomerOfEntity(op, s.LegalEntityID, s.CustomerID, "/legalEntityCustomerId")
 		if err != nil {
@@ -176,7 +176,7 @@ func seriesBilledTo(op *kernel.Op, s *InvoiceSeries) (BilledTo, error) {
 
 // seriesInvoice issues the series' invoice for a date: scheduled when the
 // date is ahead, sent otherwise.
-func seriesInvoice(op *kernel.Op, s *InvoiceSeries, d CalDate) (*Invoice, error) {
+func seriesInvoice(op *kernel.Op, s *Series, d CalDate) (*Invoice, error) {
 	inv := &Invoice{LegalEntityID: s.LegalEntityID, SeriesID: s.ID, Currency: "USD"}
 	if err := fillSeriesInvoice(op, s, inv, d); err != nil {
 		return nil, err
@@ -191,7 +191,7 @@ func seriesInvoice(op *kernel.Op, s *InvoiceSeries, d CalDate) (*Invoice, error)
 
 // fillSeriesInvoice writes the series' current terms and a date onto one
 // of its invoices.
-func fillSeriesInvoice(op *kernel.Op, s *InvoiceSeries, inv *Invoice, d CalDate) error {
+func fillSeriesInvoice(op *kernel.Op, s *Series, inv *Invoice, d CalDate) error {
 	billed, err := seriesBilledTo(op, s)
 	if err != nil {
 		return err
@@ -207,8 +207,8 @@ func fillSeriesInvoice(op *kernel.Op, s *InvoiceSeries, inv *Invoice, d CalDate)
 
 // seriesNumber makes the next free invoice number of a series, e.g.
 // SER7K2M9Q-004.
-func seriesNumber(op *kernel.Op, s *InvoiceSeries) (string, error) {
-	code := strings.ToUpper(strings.TrimPrefix(s.ID, PrefixInvoiceSeries))
+func seriesNumber(op *kernel.Op, s *Series) (string, error) {
+	code := strings.ToUpper(strings.TrimPrefix(s.ID, PrefixSeries))
 	if len(code) > 8 {
 		code = code[:8]
 	}
@@ -230,8 +230,8 @@ func RunSeriesIssue(op *kernel.Op, ev *kernel.Event) (string, error) {
 	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
-	var s InvoiceSeries
-	ok, err := op.Get(kindInvoiceSeries, p.SeriesID, &s)
+	var s Series
+	ok, err := op.Get(kindSeries, p.SeriesID, &s)
 	if err != nil {
 		return "", fmt.Errorf("invoice series %s: not found (%w)", p.SeriesID, err)
 	}
@@ -259,10 +259,10 @@ func RunSeriesIssue(op *kernel.Op, ev *kernel.Event) (string, error) {
 
 // sendPending sends the series' pending invoice if it is still scheduled
 // (its own send event may have run first).
-func sendPending(op *kernel.Op, s *InvoiceSeries) error {
+func sendPending(op *kernel.Op, s *Series) error {
 	var inv Invoice
 	ok, err := op.Get(Kind, s.PendingInvoiceID, &inv)
-	if err != nil || !ok || inv.Status != InvoiceScheduled {
+	if err != nil || !ok || inv.Status != StatusScheduled {
 		return err
 	}
 	refreshInvoice(op, &inv)

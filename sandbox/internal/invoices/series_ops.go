@@ -173,7 +173,7 @@ func (in *SeriesInput) Validate() error {
 }
 
 // apply writes the body's terms onto a series.
-func (in *SeriesInput) apply(s *InvoiceSeries) {
+func (in *SeriesInput) apply(s *Series) {
 	s.AccountID, s.Rule, s.PaymentTermsDays, s.Timezone = in.AccountID, in.rule, *in.PaymentTermsDays, in.InvoiceTz
 	s.StartDate, s.End = in.StartDate, in.end
 	l := in.Template.LineItemsAndTotals
@@ -195,7 +195,7 @@ func (in *SeriesInput) apply(s *InvoiceSeries) {
 
 // checkParties checks the series' account, customer and contact within
 // its legal entity.
-func checkParties(op *kernel.Op, s *InvoiceSeries) error {
+func checkParties(op *kernel.Op, s *Series) error {
 	if _, _, err := invoiceTarget(op, s.LegalEntityID, s.AccountID, "/accountId"); err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ func checkParties(op *kernel.Op, s *InvoiceSeries) error {
 
 // CreateSeries starts a series for the actor's legal entity and returns it
 // with its first invoice.
-func CreateSeries(op *kernel.Op, a *kernel.Actor, in *SeriesInput) (*InvoiceSeries, *Invoice, error) {
+func CreateSeries(op *kernel.Op, a *kernel.Actor, in *SeriesInput) (*Series, *Invoice, error) {
 	return CreateSeriesFor(op, a.LegalEntityID(), in, "", false)
 }
 
@@ -238,11 +238,11 @@ func CreateSeriesFor(
 	in *SeriesInput,
 	declaredID string,
 	allowPast bool,
-) (*InvoiceSeries, *Invoice, error) {
+) (*Series, *Invoice, error) {
 	if err := in.Validate(); err != nil {
 		return nil, nil, err
 	}
-	s := &InvoiceSeries{
+	s := &Series{
 		LegalEntityID: legalEntityID,
 		Status:        SeriesActive,
 		ContactID:     jsonshape.Value(in.LegalEntityContactID),
@@ -261,7 +261,7 @@ func CreateSeriesFor(
 	}
 	var err error
 	if s.ID = declaredID; s.ID == "" {
-		if s.ID, err = op.NewID(PrefixInvoiceSeries); err != nil {
+		if s.ID, err = op.NewID(PrefixSeries); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -286,7 +286,7 @@ func ListSeries(
 	a *kernel.Actor,
 	f SeriesFilter,
 	req kernel.PageRequest,
-) (kernel.Page[InvoiceSeries], error) {
+) (kernel.Page[Series], error) {
 	d := map[string]string{}
 	if f.Status != "" && !slices.Contains([]string{SeriesActive, SeriesEnded, SeriesCancelled}, f.Status) {
 		d["filter:status"] = "must be active, ended or cancelled"
@@ -295,7 +295,7 @@ func ListSeries(
 		d["sort"] = "must be startDate or nextScheduledDate"
 	}
 	if len(d) > 0 {
-		return kernel.Page[InvoiceSeries]{}, kernel.Invalid(d)
+		return kernel.Page[Series]{}, kernel.Invalid(d)
 	}
 	index := indexSeriesStart
 	if f.Sort == "nextScheduledDate" {
@@ -305,10 +305,10 @@ func ListSeries(
 	eq := func(want, got string) bool { return want == "" || want == got }
 	return kernel.List(
 		op,
-		kindInvoiceSeries,
+		kindSeries,
 		kernel.IndexPrefix(index, a.LegalEntityID()),
 		req,
-		func(s *InvoiceSeries) bool {
+		func(s *Series) bool {
 			return eq(f.Status, s.Status) && eq(f.CustomerID, s.CustomerID) && eq(f.ContactID, s.ContactID) &&
 				eq(f.AccountID, s.AccountID)
 		},
@@ -316,9 +316,9 @@ func ListSeries(
 }
 
 // SeriesOf loads one of the actor's invoice series.
-func SeriesOf(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries, error) {
-	var s InvoiceSeries
-	ok, err := op.Get(kindInvoiceSeries, id, &s)
+func SeriesOf(op *kernel.Op, a *kernel.Actor, id string) (*Series, error) {
+	var s Series
+	ok, err := op.Get(kindSeries, id, &s)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +328,7 @@ func SeriesOf(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries, error)
 	return &s, nil
 }
 
-func requireActive(s *InvoiceSeries) error {
+func requireActive(s *Series) error {
 	if s.Status != SeriesActive {
 		return kernel.Errorf(kernel.CodeConflict, "invoice series %s is %s", s.ID, s.Status).With("status", s.Status)
 	}
@@ -336,13 +336,13 @@ func requireActive(s *InvoiceSeries) error {
 }
 
 // pending loads the series' scheduled next invoice (nil when none).
-func pending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
+func pending(op *kernel.Op, s *Series) (*Invoice, error) {
 	if s.PendingInvoiceID == "" {
 		return nil, nil
 	}
 	var inv Invoice
 	ok, err := op.Get(Kind, s.PendingInvoiceID, &inv)
-	if err != nil || !ok || inv.Status != InvoiceScheduled {
+	if err != nil || !ok || inv.Status != StatusScheduled {
 		return nil, err
 	}
 	return &inv, nil
@@ -350,7 +350,7 @@ func pending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
 
 // CancelSeries stops a series: invoices already sent stay; the scheduled
 // next one is voided and returned.
-func CancelSeries(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries, *Invoice, error) {
+func CancelSeries(op *kernel.Op, a *kernel.Actor, id string) (*Series, *Invoice, error) {
 	s, err := SeriesOf(op, a, id)
 	if err != nil {
 		return nil, nil, err
@@ -368,7 +368,7 @@ func CancelSeries(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries, *I
 
 // dropPending voids the series' scheduled invoice and cancels its issue
 // event.
-func dropPending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
+func dropPending(op *kernel.Op, s *Series) (*Invoice, error) {
 	inv, err := pending(op, s)
 	if err != nil {
 		return nil, err
@@ -387,7 +387,7 @@ func dropPending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
 
 // SkipNextInvoice voids the series' scheduled invoice, counts its date as
 // used and prepares the following one.
-func SkipNextInvoice(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries, *Invoice, error) {
+func SkipNextInvoice(op *kernel.Op, a *kernel.Actor, id string) (*Series, *Invoice, error) {
 	s, err := SeriesOf(op, a, id)
 	if err != nil {
 		return nil, nil, err
@@ -402,7 +402,7 @@ func SkipNextInvoice(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries,
 	return s, voided, err
 }
 
-func skipPending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
+func skipPending(op *kernel.Op, s *Series) (*Invoice, error) {
 	if s.NextScheduledDate == nil {
 		return nil, nil
 	}
@@ -422,8 +422,8 @@ func seriesInvoiceVoided(op *kernel.Op, inv *Invoice) error {
 	if inv.SeriesID == "" {
 		return nil
 	}
-	var s InvoiceSeries
-	if ok, err := op.Get(kindInvoiceSeries, inv.SeriesID, &s); err != nil || !ok {
+	var s Series
+	if ok, err := op.Get(kindSeries, inv.SeriesID, &s); err != nil || !ok {
 		return err
 	}
 	if s.Status != SeriesActive || s.PendingInvoiceID != inv.ID {
@@ -436,7 +436,7 @@ func seriesInvoiceVoided(op *kernel.Op, inv *Invoice) error {
 
 // UpdateSeries replaces a series' terms (its contact stays). The scheduled
 // invoice is rewritten to the new terms and moved to the new next date.
-func UpdateSeries(op *kernel.Op, a *kernel.Actor, id string, in *SeriesInput) (*InvoiceSeries, *Invoice, error) {
+func UpdateSeries(op *kernel.Op, a *kernel.Actor, id string, in *SeriesInput) (*Series, *Invoice, error) {
 	if err := in.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -472,7 +472,7 @@ func UpdateSeries(op *kernel.Op, a *kernel.Actor, id string, in *SeriesInput) (*
 
 // reschedule rewrites the series' scheduled invoice for its next date, or
 // voids it when the series has no date left.
-func reschedule(op *kernel.Op, s *InvoiceSeries, inv *Invoice) error {
+func reschedule(op *kernel.Op, s *Series, inv *Invoice) error {
 	d, ok := s.nextDate()
 	if !ok {
 		if err := markVoid(op, inv); err != nil {

@@ -81,7 +81,7 @@ func SimulatePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledger.Tran
 	if err := refuseSettling(&inv); err != nil {
 		return nil, nil, err
 	}
-	if inv.Status == InvoiceScheduled {
+	if inv.Status == StatusScheduled {
 		return nil, nil, kernel.Errorf(kernel.CodeConflict, "invoice %s is scheduled and has not been sent yet", inv.ID).
 			With("status", inv.Status)
 	}
@@ -109,7 +109,7 @@ func SimulatePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledger.Tran
 	if err := ledger.PostTransaction(op, t); err != nil {
 		return nil, nil, err
 	}
-	inv.Transactions = append(inv.Transactions, InvoicePayment{Type: "internal", TransactionID: t.ID, AmountCents: amount})
+	inv.Transactions = append(inv.Transactions, Payment{Type: "internal", TransactionID: t.ID, AmountCents: amount})
 	inv.CollectedCents += amount
 	return &inv, t, Store(op, &inv)
 }

@@ -107,7 +107,7 @@ func (l *loader) cardGroups() error {
 		if err != nil {
 			return err
 		}
-		g := &cards.CardGroup{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, VirtualAccountID: s.VirtualAccountID,
+		g := &cards.Group{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, VirtualAccountID: s.VirtualAccountID,
 			Status: "active", SpendingConstraint: c, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)),
 			Seq: l.seq()}
 		l.groups[g.ID] = g
@@ -130,7 +130,7 @@ func (l *loader) cards_() error {
 			IsSingleUse: s.IsSingleUse, SpendingConstraint: c, UserData: l.rawJSON(s.UserData),
 			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -3, 0))}
 		for _, m := range s.Modifiers {
-			card.Modifiers = append(card.Modifiers, cards.CardModifier{Name: m.Name, Value: m.Value})
+			card.Modifiers = append(card.Modifiers, cards.Modifier{Name: m.Name, Value: m.Value})
 		}
 		if card.Status == "" {
 			card.Status = "active"

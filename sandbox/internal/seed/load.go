@@ -27,7 +27,7 @@ type loader struct {
 	// balances are the declared posted balances per virtual account.
 	balances map[string]int64
 	cards    []*cards.Card
-	groups   map[string]*cards.CardGroup
+	groups   map[string]*cards.Group
 	// emailed are the invoices whose email goes in the outbox.
 	emailed []*invoices.Invoice
 	// history keeps the load's operation quiet.
@@ -51,7 +51,7 @@ func (h *history) Sends(*kernel.Message) bool { return h.mailing }
 // op works on.
 func NewLoader(op *kernel.Op, sc *scenario.Scenario) *loader {
 	return &loader{op: op, sc: sc, vas: map[string]*ledger.VirtualAccount{}, accs: map[string]*ledger.Account{},
-		balances: map[string]int64{}, groups: map[string]*cards.CardGroup{}}
+		balances: map[string]int64{}, groups: map[string]*cards.Group{}}
 }
 
 // problem reports a scenario problem found while loading.

@@ -136,11 +136,11 @@ func (l *loader) invoice(s scenario.Invoice) (*invoices.Invoice, error) {
 		inv.ScheduledSendDate = &t
 	}
 	if s.PaidCents > 0 {
-		inv.Transactions = []invoices.InvoicePayment{{Type: "external", PaymentMethod: json.RawMessage(`"other"`),
+		inv.Transactions = []invoices.Payment{{Type: "external", PaymentMethod: json.RawMessage(`"other"`),
 			PaidAt: inv.IssuedAt.Add(72 * time.Hour).Format(time.RFC3339), AmountCents: s.PaidCents}}
 	}
-	inv.Status = invoices.InvoiceStatus(inv, s.Void, l.op.Now)
-	if inv.Status != invoices.InvoiceScheduled {
+	inv.Status = invoices.StatusOf(inv, s.Void, l.op.Now)
+	if inv.Status != invoices.StatusScheduled {
 		sent := inv.IssuedAt
 		inv.SentAt = &sent
 	}

@@ -34,7 +34,7 @@ func (l *loader) receivables() error {
 
 func (l *loader) invoiceSettings() error {
 	for _, s := range l.sc.InvoiceSettings {
-		st := &invoices.InvoiceSettings{
+		st := &invoices.Settings{
 			ID:                      "invoice_settings_" + strings.TrimPrefix(s.LegalEntityID, kernel.LegalEntities.Prefix),
 			LegalEntityID:           s.LegalEntityID,
 			CompanyName:             s.CompanyName,
@@ -45,7 +45,7 @@ func (l *loader) invoiceSettings() error {
 			DefaultPaymentTermsDays: s.DefaultPaymentTermsDays,
 			Timestamp:               l.op.Now,
 		}
-		if err := l.op.Save(invoices.KindInvoiceSettings, st.LegalEntityID, st); err != nil {
+		if err := l.op.Save(invoices.KindSettings, st.LegalEntityID, st); err != nil {
 			return err
 		}
 	}
