@@ -300,7 +300,7 @@ func describeDeliveries(docs *openapi.Registry, d describer) {
 			"eventId": stringType}, "entityId", "event", "eventId"),
 	)
 	filters := []openapi.Param{{Name: "webhookId"}, {Name: "event", Schema: oneOfStrings(deliveries.EventTypes...)},
-		{Name: "status", Schema: oneOfStrings(deliveries.DeliveryStatuses...)}}
+		{Name: "status", Schema: oneOfStrings(deliveries.Statuses...)}}
 	d("sandbox.webhook_deliveries.list", "Webhook deliveries with every attempt", openapi.Op{Response: deliveryPage{},
 		Query: append(
 			[]openapi.Param{

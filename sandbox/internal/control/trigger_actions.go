@@ -37,7 +37,7 @@ var eventTriggers = map[string]eventTrigger{
 	deliveries.EventExpenseReportNew: {noun: "user", run: (*triggerRun).submitExpense},
 	deliveries.EventExpenseReportUpdate: {
 		noun: "expense report",
-		kind: expenses.KindExpenseReport,
+		kind: expenses.KindReport,
 		run:  (*triggerRun).editExpense,
 	},
 }
@@ -208,9 +208,9 @@ func (t *triggerRun) submitExpense(userID string) (string, error) {
 		return "", err
 	}
 	amount, memo, reason := int64(triggerAmountCents), triggerMemo, "No receipt: "+triggerMemo
-	r, err := expenses.CreateExpenseReport(t.op, t.actor, &expenses.ExpenseReportInput{SubmittedByUserID: submitter,
+	r, err := expenses.CreateExpenseReport(t.op, t.actor, &expenses.ReportInput{SubmittedByUserID: submitter,
 		AmountCents: &amount, TransactionDate: t.op.Now.UTC().Format(time.RFC3339), Memo: &memo, DestinationID: bank,
-		Merchant: &expenses.ExpenseMerchantRef{Type: "merchantV2", ID: triggerMerchantID}, NoReceiptReason: &reason})
+		Merchant: &expenses.MerchantRef{Type: "merchantV2", ID: triggerMerchantID}, NoReceiptReason: &reason})
 	if err != nil {
 		return "", err
 	}
@@ -257,7 +257,7 @@ func (t *triggerRun) expenseSubmitter(userID string) (string, string, error) {
 // report (pending review) is saved as it is, which raises
 // expense_report.update and changes nothing.
 func (t *triggerRun) editExpense(reportID string) (string, error) {
-	patch := &expenses.ExpenseReportPatch{}
+	patch := &expenses.ReportPatch{}
 	if reportID == "" {
 		id, err := t.submitExpense("")
 		if err != nil {

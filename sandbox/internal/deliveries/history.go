@@ -36,7 +36,7 @@ func RecordRefusals(op *kernel.Op, w *Webhook, attempts int, events []PastEvent)
 		}
 		at := op.Now
 		for n := 1; n <= attempts; n++ {
-			d.Attempts = append(d.Attempts, DeliveryAttempt{Number: n, At: at, URL: w.URL, RequestHeaders: map[string]string{},
+			d.Attempts = append(d.Attempts, Attempt{Number: n, At: at, URL: w.URL, RequestHeaders: map[string]string{},
 				RequestBody: d.Body(), Error: refused})
 			at = at.Add(RetryDelay(n))
 		}

@@ -12,5 +12,5 @@ const (
 // their deliveries, as the engine is wired with them.
 var Kinds = []kernel.Kind{
 	{Name: KindWebhook, Prefix: PrefixWebhook},
-	{Name: KindDelivery, Prefix: PrefixDelivery, Derive: kernel.Derived(DeliveryIndexes)},
+	{Name: KindDelivery, Prefix: PrefixDelivery, Derive: kernel.Derived(Indexes)},
 }

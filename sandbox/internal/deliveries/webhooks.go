@@ -184,7 +184,7 @@ func resumeWebhook(op *kernel.Op, w *Webhook) error {
 		return err
 	}
 	for i := range queue {
-		if d := &queue[i]; d.Status == DeliveryRetrying {
+		if d := &queue[i]; d.Status == StatusRetrying {
 			if err := makeDue(op, d); err != nil {
 				return err
 			}
@@ -202,7 +202,7 @@ func pauseWebhook(op *kernel.Op, w *Webhook) error {
 		return err
 	}
 	w.SetStatus(WebhookPaused, op.Now, nil)
-	return holdDeliveries(op, w.ID, DeliveryQueued)
+	return holdDeliveries(op, w.ID, StatusQueued)
 }
 
 // archiveWebhook soft-deletes an endpoint: it is hidden from the list,
@@ -214,7 +214,7 @@ func archiveWebhook(op *kernel.Op, w *Webhook) error {
 	now := op.Now
 	w.ArchivedAt = &now
 	w.SetStatus(WebhookDisabled, now, nil)
-	return holdDeliveries(op, w.ID, DeliveryCanceled)
+	return holdDeliveries(op, w.ID, StatusCanceled)
 }
 
 // Webhook is an event-delivery endpoint.

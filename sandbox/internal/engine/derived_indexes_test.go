@@ -158,7 +158,7 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Status == deliveries.DeliverySucceeded {
+		if d.Status == deliveries.StatusSucceeded {
 			succeeded++
 		}
 	}
@@ -287,7 +287,7 @@ func TestRetiredKeysAreDroppedOnRestore(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	enginetest.NewEndpoint(t, w)
 	newCards(t, w, "One", "Two", "Three")
-	before := listDeliveries(t, w, deliveries.DeliveryFilter{})
+	before := listDeliveries(t, w, deliveries.Filter{})
 	if len(before) < 6 {
 		t.Fatalf("%d deliveries, want those of the demo and of three new cards", len(before))
 	}
@@ -332,7 +332,7 @@ func TestRetiredKeysAreDroppedOnRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := listDeliveries(t, w, deliveries.DeliveryFilter{})
+	after := listDeliveries(t, w, deliveries.Filter{})
 	if len(after) != len(before) {
 		t.Fatalf("%d deliveries after the restore, %d before", len(after), len(before))
 	}

@@ -340,7 +340,7 @@ func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
 	// The demo's paused endpoint of le_acme takes every event and keeps
 	// its deliveries queued.
 	count := func() []deliveries.WebhookDelivery {
-		return listDeliveries(t, w, deliveries.DeliveryFilter{WebhookID: "webhook_acmelocal"})
+		return listDeliveries(t, w, deliveries.Filter{WebhookID: "webhook_acmelocal"})
 	}
 	if n := len(count()); n != 0 {
 		t.Fatalf("loading the scenario emitted %d events", n)

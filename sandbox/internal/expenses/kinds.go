@@ -6,8 +6,8 @@ import "github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 // tasks, as the engine is wired with them: a review's id names no record
 // of its own.
 var Kinds = []kernel.Kind{
-	{Name: KindExpenseReport, Prefix: PrefixExpenseReport},
-	{Prefix: PrefixExpenseReview},
+	{Name: KindReport, Prefix: PrefixReport},
+	{Prefix: PrefixReview},
 	{Name: KindUserBankAccount, Prefix: PrefixUserBankAccount},
 	{Name: KindCustomMerchant, Prefix: PrefixCustomMerchant},
 	{Name: kindTask, Prefix: PrefixTask},

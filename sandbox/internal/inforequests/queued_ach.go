@@ -48,9 +48,9 @@ func SendQueuedACH(
 		return nil, kernel.InvalidField("/informationRequestId", "the information request does not ask for a bank account")
 	}
 	switch ir.Status {
-	case InfoCanceled:
+	case StatusCanceled:
 		return nil, kernel.InvalidField("/informationRequestId", "the information request was canceled")
-	case InfoSubmitted:
+	case StatusSubmitted:
 		d, err := latestBankDestination(op, ir.ContactID)
 		if err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func holdACH(
 	op *kernel.Op,
 	a *kernel.Actor,
 	r ledger.RailTransferRequest,
-	ir *InformationRequest,
+	ir *Request,
 ) (*ledger.RailTransfer, error) {
 	src, err := ledger.OwnEndpoint(op, a, r.SourceID, r.Field)
 	if err != nil {
@@ -117,7 +117,7 @@ func QueuedACHOf(op *kernel.Op, infoRequestID string) ([]QueuedACH, error) {
 
 // releaseQueuedACH sends every held ACH of a submitted request to the bank
 // account it collected: each settles after the ACH business days from now.
-func releaseQueuedACH(op *kernel.Op, ir *InformationRequest, dests []*parties.Destination) error {
+func releaseQueuedACH(op *kernel.Op, ir *Request, dests []*parties.Destination) error {
 	var bank *parties.Destination
 	for _, d := range dests {
 		if d.Type == parties.DestinationACH {
@@ -180,7 +180,7 @@ func release(op *kernel.Op, t *ledger.Transaction, q *QueuedACH, bank *parties.D
 
 // cancelQueuedACH cancels every held ACH of a canceled request: nothing is
 // debited.
-func cancelQueuedACH(op *kernel.Op, ir *InformationRequest) error {
+func cancelQueuedACH(op *kernel.Op, ir *Request) error {
 	queued, err := QueuedACHOf(op, ir.ID)
 	if err != nil {
 		return err

@@ -215,7 +215,7 @@ func NeverSubmits(email string) bool { return strings.HasPrefix(strings.ToLower(
 // request: destinations are stored on the contact, the address and tax id
 // on the contact itself, and queued transfers are released. A nil
 // submission is filled with generated, valid details.
-func SubmitInformation(op *kernel.Op, id string, s *Submission) (*InformationRequest, error) {
+func SubmitInformation(op *kernel.Op, id string, s *Submission) (*Request, error) {
 	ir, ok, err := InfoRequest(op, id)
 	if err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ func SubmitInformation(op *kernel.Op, id string, s *Submission) (*InformationReq
 	if !ok {
 		return nil, kernel.NotFound("information request", "informationRequestId", id)
 	}
-	if ir.Status == InfoCanceled {
+	if ir.Status == StatusCanceled {
 		return nil, kernel.Errorf(kernel.CodeConflict, "information request %s was canceled", id).With("status", ir.Status)
 	}
 	if s == nil {
@@ -243,7 +243,7 @@ func SubmitInformation(op *kernel.Op, id string, s *Submission) (*InformationReq
 	if ir.FirstSubmittedAt == nil {
 		ir.FirstSubmittedAt = &now
 	}
-	ir.LastSubmittedAt, ir.Status = &now, InfoSubmitted
+	ir.LastSubmittedAt, ir.Status = &now, StatusSubmitted
 	if err := releaseQueuedACH(op, ir, dests); err != nil {
 		return nil, err
 	}
@@ -251,7 +251,7 @@ func SubmitInformation(op *kernel.Op, id string, s *Submission) (*InformationReq
 }
 
 // storeSubmission writes the submitted details onto the contact.
-func storeSubmission(op *kernel.Op, ir *InformationRequest, s *Submission) ([]*parties.Destination, error) {
+func storeSubmission(op *kernel.Op, ir *Request, s *Submission) ([]*parties.Destination, error) {
 	var c parties.Contact
 	ok, err := op.Get(parties.KindContact, ir.ContactID, &c)
 	if err != nil {
@@ -296,7 +296,7 @@ func storeSubmission(op *kernel.Op, ir *InformationRequest, s *Submission) ([]*p
 }
 
 // generatedSubmission makes valid details for every requested item.
-func generatedSubmission(op *kernel.Op, ir *InformationRequest) *Submission {
+func generatedSubmission(op *kernel.Op, ir *Request) *Submission {
 	f := op.W.Faker("info-submission:"+ir.ID, ir.Seq)
 	r := ir.RequestedInformation
 	s := &Submission{}

@@ -69,7 +69,7 @@ func (l *loader) informationRequest(path string, s scenario.InformationRequest) 
 	if err != nil {
 		return err
 	}
-	in := inforequests.InfoRequestInput{ContactID: s.ContactID, RequesterName: s.RequesterName,
+	in := inforequests.Input{ContactID: s.ContactID, RequesterName: s.RequesterName,
 		RequestedInformation: inforequests.RequestedInformation{DestinationTypes: s.RequestedInformation.DestinationTypes}}
 	if s.RequestedInformation.Address {
 		in.RequestedInformation.Address = &s.RequestedInformation.Address

@@ -216,7 +216,7 @@ func (l *loader) tasks() error {
 			t.Data["description"], t.Data["status"] = txn.Description, txn.DetailedStatus
 		}
 		if len(t.AssigneeUserIDs) == 0 {
-			admins, err := expenses.ExpenseReviewers(l.op, t.LegalEntityID, t.OriginatorUserID)
+			admins, err := expenses.Reviewers(l.op, t.LegalEntityID, t.OriginatorUserID)
 			if err != nil {
 				return err
 			}

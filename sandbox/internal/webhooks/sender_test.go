@@ -122,7 +122,7 @@ func TestSenderSignsRetriesOnTheVirtualClockAndTimesOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := settle(t, s, w)
-	if len(out.Delivered) != 1 || out.Delivered[0].Status != deliveries.DeliverySucceeded {
+	if len(out.Delivered) != 1 || out.Delivered[0].Status != deliveries.StatusSucceeded {
 		t.Fatalf("last settle delivered %+v", out.Delivered)
 	}
 	pub, err := webhooks.PublicKey()
@@ -155,7 +155,7 @@ func TestSenderSignsRetriesOnTheVirtualClockAndTimesOut(t *testing.T) {
 		t.Fatalf("timed-out attempt = %+v", a)
 	}
 	if final.Attempts[0].ResponseStatus != 500 || final.Attempts[0].ResponseBody != "answer 500" ||
-		final.Status != deliveries.DeliverySucceeded {
+		final.Status != deliveries.StatusSucceeded {
 		t.Fatalf("delivery = %+v", final)
 	}
 }
