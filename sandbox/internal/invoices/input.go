@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
@@ -71,17 +72,10 @@ func (l *LineItemsInput) checkTotal(d map[string]string, path string) {
 func (l *LineItemsInput) lines() []LineItem {
 	out := make([]LineItem, len(l.LineItems))
 	for i, li := range l.LineItems {
-		out[i] = LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: deref64(li.PriceCents), CatalogID: li.CatalogID}
+		out[i] = LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: jsonshape.Value(li.PriceCents),
+			CatalogID: li.CatalogID}
 	}
 	return out
-}
-
-// deref64 is an optional integer's value, 0 when absent.
-func deref64(n *int64) int64 {
-	if n == nil {
-		return 0
-	}
-	return *n
 }
 
 func checkAdjustment(d map[string]string, path string, a *Adjustment, fixedAllowed bool) {
