@@ -11,31 +11,31 @@ import (
 
 // Agent request statuses.
 const (
-	AgentPending  = "pending"
-	AgentApproved = "approved"
-	AgentRejected = "rejected"
-	AgentExpired  = "expired"
-	AgentExecuted = "executed"
-	AgentFailed   = "failed"
-	AgentRunning  = "running"
+	Pending  = "pending"
+	Approved = "approved"
+	Rejected = "rejected"
+	Expired  = "expired"
+	Executed = "executed"
+	Failed   = "failed"
+	Running  = "running"
 )
 
-// AgentStatuses lists every agent request status.
-var AgentStatuses = []string{
-	AgentPending,
-	AgentApproved,
-	AgentRejected,
-	AgentExpired,
-	AgentExecuted,
-	AgentFailed,
-	AgentRunning,
+// Statuses lists every agent request status.
+var Statuses = []string{
+	Pending,
+	Approved,
+	Rejected,
+	Expired,
+	Executed,
+	Failed,
+	Running,
 }
 
-// DefaultAgentExpiry is how long a pending agent request waits for a human.
-const DefaultAgentExpiry = 72 * time.Hour
+// DefaultExpiry is how long a pending agent request waits for a human.
+const DefaultExpiry = 72 * time.Hour
 
-// AgentRequest is a write a read-only key asked for, held for a human.
-type AgentRequest struct {
+// Request is a write a read-only key asked for, held for a human.
+type Request struct {
 	ID            string `json:"id"`
 	LegalEntityID string `json:"legalEntityId"`
 	APIKey        string `json:"apiKey"`
@@ -84,13 +84,13 @@ const (
 	kindAgentRequest = "agent_request"
 	indexAgentKey    = "agent.key"
 	indexAgentLE     = "agent.le"
-	// AgentExpireKind is the scheduled event that expires a pending agent
-	// request (RunAgentExpiry).
-	AgentExpireKind = "agent_request.expire"
-	agentExpiryKey  = "agent-expiry"
+	// ExpireKind is the scheduled event that expires a pending agent
+	// request (RunExpiry).
+	ExpireKind     = "agent_request.expire"
+	agentExpiryKey = "agent-expiry"
 )
 
-func agentIndexes(ar *AgentRequest) []string {
+func agentIndexes(ar *Request) []string {
 	at, seq := store.Millis(ar.CreatedAt), store.Seq(ar.Seq)
 	return []string{
 		kernel.IndexKey(indexAgentKey, ar.APIKey, at, seq, ar.ID),
@@ -98,24 +98,24 @@ func agentIndexes(ar *AgentRequest) []string {
 	}
 }
 
-// AgentExpiry is how long pending requests of this world wait.
-func AgentExpiry(op *kernel.Op) time.Duration {
+// Expiry is how long pending requests of this world wait.
+func Expiry(op *kernel.Op) time.Duration {
 	raw, ok, _ := op.Tx.GetRaw(store.Key("m", agentExpiryKey))
 	if d, err := time.ParseDuration(raw); ok && err == nil && d > 0 {
 		return d
 	}
-	return DefaultAgentExpiry
+	return DefaultExpiry
 }
 
-// SetAgentExpiry changes how long new pending requests wait.
-func SetAgentExpiry(op *kernel.Op, d time.Duration) error {
+// SetExpiry changes how long new pending requests wait.
+func SetExpiry(op *kernel.Op, d time.Duration) error {
 	return op.Tx.PutRaw(store.Key("m", agentExpiryKey), d.String())
 }
 
-// CreateAgentRequest stores a deferred write in pending and schedules its
+// Create stores a deferred write in pending and schedules its
 // expiry.
-func CreateAgentRequest(op *kernel.Op, ar *AgentRequest) error {
-	id, err := op.NewID(kernel.PrefixAgentRequest)
+func Create(op *kernel.Op, ar *Request) error {
+	id, err := op.NewID(Prefix)
 	if err != nil {
 		return err
 	}
@@ -123,10 +123,10 @@ func CreateAgentRequest(op *kernel.Op, ar *AgentRequest) error {
 	if err != nil {
 		return err
 	}
-	ar.ID, ar.Seq, ar.Status = id, seq, AgentPending
+	ar.ID, ar.Seq, ar.Status = id, seq, Pending
 	ar.CreatedAt, ar.UpdatedAt = op.Now, op.Now
-	ar.ExpiresAt = op.Now.Add(AgentExpiry(op))
-	ev, err := op.Schedule(AgentExpireKind, ar.ExpiresAt, map[string]string{"agentRequestId": id})
+	ar.ExpiresAt = op.Now.Add(Expiry(op))
+	ev, err := op.Schedule(ExpireKind, ar.ExpiresAt, map[string]string{"agentRequestId": id})
 	if err != nil {
 		return err
 	}
@@ -134,56 +134,56 @@ func CreateAgentRequest(op *kernel.Op, ar *AgentRequest) error {
 	return op.Save(kindAgentRequest, id, ar, agentIndexes(ar)...)
 }
 
-// SaveAgentRequest stores a changed agent request.
-func SaveAgentRequest(op *kernel.Op, ar *AgentRequest) error {
+// Save stores a changed agent request.
+func Save(op *kernel.Op, ar *Request) error {
 	ar.UpdatedAt = op.Now
 	return op.Save(kindAgentRequest, ar.ID, ar, agentIndexes(ar)...)
 }
 
-// AgentRequest loads an agent request by id.
-func FindAgentRequest(op *kernel.Op, id string) (*AgentRequest, bool, error) {
-	var ar AgentRequest
+// Find loads an agent request by id.
+func Find(op *kernel.Op, id string) (*Request, bool, error) {
+	var ar Request
 	ok, err := op.Get(kindAgentRequest, id, &ar)
 	return &ar, ok, err
 }
 
-// AgentRequestsOfKey lists the requests a key created, newest first.
-func AgentRequestsOfKey(op *kernel.Op, key, status string, req kernel.PageRequest) (kernel.Page[AgentRequest], error) {
+// ListOfKey lists the requests a key created, newest first.
+func ListOfKey(op *kernel.Op, key, status string, req kernel.PageRequest) (kernel.Page[Request], error) {
 	req.Desc = true
-	return kernel.List(op, kindAgentRequest, kernel.IndexPrefix(indexAgentKey, key), req, func(ar *AgentRequest) bool {
+	return kernel.List(op, kindAgentRequest, kernel.IndexPrefix(indexAgentKey, key), req, func(ar *Request) bool {
 		return status == "" || ar.Status == status
 	})
 }
 
-// AgentRequests lists every agent request of the world, newest first.
-func AgentRequests(op *kernel.Op, status string, req kernel.PageRequest) (kernel.Page[AgentRequest], error) {
+// List lists every agent request of the world, newest first.
+func List(op *kernel.Op, status string, req kernel.PageRequest) (kernel.Page[Request], error) {
 	req.Desc = true
-	return kernel.List(op, kindAgentRequest, kernel.IndexPrefix(indexAgentLE), req, func(ar *AgentRequest) bool {
+	return kernel.List(op, kindAgentRequest, kernel.IndexPrefix(indexAgentLE), req, func(ar *Request) bool {
 		return status == "" || ar.Status == status
 	})
 }
 
-// RunAgentExpiry expires the agent request the event names when it is
+// RunExpiry expires the agent request the event names when it is
 // still pending; one already decided is left as it is.
-func RunAgentExpiry(op *kernel.Op, ev *kernel.Event) (string, error) {
+func RunExpiry(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p struct {
 		AgentRequestID string `json:"agentRequestId"`
 	}
 	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
-	ar, ok, err := FindAgentRequest(op, p.AgentRequestID)
+	ar, ok, err := Find(op, p.AgentRequestID)
 	if err != nil {
 		return "", fmt.Errorf("agent request %s: not found (%w)", p.AgentRequestID, err)
 	}
 	if !ok {
 		return "", fmt.Errorf("agent request %s: not found", p.AgentRequestID)
 	}
-	if ar.Status != AgentPending {
+	if ar.Status != Pending {
 		return fmt.Sprintf("agent request %s already %s", ar.ID, ar.Status), nil
 	}
-	ar.Status = AgentExpired
-	return fmt.Sprintf("agent request %s expired", ar.ID), SaveAgentRequest(op, ar)
+	ar.Status = Expired
+	return fmt.Sprintf("agent request %s expired", ar.ID), Save(op, ar)
 }
 
 // RateLimitKey stores the scenario's rate limit for the control API.

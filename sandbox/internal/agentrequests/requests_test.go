@@ -18,21 +18,21 @@ func must(t *testing.T, err error) {
 }
 
 // deferWrite stores a pending request of key for a card.
-func deferWrite(t *testing.T, w *kernel.World, key string) *agentrequests.AgentRequest {
+func deferWrite(t *testing.T, w *kernel.World, key string) *agentrequests.Request {
 	t.Helper()
-	ar := &agentrequests.AgentRequest{LegalEntityID: "le_empty", APIKey: key, Route: "card.create", Method: "POST",
+	ar := &agentrequests.Request{LegalEntityID: "le_empty", APIKey: key, Route: "card.create", Method: "POST",
 		Path: "/card", Body: []byte(`{"name":"Figma"}`), Display: agentrequests.Display{Title: "Create a card"}}
-	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.CreateAgentRequest(op, ar) }))
+	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.Create(op, ar) }))
 	return ar
 }
 
 // find reads an agent request as it is stored now.
-func find(t *testing.T, w *kernel.World, id string) *agentrequests.AgentRequest {
+func find(t *testing.T, w *kernel.World, id string) *agentrequests.Request {
 	t.Helper()
-	var ar *agentrequests.AgentRequest
+	var ar *agentrequests.Request
 	must(t, w.View(func(op *kernel.Op) error {
 		var err error
-		ar, _, err = agentrequests.FindAgentRequest(op, id)
+		ar, _, err = agentrequests.Find(op, id)
 		return err
 	}))
 	return ar
@@ -45,23 +45,23 @@ func TestPendingRequestsExpire(t *testing.T) {
 	start := w.Now()
 	waiting := deferWrite(t, w, "sk_ro")
 	decided := deferWrite(t, w, "sk_ro")
-	if waiting.Status != agentrequests.AgentPending || !waiting.ExpiresAt.Equal(start.Add(72*time.Hour)) {
+	if waiting.Status != agentrequests.Pending || !waiting.ExpiresAt.Equal(start.Add(72*time.Hour)) {
 		t.Fatalf("new request %s, expiring %v; want pending, expiring 72 hours on", waiting.Status, waiting.ExpiresAt)
 	}
-	decided.Status = agentrequests.AgentRejected
-	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.SaveAgentRequest(op, decided) }))
+	decided.Status = agentrequests.Rejected
+	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.Save(op, decided) }))
 
 	_, err := w.Advance(waiting.ExpiresAt.Add(-time.Second))
 	must(t, err)
-	if got := find(t, w, waiting.ID); got.Status != agentrequests.AgentPending {
+	if got := find(t, w, waiting.ID); got.Status != agentrequests.Pending {
 		t.Errorf("a second before its expiry the request is %s, want pending", got.Status)
 	}
 	_, err = w.Advance(waiting.ExpiresAt)
 	must(t, err)
-	if got := find(t, w, waiting.ID); got.Status != agentrequests.AgentExpired || !got.UpdatedAt.Equal(waiting.ExpiresAt) {
+	if got := find(t, w, waiting.ID); got.Status != agentrequests.Expired || !got.UpdatedAt.Equal(waiting.ExpiresAt) {
 		t.Errorf("at its expiry the request is %s (updated %v), want expired then", got.Status, got.UpdatedAt)
 	}
-	if got := find(t, w, decided.ID); got.Status != agentrequests.AgentRejected {
+	if got := find(t, w, decided.ID); got.Status != agentrequests.Rejected {
 		t.Errorf("the rejected request became %s", got.Status)
 	}
 }
@@ -70,15 +70,15 @@ func TestPendingRequestsExpire(t *testing.T) {
 func TestAgentExpiryIsTheWorlds(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "empty"))
 	before := deferWrite(t, w, "sk_ro")
-	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.SetAgentExpiry(op, 90*time.Minute) }))
+	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.SetExpiry(op, 90*time.Minute) }))
 	after := deferWrite(t, w, "sk_ro")
 	if got, want := after.ExpiresAt.Sub(after.CreatedAt), 90*time.Minute; got != want {
 		t.Errorf("a request made after the change waits %v, want %v", got, want)
 	}
 	_, err := w.Advance(after.ExpiresAt)
 	must(t, err)
-	if a, b := find(t, w, after.ID).Status, find(t, w, before.ID).Status; a != agentrequests.AgentExpired ||
-		b != agentrequests.AgentPending {
+	if a, b := find(t, w, after.ID).Status, find(t, w, before.ID).Status; a != agentrequests.Expired ||
+		b != agentrequests.Pending {
 		t.Errorf("after 90 minutes: the new request is %s, the earlier one %s; want expired, pending", a, b)
 	}
 }
@@ -89,19 +89,19 @@ func TestAgentRequestsOfKey(t *testing.T) {
 	first := deferWrite(t, w, "sk_ro")
 	second := deferWrite(t, w, "sk_ro")
 	other := deferWrite(t, w, "sk_other")
-	second.Status = agentrequests.AgentApproved
-	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.SaveAgentRequest(op, second) }))
+	second.Status = agentrequests.Approved
+	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.Save(op, second) }))
 
 	list := func(key, status string) []string {
 		t.Helper()
 		var ids []string
 		must(t, w.View(func(op *kernel.Op) error {
-			var page kernel.Page[agentrequests.AgentRequest]
+			var page kernel.Page[agentrequests.Request]
 			var err error
 			if key == "" {
-				page, err = agentrequests.AgentRequests(op, status, kernel.PageRequest{})
+				page, err = agentrequests.List(op, status, kernel.PageRequest{})
 			} else {
-				page, err = agentrequests.AgentRequestsOfKey(op, key, status, kernel.PageRequest{})
+				page, err = agentrequests.ListOfKey(op, key, status, kernel.PageRequest{})
 			}
 			for _, ar := range page.Items {
 				ids = append(ids, ar.ID)
@@ -113,10 +113,10 @@ func TestAgentRequestsOfKey(t *testing.T) {
 	if got := list("sk_ro", ""); len(got) != 2 || got[0] != second.ID || got[1] != first.ID {
 		t.Errorf("sk_ro's requests %v, want %s then %s", got, second.ID, first.ID)
 	}
-	if got := list("sk_ro", agentrequests.AgentPending); len(got) != 1 || got[0] != first.ID {
+	if got := list("sk_ro", agentrequests.Pending); len(got) != 1 || got[0] != first.ID {
 		t.Errorf("sk_ro's pending requests %v, want %s alone", got, first.ID)
 	}
-	if got := list("", agentrequests.AgentPending); len(got) != 2 || got[0] != other.ID {
+	if got := list("", agentrequests.Pending); len(got) != 2 || got[0] != other.ID {
 		t.Errorf("the world's pending requests %v, want %s and %s", got, other.ID, first.ID)
 	}
 }

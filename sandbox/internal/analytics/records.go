@@ -40,7 +40,7 @@ func ledgerTables() (out []AnalyticsTable) {
 			col("transfer_id", "TEXT", ""),
 		},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
-			return rowsOf(op, kernel.KindTransaction, ledger.IndexTxnLE, le, func(t *ledger.Transaction) []any {
+			return rowsOf(op, ledger.KindTransaction, ledger.IndexTxnLE, le, func(t *ledger.Transaction) []any {
 				var name, mcc, country any
 				if m := t.Merchant; m != nil {
 					name, mcc = sqlText(m.Description), sqlText(m.CategoryCode)
@@ -84,7 +84,7 @@ func ledgerTables() (out []AnalyticsTable) {
 			col("created_at", "TEXT", ""),
 		},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
-			return rowsOf(op, kernel.KindAccount, ledger.IndexAccount, le, func(a *kernel.Account) []any {
+			return rowsOf(op, ledger.KindAccount, ledger.IndexAccount, le, func(a *ledger.Account) []any {
 				return []any{a.ID, a.Name, a.Type, a.Status, a.AccountNumber, a.RoutingNumber, sqlTime(a.CreatedAt)}
 			})
 		}})
@@ -97,7 +97,7 @@ func ledgerTables() (out []AnalyticsTable) {
 }
 
 func virtualAccountRows(op *kernel.Op, le string) ([][]any, error) {
-	accs, err := kernel.All[kernel.Account](op, kernel.KindAccount, kernel.IndexPrefix(ledger.IndexAccount, le))
+	accs, err := kernel.All[ledger.Account](op, ledger.KindAccount, kernel.IndexPrefix(ledger.IndexAccount, le))
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func cardTables() (out []AnalyticsTable) {
 			col("card_product_id", "TEXT", ""), col("last4", "TEXT", ""), col("is_single_use", "BOOLEAN", ""),
 			col("created_at", "TEXT", "")},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
-			return rowsOf(op, kernel.KindCard, cards.IndexCardLE, le, func(c *cards.Card) []any {
+			return rowsOf(op, cards.Kind, cards.IndexCardLE, le, func(c *cards.Card) []any {
 				return []any{c.ID, c.Name, c.Status, c.AccountID, sqlText(c.VirtualAccountID), sqlText(c.CardGroupID),
 					sqlText(c.CardProductID), c.Last4(), c.IsSingleUse, sqlTime(c.CreatedAt)}
 			})
@@ -137,7 +137,7 @@ func cardTables() (out []AnalyticsTable) {
 		Columns: []AnalyticsColumn{col("id", "TEXT", ""), col("name", "TEXT", ""), col("status", "TEXT", ""),
 			col("virtual_account_id", "TEXT", ""), col("created_at", "TEXT", "")},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
-			return rowsOf(op, kernel.KindCardGroup, cards.IndexGroupLE, le, func(g *cards.CardGroup) []any {
+			return rowsOf(op, cards.KindGroup, cards.IndexGroupLE, le, func(g *cards.Group) []any {
 				return []any{g.ID, g.Name, sqlText(g.Status), sqlText(g.VirtualAccountID), sqlTime(g.CreatedAt)}
 			})
 		}})
@@ -158,7 +158,7 @@ func partyTables() (out []AnalyticsTable) {
 			col("created_at", "TEXT", ""),
 		},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
-			return rowsOf(op, kernel.KindContact, parties.IndexContactLE, le, func(c *parties.Contact) []any {
+			return rowsOf(op, parties.KindContact, parties.IndexContactLE, le, func(c *parties.Contact) []any {
 				return []any{c.ID, c.Name, c.RecipientType, sqlText(c.RecipientLegalName), sqlText(c.RecipientEmail),
 					sqlTimePtr(c.ArchivedAt), sqlTime(c.CreatedAt)}
 			})
@@ -167,7 +167,7 @@ func partyTables() (out []AnalyticsTable) {
 		Columns: []AnalyticsColumn{col("id", "TEXT", ""), col("name", "TEXT", ""), col("email", "TEXT", ""),
 			col("phone", "TEXT", ""), col("status", "TEXT", "active or archived"), col("created_at", "TEXT", "")},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
-			return rowsOf(op, kernel.KindCustomer, parties.IndexCustomerLE, le, func(c *parties.Customer) []any {
+			return rowsOf(op, parties.KindCustomer, parties.IndexCustomerLE, le, func(c *parties.Customer) []any {
 				return []any{c.ID, c.Name, c.Email, sqlText(c.Phone), c.Status, sqlTime(c.CreatedAt)}
 			})
 		}})
@@ -177,7 +177,7 @@ func partyTables() (out []AnalyticsTable) {
 			col("total_cents", "INTEGER", ""), col("collected_cents", "INTEGER", ""), col("issued_at", "TEXT", ""),
 			col("due_at", "TEXT", ""), col("closed_at", "TEXT", "")},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
-			return rowsOf(op, kernel.KindInvoice, invoices.IndexInvoiceLE, le, func(inv *invoices.Invoice) []any {
+			return rowsOf(op, invoices.Kind, invoices.IndexLE, le, func(inv *invoices.Invoice) []any {
 				return []any{inv.ID, inv.Number, inv.CustomerID, inv.AccountID, inv.Status, sqlText(inv.Currency), inv.TotalCents(),
 					inv.CollectedCents, sqlTime(inv.IssuedAt), sqlTime(inv.DueAt), sqlTimePtr(inv.ClosedAt)}
 			})
@@ -186,7 +186,7 @@ func partyTables() (out []AnalyticsTable) {
 		Columns: []AnalyticsColumn{col("id", "TEXT", ""), col("name", "TEXT", ""), col("url", "TEXT", ""),
 			col("status", "TEXT", ""), col("created_at", "TEXT", "")},
 		Rows: func(op *kernel.Op, le string) ([][]any, error) {
-			return rowsOf(op, kernel.KindWebhook, deliveries.IndexWebhookLE, le, func(w *deliveries.Webhook) []any {
+			return rowsOf(op, deliveries.KindWebhook, deliveries.IndexWebhookLE, le, func(w *deliveries.Webhook) []any {
 				return []any{w.ID, w.Name, w.URL, w.Status, sqlTime(w.CreatedAt)}
 			})
 		}})

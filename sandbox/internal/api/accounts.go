@@ -41,7 +41,7 @@ type account struct {
 	Balances      []string `json:"balances" enum:"debit,cash,credit"`
 }
 
-func accountView(acc *kernel.Account) account {
+func accountView(acc *ledger.Account) account {
 	return account{ID: acc.ID, Status: acc.Status, Name: acc.Name, AccountNumber: acc.AccountNumber,
 		RoutingNumber: acc.RoutingNumber, CreatedAt: timestamp(acc.CreatedAt), Type: acc.Type,
 		Balances: ledger.BalanceTypes(acc.Type)}
@@ -56,7 +56,7 @@ func (a *API) listAccounts(r *http.Request) (any, error) {
 		r.URL.Query().Get("filter:legalEntityId")); err != nil {
 		return nil, err
 	}
-	var accs []kernel.Account
+	var accs []ledger.Account
 	err = c.view(func(op *kernel.Op) error {
 		accs, err = ledger.Accounts(op, c.Actor)
 		return err
@@ -76,9 +76,9 @@ func (a *API) getAccount(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var acc *kernel.Account
+	var acc *ledger.Account
 	err = c.view(func(op *kernel.Op) error {
-		acc, err = ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		acc, err = ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})
 	if err != nil {
@@ -102,7 +102,7 @@ func (a *API) accountBalance(r *http.Request) (any, error) {
 	}
 	var out []balance
 	err = c.view(func(op *kernel.Op) error {
-		acc, err := ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		acc, err := ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		if err != nil {
 			return err
 		}

@@ -32,7 +32,7 @@ func describeAgentRequests(docs *openapi.Registry) {
 		openapi.Op{Summary: "List the calling key's agent requests", Security: openapi.APIKeyOnly,
 			Query: []openapi.Param{
 				cursorParam,
-				{Name: "filter:status", Schema: openapi.Schema{"type": "string", "enum": agentrequests.AgentStatuses}},
+				{Name: "filter:status", Schema: openapi.Schema{"type": "string", "enum": agentrequests.Statuses}},
 			},
 			Response: listOf(agentRequest{})},
 	)
@@ -48,9 +48,9 @@ type agentRequest struct {
 	CreatedAt string                `json:"createdAt" format:"date-time"`
 }
 
-func agentRequestView(ar *agentrequests.AgentRequest) agentRequest {
+func agentRequestView(ar *agentrequests.Request) agentRequest {
 	v := agentRequest{ID: ar.ID, Status: ar.Status, Display: ar.Display, CreatedAt: timestamp(ar.CreatedAt)}
-	if ar.Status == agentrequests.AgentExecuted {
+	if ar.Status == agentrequests.Executed {
 		v.Result = ar.Result
 	}
 	return v
@@ -66,7 +66,7 @@ type deferredAction struct {
 // agent request is created in pending, and the answer is 403 Forbidden with
 // its id in x-deferred-action-id and the page that approves it in the body.
 func (a *API) deferWrite(r *http.Request, c *call, body []byte) (any, error) {
-	ar := &agentrequests.AgentRequest{
+	ar := &agentrequests.Request{
 		LegalEntityID: c.Actor.LegalEntityID(),
 		APIKey:        c.P.Key.Key,
 		Route:         web.InfoOf(r).Route,
@@ -83,7 +83,7 @@ func (a *API) deferWrite(r *http.Request, c *call, body []byte) (any, error) {
 		}
 	}
 	ar.Display = a.display(c, ar)
-	err := c.W.Update(func(op *kernel.Op) error { return agentrequests.CreateAgentRequest(op, ar) })
+	err := c.W.Update(func(op *kernel.Op) error { return agentrequests.Create(op, ar) })
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func approvalURL(r *http.Request, world, id string) string {
 // ("Create Virtual Card", "Card Name", "Virtual"): a title from the
 // operation, and one section per property of the body, with the old value
 // for updates.
-func (a *API) display(c *call, ar *agentrequests.AgentRequest) agentrequests.Display {
+func (a *API) display(c *call, ar *agentrequests.Request) agentrequests.Display {
 	d := agentrequests.Display{
 		Title:       title(ar.Route),
 		Description: ar.Method + " " + ar.Path,
@@ -207,7 +207,7 @@ func currentValue(current map[string]json.RawMessage, k string) (json.RawMessage
 // current reads the resource an update would change, as the caller sees
 // it; nil when the route has no current view or the resource cannot be
 // read.
-func (a *API) current(c *call, ar *agentrequests.AgentRequest) map[string]json.RawMessage {
+func (a *API) current(c *call, ar *agentrequests.Request) map[string]json.RawMessage {
 	fn, ok := a.currents[ar.Route]
 	if !ok {
 		return nil
@@ -312,8 +312,8 @@ func (a *API) listAgentRequests(r *http.Request) (any, error) {
 		return nil, err
 	}
 	status := r.URL.Query().Get("filter:status")
-	if status != "" && !slices.Contains(agentrequests.AgentStatuses, status) {
-		return nil, kernel.InvalidField("filter:status", "must be one of "+strings.Join(agentrequests.AgentStatuses, ", "))
+	if status != "" && !slices.Contains(agentrequests.Statuses, status) {
+		return nil, kernel.InvalidField("filter:status", "must be one of "+strings.Join(agentrequests.Statuses, ", "))
 	}
 	if err := a.CompleteDeclared(c.W); err != nil {
 		return nil, err
@@ -322,9 +322,9 @@ func (a *API) listAgentRequests(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var page kernel.Page[agentrequests.AgentRequest]
+	var page kernel.Page[agentrequests.Request]
 	err = c.view(func(op *kernel.Op) error {
-		page, err = agentrequests.AgentRequestsOfKey(op, c.P.Key.Key, status, kernel.PageRequest{After: after})
+		page, err = agentrequests.ListOfKey(op, c.P.Key.Key, status, kernel.PageRequest{After: after})
 		return err
 	})
 	if err != nil {
@@ -346,10 +346,10 @@ func (a *API) getAgentRequest(r *http.Request) (any, error) {
 	if err := a.CompleteDeclared(c.W); err != nil {
 		return nil, err
 	}
-	var ar *agentrequests.AgentRequest
+	var ar *agentrequests.Request
 	err = c.view(func(op *kernel.Op) error {
 		var ok bool
-		ar, ok, err = agentrequests.FindAgentRequest(op, id)
+		ar, ok, err = agentrequests.Find(op, id)
 		if err == nil && (!ok || ar.APIKey != c.P.Key.Key) {
 			err = kernel.NotFound("agent request", "", id)
 		}

@@ -16,30 +16,30 @@ import (
 // approved, then running, then executed with the response as its result,
 // or failed with the error the write met (the world may have changed since
 // it was asked for). The write's own idempotency key still applies.
-func (a *API) Approve(w *kernel.World, id string) (*agentrequests.AgentRequest, error) {
+func (a *API) Approve(w *kernel.World, id string) (*agentrequests.Request, error) {
 	if err := a.CompleteDeclared(w); err != nil {
 		return nil, err
 	}
-	if _, err := a.transition(w, id, agentrequests.AgentApproved); err != nil {
+	if _, err := a.transition(w, id, agentrequests.Approved); err != nil {
 		return nil, err
 	}
-	ar, err := a.transition(w, id, agentrequests.AgentRunning)
+	ar, err := a.transition(w, id, agentrequests.Running)
 	if err != nil {
 		return nil, err
 	}
 	status, body := a.run(w, ar)
 	err = w.Update(func(op *kernel.Op) error {
-		cur, _, err := agentrequests.FindAgentRequest(op, id)
+		cur, _, err := agentrequests.Find(op, id)
 		if err != nil {
 			return err
 		}
 		if status >= 200 && status < 300 {
-			cur.Status, cur.Result = agentrequests.AgentExecuted, resultOf(body)
+			cur.Status, cur.Result = agentrequests.Executed, resultOf(body)
 		} else {
-			cur.Status, cur.FailureStatus, cur.Failure = agentrequests.AgentFailed, status, resultOf(body)
+			cur.Status, cur.FailureStatus, cur.Failure = agentrequests.Failed, status, resultOf(body)
 		}
 		ar = cur
-		return agentrequests.SaveAgentRequest(op, cur)
+		return agentrequests.Save(op, cur)
 	})
 	return ar, err
 }
@@ -50,7 +50,7 @@ func (a *API) Approve(w *kernel.World, id string) (*agentrequests.AgentRequest, 
 // checked, its idempotency key honoured and its operation run in one
 // transaction. It returns the status and body that call answers with; a
 // first-generation failure is referenced by the agent request's id.
-func (a *API) run(w *kernel.World, ar *agentrequests.AgentRequest) (status int, body []byte) {
+func (a *API) run(w *kernel.World, ar *agentrequests.Request) (status int, body []byte) {
 	req, err := http.NewRequestWithContext(withApproval(context.Background()), ar.Method, "/", bytes.NewReader(ar.Body))
 	if err != nil {
 		return http.StatusInternalServerError, nil
@@ -80,41 +80,41 @@ func resultOf(body []byte) json.RawMessage {
 }
 
 // Reject refuses a pending agent request; nothing is written.
-func (a *API) Reject(w *kernel.World, id string) (*agentrequests.AgentRequest, error) {
+func (a *API) Reject(w *kernel.World, id string) (*agentrequests.Request, error) {
 	if err := a.CompleteDeclared(w); err != nil {
 		return nil, err
 	}
-	return a.transition(w, id, agentrequests.AgentRejected)
+	return a.transition(w, id, agentrequests.Rejected)
 }
 
 // transition moves an agent request on: only a pending one may be approved
 // or rejected, and only an approved one may start running.
-func (a *API) transition(w *kernel.World, id, to string) (*agentrequests.AgentRequest, error) {
-	var ar *agentrequests.AgentRequest
+func (a *API) transition(w *kernel.World, id, to string) (*agentrequests.Request, error) {
+	var ar *agentrequests.Request
 	err := w.Update(func(op *kernel.Op) error {
 		var ok bool
 		var err error
-		if ar, ok, err = agentrequests.FindAgentRequest(op, id); err != nil {
+		if ar, ok, err = agentrequests.Find(op, id); err != nil {
 			return err
 		}
 		if !ok {
 			return kernel.NotFound("agent request", "id", id)
 		}
-		from := agentrequests.AgentPending
-		if to == agentrequests.AgentRunning {
-			from = agentrequests.AgentApproved
+		from := agentrequests.Pending
+		if to == agentrequests.Running {
+			from = agentrequests.Approved
 		}
 		if ar.Status != from {
 			return kernel.Errorf(kernel.CodeConflict, "agent request %s is %s, not %s", id, ar.Status, from).
 				With("status", ar.Status)
 		}
-		if from == agentrequests.AgentPending {
+		if from == agentrequests.Pending {
 			if err := op.CancelEvent(ar.ExpiryEvent); err != nil {
 				return err
 			}
 		}
 		ar.Status = to
-		return agentrequests.SaveAgentRequest(op, ar)
+		return agentrequests.Save(op, ar)
 	})
 	return ar, err
 }

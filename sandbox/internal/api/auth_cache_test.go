@@ -21,7 +21,7 @@ func TestCredentialsFollowTheirRecords(t *testing.T) {
 		t.Helper()
 		err := w.Update(func(op *kernel.Op) error {
 			var u kernel.User
-			if ok, err := op.Get(kernel.KindUser, "u_alice", &u); err != nil || !ok {
+			if ok, err := op.Get(kernel.Users.Name, "u_alice", &u); err != nil || !ok {
 				t.Fatalf("u_alice: found %v, %v", ok, err)
 			}
 			for i := range u.Roles {
@@ -29,7 +29,7 @@ func TestCredentialsFollowTheirRecords(t *testing.T) {
 					u.Roles[i].Active = active
 				}
 			}
-			return op.Tx.Put(kernel.RecordKey(kernel.KindUser, "u_alice"), &u)
+			return op.Tx.Put(kernel.RecordKey(kernel.Users.Name, "u_alice"), &u)
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -163,7 +163,7 @@ func (a *API) patchAuthorizationWebhook(r *http.Request) (any, error) {
 func currentAuthorizationWebhook(op *kernel.Op, c *call, vars map[string]string) (any, error) {
 	h, err := cards.FindAuthorizationWebhook(op, c.Actor, vars["accountId"])
 	if e, ok := kernel.AsError(err); ok && e.Code == kernel.CodeNotFound {
-		acc, err := ledger.Account(op, c.Actor, vars["accountId"], "")
+		acc, err := ledger.AccountOf(op, c.Actor, vars["accountId"], "")
 		if err != nil {
 			return nil, err
 		}

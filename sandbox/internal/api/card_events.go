@@ -99,7 +99,7 @@ type decision struct {
 	FallbackApplied bool `json:"fallbackApplied,omitempty"`
 }
 
-func cardEventView(e *cards.CardEvent) cardEvent {
+func cardEventView(e *cards.Event) cardEvent {
 	v := cardEvent{Timestamp: timestamp(e.CreatedAt), MessageType: e.MessageType(), ProcessorTransactionID: e.ID,
 		LifeCycleID: e.LifeCycleID(), AmountCents: e.AmountCents, Last4: e.Last4, FriendlyName: e.CardName,
 		IsApprovedBySlash: e.ApprovedBySlash(), CardID: e.CardID, Type: e.Type, DeclineReason: e.DeclineReason(),
@@ -138,9 +138,9 @@ func (a *API) listCardEvents(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var page kernel.Page[cards.CardEvent]
+	var page kernel.Page[cards.Event]
 	err = c.view(func(op *kernel.Op) error {
-		page, err = cards.CardEvents(op, c.Actor, mux.Vars(r)["cardId"], types, kernel.PageRequest{After: after})
+		page, err = cards.Events(op, c.Actor, mux.Vars(r)["cardId"], types, kernel.PageRequest{After: after})
 		return err
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
@@ -142,7 +143,7 @@ type cardGroup struct {
 	SpendingConstraint *cards.SpendingConstraint `json:"spendingConstraint,omitempty"`
 }
 
-func cardGroupView(g *cards.CardGroup) cardGroup {
+func cardGroupView(g *cards.Group) cardGroup {
 	v := cardGroup{ID: g.ID, Name: g.Name, SpendingConstraint: g.SpendingConstraint}
 	if g.VirtualAccountID != "" {
 		va := g.VirtualAccountID
@@ -166,9 +167,9 @@ func (a *API) listCardGroups(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var page kernel.Page[cards.CardGroup]
+	var page kernel.Page[cards.Group]
 	err = c.view(func(op *kernel.Op) error {
-		page, err = cards.CardGroups(op, c.Actor, f, kernel.PageRequest{After: after})
+		page, err = cards.Groups(op, c.Actor, f, kernel.PageRequest{After: after})
 		return err
 	})
 	if err != nil {
@@ -186,9 +187,9 @@ func (a *API) getCardGroup(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var g *cards.CardGroup
+	var g *cards.Group
 	err = c.view(func(op *kernel.Op) error {
-		g, err = cards.CardGroupOf(op, c.Actor, mux.Vars(r)["cardGroupId"], "")
+		g, err = cards.GroupOf(op, c.Actor, mux.Vars(r)["cardGroupId"], "")
 		return err
 	})
 	if err != nil {
@@ -203,15 +204,15 @@ type createCardGroupBody struct {
 	SpendingConstraint json.RawMessage `json:"spendingConstraint"`
 }
 
-func newCardGroup(c *call, raw []byte) (cards.NewCardGroup, error) {
+func newCardGroup(c *call, raw []byte) (cards.NewGroup, error) {
 	var b createCardGroupBody
 	if err := web.DecodeBytes(raw, &b, true); err != nil {
-		return cards.NewCardGroup{}, err
+		return cards.NewGroup{}, err
 	}
 	if b.Name == nil {
-		return cards.NewCardGroup{}, kernel.InvalidField("/name", "required")
+		return cards.NewGroup{}, kernel.InvalidField("/name", "required")
 	}
-	n := cards.NewCardGroup{Name: *b.Name, VirtualAccountID: kernel.Deref(b.VirtualAccountID)}
+	n := cards.NewGroup{Name: *b.Name, VirtualAccountID: jsonshape.Value(b.VirtualAccountID)}
 	if err := cards.CheckName("/name", n.Name); err != nil {
 		return n, err
 	}
@@ -223,7 +224,7 @@ func newCardGroup(c *call, raw []byte) (cards.NewCardGroup, error) {
 }
 
 func (a *API) createCardGroup(r *http.Request) (any, error) {
-	var n cards.NewCardGroup
+	var n cards.NewGroup
 	return a.doWrite(r, write{
 		gen:  web.Gen1,
 		idem: idemOptional,
@@ -232,7 +233,7 @@ func (a *API) createCardGroup(r *http.Request) (any, error) {
 			return err
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			g, err := cards.CreateCardGroup(op, c.Actor, n)
+			g, err := cards.CreateGroup(op, c.Actor, n)
 			if err != nil {
 				return nil, err
 			}
@@ -279,7 +280,7 @@ func (a *API) updateCardGroup(r *http.Request) (any, error) {
 			return err
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			g, err := cards.UpdateCardGroup(op, c.Actor, mux.Vars(r)["cardGroupId"], u)
+			g, err := cards.UpdateGroup(op, c.Actor, mux.Vars(r)["cardGroupId"], u)
 			if err != nil {
 				return nil, err
 			}
@@ -306,7 +307,7 @@ func (a *API) cardGroupUtilization(r *http.Request) (any, error) {
 
 // currentCardGroup is a card group as GET shows it.
 func currentCardGroup(op *kernel.Op, c *call, vars map[string]string) (any, error) {
-	g, err := cards.CardGroupOf(op, c.Actor, vars["cardGroupId"], "")
+	g, err := cards.GroupOf(op, c.Actor, vars["cardGroupId"], "")
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +317,7 @@ func currentCardGroup(op *kernel.Op, c *call, vars map[string]string) (any, erro
 // currentGroupConstraint is a card group's spending constraint, or the
 // group itself when it has none.
 func currentGroupConstraint(op *kernel.Op, c *call, vars map[string]string) (any, error) {
-	g, err := cards.CardGroupOf(op, c.Actor, vars["cardGroupId"], "")
+	g, err := cards.GroupOf(op, c.Actor, vars["cardGroupId"], "")
 	if err != nil {
 		return nil, err
 	}

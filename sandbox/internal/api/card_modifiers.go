@@ -35,7 +35,7 @@ func describeCardModifiers(docs *openapi.Registry) {
 
 // cardModifiers is the body of GET /card/{cardId}/modifier.
 type cardModifiers struct {
-	Modifiers []cards.CardModifier `json:"modifiers"`
+	Modifiers []cards.Modifier `json:"modifiers"`
 }
 
 func (a *API) listCardModifiers(r *http.Request) (any, error) {
@@ -43,16 +43,16 @@ func (a *API) listCardModifiers(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var mods []cards.CardModifier
+	var mods []cards.Modifier
 	err = c.view(func(op *kernel.Op) error {
-		mods, err = cards.CardModifiers(op, c.Actor, mux.Vars(r)["cardId"])
+		mods, err = cards.Modifiers(op, c.Actor, mux.Vars(r)["cardId"])
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	if mods == nil {
-		mods = []cards.CardModifier{}
+		mods = []cards.Modifier{}
 	}
 	return cardModifiers{Modifiers: mods}, nil
 }
@@ -65,7 +65,7 @@ type modifierBody struct {
 // setCardModifier sets one modifier by name (PUT and PATCH alike): an
 // upsert that leaves the card's other modifiers as they are.
 func (a *API) setCardModifier(r *http.Request) (any, error) {
-	var m cards.CardModifier
+	var m cards.Modifier
 	return a.doWrite(r, write{
 		gen: web.Gen1,
 		input: func(c *call, raw []byte) error {
@@ -84,11 +84,11 @@ func (a *API) setCardModifier(r *http.Request) (any, error) {
 			case b.Value == nil:
 				return kernel.InvalidField("/value", "required (true or false)")
 			}
-			m = cards.CardModifier{Name: *b.Name, Value: *b.Value}
+			m = cards.Modifier{Name: *b.Name, Value: *b.Value}
 			return nil
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			if err := cards.SetCardModifier(op, c.Actor, mux.Vars(r)["cardId"], m); err != nil {
+			if err := cards.SetModifier(op, c.Actor, mux.Vars(r)["cardId"], m); err != nil {
 				return nil, err
 			}
 			return success{Success: true}, nil
@@ -98,9 +98,9 @@ func (a *API) setCardModifier(r *http.Request) (any, error) {
 
 // currentCardModifiers is a card's modifiers as GET lists them.
 func currentCardModifiers(op *kernel.Op, c *call, vars map[string]string) (any, error) {
-	mods, err := cards.CardModifiers(op, c.Actor, vars["cardId"])
+	mods, err := cards.Modifiers(op, c.Actor, vars["cardId"])
 	if mods == nil {
-		mods = []cards.CardModifier{}
+		mods = []cards.Modifier{}
 	}
 	return cardModifiers{Modifiers: mods}, err
 }

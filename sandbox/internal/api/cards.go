@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
@@ -20,9 +21,9 @@ func (a *API) routesCards(r *mux.Router, docs *openapi.Registry) {
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}", "card.update", a.updateCard)
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/utilization", "card.utilization", a.cardUtilization)
 	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/spending-constraint", "card.spending_constraint.replace",
-		a.replaceConstraint("cardId", cards.ReplaceCardConstraint))
+		a.replaceConstraint("cardId", cards.ReplaceConstraint))
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}/spending-constraint", "card.spending_constraint.update",
-		a.patchConstraint("cardId", cards.PatchCardConstraint))
+		a.patchConstraint("cardId", cards.PatchConstraint))
 	a.shows("card.update", listed(currentCard))
 	a.shows("card.spending_constraint.replace", currentCardConstraint)
 	a.shows("card.spending_constraint.update", currentCardConstraint)
@@ -34,8 +35,8 @@ func (a *API) routesCards(r *mux.Router, docs *openapi.Registry) {
 // they name, to docs.
 func describeCards(docs *openapi.Registry) {
 	docs.Component("Card", card{})
-	docs.Component("CardStatus", oneOfStrings(cards.CardStatuses...))
-	docs.Component("CardModifier", cards.CardModifier{})
+	docs.Component("CardStatus", oneOfStrings(cards.Statuses...))
+	docs.Component("CardModifier", cards.Modifier{})
 	docs.Component("CardGroupUtilization", utilization{})
 	docs.Component("UserData", described(openapi.Schema{"type": "object"}, "The caller's own JSON object, at most 4 KB."))
 	flag := openapi.Schema{"type": "string", "enum": []string{"true", "false"}}
@@ -102,7 +103,7 @@ type card struct {
 	SpendingConstraint *cards.SpendingConstraint `json:"spendingConstraint,omitempty"`
 	UserData           json.RawMessage           `json:"userData,omitempty" ref:"UserData"`
 	CardProductID      string                    `json:"cardProductId,omitempty"`
-	Modifiers          []cards.CardModifier      `json:"modifiers,omitempty"`
+	Modifiers          []cards.Modifier          `json:"modifiers,omitempty"`
 }
 
 // cardSecrets says which secrets a card view shows.
@@ -115,7 +116,7 @@ func cardViews(op *kernel.Op, a *kernel.Actor, list []cards.Card, s cardSecrets)
 	for i := range list {
 		c := &list[i]
 		if _, ok := names[c.CardGroupID]; c.CardGroupID != "" && !ok {
-			g, err := cards.CardGroupOf(op, a, c.CardGroupID, "")
+			g, err := cards.GroupOf(op, a, c.CardGroupID, "")
 			if err != nil {
 				return nil, err
 			}
@@ -145,10 +146,10 @@ func cardView(op *kernel.Op, a *kernel.Actor, c *cards.Card, s cardSecrets) (car
 }
 
 // cardFilter reads the card list's query.
-func cardFilter(r *http.Request) (cards.CardFilter, error) {
+func cardFilter(r *http.Request) (cards.Filter, error) {
 	q := r.URL.Query()
-	f := cards.CardFilter{AccountID: q.Get("filter:accountId"), VirtualAccountID: q.Get("filter:virtualAccountId"),
-		CardGroupID: q.Get("filter:cardGroupId"), CardGroupName: q.Get("filter:cardGroupName"),
+	f := cards.Filter{AccountID: q.Get("filter:accountId"), VirtualAccountID: q.Get("filter:virtualAccountId"),
+		CardGroup: q.Get("filter:cardGroupId"), CardGroupName: q.Get("filter:cardGroupName"),
 		Status: q.Get("filter:status"), Modifier: q.Get("filter:modifier"), Sort: q.Get("sort")}
 	switch q.Get("sortDirection") {
 	case "", "ASC":
@@ -180,7 +181,7 @@ func (a *API) listCards(r *http.Request) (any, error) {
 	var items []card
 	var next string
 	err = c.view(func(op *kernel.Op) error {
-		page, err := cards.Cards(op, c.Actor, f, kernel.PageRequest{After: after})
+		page, err := cards.List(op, c.Actor, f, kernel.PageRequest{After: after})
 		if err != nil {
 			return err
 		}
@@ -250,9 +251,9 @@ func newCard(c *call, raw []byte) (cards.NewCard, error) {
 	if err := web.DecodeBytes(raw, &b, true); err != nil {
 		return cards.NewCard{}, err
 	}
-	n := cards.NewCard{AccountID: kernel.Deref(b.AccountID), VirtualAccountID: kernel.Deref(b.VirtualAccountID),
-		CardGroupID: kernel.Deref(b.CardGroupID), CardProductID: kernel.Deref(b.CardProductID), Name: kernel.Deref(b.Name),
-		IsSingleUse: b.IsSingleUse != nil && *b.IsSingleUse}
+	n := cards.NewCard{AccountID: jsonshape.Value(b.AccountID), VirtualAccountID: jsonshape.Value(b.VirtualAccountID),
+		CardGroupID: jsonshape.Value(b.CardGroupID), CardProductID: jsonshape.Value(b.CardProductID),
+		Name: jsonshape.Value(b.Name), IsSingleUse: b.IsSingleUse != nil && *b.IsSingleUse}
 	switch {
 	case b.Type == nil:
 		return n, kernel.InvalidField("/type", `required; the only card type is "virtual"`)
@@ -290,7 +291,7 @@ func (a *API) createCard(r *http.Request) (any, error) {
 			return err
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			cd, err := cards.CreateCard(op, c.Actor, n)
+			cd, err := cards.Create(op, c.Actor, n)
 			if err != nil {
 				return nil, err
 			}
@@ -329,7 +330,7 @@ func cardUpdate(c *call, raw []byte) (cards.CardUpdate, error) {
 	if u.Status, err = stringPatch(body, "status", false); err != nil {
 		return u, err
 	}
-	if u.Status.Set && !slices.Contains(cards.CardStatuses, u.Status.Value) {
+	if u.Status.Set && !slices.Contains(cards.Statuses, u.Status.Value) {
 		return u, kernel.InvalidField("/status", "must be one of active, paused, inactive, closed")
 	}
 	if u.CardGroupID, err = stringPatch(body, "cardGroupId", true); err != nil {
@@ -395,7 +396,7 @@ func (a *API) updateCard(r *http.Request) (any, error) {
 			return err
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			cd, err := cards.UpdateCard(op, c.Actor, mux.Vars(r)["cardId"], u)
+			cd, err := cards.Update(op, c.Actor, mux.Vars(r)["cardId"], u)
 			if err != nil {
 				return nil, err
 			}

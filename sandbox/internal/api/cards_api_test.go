@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 )
 
 type cardPage struct {
@@ -40,7 +41,7 @@ func TestCardCreateAndGet(t *testing.T) {
 		c.UserData["costCenter"] != "OPS-7" {
 		t.Fatalf("card = %+v", c)
 	}
-	if got := apitest.AcmeEventsFor(t, e, c.ID); !slices.Equal(got, []string{kernel.EventCardCreation}) {
+	if got := apitest.AcmeEventsFor(t, e, c.ID); !slices.Equal(got, []string{deliveries.EventCardCreation}) {
 		t.Fatalf("events = %v, want card_creation.event", got)
 	}
 	t.Run("pan and cvv only when asked", func(t *testing.T) {
@@ -53,7 +54,7 @@ func TestCardCreateAndGet(t *testing.T) {
 			t.Fatalf("include_pan: pan %v cvv %v", withPAN.PAN, withPAN.CVV)
 		}
 		pan := *withPAN.PAN
-		if !kernel.LuhnValid(pan) || len(pan) != 16 || !strings.HasPrefix(pan, "555555") ||
+		if !cards.LuhnValid(pan) || len(pan) != 16 || !strings.HasPrefix(pan, "555555") ||
 			!strings.HasSuffix(pan, c.Last4) {
 			t.Fatalf("pan %s is not a Luhn-valid number of the product ending in %s", pan, c.Last4)
 		}
@@ -71,7 +72,7 @@ func TestCardCreateAndGet(t *testing.T) {
 			}
 			var got apitest.CardJSON
 			e.Get("/card/"+id+"?include_pan=true", key, "").Status(t, 200).Decode(t, &got)
-			if got.PAN == nil || !kernel.LuhnValid(*got.PAN) {
+			if got.PAN == nil || !cards.LuhnValid(*got.PAN) {
 				t.Fatalf("%s pan = %v", id, got.PAN)
 			}
 		}
@@ -325,8 +326,8 @@ func TestCardUpdate(t *testing.T) {
 	if got.Status != "active" {
 		t.Fatalf("status = %s; any status may be set", got.Status)
 	}
-	want := []string{kernel.EventCardCreation, kernel.EventCardUpdate, kernel.EventCardUpdate, kernel.EventCardUpdate,
-		kernel.EventCardUpdate, kernel.EventCardDelete, kernel.EventCardUpdate}
+	created, updated, deleted := deliveries.EventCardCreation, deliveries.EventCardUpdate, deliveries.EventCardDelete
+	want := []string{created, updated, updated, updated, updated, deleted, updated}
 	if events := apitest.AcmeEventsFor(t, e, c.ID); !slices.Equal(events, want) {
 		t.Fatalf("events = %v, want %v", events, want)
 	}

@@ -405,7 +405,7 @@ func cardPrimaryVA(t *testing.T, e *apitest.Env, account string) string {
 	t.Helper()
 	var id string
 	err := e.Engine.Default().View(func(op *kernel.Op) error {
-		acc, err := ledger.Account(op, &kernel.Actor{LegalEntity: kernel.LegalEntity{ID: "le_globex"}}, account, "")
+		acc, err := ledger.AccountOf(op, &kernel.Actor{LegalEntity: kernel.LegalEntity{ID: "le_globex"}}, account, "")
 		if err == nil {
 			id = acc.PrimaryVirtualAccountID
 		}

@@ -84,13 +84,13 @@ type destinationBody struct {
 }
 
 type contactView struct {
-	ID                 string          `json:"id"`
-	Name               string          `json:"name"`
-	RecipientType      string          `json:"recipientType,omitempty" enum:"contact,vendor"`
-	RecipientLegalName string          `json:"recipientLegalName,omitempty"`
-	RecipientEmail     string          `json:"recipientEmail,omitempty"`
-	Address            *kernel.Address `json:"address,omitempty"`
-	ArchivedAt         string          `json:"archivedAt,omitempty" format:"date-time"`
+	ID                 string           `json:"id"`
+	Name               string           `json:"name"`
+	RecipientType      string           `json:"recipientType,omitempty" enum:"contact,vendor"`
+	RecipientLegalName string           `json:"recipientLegalName,omitempty"`
+	RecipientEmail     string           `json:"recipientEmail,omitempty"`
+	Address            *parties.Address `json:"address,omitempty"`
+	ArchivedAt         string           `json:"archivedAt,omitempty" format:"date-time"`
 }
 
 func contactOf(c *parties.Contact) contactView {

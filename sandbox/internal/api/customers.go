@@ -59,13 +59,13 @@ type customerBody struct {
 }
 
 type customerView struct {
-	ID             string          `json:"id"`
-	Name           string          `json:"name"`
-	Email          string          `json:"email"`
-	Phone          string          `json:"phone,omitempty"`
-	Address        *kernel.Address `json:"address,omitempty"`
-	CustomMetadata json.RawMessage `json:"customMetadata,omitempty" ref:"CustomMetadata"`
-	Status         string          `json:"status" enum:"active,archived"`
+	ID             string           `json:"id"`
+	Name           string           `json:"name"`
+	Email          string           `json:"email"`
+	Phone          string           `json:"phone,omitempty"`
+	Address        *parties.Address `json:"address,omitempty"`
+	CustomMetadata json.RawMessage  `json:"customMetadata,omitempty" ref:"CustomMetadata"`
+	Status         string           `json:"status" enum:"active,archived"`
 }
 
 func customerOf(c *parties.Customer) customerBody {

@@ -15,9 +15,9 @@ import (
 // route that runs it and its path variables, and what a person is shown,
 // old values read now.
 func (a *API) CompleteDeclared(w *kernel.World) error {
-	var todo []agentrequests.AgentRequest
+	var todo []agentrequests.Request
 	err := w.View(func(op *kernel.Op) error {
-		page, err := agentrequests.AgentRequests(op, "", kernel.PageRequest{Size: 1000})
+		page, err := agentrequests.List(op, "", kernel.PageRequest{Size: 1000})
 		for _, ar := range page.Items {
 			if ar.Route == "" {
 				todo = append(todo, ar)
@@ -37,7 +37,7 @@ func (a *API) CompleteDeclared(w *kernel.World) error {
 	}
 	return w.Update(func(op *kernel.Op) error {
 		for i := range todo {
-			cur, ok, err := agentrequests.FindAgentRequest(op, todo[i].ID)
+			cur, ok, err := agentrequests.Find(op, todo[i].ID)
 			if err != nil {
 				return err
 			}
@@ -45,7 +45,7 @@ func (a *API) CompleteDeclared(w *kernel.World) error {
 				continue
 			}
 			cur.APIKey, cur.Route, cur.Vars, cur.Display = todo[i].APIKey, todo[i].Route, todo[i].Vars, todo[i].Display
-			if err := agentrequests.SaveAgentRequest(op, cur); err != nil {
+			if err := agentrequests.Save(op, cur); err != nil {
 				return err
 			}
 		}
@@ -54,7 +54,7 @@ func (a *API) CompleteDeclared(w *kernel.World) error {
 }
 
 // complete fills in one declared agent request.
-func (a *API) complete(w *kernel.World, keys []kernel.KeyInfo, ar *agentrequests.AgentRequest) {
+func (a *API) complete(w *kernel.World, keys []kernel.KeyInfo, ar *agentrequests.Request) {
 	for _, k := range keys {
 		if k.Key.BaseKey == ar.APIKey {
 			ar.APIKey = k.Key.Key

@@ -40,8 +40,8 @@ func describeExpenseReports(docs *openapi.Registry) {
 	docs.Component("ExpenseReport", expenseReportView{})
 	docs.Component(
 		"ExpenseReportStatus",
-		oneOfStrings(expenses.ExpensePending, expenses.ExpenseCancelled, expenses.ExpenseRejected,
-			expenses.ExpenseProcessing, expenses.ExpenseCompleted, expenses.ExpenseFailed),
+		oneOfStrings(expenses.StatusPending, expenses.StatusCancelled, expenses.StatusRejected,
+			expenses.StatusProcessing, expenses.StatusCompleted, expenses.StatusFailed),
 	)
 	docs.Component("MerchantV2", merchantV2View{})
 	docs.Component("ReimbursementSource", reimbursementSource{})
@@ -97,7 +97,7 @@ func describeExpenseReports(docs *openapi.Registry) {
 				openapi.Schema{"updatedByUserId": userID, "amountCents": openapi.Schema{"type": "integer", "exclusiveMinimum": 0},
 					"currency": currency, "transactionDate": instant, "memo": openapi.Nullable(memo), "destinationId": ubID,
 					"documentIds": ids,
-					"merchant":    merchant, "status": oneOfStrings(expenses.ExpenseCancelled)},
+					"merchant":    merchant, "status": oneOfStrings(expenses.StatusCancelled)},
 				"updatedByUserId",
 			)},
 	)
@@ -170,7 +170,7 @@ func (a *API) listExpenseReports(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := expenses.ExpenseFilter{
+	f := expenses.Filter{
 		Status:      q.Get("filter:status"),
 		SubmittedBy: q.Get("filter:submittedByUserId"),
 		Sort:        sort,
@@ -179,10 +179,10 @@ func (a *API) listExpenseReports(r *http.Request) (any, error) {
 	return listPage(
 		a,
 		r,
-		func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[expenses.ExpenseReport], error) {
-			return expenses.ListExpenseReports(op, c.Actor, f, req)
+		func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[expenses.Report], error) {
+			return expenses.List(op, c.Actor, f, req)
 		},
-		func(op *kernel.Op, er *expenses.ExpenseReport) (expenseReportView, error) {
+		func(op *kernel.Op, er *expenses.Report) (expenseReportView, error) {
 			return expenseReportOf(op, r, er)
 		},
 	)
@@ -198,7 +198,7 @@ func (a *API) getExpenseReport(r *http.Request) (any, error) {
 	})
 }
 
-func expenseBody(op *kernel.Op, r *http.Request, er *expenses.ExpenseReport) (any, error) {
+func expenseBody(op *kernel.Op, r *http.Request, er *expenses.Report) (any, error) {
 	v, err := expenseReportOf(op, r, er)
 	return expenseReportBody{ExpenseReport: v}, err
 }
@@ -206,7 +206,7 @@ func expenseBody(op *kernel.Op, r *http.Request, er *expenses.ExpenseReport) (an
 // expenseWrite runs an expense report write: body decodes strictly and is
 // checked by check; do returns the report to show.
 func (a *API) expenseWrite(r *http.Request, idem idemMode, body any, check func() error,
-	do func(op *kernel.Op, c *call) (*expenses.ExpenseReport, error)) (any, error) {
+	do func(op *kernel.Op, c *call) (*expenses.Report, error)) (any, error) {
 	return a.doWrite(r, write{
 		gen:  web.Gen1,
 		idem: idem,
@@ -230,26 +230,26 @@ func (a *API) expenseWrite(r *http.Request, idem idemMode, body any, check func(
 }
 
 func (a *API) createExpenseReport(r *http.Request) (any, error) {
-	var body expenses.ExpenseReportInput
+	var body expenses.ReportInput
 	return a.expenseWrite(
 		r,
 		idemOptional,
 		&body,
 		body.Validate,
-		func(op *kernel.Op, c *call) (*expenses.ExpenseReport, error) {
+		func(op *kernel.Op, c *call) (*expenses.Report, error) {
 			return expenses.CreateExpenseReport(op, c.Actor, &body)
 		},
 	)
 }
 
 func (a *API) updateExpenseReport(r *http.Request) (any, error) {
-	var body expenses.ExpenseReportPatch
+	var body expenses.ReportPatch
 	return a.expenseWrite(
 		r,
 		idemNone,
 		&body,
 		body.Validate,
-		func(op *kernel.Op, c *call) (*expenses.ExpenseReport, error) {
+		func(op *kernel.Op, c *call) (*expenses.Report, error) {
 			return expenses.UpdateExpenseReport(op, c.Actor, mux.Vars(r)["expenseReportId"], &body)
 		},
 	)
@@ -294,7 +294,7 @@ func (a *API) approveExpenseReport(r *http.Request) (any, error) {
 		idemOptional,
 		&body,
 		func() error { return body.check(false) },
-		func(op *kernel.Op, c *call) (*expenses.ExpenseReport, error) {
+		func(op *kernel.Op, c *call) (*expenses.Report, error) {
 			return expenses.ApproveExpenseReport(op, c.Actor, mux.Vars(r)["expenseReportId"], body.ReviewedByUserID)
 		},
 	)
@@ -307,7 +307,7 @@ func (a *API) rejectExpenseReport(r *http.Request) (any, error) {
 		idemNone,
 		&body,
 		func() error { return body.check(true) },
-		func(op *kernel.Op, c *call) (*expenses.ExpenseReport, error) {
+		func(op *kernel.Op, c *call) (*expenses.Report, error) {
 			return expenses.RejectExpenseReport(op, c.Actor, mux.Vars(r)["expenseReportId"], body.ReviewedByUserID,
 				strings.TrimSpace(*body.Reason))
 		},
@@ -315,7 +315,7 @@ func (a *API) rejectExpenseReport(r *http.Request) (any, error) {
 }
 
 func (a *API) bulkExpense(r *http.Request) (any, error) {
-	var body expenses.BulkExpenseAction
+	var body expenses.BulkAction
 	return a.doWrite(r, write{
 		gen: web.Gen1,
 		input: func(c *call, raw []byte) error {
@@ -328,7 +328,7 @@ func (a *API) bulkExpense(r *http.Request) (any, error) {
 			return body.Validate()
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			n, failed, err := expenses.BulkExpenseReports(op, c.Actor, &body)
+			n, failed, err := expenses.Bulk(op, c.Actor, &body)
 			if err != nil {
 				return nil, err
 			}

@@ -173,7 +173,7 @@ func summaryOf(u *kernel.User) *userSummary {
 	return &userSummary{ID: u.ID, Name: personName{First: first, Last: last, Full: u.Name}}
 }
 
-func expenseReportOf(op *kernel.Op, r *http.Request, er *expenses.ExpenseReport) (expenseReportView, error) {
+func expenseReportOf(op *kernel.Op, r *http.Request, er *expenses.Report) (expenseReportView, error) {
 	v := expenseReportView{
 		ID:                er.ID,
 		LegalEntityID:     er.LegalEntityID,

@@ -210,7 +210,7 @@ func fdxTimes(q url.Values) (from, to *time.Time, err error) {
 	return from, to, err
 }
 
-func fdxAccountView(acc *kernel.Account) fdxAccount {
+func fdxAccountView(acc *ledger.Account) fdxAccount {
 	v := fdxAccount{AccountID: acc.ID, ProductName: "Slash Business Checking", Nickname: acc.Name, Status: "OPEN",
 		Currency: fdxCurrency{"USD"}, AccountType: "CHECKING"}
 	if n := acc.AccountNumber; len(n) >= 4 {
@@ -225,7 +225,7 @@ func fdxAccountView(acc *kernel.Account) fdxAccount {
 	return v
 }
 
-func wrapAccount(acc *kernel.Account, v fdxAccount) fdxAccountKind {
+func wrapAccount(acc *ledger.Account, v fdxAccount) fdxAccountKind {
 	if acc.Type == "charge_card" {
 		return fdxAccountKind{LocAccount: &v}
 	}
@@ -255,7 +255,7 @@ func (a *API) fdxAccounts(r *http.Request) (any, error) {
 			return nil, kernel.InvalidField("offset", "must be the number of accounts to skip")
 		}
 	}
-	var accs []kernel.Account
+	var accs []ledger.Account
 	err = c.view(func(op *kernel.Op) error {
 		accs, err = ledger.Accounts(op, c.Actor)
 		return err
@@ -282,7 +282,7 @@ func (a *API) fdxAccount(r *http.Request) (any, error) {
 	}
 	var out fdxAccountKind
 	err = c.view(func(op *kernel.Op) error {
-		acc, err := ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		acc, err := ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		if err != nil {
 			return err
 		}
@@ -309,7 +309,7 @@ func (a *API) fdxContact(r *http.Request) (any, error) {
 		return nil, err
 	}
 	err = c.view(func(op *kernel.Op) error {
-		_, err := ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		_, err := ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})
 	if err != nil {
@@ -343,9 +343,9 @@ func (a *API) fdxTransactions(r *http.Request) (any, error) {
 	}
 	accountID := mux.Vars(r)["accountId"]
 	var page kernel.Page[ledger.Transaction]
-	var acc *kernel.Account
+	var acc *ledger.Account
 	err = c.view(func(op *kernel.Op) error {
-		if acc, err = ledger.Account(op, c.Actor, accountID, ""); err != nil {
+		if acc, err = ledger.AccountOf(op, c.Actor, accountID, ""); err != nil {
 			return err
 		}
 		page, err = ledger.AccountTransactionsAfter(op, c.Actor, accountID, q.Get("offset"), from, to, limit)
@@ -397,9 +397,9 @@ func (a *API) fdxPaymentNetworks(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var acc *kernel.Account
+	var acc *ledger.Account
 	err = c.view(func(op *kernel.Op) error {
-		acc, err = ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		acc, err = ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})
 	if err != nil {

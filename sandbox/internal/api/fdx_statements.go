@@ -48,11 +48,11 @@ func (a *API) fdxStatements(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var acc *kernel.Account
+	var acc *ledger.Account
 	var now time.Time
 	err = c.view(func(op *kernel.Op) error {
 		now = op.Now
-		acc, err = ledger.Account(op, c.Actor, mux.Vars(r)["accountId"], "")
+		acc, err = ledger.AccountOf(op, c.Actor, mux.Vars(r)["accountId"], "")
 		return err
 	})
 	if err != nil {
@@ -104,12 +104,12 @@ func (a *API) fdxStatementPDF(r *http.Request) (any, error) {
 		return nil, err
 	}
 	v := mux.Vars(r)
-	var acc *kernel.Account
+	var acc *ledger.Account
 	var entries []ledger.Transaction
 	var now time.Time
 	err = c.view(func(op *kernel.Op) error {
 		now = op.Now
-		if acc, err = ledger.Account(op, c.Actor, v["accountId"], ""); err != nil {
+		if acc, err = ledger.AccountOf(op, c.Actor, v["accountId"], ""); err != nil {
 			return err
 		}
 		entries, err = ledger.AccountLedger(op, c.Actor, acc.ID)
@@ -132,7 +132,7 @@ func (a *API) fdxStatementPDF(r *http.Request) (any, error) {
 // statementLines is the text of a statement: the opening balance (every
 // posted transaction before the month), the month's posted transactions
 // and the closing balance.
-func statementLines(entity string, acc *kernel.Account, m statementMonth, entries []ledger.Transaction) []string {
+func statementLines(entity string, acc *ledger.Account, m statementMonth, entries []ledger.Transaction) []string {
 	var opening, total int64
 	var rows []string
 	for _, t := range entries {
@@ -175,7 +175,7 @@ func usd(cents int64) string {
 }
 
 // statementPDF renders a statement as a one-page PDF.
-func statementPDF(entity string, acc *kernel.Account, m statementMonth, entries []ledger.Transaction) []byte {
+func statementPDF(entity string, acc *ledger.Account, m statementMonth, entries []ledger.Transaction) []byte {
 	return onePagePDF(statementLines(entity, acc, m, entries))
 }
 

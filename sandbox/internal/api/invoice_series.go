@@ -30,24 +30,25 @@ func describeInvoiceSeries(docs *openapi.Registry) {
 	docs.Component("InvoiceSeries", seriesView{})
 	weekday := described(openapi.Schema{"type": "integer", "minimum": 0, "maximum": 6}, "0 is Sunday, 6 Saturday.")
 	docs.Component("InvoiceSeriesRecurrenceRule", openapi.Schema{"oneOf": []any{
-		object(openapi.Schema{"type": oneOfStrings(kernel.RecurWeekly), "dayOfWeek": weekday}, "type", "dayOfWeek"),
-		object(openapi.Schema{"type": oneOfStrings(kernel.RecurDayOfMonth),
+		object(openapi.Schema{"type": oneOfStrings(invoices.RecurWeekly), "dayOfWeek": weekday}, "type", "dayOfWeek"),
+		object(openapi.Schema{"type": oneOfStrings(invoices.RecurDayOfMonth),
 			"dayOfMonth": described(openapi.Schema{"type": "integer", "minimum": 1, "maximum": 31},
 				"Clamped to the month's last day.")}, "type", "dayOfMonth"),
-		object(openapi.Schema{"type": oneOfStrings(kernel.RecurNthWeekday), "dayOfWeek": weekday,
+		object(openapi.Schema{"type": oneOfStrings(invoices.RecurNthWeekday), "dayOfWeek": weekday,
 			"nth": openapi.Schema{
 				"oneOf": []any{openapi.Schema{"type": "integer", "minimum": 1, "maximum": 4}, oneOfStrings("last")},
 			}},
 			"type", "dayOfWeek", "nth"),
 	}})
 	docs.Component("InvoiceSeriesEndCondition", openapi.Schema{"oneOf": []any{
-		object(openapi.Schema{"type": oneOfStrings(kernel.EndNever)}, "type"),
+		object(openapi.Schema{"type": oneOfStrings(invoices.EndNever)}, "type"),
 		object(
-			openapi.Schema{"type": oneOfStrings(kernel.EndAfterCount), "count": openapi.Schema{"type": "integer", "minimum": 1}},
+			openapi.Schema{"type": oneOfStrings(invoices.EndAfterCount),
+				"count": openapi.Schema{"type": "integer", "minimum": 1}},
 			"type",
 			"count",
 		),
-		object(openapi.Schema{"type": oneOfStrings(kernel.EndOnDate),
+		object(openapi.Schema{"type": oneOfStrings(invoices.EndOnDate),
 			"date": described(openapi.Schema{"type": "string", "format": "date"},
 				"In the series' time zone; not before startDate.")}, "type", "date"),
 	}})
@@ -139,12 +140,12 @@ type lineItemsInputView struct {
 	Tax       *invoices.Adjustment `json:"tax,omitempty"`
 }
 
-func seriesOf(s *invoices.InvoiceSeries) seriesView {
+func seriesOf(s *invoices.Series) seriesView {
 	rule := map[string]any{"type": s.Rule.Type}
 	switch s.Rule.Type {
-	case kernel.RecurWeekly:
+	case invoices.RecurWeekly:
 		rule["dayOfWeek"] = s.Rule.DayOfWeek
-	case kernel.RecurDayOfMonth:
+	case invoices.RecurDayOfMonth:
 		rule["dayOfMonth"] = s.Rule.DayOfMonth
 	default:
 		rule["dayOfWeek"], rule["nth"] = s.Rule.DayOfWeek, any(s.Rule.Nth)
@@ -153,10 +154,10 @@ func seriesOf(s *invoices.InvoiceSeries) seriesView {
 		}
 	}
 	end := map[string]any{"type": s.End.Type}
-	if s.End.Type == kernel.EndAfterCount {
+	if s.End.Type == invoices.EndAfterCount {
 		end["count"] = s.End.Count
 	}
-	if s.End.Type == kernel.EndOnDate {
+	if s.End.Type == invoices.EndOnDate {
 		end["date"] = s.End.Date
 	}
 	v := seriesView{
@@ -195,10 +196,10 @@ func (a *API) listSeries(r *http.Request) (any, error) {
 	return listPage(
 		a,
 		r,
-		func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[invoices.InvoiceSeries], error) {
+		func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[invoices.Series], error) {
 			return invoices.ListSeries(op, c.Actor, f, req)
 		},
-		func(_ *kernel.Op, s *invoices.InvoiceSeries) (seriesView, error) { return seriesOf(s), nil },
+		func(_ *kernel.Op, s *invoices.Series) (seriesView, error) { return seriesOf(s), nil },
 	)
 }
 
@@ -214,7 +215,7 @@ func (a *API) getSeries(r *http.Request) (any, error) {
 
 // seriesResult answers a series write: the series and the invoice the
 // write made, changed or voided, under the given name.
-func seriesResult(op *kernel.Op, s *invoices.InvoiceSeries, inv *invoices.Invoice, name string) (any, error) {
+func seriesResult(op *kernel.Op, s *invoices.Series, inv *invoices.Invoice, name string) (any, error) {
 	var agg *invoiceAggregate
 	if inv != nil {
 		v, err := invoiceAggregateOf(op, inv)
@@ -232,7 +233,7 @@ func seriesResult(op *kernel.Op, s *invoices.InvoiceSeries, inv *invoices.Invoic
 // seriesWrite runs a series write with an InvoiceSeriesInput body (nil for
 // the actions that take none).
 func (a *API) seriesWrite(r *http.Request, idem idemMode, body *invoices.SeriesInput, name string,
-	do func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error)) (any, error) {
+	do func(op *kernel.Op, c *call) (*invoices.Series, *invoices.Invoice, error)) (any, error) {
 	return a.doWrite(r, write{
 		gen:    web.Gen1,
 		idem:   idem,
@@ -263,7 +264,7 @@ func (a *API) createSeries(r *http.Request) (any, error) {
 		idemOptional,
 		&body,
 		"invoiceAggregate",
-		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+		func(op *kernel.Op, c *call) (*invoices.Series, *invoices.Invoice, error) {
 			return invoices.CreateSeries(op, c.Actor, &body)
 		},
 	)
@@ -276,7 +277,7 @@ func (a *API) updateSeries(r *http.Request) (any, error) {
 		idemNone,
 		&body,
 		"invoiceAggregate",
-		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+		func(op *kernel.Op, c *call) (*invoices.Series, *invoices.Invoice, error) {
 			return invoices.UpdateSeries(op, c.Actor, mux.Vars(r)["invoiceSeriesId"], &body)
 		},
 	)
@@ -288,7 +289,7 @@ func (a *API) cancelSeries(r *http.Request) (any, error) {
 		idemNone,
 		nil,
 		"voidedInvoice",
-		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+		func(op *kernel.Op, c *call) (*invoices.Series, *invoices.Invoice, error) {
 			return invoices.CancelSeries(op, c.Actor, mux.Vars(r)["invoiceSeriesId"])
 		},
 	)
@@ -300,7 +301,7 @@ func (a *API) skipNext(r *http.Request) (any, error) {
 		idemNone,
 		nil,
 		"voidedInvoice",
-		func(op *kernel.Op, c *call) (*invoices.InvoiceSeries, *invoices.Invoice, error) {
+		func(op *kernel.Op, c *call) (*invoices.Series, *invoices.Invoice, error) {
 			return invoices.SkipNextInvoice(op, c.Actor, mux.Vars(r)["invoiceSeriesId"])
 		},
 	)

@@ -12,6 +12,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
@@ -73,7 +74,7 @@ type numberAvailability struct {
 type settingsData struct {
 	CompanyName             string             `json:"companyName"`
 	Email                   string             `json:"email"`
-	Address                 kernel.Address     `json:"address"`
+	Address                 parties.Address    `json:"address"`
 	DefaultMemo             string             `json:"defaultMemo,omitempty"`
 	InvoiceTerms            string             `json:"invoiceTerms,omitempty"`
 	DefaultPaymentTermsDays *int               `json:"defaultPaymentTermsDays,omitempty"`
@@ -90,7 +91,7 @@ type invoiceSettingsView struct {
 	Timestamp     string       `json:"timestamp" format:"date-time"`
 }
 
-func settingsOf(s *invoices.InvoiceSettings) settingsBody {
+func settingsOf(s *invoices.Settings) settingsBody {
 	return settingsBody{InvoiceSettings: invoiceSettingsView{Entity: "invoice_settings", ID: s.ID,
 		LegalEntityID: s.LegalEntityID,
 		Timestamp:     timestamp(s.Timestamp), Settings: settingsData{CompanyName: s.CompanyName, Email: s.Email,
@@ -101,7 +102,7 @@ func settingsOf(s *invoices.InvoiceSettings) settingsBody {
 
 func (a *API) getInvoiceSettings(r *http.Request) (any, error) {
 	return a.readOp(r, func(op *kernel.Op, c *call) (any, error) {
-		s, err := invoices.InvoiceSettingsOf(op, c.Actor.LegalEntityID())
+		s, err := invoices.SettingsOf(op, c.Actor.LegalEntityID())
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +111,7 @@ func (a *API) getInvoiceSettings(r *http.Request) (any, error) {
 }
 
 func (a *API) replaceInvoiceSettings(r *http.Request) (any, error) {
-	var body invoices.InvoiceSettingsInput
+	var body invoices.SettingsInput
 	return a.doWrite(r, write{
 		gen: web.Gen1,
 		input: func(c *call, raw []byte) error {
@@ -123,7 +124,7 @@ func (a *API) replaceInvoiceSettings(r *http.Request) (any, error) {
 			return body.Validate()
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
-			s, err := invoices.ReplaceInvoiceSettings(op, c.Actor, &body)
+			s, err := invoices.ReplaceSettings(op, c.Actor, &body)
 			if err != nil {
 				return nil, err
 			}
@@ -134,11 +135,11 @@ func (a *API) replaceInvoiceSettings(r *http.Request) (any, error) {
 
 func (a *API) validateNumber(r *http.Request) (any, error) {
 	n := r.URL.Query().Get("invoiceNumber")
-	if p := invoices.InvoiceNumberProblem(n); p != "" {
+	if p := invoices.NumberProblem(n); p != "" {
 		return nil, kernel.InvalidField("invoiceNumber", "required: "+p)
 	}
 	return a.readOp(r, func(op *kernel.Op, c *call) (any, error) {
-		ok, err := invoices.InvoiceNumberAvailable(op, c.Actor, n)
+		ok, err := invoices.NumberAvailable(op, c.Actor, n)
 		return numberAvailability{IsAvailable: ok}, err
 	})
 }
@@ -154,7 +155,7 @@ func absURL(r *http.Request, path string) string {
 
 func (a *API) uploadLogo(r *http.Request) (any, error) {
 	return a.doUpload(r, invoices.CheckLogo, func(op *kernel.Op, c *call, f *uploaded) (any, error) {
-		doc, err := invoices.UploadInvoiceLogo(op, c.Actor, f.data, f.name, f.contentType)
+		doc, err := invoices.UploadLogo(op, c.Actor, f.data, f.name, f.contentType)
 		if err != nil {
 			return nil, err
 		}
@@ -233,7 +234,7 @@ func multipartFile(contentType string, raw []byte) (*uploaded, error) {
 // currentInvoiceSettings are the caller's invoice settings as GET shows
 // them.
 func currentInvoiceSettings(op *kernel.Op, c *call, _ map[string]string) (any, error) {
-	s, err := invoices.InvoiceSettingsOf(op, c.Actor.LegalEntityID())
+	s, err := invoices.SettingsOf(op, c.Actor.LegalEntityID())
 	if err != nil {
 		return nil, err
 	}

@@ -84,8 +84,8 @@ func invoiceComponents(docs *openapi.Registry) {
 	docs.Component("InvoiceDetails", invoiceDetailsView{})
 	docs.Component(
 		"InvoiceStatus",
-		oneOfStrings(invoices.InvoiceScheduled, invoices.InvoiceUnpaid, invoices.InvoiceOverdue,
-			invoices.InvoicePaidPartially, invoices.InvoicePaid, invoices.InvoiceVoid),
+		oneOfStrings(invoices.StatusScheduled, invoices.StatusUnpaid, invoices.StatusOverdue,
+			invoices.StatusPaidPartially, invoices.StatusPaid, invoices.StatusVoid),
 	)
 	docs.Component("InvoiceLineItem", invoices.LineItem{})
 	docs.Component("InvoiceAdjustment", invoices.Adjustment{})
@@ -194,10 +194,10 @@ func (a *API) listInvoices(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := invoices.InvoiceFilter{Status: q.Get("filter:status"), CustomerID: q.Get("filter:legalEntityCustomerId"),
+	f := invoices.Filter{Status: q.Get("filter:status"), CustomerID: q.Get("filter:legalEntityCustomerId"),
 		ContactID: q.Get("filter:legalEntityContactId"), AccountID: q.Get("filter:accountId"), Sort: sort, Asc: asc}
 	return listPage(a, r, func(op *kernel.Op, c *call, req kernel.PageRequest) (kernel.Page[invoices.Invoice], error) {
-		return invoices.ListInvoices(op, c.Actor, f, req)
+		return invoices.List(op, c.Actor, f, req)
 	}, invoiceAggregateOf)
 }
 
@@ -239,38 +239,38 @@ func (a *API) invoiceWrite(r *http.Request, idem idemMode, body any, check func(
 }
 
 func (a *API) createInvoice(r *http.Request) (any, error) {
-	var body invoices.InvoiceInput
+	var body invoices.Input
 	return a.invoiceWrite(r, idemOptional, &body, body.Validate, func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
-		return invoices.CreateInvoice(op, c.Actor, &body)
+		return invoices.Create(op, c.Actor, &body)
 	})
 }
 
 func (a *API) updateInvoice(r *http.Request) (any, error) {
-	var body invoices.InvoicePatch
+	var body invoices.Patch
 	return a.invoiceWrite(r, idemNone, &body, body.Validate, func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
-		return invoices.UpdateInvoice(op, c.Actor, mux.Vars(r)["invoiceId"], &body)
+		return invoices.Update(op, c.Actor, mux.Vars(r)["invoiceId"], &body)
 	})
 }
 
 func (a *API) voidInvoice(r *http.Request) (any, error) {
 	return a.invoiceWrite(r, idemNone, nil, nil, func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
-		return invoices.VoidInvoice(op, c.Actor, mux.Vars(r)["invoiceId"])
+		return invoices.Void(op, c.Actor, mux.Vars(r)["invoiceId"])
 	})
 }
 
 func (a *API) reconcileInvoice(r *http.Request) (any, error) {
-	var body []invoices.InvoiceTransactionInput
-	return a.invoiceWrite(r, idemNone, &body, func() error { return invoices.ValidateInvoiceTransactions(body) },
+	var body []invoices.TransactionInput
+	return a.invoiceWrite(r, idemNone, &body, func() error { return invoices.ValidateTransactions(body) },
 		func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
-			return invoices.ReconcileInvoice(op, c.Actor, mux.Vars(r)["invoiceId"], body)
+			return invoices.Reconcile(op, c.Actor, mux.Vars(r)["invoiceId"], body)
 		})
 }
 
 func (a *API) unreconcileInvoice(r *http.Request) (any, error) {
-	var body []invoices.InvoiceTransactionInput
-	return a.invoiceWrite(r, idemNone, &body, func() error { return invoices.ValidateInvoiceTransactions(body) },
+	var body []invoices.TransactionInput
+	return a.invoiceWrite(r, idemNone, &body, func() error { return invoices.ValidateTransactions(body) },
 		func(op *kernel.Op, c *call) (*invoices.Invoice, error) {
-			return invoices.UnreconcileInvoice(op, c.Actor, mux.Vars(r)["invoiceId"], body)
+			return invoices.Unreconcile(op, c.Actor, mux.Vars(r)["invoiceId"], body)
 		})
 }
 
@@ -297,7 +297,7 @@ type reminderResult struct {
 // 200 with success false and reason rate_limited.
 func (a *API) sendReminder(r *http.Request) (any, error) {
 	return a.doWrite(r, write{gen: web.Gen1, noBody: true, run: func(op *kernel.Op, c *call) (any, error) {
-		sent, err := invoices.RemindInvoice(op, c.Actor, mux.Vars(r)["invoiceId"])
+		sent, err := invoices.Remind(op, c.Actor, mux.Vars(r)["invoiceId"])
 		if err != nil {
 			return nil, err
 		}
@@ -410,7 +410,7 @@ func invoiceAggregateOf(op *kernel.Op, inv *invoices.Invoice) (invoiceAggregate,
 		LineItemsAndTotals: lineItemsView{LineItems: inv.LineItems, Discount: inv.Discount, Tax: inv.Tax,
 			SubtotalCents: sums.Subtotal, TotalAmountCents: sums.Total},
 	}
-	acc, va, err := invoices.InvoiceAccount(op, inv)
+	acc, va, err := invoices.AccountOf(op, inv)
 	if err != nil {
 		return invoiceAggregate{}, err
 	}
@@ -445,7 +445,7 @@ type accountGroupView struct {
 	Timestamp     string `json:"timestamp" format:"date-time"`
 }
 
-func invoiceAccountOf(acc *kernel.Account, va *ledger.VirtualAccount) any {
+func invoiceAccountOf(acc *ledger.Account, va *ledger.VirtualAccount) any {
 	if va != nil {
 		v := subaccountView{ID: va.ID, Name: va.Name, AccountNumber: va.AccountNumber, RoutingNumber: va.RoutingNumber,
 			SlashAccountGroupID: va.AccountID, AccountType: "default"}

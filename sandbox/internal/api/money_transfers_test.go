@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
 func TestVirtualAccountTransferBothSpellings(t *testing.T) {
@@ -344,9 +344,9 @@ func TestInsufficientFundsMovesNothing(t *testing.T) {
 		)
 		// The engineering cards' pending purchases hold part of the posted
 		// balance, so less than it is available.
-		if d["requested"] != kernel.FormatCents(eng0+1) || d["available"] == kernel.FormatCents(eng0) {
-			t.Fatalf("details %v, want %s requested and less than %s available", d, kernel.FormatCents(eng0+1),
-				kernel.FormatCents(eng0))
+		if d["requested"] != ledger.FormatCents(eng0+1) || d["available"] == ledger.FormatCents(eng0) {
+			t.Fatalf("details %v, want %s requested and less than %s available", d, ledger.FormatCents(eng0+1),
+				ledger.FormatCents(eng0))
 		}
 	})
 }

@@ -5,9 +5,9 @@ import (
 	"sync"
 
 	"github.com/gorilla/mux"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
@@ -102,7 +102,7 @@ func describeShared(docs *openapi.Registry) {
 	docs.Component("PaginationResponse", metadata{})
 	docs.Component("Money", money{})
 	docs.Component("DeferredAction", deferredAction{})
-	docs.Component("Address", kernel.Address{})
+	docs.Component("Address", parties.Address{})
 }
 
 // success is the {success: true} acknowledgement.

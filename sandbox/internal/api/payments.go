@@ -186,8 +186,8 @@ func payRequest(c *call, raw []byte) (payInput, error) {
 	req := ledger.PayRequest{SlashHandle: requiredID(body.SlashHandle, "/slashHandle", d), Memo: memo(body.Memo, d)}
 	var refusal error
 	if f, err := strconv.ParseFloat(string(bytes.TrimSpace(body.AmountCents)), 64); err != nil {
-		kernel.AmountCents(body.AmountCents, "/amountCents", d) // absent, null or not a number
-	} else if problem := map[string]string{}; kernel.CheckAmount(problem, "/amountCents", f, 1) {
+		ledger.AmountCents(body.AmountCents, "/amountCents", d) // absent, null or not a number
+	} else if problem := map[string]string{}; ledger.CheckAmount(problem, "/amountCents", f, 1) {
 		req.AmountCents = int64(f)
 	} else {
 		refusal = kernel.Invalid(problem)

@@ -21,7 +21,7 @@ type Decision = decision
 func TransactionView(t *ledger.Transaction) Transaction { return transactionView(t) }
 
 // CardEventView renders a card event in the public shape.
-func CardEventView(e *cards.CardEvent) CardEvent { return cardEventView(e) }
+func CardEventView(e *cards.Event) CardEvent { return cardEventView(e) }
 
 // DecisionView renders a decision; nil stays nil.
 func DecisionView(d *cards.Decision) *Decision {

@@ -33,7 +33,7 @@ var (
 	idempotencyKey = openapi.Param{Name: "X-Idempotency-Key", Required: true,
 		Description: "The same key with the same body replays the first response; with another body it is 409.",
 		Schema:      openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}
-	transferAmount = openapi.Schema{"type": "number", "exclusiveMinimum": 0, "maximum": kernel.MaxAmountCents,
+	transferAmount = openapi.Schema{"type": "number", "exclusiveMinimum": 0, "maximum": ledger.MaxAmountCents,
 		"description": "A whole number of cents."}
 	transferMemo     = openapi.Schema{"type": "string", "maxLength": 255}
 	requiredIDSchema = openapi.Schema{"type": "string", "minLength": 1}
@@ -144,7 +144,7 @@ func (a *API) transferVirtualAccount(r *http.Request) (any, error) {
 			req = ledger.TransferRequest{
 				From:        requiredID(body.Source, "/source", d),
 				To:          requiredID(body.Destination, "/destination", d),
-				AmountCents: kernel.AmountCents(body.AmountCents, "/amountCents", d),
+				AmountCents: ledger.AmountCents(body.AmountCents, "/amountCents", d),
 				Memo:        memo(body.Memo, d),
 			}
 			return invalidIf(d)
@@ -182,7 +182,7 @@ func (a *API) bookTransfer(r *http.Request) (any, error) {
 			}
 			d := map[string]string{}
 			req = ledger.TransferRequest{From: requiredID(body.From, "/from", d), To: requiredID(body.To, "/to", d),
-				AmountCents: kernel.AmountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
+				AmountCents: ledger.AmountCents(body.AmountCents, "/amountCents", d), Memo: memo(body.Memo, d)}
 			return invalidIf(d)
 		},
 		run: func(op *kernel.Op, c *call) (any, error) {
@@ -221,7 +221,7 @@ func railRequest(raw []byte) (ledger.RailTransferRequest, error) {
 	}
 	d := map[string]string{}
 	req := ledger.RailTransferRequest{
-		AmountCents: kernel.AmountCents(body.AmountCents, "/amountCents", d),
+		AmountCents: ledger.AmountCents(body.AmountCents, "/amountCents", d),
 		Memo:        memo(body.Memo, d),
 	}
 	switch {

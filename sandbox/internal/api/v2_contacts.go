@@ -28,13 +28,13 @@ func describeV2Contacts(docs *openapi.Registry) {
 }
 
 type v2Contact struct {
-	ID                 string          `json:"id"`
-	Name               string          `json:"name"`
-	RecipientType      string          `json:"recipientType"`
-	RecipientLegalName string          `json:"recipientLegalName"`
-	RecipientEmail     string          `json:"recipientEmail,omitempty"`
-	Address            *kernel.Address `json:"address,omitempty"`
-	CreatedAt          string          `json:"createdAt"`
+	ID                 string           `json:"id"`
+	Name               string           `json:"name"`
+	RecipientType      string           `json:"recipientType"`
+	RecipientLegalName string           `json:"recipientLegalName"`
+	RecipientEmail     string           `json:"recipientEmail,omitempty"`
+	Address            *parties.Address `json:"address,omitempty"`
+	CreatedAt          string           `json:"createdAt"`
 }
 
 func (a *API) listV2Contacts(r *http.Request) (any, error) {

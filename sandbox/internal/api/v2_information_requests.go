@@ -89,7 +89,7 @@ func optionalTime(t *time.Time) *string {
 }
 
 // InformationRequestView renders a request in the spec's shape.
-func InformationRequestView(ir *inforequests.InformationRequest) any {
+func InformationRequestView(ir *inforequests.Request) any {
 	return informationRequest{
 		ID:                   ir.ID,
 		ContactID:            ir.ContactID,
@@ -108,7 +108,7 @@ func InformationRequestView(ir *inforequests.InformationRequest) any {
 }
 
 func (a *API) createInformationRequest(r *http.Request) (any, error) {
-	var in inforequests.InfoRequestInput
+	var in inforequests.Input
 	return a.doWrite(r, write{
 		gen:  web.Gen2,
 		idem: idemConsume,
@@ -129,8 +129,8 @@ func (a *API) createInformationRequest(r *http.Request) (any, error) {
 
 // parseInfoRequest checks an InformationRequestCreate body against every
 // rule of the spec, reporting one detail per failing JSON pointer.
-func parseInfoRequest(raw []byte) (inforequests.InfoRequestInput, error) {
-	var in inforequests.InfoRequestInput
+func parseInfoRequest(raw []byte) (inforequests.Input, error) {
+	var in inforequests.Input
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var body map[string]any
@@ -144,7 +144,7 @@ func parseInfoRequest(raw []byte) (inforequests.InfoRequestInput, error) {
 		}
 	}
 	in.ContactID = requiredString(d, body, "contactId")
-	if in.ContactID != "" && !strings.HasPrefix(in.ContactID, kernel.PrefixContact) {
+	if in.ContactID != "" && !strings.HasPrefix(in.ContactID, parties.PrefixContact) {
 		d["/contactId"] = "must be a contact id beginning with le_c_"
 	}
 	in.RequesterName = requiredString(d, body, "requesterName")

@@ -33,7 +33,7 @@ func TestCardAppendsItsStoredForm(t *testing.T) {
 		case 2:
 			c.UserData = json.RawMessage(`{"costCenter":"OPS-7"}`)
 		case 3:
-			c.Modifiers = []CardModifier{{Name: "only_allow_recurring_payments", Value: true}}
+			c.Modifiers = []Modifier{{Name: "only_allow_recurring_payments", Value: true}}
 		}
 		wrote, err := store.CheckStoredForm(&c)
 		if err != nil {

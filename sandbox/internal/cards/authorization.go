@@ -126,7 +126,7 @@ func ActiveAuthorizationWebhook(op *kernel.Op, accountID string) (*Authorization
 		return nil, false, err
 	}
 	var le kernel.LegalEntity
-	if ok, err := op.Get(kernel.KindLegalEntity, h.LegalEntityID, &le); err != nil || !ok || !le.Enterprise {
+	if ok, err := op.Get(kernel.LegalEntities.Name, h.LegalEntityID, &le); err != nil || !ok || !le.Enterprise {
 		return nil, false, err
 	}
 	return &h, true, nil
@@ -136,22 +136,22 @@ func ActiveAuthorizationWebhook(op *kernel.Op, accountID string) (*Authorization
 // names a request leaves empty from the world's records.
 func CompleteAuthorizationRequest(op *kernel.Op, r *AuthorizationEvent) error {
 	if r.AccountName == "" {
-		var acc kernel.Account
-		if _, err := op.Get(kernel.KindAccount, r.AccountID, &acc); err != nil {
+		var acc ledger.Account
+		if _, err := op.Get(ledger.KindAccount, r.AccountID, &acc); err != nil {
 			return err
 		}
 		r.AccountName = acc.Name
 	}
 	if r.VirtualAccountName == "" {
 		var va ledger.VirtualAccount
-		if _, err := op.Get(kernel.KindVirtualAccount, r.VirtualAccountID, &va); err != nil {
+		if _, err := op.Get(ledger.KindVirtualAccount, r.VirtualAccountID, &va); err != nil {
 			return err
 		}
 		r.VirtualAccountName = va.Name
 	}
 	if r.CardName == "" {
 		var c Card
-		if _, err := op.Get(kernel.KindCard, r.CardID, &c); err != nil {
+		if _, err := op.Get(Kind, r.CardID, &c); err != nil {
 			return err
 		}
 		r.CardName = c.Name
@@ -225,7 +225,7 @@ func authorizationWebhookOf(op *kernel.Op, a *kernel.Actor, accountID string) (*
 	if err := CheckEnterprise(a); err != nil {
 		return nil, false, err
 	}
-	if _, err := ledger.Account(op, a, accountID, ""); err != nil {
+	if _, err := ledger.AccountOf(op, a, accountID, ""); err != nil {
 		return nil, false, err
 	}
 	var h AuthorizationWebhook
@@ -331,19 +331,16 @@ func SigningSecret(op *kernel.Op) (string, error) {
 	return SigningSecretPrefix + base64.StdEncoding.EncodeToString(raw[:]), nil
 }
 
+// authorizerKey is where the engine keeps cards' authorizer
+// (kernel.Engine.Connect).
+type authorizerKey struct{}
+
 // Authorizer returns the decider the server registered, or nil.
 func Authorizer(w *kernel.World) AuthorizationDecider {
-	if w.Hooks == nil {
-		return nil
-	}
-	if d, ok := w.Hooks.Authorizer.Load().(*AuthorizationDecider); ok {
-		return *d
-	}
-	return nil
+	d, _ := w.Connection(authorizerKey{}).(AuthorizationDecider)
+	return d
 }
 
 // SetAuthorizer registers what decides card authorizations through the
 // accounts' authorization webhooks (see AuthorizationDecider).
-func SetAuthorizer(e *kernel.Engine, d AuthorizationDecider) {
-	e.Hooks.Authorizer.Store(&d)
-}
+func SetAuthorizer(e *kernel.Engine, d AuthorizationDecider) { e.Connect(authorizerKey{}, d) }

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
 // Fallback behaviours of an authorization webhook.
@@ -83,7 +83,7 @@ func (c *AuthorizationCondition) problems(at string, depth int, d map[string]str
 		if c.Value == nil {
 			d[at+"/value"] = "required: an integer amount in USD cents"
 		}
-		kernel.CheckAmountOf(d, at+"/value", c.Value, 0)
+		ledger.CheckAmountOf(d, at+"/value", c.Value, 0)
 	case "in":
 		if c.Left != nil || c.Right != nil || c.Value != nil {
 			d[at] = "in takes field and values only"

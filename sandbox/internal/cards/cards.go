@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
@@ -17,14 +18,14 @@ import (
 
 // Card statuses.
 const (
-	CardActive   = "active"
-	CardPaused   = "paused"
-	CardInactive = "inactive"
-	CardClosed   = "closed"
+	StatusActive   = "active"
+	StatusPaused   = "paused"
+	StatusInactive = "inactive"
+	StatusClosed   = "closed"
 )
 
-// CardStatuses lists every card status.
-var CardStatuses = []string{CardActive, CardPaused, CardInactive, CardClosed}
+// Statuses lists every card status.
+var Statuses = []string{StatusActive, StatusPaused, StatusInactive, StatusClosed}
 
 // ModifierRecurringOnly is the one card modifier of the real service.
 const ModifierRecurringOnly = "only_allow_recurring_payments"
@@ -73,12 +74,12 @@ func CheckUserData(pointer string, raw json.RawMessage) (json.RawMessage, error)
 	return buf.Bytes(), nil
 }
 
-// CardFilter holds the card list's filters and order; zero values mean
+// Filter holds the card list's filters and order; zero values mean
 // "any" and creation order, oldest first.
-type CardFilter struct {
+type Filter struct {
 	AccountID        string
 	VirtualAccountID string
-	CardGroupID      string
+	CardGroup        string
 	CardGroupName    string
 	Status           string
 	// Modifier is "name:true" or "name:false".
@@ -89,12 +90,12 @@ type CardFilter struct {
 }
 
 // Validate checks the filter's values.
-func (f *CardFilter) Validate() error {
+func (f *Filter) Validate() error {
 	d := map[string]string{}
-	if f.CardGroupID != "" && f.CardGroupName != "" {
+	if f.CardGroup != "" && f.CardGroupName != "" {
 		d["filter:cardGroupName"] = "filter:cardGroupId and filter:cardGroupName are mutually exclusive"
 	}
-	if f.Status != "" && !slices.Contains(CardStatuses, f.Status) {
+	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
 		d["filter:status"] = "must be one of active, paused, inactive, closed"
 	}
 	if f.Modifier != "" {
@@ -112,10 +113,10 @@ func (f *CardFilter) Validate() error {
 	return nil
 }
 
-func (f *CardFilter) match(c *Card, groups map[string]bool) bool {
+func (f *Filter) match(c *Card, groups map[string]bool) bool {
 	eq := func(want, got string) bool { return want == "" || want == got }
 	if !eq(f.AccountID, c.AccountID) || !eq(f.VirtualAccountID, c.VirtualAccountID) ||
-		!eq(f.CardGroupID, c.CardGroupID) || !eq(f.Status, c.Status) {
+		!eq(f.CardGroup, c.CardGroupID) || !eq(f.Status, c.Status) {
 		return false
 	}
 	if groups != nil && !groups[c.CardGroupID] {
@@ -141,8 +142,8 @@ func (c *Card) Modifier(name string) bool {
 	return false
 }
 
-// Cards lists the actor's cards by creation date or by name.
-func Cards(op *kernel.Op, a *kernel.Actor, f CardFilter, req kernel.PageRequest) (kernel.Page[Card], error) {
+// List lists the actor's cards by creation date or by name.
+func List(op *kernel.Op, a *kernel.Actor, f Filter, req kernel.PageRequest) (kernel.Page[Card], error) {
 	if err := f.Validate(); err != nil {
 		return kernel.Page[Card]{}, err
 	}
@@ -153,7 +154,7 @@ func Cards(op *kernel.Op, a *kernel.Actor, f CardFilter, req kernel.PageRequest)
 	}
 	var groups map[string]bool
 	if f.CardGroupName != "" {
-		gs, err := kernel.All[CardGroup](op, kernel.KindCardGroup, kernel.IndexPrefix(IndexGroupLE, le))
+		gs, err := kernel.All[Group](op, KindGroup, kernel.IndexPrefix(IndexGroupLE, le))
 		if err != nil {
 			return kernel.Page[Card]{}, err
 		}
@@ -165,20 +166,20 @@ func Cards(op *kernel.Op, a *kernel.Actor, f CardFilter, req kernel.PageRequest)
 		}
 	}
 	req.Desc = f.Desc
-	return kernel.List(op, kernel.KindCard, prefix, req, func(c *Card) bool { return f.match(c, groups) })
+	return kernel.List(op, Kind, prefix, req, func(c *Card) bool { return f.match(c, groups) })
 }
 
-// CardByID loads a card whatever its legal entity.
-func CardByID(op *kernel.Op, id string) (*Card, bool, error) {
+// ByID loads a card whatever its legal entity.
+func ByID(op *kernel.Op, id string) (*Card, bool, error) {
 	var c Card
-	ok, err := op.Get(kernel.KindCard, id, &c)
+	ok, err := op.Get(Kind, id, &c)
 	return &c, ok, err
 }
 
 // CardOf loads one of the actor's cards; field names the request field the
 // id came from ("" for the path).
 func CardOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Card, error) {
-	c, ok, err := CardByID(op, id)
+	c, ok, err := ByID(op, id)
 	if err != nil {
 		return nil, err
 	}
@@ -191,14 +192,14 @@ func CardOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Card, error) {
 // storeCard saves a changed card and tells webhook receivers: card.update
 // for every change, card.delete as well when it has just been closed.
 func storeCard(op *kernel.Op, c *Card, statusBefore string) error {
-	if err := op.Save(kernel.KindCard, c.ID, c, CardIndexes(c)...); err != nil {
+	if err := op.Save(Kind, c.ID, c, Indexes(c)...); err != nil {
 		return err
 	}
-	if err := op.Emit(c.LegalEntityID, kernel.EventCardUpdate, c.ID); err != nil {
+	if err := op.Emit(c.LegalEntityID, deliveries.EventCardUpdate, c.ID); err != nil {
 		return err
 	}
-	if c.Status == CardClosed && statusBefore != CardClosed {
-		return op.Emit(c.LegalEntityID, kernel.EventCardDelete, c.ID)
+	if c.Status == StatusClosed && statusBefore != StatusClosed {
+		return op.Emit(c.LegalEntityID, deliveries.EventCardDelete, c.ID)
 	}
 	return nil
 }
@@ -224,9 +225,9 @@ func CheckAccountGiven(p *kernel.Principal, accountID string) error {
 	return nil
 }
 
-// CreateCard issues a virtual card. A legal-entity key may omit the
+// Create issues a virtual card. A legal-entity key may omit the
 // account: the entity's first open commercial account is used.
-func CreateCard(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
+func Create(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
 	if err := CheckAccountGiven(&a.Principal, n.AccountID); err != nil {
 		return nil, err
 	}
@@ -234,7 +235,7 @@ func CreateCard(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
 	if err != nil {
 		return nil, err
 	}
-	card := &Card{AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, Name: n.Name, Status: CardActive,
+	card := &Card{AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, Name: n.Name, Status: StatusActive,
 		IsSingleUse: n.IsSingleUse, UserData: n.UserData, SpendingConstraint: n.Constraint}
 	if n.VirtualAccountID != "" {
 		va, err := cardVirtualAccount(op, a, n.VirtualAccountID, "virtualAccountId")
@@ -248,7 +249,7 @@ func CreateCard(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
 		card.VirtualAccountID = va.ID
 	}
 	if n.CardGroupID != "" {
-		g, err := CardGroupOf(op, a, n.CardGroupID, "cardGroupId")
+		g, err := GroupOf(op, a, n.CardGroupID, "cardGroupId")
 		if err != nil {
 			return nil, err
 		}
@@ -264,17 +265,17 @@ func CreateCard(op *kernel.Op, a *kernel.Actor, n NewCard) (*Card, error) {
 		}
 		card.CardProductID = p.ID
 	}
-	if err := IssueCard(op, card, ""); err != nil {
+	if err := Issue(op, card, ""); err != nil {
 		return nil, err
 	}
-	return card, op.Emit(card.LegalEntityID, kernel.EventCardCreation, card.ID)
+	return card, op.Emit(card.LegalEntityID, deliveries.EventCardCreation, card.ID)
 }
 
 // cardAccount is the account a new card draws on: the named one, else the
 // first open commercial account of the legal entity.
-func cardAccount(op *kernel.Op, a *kernel.Actor, id string) (*kernel.Account, error) {
+func cardAccount(op *kernel.Op, a *kernel.Actor, id string) (*ledger.Account, error) {
 	if id != "" {
-		acc, err := ledger.Account(op, a, id, "accountId")
+		acc, err := ledger.AccountOf(op, a, id, "accountId")
 		if err == nil && acc.Status != "open" {
 			err = kernel.InvalidField("/accountId", "account "+id+" is "+acc.Status)
 		}
@@ -296,7 +297,7 @@ func cardAccount(op *kernel.Op, a *kernel.Actor, id string) (*kernel.Account, er
 // by a request field.
 func cardVirtualAccount(op *kernel.Op, a *kernel.Actor, id, field string) (*ledger.VirtualAccount, error) {
 	var va ledger.VirtualAccount
-	ok, err := op.Get(kernel.KindVirtualAccount, id, &va)
+	ok, err := op.Get(ledger.KindVirtualAccount, id, &va)
 	if err != nil {
 		return nil, err
 	}
@@ -318,9 +319,9 @@ type CardUpdate struct {
 	Constraint  Patch[*SpendingConstraint]
 }
 
-// UpdateCard changes what the update names; null removes the card from its
+// Update changes what the update names; null removes the card from its
 // group, its userData or its whole spending constraint.
-func UpdateCard(op *kernel.Op, a *kernel.Actor, id string, u CardUpdate) (*Card, error) {
+func Update(op *kernel.Op, a *kernel.Actor, id string, u CardUpdate) (*Card, error) {
 	card, err := CardOf(op, a, id, "")
 	if err != nil {
 		return nil, err
@@ -335,7 +336,7 @@ func UpdateCard(op *kernel.Op, a *kernel.Actor, id string, u CardUpdate) (*Card,
 	if u.CardGroupID.Set {
 		card.CardGroupID = ""
 		if !u.CardGroupID.Null {
-			g, err := CardGroupOf(op, a, u.CardGroupID.Value, "cardGroupId")
+			g, err := GroupOf(op, a, u.CardGroupID.Value, "cardGroupId")
 			if err != nil {
 				return nil, err
 			}
@@ -351,8 +352,8 @@ func UpdateCard(op *kernel.Op, a *kernel.Actor, id string, u CardUpdate) (*Card,
 	return card, storeCard(op, card, before)
 }
 
-// ReplaceCardConstraint replaces a card's whole spending constraint.
-func ReplaceCardConstraint(
+// ReplaceConstraint replaces a card's whole spending constraint.
+func ReplaceConstraint(
 	op *kernel.Op,
 	a *kernel.Actor,
 	id string,
@@ -366,8 +367,8 @@ func ReplaceCardConstraint(
 	return c, storeCard(op, card, card.Status)
 }
 
-// PatchCardConstraint merges a partial constraint into a card's.
-func PatchCardConstraint(op *kernel.Op, a *kernel.Actor, id string, patch []byte) (*SpendingConstraint, error) {
+// PatchConstraint merges a partial constraint into a card's.
+func PatchConstraint(op *kernel.Op, a *kernel.Actor, id string, patch []byte) (*SpendingConstraint, error) {
 	card, err := CardOf(op, a, id, "")
 	if err != nil {
 		return nil, err
@@ -389,8 +390,8 @@ func RequireEnterprise(a *kernel.Actor, feature string) error {
 		"%s are an enterprise feature; legal entity %s is not on an enterprise plan", feature, a.LegalEntityID())
 }
 
-// CardModifiers returns a card's modifiers (enterprise only).
-func CardModifiers(op *kernel.Op, a *kernel.Actor, id string) ([]CardModifier, error) {
+// Modifiers returns a card's modifiers (enterprise only).
+func Modifiers(op *kernel.Op, a *kernel.Actor, id string) ([]Modifier, error) {
 	if err := RequireEnterprise(a, "card modifiers"); err != nil {
 		return nil, err
 	}
@@ -401,8 +402,8 @@ func CardModifiers(op *kernel.Op, a *kernel.Actor, id string) ([]CardModifier, e
 	return card.Modifiers, nil
 }
 
-// SetCardModifier sets one modifier of a card by name (enterprise only).
-func SetCardModifier(op *kernel.Op, a *kernel.Actor, id string, m CardModifier) error {
+// SetModifier sets one modifier of a card by name (enterprise only).
+func SetModifier(op *kernel.Op, a *kernel.Actor, id string, m Modifier) error {
 	if err := RequireEnterprise(a, "card modifiers"); err != nil {
 		return err
 	}
@@ -410,7 +411,7 @@ func SetCardModifier(op *kernel.Op, a *kernel.Actor, id string, m CardModifier) 
 	if err != nil {
 		return err
 	}
-	i := slices.IndexFunc(card.Modifiers, func(x CardModifier) bool { return x.Name == m.Name })
+	i := slices.IndexFunc(card.Modifiers, func(x Modifier) bool { return x.Name == m.Name })
 	if i < 0 {
 		card.Modifiers = append(card.Modifiers, m)
 	} else {
@@ -446,9 +447,9 @@ func CardProducts(op *kernel.Op, req kernel.PageRequest) (kernel.Page[fixtures.C
 	return page, nil
 }
 
-// CardIndexes are the index keys of a card: by legal entity, by name
+// Indexes are the index keys of a card: by legal entity, by name
 // within the legal entity, by account and, when it has one, by card group.
-func CardIndexes(c *Card) []string {
+func Indexes(c *Card) []string {
 	at, seq := store.Millis(c.CreatedAt), store.Seq(c.Seq)
 	keys := []string{
 		kernel.IndexKey(IndexCardLE, c.LegalEntityID, at, seq, c.ID),
@@ -476,12 +477,12 @@ const IndexCardLE = "card.le"
 // twoDigits are the months as an expiry shows them, "01" to "12".
 var twoDigits = [...]string{"00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12"}
 
-// IssueCard fills a new card's id, number, expiry and product and stores it.
-func IssueCard(op *kernel.Op, card *Card, declaredID string) error {
+// Issue fills a new card's id, number, expiry and product and stores it.
+func Issue(op *kernel.Op, card *Card, declaredID string) error {
 	id := declaredID
 	if id == "" {
 		var err error
-		if id, err = op.NewID(kernel.PrefixCard); err != nil {
+		if id, err = op.NewID(Prefix); err != nil {
 			return err
 		}
 	}
@@ -499,10 +500,10 @@ func IssueCard(op *kernel.Op, card *Card, declaredID string) error {
 	}
 	product, _ := op.W.Catalog.CardProduct(card.CardProductID)
 	f := op.W.Faker("card:"+id, seq)
-	card.PAN = kernel.LuhnComplete(product.Prefix + f.DigitN(uint(15-len(product.Prefix))))
+	card.PAN = LuhnComplete(product.Prefix + f.DigitN(uint(15-len(product.Prefix))))
 	card.CVV = f.DigitN(3)
 	exp := card.CreatedAt.AddDate(3, 0, 0)
 	card.ExpiryMonth = twoDigits[exp.Month()]
 	card.ExpiryYear = strconv.Itoa(exp.Year())
-	return op.Save(kernel.KindCard, card.ID, card, CardIndexes(card)...)
+	return op.Save(Kind, card.ID, card, Indexes(card)...)
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
 // Presets of a utilization limit.
@@ -51,7 +53,7 @@ func validateConstraintAt(c *SpendingConstraint, at string, now time.Time, cat *
 	if r := c.CountryRule; r != nil {
 		checkRestriction(d, at+"/countryRule", r.Restriction)
 		for i, cc := range r.Countries {
-			if !kernel.IsCountryCode(cc) {
+			if !parties.IsCountryCode(cc) {
 				d[fmt.Sprintf("%s/countryRule/countries/%d", at, i)] = "must be a two-letter country code"
 			}
 		}
@@ -88,10 +90,10 @@ func checkSpendingRule(d map[string]string, path string, r *SpendingRule, now ti
 	}
 	if t := r.TransactionSizeLimit; t != nil {
 		if t.Minimum != nil {
-			kernel.CheckAmount(d, path+"/transactionSizeLimit/minimum/amountCents", float64(t.Minimum.AmountCents), 0)
+			ledger.CheckAmount(d, path+"/transactionSizeLimit/minimum/amountCents", float64(t.Minimum.AmountCents), 0)
 		}
 		if t.Maximum != nil {
-			kernel.CheckAmount(d, path+"/transactionSizeLimit/maximum/amountCents", float64(t.Maximum.AmountCents), 0)
+			ledger.CheckAmount(d, path+"/transactionSizeLimit/maximum/amountCents", float64(t.Maximum.AmountCents), 0)
 		}
 		if t.Minimum != nil && t.Maximum != nil && t.Minimum.AmountCents > t.Maximum.AmountCents {
 			d[path+"/transactionSizeLimit"] = "minimum is greater than maximum"
@@ -103,7 +105,7 @@ func checkLimit(d map[string]string, path string, l *UtilizationLimit, now time.
 	if !slices.Contains(Presets, l.Preset) {
 		d[path+"/preset"] = "must be one of daily, weekly, monthly, yearly, collective"
 	}
-	kernel.CheckAmount(d, path+"/limitAmount/amountCents", float64(l.LimitAmount.AmountCents), 0)
+	ledger.CheckAmount(d, path+"/limitAmount/amountCents", float64(l.LimitAmount.AmountCents), 0)
 	loc := time.UTC
 	if l.Timezone != "" {
 		if problem := ZoneProblem(l.Timezone); problem != "" {

@@ -11,16 +11,16 @@ import (
 
 // Card-network event types.
 const (
-	CardEventAuthorization = "authorization"
-	CardEventReversal      = "reversal"
-	CardEventClearing      = "clearing"
-	CardEventRefund        = "refund"
-	CardEventVerification  = "verification"
+	EventAuthorization = "authorization"
+	EventReversal      = "reversal"
+	EventClearing      = "clearing"
+	EventRefund        = "refund"
+	EventVerification  = "verification"
 )
 
-// CardEventTypes lists the event types the simulation records after an
+// EventTypes lists the event types the simulation records after an
 // authorization.
-var CardEventTypes = []string{CardEventReversal, CardEventClearing, CardEventRefund, CardEventVerification}
+var EventTypes = []string{EventReversal, EventClearing, EventRefund, EventVerification}
 
 // Message types of the published card event log: what a card network
 // message is, independent of how the sandbox recorded it. Slash decides
@@ -38,21 +38,21 @@ const (
 // MessageTypes lists the message types in the published enum's order.
 var MessageTypes = []string{MessageVerification, MessageAuthorisations, MessageFinancials, MessageReversal}
 
-// PrefixCardEvent starts every card event id.
-const PrefixCardEvent = "card_event_"
+// PrefixEvent starts every card event id.
+const PrefixEvent = "card_event_"
 
 const (
-	kindCardEvent      = "card_event"
+	kindEvent          = "card_event"
 	indexCardEventCard = "card_event.card"
 )
 
-func cardEventIndex(e *CardEvent) string {
+func cardEventIndex(e *Event) string {
 	return kernel.IndexKey(indexCardEventCard, e.CardID, store.Millis(e.CreatedAt), store.Seq(e.Seq), e.ID)
 }
 
-// CardMerchant is the merchant of a card-network event: one of the fixtures
+// Merchant is the merchant of a card-network event: one of the fixtures
 // catalogue (ID set) or one described in full.
-type CardMerchant struct {
+type Merchant struct {
 	ID         string `json:"id,omitempty"`
 	Name       string `json:"name"`
 	MCC        string `json:"mcc"`
@@ -64,17 +64,17 @@ type CardMerchant struct {
 }
 
 // data is the merchant as a transaction's merchantData.
-func (m *CardMerchant) data() *ledger.MerchantData {
+func (m *Merchant) data() *ledger.MerchantData {
 	return &ledger.MerchantData{Description: m.Name, CategoryCode: m.MCC, MerchantID: m.ID,
 		Location: &ledger.MerchantLocation{City: m.City, State: m.State, Country: m.Country, Zip: m.Zip}}
 }
 
 // merchantOfTransaction rebuilds the merchant of a card transaction.
-func merchantOfTransaction(t *ledger.Transaction) *CardMerchant {
+func merchantOfTransaction(t *ledger.Transaction) *Merchant {
 	if t.Merchant == nil {
 		return nil
 	}
-	m := &CardMerchant{ID: t.Merchant.MerchantID, Name: t.Merchant.Description, MCC: t.Merchant.CategoryCode}
+	m := &Merchant{ID: t.Merchant.MerchantID, Name: t.Merchant.Description, MCC: t.Merchant.CategoryCode}
 	if l := t.Merchant.Location; l != nil {
 		m.City, m.State, m.Country, m.Zip = l.City, l.State, l.Country, l.Zip
 	}
@@ -95,17 +95,17 @@ type Decision struct {
 	FallbackApplied bool `json:"fallbackApplied,omitempty"`
 }
 
-// CardEvent is one card-network event of a card: an authorization (with
+// Event is one card-network event of a card: an authorization (with
 // the decision), a reversal, a clearing, a refund or a verification.
-type CardEvent struct {
-	ID            string        `json:"id"`
-	CardID        string        `json:"cardId"`
-	LegalEntityID string        `json:"legalEntityId"`
-	Type          string        `json:"type"`
-	AmountCents   int64         `json:"amountCents"`
-	Merchant      *CardMerchant `json:"merchant,omitempty"`
-	Approved      bool          `json:"approved"`
-	Decision      *Decision     `json:"decision,omitempty"`
+type Event struct {
+	ID            string    `json:"id"`
+	CardID        string    `json:"cardId"`
+	LegalEntityID string    `json:"legalEntityId"`
+	Type          string    `json:"type"`
+	AmountCents   int64     `json:"amountCents"`
+	Merchant      *Merchant `json:"merchant,omitempty"`
+	Approved      bool      `json:"approved"`
+	Decision      *Decision `json:"decision,omitempty"`
 	// TransactionID is the transaction the event made or changed.
 	TransactionID string `json:"transactionId,omitempty"`
 	// OriginalTransactionID is the purchase a refund gives money back for.
@@ -118,13 +118,13 @@ type CardEvent struct {
 }
 
 // MessageType is the event's type in the published card event log.
-func (e *CardEvent) MessageType() string {
+func (e *Event) MessageType() string {
 	switch e.Type {
-	case CardEventAuthorization:
+	case EventAuthorization:
 		return MessageAuthorisations
-	case CardEventReversal:
+	case EventReversal:
 		return MessageReversal
-	case CardEventClearing, CardEventRefund:
+	case EventClearing, EventRefund:
 		return MessageFinancials
 	}
 	return MessageVerification
@@ -134,7 +134,7 @@ func (e *CardEvent) MessageType() string {
 // authorization, then its reversal or clearing and its refunds, all carry
 // the purchase transaction's id. An event of no purchase (a verification,
 // an authorization declined before any transaction) is its own life cycle.
-func (e *CardEvent) LifeCycleID() string {
+func (e *Event) LifeCycleID() string {
 	switch {
 	case e.OriginalTransactionID != "":
 		return e.OriginalTransactionID
@@ -146,16 +146,16 @@ func (e *CardEvent) LifeCycleID() string {
 
 // ApprovedBySlash says whether Slash approved the event: only the events
 // it decides (authorisations and verifications) can be approved.
-func (e *CardEvent) ApprovedBySlash() bool {
+func (e *Event) ApprovedBySlash() bool {
 	switch e.Type {
-	case CardEventAuthorization, CardEventVerification:
+	case EventAuthorization, EventVerification:
 		return e.Approved
 	}
 	return false
 }
 
 // DeclineReason is the reason of a declined event ("" otherwise).
-func (e *CardEvent) DeclineReason() string {
+func (e *Event) DeclineReason() string {
 	if e.Approved || e.Decision == nil {
 		return ""
 	}
@@ -163,8 +163,8 @@ func (e *CardEvent) DeclineReason() string {
 }
 
 // recordCardEvent stores a new event of a card at the current instant.
-func recordCardEvent(op *kernel.Op, e *CardEvent) error {
-	id, err := op.NewID(PrefixCardEvent)
+func recordCardEvent(op *kernel.Op, e *Event) error {
+	id, err := op.NewID(PrefixEvent)
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func recordCardEvent(op *kernel.Op, e *CardEvent) error {
 	if err != nil {
 		return err
 	}
-	card, ok, err := CardByID(op, e.CardID)
+	card, ok, err := ByID(op, e.CardID)
 	if err != nil {
 		return err
 	}
@@ -180,35 +180,35 @@ func recordCardEvent(op *kernel.Op, e *CardEvent) error {
 		e.Last4, e.CardName = card.Last4(), card.Name
 	}
 	e.ID, e.Seq, e.CreatedAt = id, seq, op.Now
-	return op.Save(kindCardEvent, e.ID, e, cardEventIndex(e))
+	return op.Save(kindEvent, e.ID, e, cardEventIndex(e))
 }
 
-// CardEvents lists a card's network events, newest first; messageTypes,
+// Events lists a card's network events, newest first; messageTypes,
 // when not empty, keeps the events of those message types.
-func CardEvents(
+func Events(
 	op *kernel.Op,
 	a *kernel.Actor,
 	cardID string,
 	messageTypes []string,
 	req kernel.PageRequest,
-) (kernel.Page[CardEvent], error) {
+) (kernel.Page[Event], error) {
 	if _, err := CardOf(op, a, cardID, ""); err != nil {
-		return kernel.Page[CardEvent]{}, err
+		return kernel.Page[Event]{}, err
 	}
 	req.Desc = true
-	var keep func(*CardEvent) bool
+	var keep func(*Event) bool
 	if len(messageTypes) > 0 {
-		keep = func(e *CardEvent) bool { return slices.Contains(messageTypes, e.MessageType()) }
+		keep = func(e *Event) bool { return slices.Contains(messageTypes, e.MessageType()) }
 	}
-	return kernel.List(op, kindCardEvent, kernel.IndexPrefix(indexCardEventCard, cardID), req, keep)
+	return kernel.List(op, kindEvent, kernel.IndexPrefix(indexCardEventCard, cardID), req, keep)
 }
 
 // cardEventsWhere loads a card's events that keep accepts, oldest first.
-func cardEventsWhere(op *kernel.Op, cardID string, keep func(*CardEvent) bool) ([]CardEvent, error) {
-	var out []CardEvent
+func cardEventsWhere(op *kernel.Op, cardID string, keep func(*Event) bool) ([]Event, error) {
+	var out []Event
 	after := ""
 	for {
-		p, err := kernel.List(op, kindCardEvent, kernel.IndexPrefix(indexCardEventCard, cardID),
+		p, err := kernel.List(op, kindEvent, kernel.IndexPrefix(indexCardEventCard, cardID),
 			kernel.PageRequest{After: after, Size: 500}, keep)
 		if err != nil {
 			return nil, err
@@ -231,19 +231,19 @@ type NetworkEvent struct {
 	// refund (nil: the authorized amount, or what is left to refund).
 	AmountCents *int64
 	CardID      string
-	Merchant    *CardMerchant
+	Merchant    *Merchant
 }
 
 // NetworkResult is what a network event did.
 type NetworkResult struct {
-	Event       *CardEvent
+	Event       *Event
 	Transaction *ledger.Transaction
 	Decision    *Decision
 }
 
-// SimulateCardEvent applies a network event.
-func SimulateCardEvent(op *kernel.Op, n NetworkEvent) (*NetworkResult, error) {
-	if n.Type == CardEventVerification {
+// SimulateEvent applies a network event.
+func SimulateEvent(op *kernel.Op, n NetworkEvent) (*NetworkResult, error) {
+	if n.Type == EventVerification {
 		return verify(op, n)
 	}
 	t, ok, err := ledger.FindTransaction(op, n.TransactionID)
@@ -257,11 +257,11 @@ func SimulateCardEvent(op *kernel.Op, n NetworkEvent) (*NetworkResult, error) {
 		return nil, kernel.InvalidField("/transactionId", "transaction "+t.ID+" is not a card purchase")
 	}
 	switch n.Type {
-	case CardEventReversal:
+	case EventReversal:
 		return reverse(op, t)
-	case CardEventClearing:
+	case EventClearing:
 		return clear(op, t, n.AmountCents)
-	case CardEventRefund:
+	case EventRefund:
 		return refund(op, t, n.AmountCents)
 	}
 	return nil, kernel.InvalidField("/type", "must be one of reversal, clearing, refund, verification")
@@ -282,10 +282,10 @@ func reverse(op *kernel.Op, t *ledger.Transaction) (*NetworkResult, error) {
 	if err := ledger.SetTransactionStatus(op, t, "reversed"); err != nil {
 		return nil, err
 	}
-	ev := &CardEvent{
+	ev := &Event{
 		CardID:        t.CardID,
 		LegalEntityID: t.LegalEntityID,
-		Type:          CardEventReversal,
+		Type:          EventReversal,
 		AmountCents:   -t.AmountCents,
 		Merchant:      merchantOfTransaction(t),
 		Approved:      true,
@@ -313,10 +313,10 @@ func clear(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult,
 	if err := ledger.SetTransactionStatus(op, t, "settled"); err != nil {
 		return nil, err
 	}
-	ev := &CardEvent{
+	ev := &Event{
 		CardID:        t.CardID,
 		LegalEntityID: t.LegalEntityID,
-		Type:          CardEventClearing,
+		Type:          EventClearing,
 		AmountCents:   -t.AmountCents,
 		Merchant:      merchantOfTransaction(t),
 		Approved:      true,
@@ -334,8 +334,8 @@ func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult
 			t.ID, t.DetailedStatus).
 			With("detailedStatus", t.DetailedStatus)
 	}
-	prior, err := cardEventsWhere(op, t.CardID, func(e *CardEvent) bool {
-		return e.Type == CardEventRefund && e.OriginalTransactionID == t.ID
+	prior, err := cardEventsWhere(op, t.CardID, func(e *Event) bool {
+		return e.Type == EventRefund && e.OriginalTransactionID == t.ID
 	})
 	if err != nil {
 		return nil, err
@@ -353,7 +353,7 @@ func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult
 	}
 	if n <= 0 || n > left {
 		return nil, kernel.InvalidField("/amountCents",
-			"must be between 1 and the "+kernel.FormatCents(left)+" left to refund")
+			"must be between 1 and the "+ledger.FormatCents(left)+" left to refund")
 	}
 	r := &ledger.Transaction{LegalEntityID: t.LegalEntityID, AccountID: t.AccountID, VirtualAccountID: t.VirtualAccountID,
 		AccountSubtype: t.AccountSubtype, CardID: t.CardID, CardGroupID: t.CardGroupID, Category: "card",
@@ -361,7 +361,7 @@ func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult
 	if err := ledger.PostTransaction(op, r); err != nil {
 		return nil, err
 	}
-	ev := &CardEvent{CardID: t.CardID, LegalEntityID: t.LegalEntityID, Type: CardEventRefund, AmountCents: n,
+	ev := &Event{CardID: t.CardID, LegalEntityID: t.LegalEntityID, Type: EventRefund, AmountCents: n,
 		Merchant: merchantOfTransaction(t), Approved: true, TransactionID: r.ID, OriginalTransactionID: t.ID}
 	return &NetworkResult{Event: ev, Transaction: r}, recordCardEvent(op, ev)
 }
@@ -370,7 +370,7 @@ func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult
 // of the card and its group decide it; no transaction is made and a
 // single-use card stays unused.
 func verify(op *kernel.Op, n NetworkEvent) (*NetworkResult, error) {
-	card, ok, err := CardByID(op, n.CardID)
+	card, ok, err := ByID(op, n.CardID)
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +394,7 @@ func verify(op *kernel.Op, n NetworkEvent) (*NetworkResult, error) {
 		d = &Decision{Approved: true, Rule: "standardAuthorization", Reason: "approved",
 			Detail: "the card is active and the merchant passes every merchant rule"}
 	}
-	ev := &CardEvent{CardID: card.ID, LegalEntityID: card.LegalEntityID, Type: CardEventVerification,
+	ev := &Event{CardID: card.ID, LegalEntityID: card.LegalEntityID, Type: EventVerification,
 		Merchant: n.Merchant, Approved: d.Approved, Decision: d}
 	return &NetworkResult{Event: ev, Decision: d}, recordCardEvent(op, ev)
 }

@@ -20,31 +20,31 @@ type GroupFilter struct {
 	Status string
 }
 
-// CardGroups lists the actor's card groups in creation order.
-func CardGroups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageRequest) (kernel.Page[CardGroup], error) {
+// Groups lists the actor's card groups in creation order.
+func Groups(op *kernel.Op, a *kernel.Actor, f GroupFilter, req kernel.PageRequest) (kernel.Page[Group], error) {
 	if f.Status == "" {
 		f.Status = GroupActive
 	}
 	if f.Status != GroupActive && f.Status != GroupArchived {
-		return kernel.Page[CardGroup]{}, kernel.InvalidField("filter:status", "must be active or archived")
+		return kernel.Page[Group]{}, kernel.InvalidField("filter:status", "must be active or archived")
 	}
 	return kernel.List(
 		op,
-		kernel.KindCardGroup,
+		KindGroup,
 		kernel.IndexPrefix(IndexGroupLE, a.LegalEntityID()),
 		req,
-		func(g *CardGroup) bool {
+		func(g *Group) bool {
 			return g.Status == f.Status && (f.Name == "" || g.Name == f.Name) &&
 				(f.VirtualAccountID == "" || g.VirtualAccountID == f.VirtualAccountID)
 		},
 	)
 }
 
-// CardGroupOf loads one of the actor's card groups; field names the request
+// GroupOf loads one of the actor's card groups; field names the request
 // field the id came from ("" for the path).
-func CardGroupOf(op *kernel.Op, a *kernel.Actor, id, field string) (*CardGroup, error) {
-	var g CardGroup
-	ok, err := op.Get(kernel.KindCardGroup, id, &g)
+func GroupOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Group, error) {
+	var g Group
+	ok, err := op.Get(KindGroup, id, &g)
 	if err != nil {
 		return nil, err
 	}
@@ -54,23 +54,23 @@ func CardGroupOf(op *kernel.Op, a *kernel.Actor, id, field string) (*CardGroup, 
 	return &g, nil
 }
 
-// NewCardGroup is what creating a card group takes.
-type NewCardGroup struct {
+// NewGroup is what creating a card group takes.
+type NewGroup struct {
 	Name string
 	// VirtualAccountID is the deprecated legacy association.
 	VirtualAccountID string
 	Constraint       *SpendingConstraint
 }
 
-// CreateCardGroup creates a card group. On the legal-entity card group
+// CreateGroup creates a card group. On the legal-entity card group
 // model the deprecated virtualAccountId is ignored and the group has no
 // legacy association; on the virtual-account model it sets the
 // association, by default the primary virtual account of the entity's
 // first open commercial account.
-func CreateCardGroup(op *kernel.Op, a *kernel.Actor, n NewCardGroup) (*CardGroup, error) {
-	g := &CardGroup{LegalEntityID: a.LegalEntityID(), Name: n.Name, Status: GroupActive,
+func CreateGroup(op *kernel.Op, a *kernel.Actor, n NewGroup) (*Group, error) {
+	g := &Group{LegalEntityID: a.LegalEntityID(), Name: n.Name, Status: GroupActive,
 		SpendingConstraint: n.Constraint, CreatedAt: op.Now}
-	if a.LegalEntity.CardGroupModel == kernel.GroupModelVirtualAccount {
+	if a.LegalEntity.CardGroupModel == GroupModelVirtualAccount {
 		if n.VirtualAccountID != "" {
 			va, err := cardVirtualAccount(op, a, n.VirtualAccountID, "virtualAccountId")
 			if err != nil {
@@ -86,7 +86,7 @@ func CreateCardGroup(op *kernel.Op, a *kernel.Actor, n NewCardGroup) (*CardGroup
 			g.VirtualAccountID = acc.PrimaryVirtualAccountID
 		}
 	}
-	id, err := op.NewID(kernel.PrefixCardGroup)
+	id, err := op.NewID(PrefixGroup)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func CreateCardGroup(op *kernel.Op, a *kernel.Actor, n NewCardGroup) (*CardGroup
 		return nil, err
 	}
 	g.ID, g.Seq = id, seq
-	return g, op.Save(kernel.KindCardGroup, g.ID, g, GroupIndexes(g)...)
+	return g, op.Save(KindGroup, g.ID, g, GroupIndexes(g)...)
 }
 
 // GroupUpdate is a partial update of a card group.
@@ -104,10 +104,10 @@ type GroupUpdate struct {
 	Constraint Patch[*SpendingConstraint]
 }
 
-// UpdateCardGroup renames a group or replaces (null: removes) its
+// UpdateGroup renames a group or replaces (null: removes) its
 // spending constraint.
-func UpdateCardGroup(op *kernel.Op, a *kernel.Actor, id string, u GroupUpdate) (*CardGroup, error) {
-	g, err := CardGroupOf(op, a, id, "")
+func UpdateGroup(op *kernel.Op, a *kernel.Actor, id string, u GroupUpdate) (*Group, error) {
+	g, err := GroupOf(op, a, id, "")
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func UpdateCardGroup(op *kernel.Op, a *kernel.Actor, id string, u GroupUpdate) (
 	if u.Constraint.Set {
 		g.SpendingConstraint = u.Constraint.Value
 	}
-	return g, op.Save(kernel.KindCardGroup, g.ID, g, GroupIndexes(g)...)
+	return g, op.Save(KindGroup, g.ID, g, GroupIndexes(g)...)
 }
 
 // ReplaceGroupConstraint replaces a card group's whole spending constraint.
@@ -127,7 +127,7 @@ func ReplaceGroupConstraint(
 	id string,
 	c *SpendingConstraint,
 ) (*SpendingConstraint, error) {
-	g, err := UpdateCardGroup(op, a, id, GroupUpdate{Constraint: Patch[*SpendingConstraint]{Set: true, Value: c}})
+	g, err := UpdateGroup(op, a, id, GroupUpdate{Constraint: Patch[*SpendingConstraint]{Set: true, Value: c}})
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func ReplaceGroupConstraint(
 
 // PatchGroupConstraint merges a partial constraint into a card group's.
 func PatchGroupConstraint(op *kernel.Op, a *kernel.Actor, id string, patch []byte) (*SpendingConstraint, error) {
-	g, err := CardGroupOf(op, a, id, "")
+	g, err := GroupOf(op, a, id, "")
 	if err != nil {
 		return nil, err
 	}
@@ -145,12 +145,12 @@ func PatchGroupConstraint(op *kernel.Op, a *kernel.Actor, id string, patch []byt
 		return nil, err
 	}
 	g.SpendingConstraint = c
-	return c, op.Save(kernel.KindCardGroup, g.ID, g, GroupIndexes(g)...)
+	return c, op.Save(KindGroup, g.ID, g, GroupIndexes(g)...)
 }
 
 // GroupIndexes are the index keys of a card group: its legal entity's
 // groups in creation order.
-func GroupIndexes(g *CardGroup) []string {
+func GroupIndexes(g *Group) []string {
 	return []string{kernel.IndexKey(IndexGroupLE, g.LegalEntityID, store.Millis(g.CreatedAt), store.Seq(g.Seq), g.ID)}
 }
 

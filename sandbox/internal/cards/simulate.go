@@ -9,11 +9,12 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
-// CardClearingDelay is how long an approved authorization stays pending
+// ClearingDelay is how long an approved authorization stays pending
 // before it settles on its own.
-const CardClearingDelay = 48 * time.Hour
+const ClearingDelay = 48 * time.Hour
 
 // DefaultCreditLimitCents is a charge-card account's credit limit when its
 // scenario names none ($100,000.00).
@@ -23,7 +24,7 @@ const DefaultCreditLimitCents = 10_000_000
 type AuthorizationRequest struct {
 	CardID      string
 	AmountCents int64
-	Merchant    CardMerchant
+	Merchant    Merchant
 	// Recurring marks a recurring (subscription) payment.
 	Recurring bool
 }
@@ -32,23 +33,23 @@ type AuthorizationRequest struct {
 type Authorization struct {
 	Decision    Decision
 	Transaction *ledger.Transaction
-	Event       *CardEvent
+	Event       *Event
 	Card        *Card
 }
 
 // CatalogMerchant is a fixtures merchant as a card merchant.
-func CatalogMerchant(cat *fixtures.Catalog, id string) (CardMerchant, bool) {
+func CatalogMerchant(cat *fixtures.Catalog, id string) (Merchant, bool) {
 	m, ok := cat.Merchant(id)
 	if !ok {
-		return CardMerchant{}, false
+		return Merchant{}, false
 	}
-	return CardMerchant{ID: m.ID, Name: m.Name, MCC: m.MCC, CategoryID: m.CategoryID, City: m.City,
+	return Merchant{ID: m.ID, Name: m.Name, MCC: m.MCC, CategoryID: m.CategoryID, City: m.City,
 		State: m.State, Country: m.Country, Zip: m.Zip}, true
 }
 
 // CheckMerchant checks a merchant described in full (found at pointer at)
 // and fills its category from its MCC when it names none.
-func CheckMerchant(m *CardMerchant, at string, cat *fixtures.Catalog) error {
+func CheckMerchant(m *Merchant, at string, cat *fixtures.Catalog) error {
 	d := map[string]string{}
 	if strings.TrimSpace(m.Name) == "" {
 		d[at+"/name"] = "required"
@@ -56,7 +57,7 @@ func CheckMerchant(m *CardMerchant, at string, cat *fixtures.Catalog) error {
 	if !isMCC(m.MCC) {
 		d[at+"/mcc"] = "must be a four-digit MCC"
 	}
-	if !kernel.IsCountryCode(m.Country) {
+	if !parties.IsCountryCode(m.Country) {
 		d[at+"/country"] = "must be a two-letter country code (ISO 3166-1 alpha-2, upper case)"
 	}
 	if m.CategoryID != "" {
@@ -81,7 +82,7 @@ func CheckMerchant(m *CardMerchant, at string, cat *fixtures.Catalog) error {
 // CardClearingDelay) when approved, declined otherwise. A single-use card
 // closes after its first attempt, approved or not.
 func SimulateAuthorization(op *kernel.Op, req AuthorizationRequest) (*Authorization, error) {
-	card, ok, err := CardByID(op, req.CardID)
+	card, ok, err := ByID(op, req.CardID)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func SimulateAuthorization(op *kernel.Op, req AuthorizationRequest) (*Authorizat
 	if err != nil {
 		return nil, err
 	}
-	if ac.authID, err = op.NewID("auth_"); err != nil {
+	if ac.authID, err = op.NewID(prefixAuthorization); err != nil {
 		return nil, err
 	}
 	d, err := ac.decide()
@@ -103,14 +104,14 @@ func SimulateAuthorization(op *kernel.Op, req AuthorizationRequest) (*Authorizat
 	if err != nil {
 		return nil, err
 	}
-	ev := &CardEvent{CardID: card.ID, LegalEntityID: card.LegalEntityID, Type: CardEventAuthorization,
+	ev := &Event{CardID: card.ID, LegalEntityID: card.LegalEntityID, Type: EventAuthorization,
 		AmountCents: req.AmountCents, Merchant: &req.Merchant, Approved: d.Approved, Decision: d, TransactionID: t.ID}
 	if err := recordCardEvent(op, ev); err != nil {
 		return nil, err
 	}
-	if card.IsSingleUse && card.Status != CardClosed {
+	if card.IsSingleUse && card.Status != StatusClosed {
 		before := card.Status
-		card.Status = CardClosed
+		card.Status = StatusClosed
 		if err := storeCard(op, card, before); err != nil {
 			return nil, err
 		}
@@ -122,8 +123,8 @@ func SimulateAuthorization(op *kernel.Op, req AuthorizationRequest) (*Authorizat
 type authContext struct {
 	op      *kernel.Op
 	card    *Card
-	group   *CardGroup
-	account *kernel.Account
+	group   *Group
+	account *ledger.Account
 	va      *ledger.VirtualAccount
 	subtype string
 	req     AuthorizationRequest
@@ -140,11 +141,11 @@ func authContextOf(op *kernel.Op, card *Card, req AuthorizationRequest) (*authCo
 		op:      op,
 		card:    card,
 		req:     req,
-		account: &kernel.Account{},
+		account: &ledger.Account{},
 		va:      &ledger.VirtualAccount{},
 		subtype: "cash",
 	}
-	ok, err := op.Get(kernel.KindAccount, card.AccountID, ac.account)
+	ok, err := op.Get(ledger.KindAccount, card.AccountID, ac.account)
 	if err != nil {
 		return nil, fmt.Errorf("card %s: account %s not found (%w)", card.ID, card.AccountID, err)
 	}
@@ -152,8 +153,8 @@ func authContextOf(op *kernel.Op, card *Card, req AuthorizationRequest) (*authCo
 		return nil, fmt.Errorf("card %s: account %s not found", card.ID, card.AccountID)
 	}
 	if card.CardGroupID != "" {
-		g := &CardGroup{}
-		if ok, err := op.Get(kernel.KindCardGroup, card.CardGroupID, g); err != nil {
+		g := &Group{}
+		if ok, err := op.Get(KindGroup, card.CardGroupID, g); err != nil {
 			return nil, err
 		} else if ok {
 			ac.group = g
@@ -166,7 +167,7 @@ func authContextOf(op *kernel.Op, card *Card, req AuthorizationRequest) (*authCo
 		if id == "" {
 			continue
 		}
-		ok, err := op.Get(kernel.KindVirtualAccount, id, ac.va)
+		ok, err := op.Get(ledger.KindVirtualAccount, id, ac.va)
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +214,7 @@ func declineBy(rule, reason, detail string) *Decision {
 }
 
 func (ac *authContext) checkStatus() *Decision {
-	if s := ac.card.Status; s != CardActive {
+	if s := ac.card.Status; s != StatusActive {
 		return declineBy("card.status", "card_"+s, fmt.Sprintf("card %s is %s", ac.card.ID, s))
 	}
 	return nil
@@ -223,7 +224,7 @@ func (ac *authContext) checkSingleUse() (*Decision, error) {
 	if !ac.card.IsSingleUse {
 		return nil, nil
 	}
-	used, err := cardEventsWhere(ac.op, ac.card.ID, func(e *CardEvent) bool { return e.Type == CardEventAuthorization })
+	used, err := cardEventsWhere(ac.op, ac.card.ID, func(e *Event) bool { return e.Type == EventAuthorization })
 	if err != nil || len(used) == 0 {
 		return nil, err
 	}
@@ -259,8 +260,8 @@ func (ac *authContext) checkFunds() (*Decision, error) {
 			return declineBy(
 				"account.creditLimit",
 				"credit_limit_exceeded",
-				fmt.Sprintf("%s of credit left under the %s limit of account %s; requested %s", kernel.FormatCents(max(0, left)),
-					kernel.FormatCents(ac.account.CreditLimitCents), ac.account.ID, kernel.FormatCents(amount)),
+				fmt.Sprintf("%s of credit left under the %s limit of account %s; requested %s", ledger.FormatCents(max(0, left)),
+					ledger.FormatCents(ac.account.CreditLimitCents), ac.account.ID, ledger.FormatCents(amount)),
 			), nil
 		}
 		return nil, nil
@@ -274,7 +275,7 @@ func (ac *authContext) checkFunds() (*Decision, error) {
 			"account.balance",
 			"insufficient_funds",
 			fmt.Sprintf("virtual account %s has %s available; requested %s",
-				ac.va.ID, kernel.FormatCents(avail), kernel.FormatCents(amount)),
+				ac.va.ID, ledger.FormatCents(avail), ledger.FormatCents(amount)),
 		), nil
 	}
 	return nil, nil
@@ -297,7 +298,7 @@ func (ac *authContext) record(d *Decision) (*ledger.Transaction, error) {
 		return nil, err
 	}
 	if d.Approved {
-		return t, ledger.ScheduleSettlement(op, t, kernel.At(now.Add(CardClearingDelay)), "settled")
+		return t, ledger.ScheduleSettlement(op, t, ledger.At(now.Add(ClearingDelay)), "settled")
 	}
 	return t, nil
 }
@@ -373,14 +374,14 @@ func (s ruleScope) check() (*Decision, error) {
 			return s.declineBy(
 				"spendingRule.transactionSizeLimit.minimum",
 				"transaction_size_below_minimum",
-				fmt.Sprintf("%s is below %s minimum of %s", kernel.FormatCents(amount), s.owner, kernel.FormatCents(m.AmountCents)),
+				fmt.Sprintf("%s is below %s minimum of %s", ledger.FormatCents(amount), s.owner, ledger.FormatCents(m.AmountCents)),
 			), nil
 		}
 		if m := r.TransactionSizeLimit.Maximum; m != nil && amount > m.AmountCents {
 			return s.declineBy(
 				"spendingRule.transactionSizeLimit.maximum",
 				"transaction_size_exceeded",
-				fmt.Sprintf("%s is above %s maximum of %s", kernel.FormatCents(amount), s.owner, kernel.FormatCents(m.AmountCents)),
+				fmt.Sprintf("%s is above %s maximum of %s", ledger.FormatCents(amount), s.owner, ledger.FormatCents(m.AmountCents)),
 			), nil
 		}
 	}
@@ -391,7 +392,7 @@ func (s ruleScope) check() (*Decision, error) {
 	for _, u := range uses {
 		if after := u.Spend + amount; after > u.Limit.LimitAmount.AmountCents {
 			return s.declineBy(u.Rule, "spending_limit_exceeded", fmt.Sprintf("would bring %s %s spend to %s of %s%s", s.owner,
-				u.Limit.Preset, kernel.FormatCents(after), kernel.FormatCents(u.Limit.LimitAmount.AmountCents), windowText(u))), nil
+				u.Limit.Preset, ledger.FormatCents(after), ledger.FormatCents(u.Limit.LimitAmount.AmountCents), windowText(u))), nil
 		}
 	}
 	return nil, nil
@@ -407,7 +408,7 @@ func windowText(u LimitUse) string {
 }
 
 // merchantRules runs the four list rules against a merchant.
-func (s ruleScope) merchantRules(m CardMerchant) *Decision {
+func (s ruleScope) merchantRules(m Merchant) *Decision {
 	c := s.constraint
 	if r := c.MerchantRule; r != nil {
 		if d := s.list("merchantRule", "merchant_blocked", r.Restriction, r.Merchants, m.ID,
@@ -448,7 +449,7 @@ func (s ruleScope) list(rule, reason, restriction string, items []string, value,
 	return nil
 }
 
-func merchantIDText(m CardMerchant) string {
+func merchantIDText(m Merchant) string {
 	if m.ID == "" {
 		return " (not a catalogue merchant)"
 	}
@@ -478,7 +479,7 @@ const MagicDeclinePrefix = "DECLINE_"
 func checkMagic(req AuthorizationRequest) *Decision {
 	if reason, ok := magicAmounts[req.AmountCents]; ok {
 		return declineBy("sandbox.magicAmount", reason,
-			fmt.Sprintf("%s always declines with %s in the sandbox", kernel.FormatCents(req.AmountCents), reason))
+			fmt.Sprintf("%s always declines with %s in the sandbox", ledger.FormatCents(req.AmountCents), reason))
 	}
 	if rest, ok := strings.CutPrefix(req.Merchant.Name, MagicDeclinePrefix); ok && rest != "" {
 		return declineBy("sandbox.magicMerchant", strings.ToLower(rest),

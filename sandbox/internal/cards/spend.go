@@ -249,7 +249,7 @@ func CardUtilization(op *kernel.Op, a *kernel.Actor, id string) (Utilization, er
 // GroupUtilization is the utilization of a card group: the spend of the
 // purchases its cards made while in the group.
 func GroupUtilization(op *kernel.Op, a *kernel.Actor, id string) (Utilization, error) {
-	g, err := CardGroupOf(op, a, id, "")
+	g, err := GroupOf(op, a, id, "")
 	if err != nil {
 		return Utilization{}, err
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
@@ -26,7 +26,7 @@ type Card struct {
 	IsSingleUse        bool                `json:"isSingleUse"`
 	SpendingConstraint *SpendingConstraint `json:"spendingConstraint,omitempty"`
 	UserData           json.RawMessage     `json:"userData,omitempty"`
-	Modifiers          []CardModifier      `json:"modifiers,omitempty"`
+	Modifiers          []Modifier          `json:"modifiers,omitempty"`
 	CreatedAt          time.Time           `json:"createdAt"`
 	Seq                int64               `json:"seq"`
 }
@@ -39,14 +39,14 @@ func (c *Card) Last4() string {
 	return c.PAN[len(c.PAN)-4:]
 }
 
-// CardModifier is an enterprise card setting.
-type CardModifier struct {
+// Modifier is an enterprise card setting.
+type Modifier struct {
 	Name  string `json:"name" yaml:"name" enum:"only_allow_recurring_payments"`
 	Value bool   `json:"value" yaml:"value"`
 }
 
-// CardGroup groups cards under one spending constraint.
-type CardGroup struct {
+// Group groups cards under one spending constraint.
+type Group struct {
 	ID                 string              `json:"id"`
 	LegalEntityID      string              `json:"legalEntityId"`
 	Name               string              `json:"name"`
@@ -99,7 +99,7 @@ type SpendingRule struct {
 
 // UtilizationLimit caps spend inside a resetting window.
 type UtilizationLimit struct {
-	LimitAmount kernel.Money `json:"limitAmount" yaml:"limitAmount"`
+	LimitAmount ledger.Money `json:"limitAmount" yaml:"limitAmount"`
 	Preset      string       `json:"preset" yaml:"preset" enum:"daily,weekly,monthly,yearly,collective"`
 	Timezone    string       `json:"timezone,omitempty" yaml:"timezone"`
 	StartDate   string       `json:"startDate,omitempty" yaml:"startDate" format:"date"`
@@ -107,8 +107,8 @@ type UtilizationLimit struct {
 
 // TransactionSizeLimit bounds a single purchase.
 type TransactionSizeLimit struct {
-	Minimum *kernel.Money `json:"minimum,omitempty" yaml:"minimum"`
-	Maximum *kernel.Money `json:"maximum,omitempty" yaml:"maximum"`
+	Minimum *ledger.Money `json:"minimum,omitempty" yaml:"minimum"`
+	Maximum *ledger.Money `json:"maximum,omitempty" yaml:"maximum"`
 }
 
 // cardNames are the stored forms of a card's object names.
@@ -154,3 +154,9 @@ func (c *Card) AppendStored(b []byte) ([]byte, bool) {
 	o.Int(n.seq, c.Seq)
 	return o.End()
 }
+
+// Card-group models a legal entity can be on (kernel.LegalEntity.CardGroupModel).
+const (
+	GroupModelLegalEntity    = "legal_entity"
+	GroupModelVirtualAccount = "virtual_account"
+)

@@ -17,8 +17,8 @@ import (
 // Agents approves and rejects agent requests, and completes those a
 // scenario declared; the public API implements it.
 type Agents interface {
-	Approve(w *kernel.World, id string) (*agentrequests.AgentRequest, error)
-	Reject(w *kernel.World, id string) (*agentrequests.AgentRequest, error)
+	Approve(w *kernel.World, id string) (*agentrequests.Request, error)
+	Reject(w *kernel.World, id string) (*agentrequests.Request, error)
 	CompleteDeclared(w *kernel.World) error
 }
 
@@ -53,7 +53,7 @@ type agentRequestView struct {
 	ExpiresAt     string                `json:"expiresAt"`
 }
 
-func agentView(ar *agentrequests.AgentRequest) agentRequestView {
+func agentView(ar *agentrequests.Request) agentRequestView {
 	v := agentRequestView{ID: ar.ID, Status: ar.Status, LegalEntityID: ar.LegalEntityID, APIKey: ar.APIKey,
 		Operation: ar.Route, Method: ar.Method, Path: ar.Path, Display: ar.Display, Result: ar.Result,
 		FailureStatus: ar.FailureStatus, Failure: ar.Failure, Header: ar.Header,
@@ -70,15 +70,15 @@ func (c *Control) agentRequests(r *http.Request) (any, error) {
 		return nil, err
 	}
 	status := r.URL.Query().Get("status")
-	if status != "" && !slices.Contains(agentrequests.AgentStatuses, status) {
-		return nil, kernel.InvalidField("status", "must be one of "+strings.Join(agentrequests.AgentStatuses, ", "))
+	if status != "" && !slices.Contains(agentrequests.Statuses, status) {
+		return nil, kernel.InvalidField("status", "must be one of "+strings.Join(agentrequests.Statuses, ", "))
 	}
 	if err := c.Agents.CompleteDeclared(w); err != nil {
 		return nil, err
 	}
-	var page kernel.Page[agentrequests.AgentRequest]
+	var page kernel.Page[agentrequests.Request]
 	err = w.View(func(op *kernel.Op) error {
-		page, err = agentrequests.AgentRequests(op, status, kernel.PageRequest{Size: 500})
+		page, err = agentrequests.List(op, status, kernel.PageRequest{Size: 500})
 		return err
 	})
 	if err != nil {
@@ -102,10 +102,10 @@ func (c *Control) agentRequest(r *http.Request) (any, error) {
 	if err := c.Agents.CompleteDeclared(w); err != nil {
 		return nil, err
 	}
-	var ar *agentrequests.AgentRequest
+	var ar *agentrequests.Request
 	err = w.View(func(op *kernel.Op) error {
 		var ok bool
-		ar, ok, err = agentrequests.FindAgentRequest(op, id)
+		ar, ok, err = agentrequests.Find(op, id)
 		if err == nil && !ok {
 			err = kernel.NotFound("agent request", "id", id)
 		}
@@ -119,7 +119,7 @@ func (c *Control) agentRequest(r *http.Request) (any, error) {
 
 func (c *Control) decide(
 	r *http.Request,
-	fn func(*kernel.World, string) (*agentrequests.AgentRequest, error),
+	fn func(*kernel.World, string) (*agentrequests.Request, error),
 ) (any, error) {
 	w, err := c.world(r)
 	if err != nil {
@@ -152,7 +152,7 @@ func (c *Control) agentSettings(r *http.Request) (any, error) {
 	}
 	var out agentSettings
 	err = w.View(func(op *kernel.Op) error {
-		out.ExpiresAfter = agentrequests.AgentExpiry(op).String()
+		out.ExpiresAfter = agentrequests.Expiry(op).String()
 		return nil
 	})
 	return out, err
@@ -173,7 +173,7 @@ func (c *Control) setAgentSettings(r *http.Request) (any, error) {
 	if err != nil || d < time.Minute {
 		return nil, kernel.InvalidField("/expiresAfter", "must be a duration of at least 1m, such as 72h or 7d")
 	}
-	if err := w.Update(func(op *kernel.Op) error { return agentrequests.SetAgentExpiry(op, d) }); err != nil {
+	if err := w.Update(func(op *kernel.Op) error { return agentrequests.SetExpiry(op, d) }); err != nil {
 		return nil, err
 	}
 	return agentSettings{ExpiresAfter: d.String()}, nil

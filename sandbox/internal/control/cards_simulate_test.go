@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 )
 
 func TestEachRuleApprovesAndDeclines(t *testing.T) {
@@ -320,7 +320,7 @@ func TestSingleUseCardClosesAfterItsFirstAttempt(t *testing.T) {
 		t.Fatalf("single-use card still %s after a declined attempt", s.Card.Status)
 	}
 	if got := apitest.AcmeEventsFor(t, e, "card_acmeoneoff"); !slices.Equal(got,
-		[]string{kernel.EventCardUpdate, kernel.EventCardDelete}) {
+		[]string{deliveries.EventCardUpdate, deliveries.EventCardDelete}) {
 		t.Fatalf("events = %v", got)
 	}
 	apitest.WantDecision(

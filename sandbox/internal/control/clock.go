@@ -202,9 +202,9 @@ func (c *Control) events(r *http.Request) (any, error) {
 	}
 	status := r.URL.Query().Get("status")
 	if status == "" {
-		status = kernel.EventScheduled
+		status = kernel.StatusScheduled
 	}
-	if status != kernel.EventScheduled && status != "done" {
+	if status != kernel.StatusScheduled && status != "done" {
 		return nil, kernel.InvalidField("status", "must be scheduled or done")
 	}
 	page, err := w.Events(status, kernel.PageRequest{Size: 500})

@@ -33,7 +33,7 @@ type Control struct {
 	// and those of the directory given at start (nil: embedded only).
 	Scenarios *scenario.Library
 	// InfoView renders an information request in the public API's shape.
-	InfoView func(*inforequests.InformationRequest) any
+	InfoView func(*inforequests.Request) any
 	// Log receives the progress and summary of long work (clock advances).
 	Log zerolog.Logger
 	// Wall reads the wall clock that paces progress lines (nil: time.Now).

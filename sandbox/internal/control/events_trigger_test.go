@@ -8,15 +8,15 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
 
 // TestClientKnowsEveryEventType tests that the client's list of event
 // types, which the command line checks --events against, is the engine's.
 func TestClientKnowsEveryEventType(t *testing.T) {
-	if !slices.Equal(client.WebhookEventTypes, kernel.WebhookEventTypes) {
-		t.Fatalf("client.WebhookEventTypes = %v, want %v", client.WebhookEventTypes, kernel.WebhookEventTypes)
+	if !slices.Equal(client.WebhookEventTypes, deliveries.EventTypes) {
+		t.Fatalf("client.WebhookEventTypes = %v, want %v", client.WebhookEventTypes, deliveries.EventTypes)
 	}
 }
 

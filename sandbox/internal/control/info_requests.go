@@ -38,7 +38,7 @@ type infoControlView struct {
 	MessageID     string `json:"messageId,omitempty"`
 }
 
-func (c *Control) infoControl(w *kernel.World, ir *inforequests.InformationRequest) infoControlView {
+func (c *Control) infoControl(w *kernel.World, ir *inforequests.Request) infoControlView {
 	return infoControlView{
 		Request:       c.InfoView(ir),
 		LegalEntityID: ir.LegalEntityID,
@@ -52,9 +52,9 @@ func (c *Control) listInfoRequests(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var page kernel.Page[inforequests.InformationRequest]
+	var page kernel.Page[inforequests.Request]
 	err = w.View(func(op *kernel.Op) error {
-		page, err = inforequests.InfoRequests(op, r.URL.Query().Get("legalEntityId"), kernel.PageRequest{Size: 500})
+		page, err = inforequests.List(op, r.URL.Query().Get("legalEntityId"), kernel.PageRequest{Size: 500})
 		return err
 	})
 	items := make([]infoControlView, len(page.Items))
@@ -69,7 +69,7 @@ func (c *Control) getInfoRequest(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ir *inforequests.InformationRequest
+	var ir *inforequests.Request
 	err = w.View(func(op *kernel.Op) error {
 		var ok bool
 		ir, ok, err = inforequests.InfoRequest(op, mux.Vars(r)["id"])
@@ -89,7 +89,7 @@ func (c *Control) cancelInfoRequest(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ir *inforequests.InformationRequest
+	var ir *inforequests.Request
 	err = w.Update(func(op *kernel.Op) error {
 		ir, err = inforequests.CancelInformationRequest(op, mux.Vars(r)["id"])
 		return err
@@ -119,7 +119,7 @@ func (c *Control) simulateSubmission(r *http.Request) (any, error) {
 	if req.InformationRequestID == "" {
 		return nil, kernel.InvalidField("/informationRequestId", "required")
 	}
-	var ir *inforequests.InformationRequest
+	var ir *inforequests.Request
 	err = w.Update(func(op *kernel.Op) error {
 		ir, err = inforequests.SubmitInformation(op, req.InformationRequestID, req.Details)
 		return err
@@ -166,13 +166,13 @@ const formPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:
 
 // formFor finds the request behind a form link; an unknown or canceled one
 // answers with a clear page rather than an error body.
-func (c *Control) formFor(r *http.Request) (*kernel.World, *inforequests.InformationRequest, *formPage, any, error) {
+func (c *Control) formFor(r *http.Request) (*kernel.World, *inforequests.Request, *formPage, any, error) {
 	w, err := c.world(r)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
 	token := mux.Vars(r)["token"]
-	var ir *inforequests.InformationRequest
+	var ir *inforequests.Request
 	var page formPage
 	err = w.View(func(op *kernel.Op) error {
 		var ok bool
@@ -191,7 +191,7 @@ func (c *Control) formFor(r *http.Request) (*kernel.World, *inforequests.Informa
 		resp, err := htmlPage(http.StatusNotFound,
 			formPage{Title: "Link not found", Message: "This secure-form link is not valid. Ask the sender for a new request."})
 		return nil, nil, nil, resp, err
-	case ir.Status == inforequests.InfoCanceled:
+	case ir.Status == inforequests.StatusCanceled:
 		resp, err := htmlPage(
 			http.StatusGone,
 			formPage{
@@ -204,14 +204,14 @@ func (c *Control) formFor(r *http.Request) (*kernel.World, *inforequests.Informa
 	return w, ir, &page, nil, nil
 }
 
-func formPageOf(op *kernel.Op, ir *inforequests.InformationRequest) (formPage, error) {
+func formPageOf(op *kernel.Op, ir *inforequests.Request) (formPage, error) {
 	p := formPage{
 		Title:     "Secure form",
 		Requester: ir.RequesterName,
 		Values:    map[string]string{},
 		Errors:    map[string]string{},
 	}
-	le, contact, err := inforequests.InfoParties(op, ir)
+	le, contact, err := inforequests.Parties(op, ir)
 	if err != nil {
 		return p, err
 	}
@@ -232,7 +232,7 @@ func (c *Control) form(r *http.Request) (any, error) {
 	if resp != nil || err != nil {
 		return resp, err
 	}
-	if ir.Status == inforequests.InfoSubmitted {
+	if ir.Status == inforequests.StatusSubmitted {
 		page.Title = "Update your details"
 	}
 	return htmlPage(http.StatusOK, *page)
@@ -303,7 +303,7 @@ func submissionOf(p *formPage) *inforequests.Submission {
 		}
 	}
 	if p.Want.Address {
-		s.Address = &kernel.Address{
+		s.Address = &parties.Address{
 			AddressLine:    v("address.addressLine"),
 			AddressLine2:   v("address.addressLine2"),
 			AddressCity:    v("address.addressCity"),

@@ -7,7 +7,6 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/inforequests"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/openapi"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/traffic"
@@ -227,7 +226,7 @@ func describeSimulations(docs *openapi.Registry, d describer) {
 			Body:        authorization, Response: authorizationResult{}},
 	)
 	verification := object(
-		openapi.Schema{"type": oneOfStrings(cards.CardEventVerification), "cardId": idType, "merchantId": merchantID,
+		openapi.Schema{"type": oneOfStrings(cards.EventVerification), "cardId": idType, "merchantId": merchantID,
 			"merchant": merchant},
 		"type",
 		"cardId",
@@ -237,7 +236,7 @@ func describeSimulations(docs *openapi.Registry, d describer) {
 		Description: "A reversal, clearing or refund names the authorization's transaction (a reversal takes no amount); a" +
 			" verification names a card and a merchant.",
 		Body: openapi.Schema{"oneOf": []any{
-			object(openapi.Schema{"type": oneOfStrings(cards.CardEventReversal, cards.CardEventClearing, cards.CardEventRefund),
+			object(openapi.Schema{"type": oneOfStrings(cards.EventReversal, cards.EventClearing, cards.EventRefund),
 				"transactionId": idType, "amountCents": simulated}, "type", "transactionId"),
 			verification,
 		}},
@@ -297,11 +296,11 @@ func describeDeliveries(docs *openapi.Registry, d describer) {
 	docs.Component("SandboxWebhookDelivery", deliveryView{})
 	docs.Component(
 		"WebhookEvent",
-		object(openapi.Schema{"entityId": stringType, "event": oneOfStrings(kernel.WebhookEventTypes...),
+		object(openapi.Schema{"entityId": stringType, "event": oneOfStrings(deliveries.EventTypes...),
 			"eventId": stringType}, "entityId", "event", "eventId"),
 	)
-	filters := []openapi.Param{{Name: "webhookId"}, {Name: "event", Schema: oneOfStrings(kernel.WebhookEventTypes...)},
-		{Name: "status", Schema: oneOfStrings(deliveries.DeliveryStatuses...)}}
+	filters := []openapi.Param{{Name: "webhookId"}, {Name: "event", Schema: oneOfStrings(deliveries.EventTypes...)},
+		{Name: "status", Schema: oneOfStrings(deliveries.Statuses...)}}
 	d("sandbox.webhook_deliveries.list", "Webhook deliveries with every attempt", openapi.Op{Response: deliveryPage{},
 		Query: append(
 			[]openapi.Param{
@@ -330,7 +329,7 @@ func describeDeliveries(docs *openapi.Registry, d describer) {
 		),
 		Response: settleResult{}})
 	d("sandbox.webhooks.trigger", "Send a webhook endpoint a chosen event", openapi.Op{Status: http.StatusCreated,
-		Body: object(openapi.Schema{"event": oneOfStrings(kernel.WebhookEventTypes...),
+		Body: object(openapi.Schema{"event": oneOfStrings(deliveries.EventTypes...),
 			"entityId": openapi.Schema{"type": "string", "minLength": 1, "maxLength": 255}}, "event", "entityId"),
 		Response: deliveryView{}})
 	d(
@@ -341,7 +340,7 @@ func describeDeliveries(docs *openapi.Registry, d describer) {
 				" expense report, so every endpoint of the legal entity gets the event as in real use. entityId names the entity" +
 				" to act on (an account for card_creation.event, a card for aggregated_transaction.create, a user for" +
 				" expense_report.create); without it the trigger makes what it needs.",
-			Body: object(openapi.Schema{"event": oneOfStrings(kernel.WebhookEventTypes...),
+			Body: object(openapi.Schema{"event": oneOfStrings(deliveries.EventTypes...),
 				"entityId": openapi.Schema{"type": "string", "maxLength": 255},
 				"legalEntityId": openapi.Schema{
 					"type":        "string",

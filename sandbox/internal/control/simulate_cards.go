@@ -8,7 +8,9 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/api"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
@@ -31,7 +33,7 @@ type merchantBody struct {
 
 // merchantOf resolves a request's merchant: a fixtures merchant by id or
 // one described in full, exactly one of the two.
-func merchantOf(w *kernel.World, id string, m *merchantBody) (*cards.CardMerchant, error) {
+func merchantOf(w *kernel.World, id string, m *merchantBody) (*cards.Merchant, error) {
 	switch {
 	case id != "" && m != nil:
 		return nil, kernel.InvalidField("/merchant", "give merchantId or merchant, not both")
@@ -42,7 +44,7 @@ func merchantOf(w *kernel.World, id string, m *merchantBody) (*cards.CardMerchan
 		}
 		return &cm, nil
 	case m != nil:
-		cm := &cards.CardMerchant{Name: m.Name, MCC: m.MCC, CategoryID: m.CategoryID, Country: strings.ToUpper(m.Country),
+		cm := &cards.Merchant{Name: m.Name, MCC: m.MCC, CategoryID: m.CategoryID, Country: strings.ToUpper(m.Country),
 			City: m.City, State: m.State, Zip: m.Zip}
 		return cm, cards.CheckMerchant(cm, "/merchant", w.Catalog)
 	}
@@ -60,9 +62,9 @@ func checkAmount(p *int64, required bool) error {
 	case p == nil && required:
 		d["/amountCents"] = "required"
 	case p != nil && *p > maxSimulatedCents:
-		d["/amountCents"] = "must be at most " + kernel.FormatCents(maxSimulatedCents) + " in a simulation"
+		d["/amountCents"] = "must be at most " + ledger.FormatCents(maxSimulatedCents) + " in a simulation"
 	default:
-		kernel.CheckAmountOf(d, "/amountCents", p, 1)
+		ledger.CheckAmountOf(d, "/amountCents", p, 1)
 	}
 	if len(d) > 0 {
 		return kernel.Invalid(d)
@@ -156,10 +158,10 @@ type cardEventBody struct {
 // cardEventFields are the properties each card event type takes besides
 // type.
 var cardEventFields = map[string][]string{
-	cards.CardEventVerification: {"cardId", "merchantId", "merchant"},
-	cards.CardEventReversal:     {"transactionId"},
-	cards.CardEventClearing:     {"transactionId", "amountCents"},
-	cards.CardEventRefund:       {"transactionId", "amountCents"},
+	cards.EventVerification: {"cardId", "merchantId", "merchant"},
+	cards.EventReversal:     {"transactionId"},
+	cards.EventClearing:     {"transactionId", "amountCents"},
+	cards.EventRefund:       {"transactionId", "amountCents"},
 }
 
 // foreignField names the first property the body gives that its type does
@@ -182,22 +184,22 @@ func (b cardEventBody) foreignField() string {
 func networkEvent(w *kernel.World, b cardEventBody) (cards.NetworkEvent, error) {
 	n := cards.NetworkEvent{
 		Type:          b.Type,
-		TransactionID: kernel.Deref(b.TransactionID),
+		TransactionID: jsonshape.Value(b.TransactionID),
 		AmountCents:   b.AmountCents,
-		CardID:        kernel.Deref(b.CardID),
+		CardID:        jsonshape.Value(b.CardID),
 	}
 	if _, known := cardEventFields[b.Type]; !known {
-		return n, kernel.InvalidField("/type", "must be one of "+strings.Join(cards.CardEventTypes, ", "))
+		return n, kernel.InvalidField("/type", "must be one of "+strings.Join(cards.EventTypes, ", "))
 	}
 	if f := b.foreignField(); f != "" {
 		return n, kernel.InvalidField("/"+f,
 			"does not apply to a "+b.Type+"; it takes "+strings.Join(cardEventFields[b.Type], ", "))
 	}
-	if b.Type == cards.CardEventVerification {
+	if b.Type == cards.EventVerification {
 		if n.CardID == "" {
 			return n, kernel.InvalidField("/cardId", "required for a verification")
 		}
-		m, err := merchantOf(w, kernel.Deref(b.MerchantID), b.Merchant)
+		m, err := merchantOf(w, jsonshape.Value(b.MerchantID), b.Merchant)
 		n.Merchant = m
 		return n, err
 	}
@@ -223,7 +225,7 @@ func (c *Control) simulateCardEvent(r *http.Request) (any, error) {
 	}
 	var out cardEventResult
 	err = w.Update(func(op *kernel.Op) error {
-		res, err := cards.SimulateCardEvent(op, n)
+		res, err := cards.SimulateEvent(op, n)
 		if err != nil {
 			return err
 		}

@@ -43,7 +43,7 @@ func (c *Control) invoicePayment(r *http.Request) (any, error) {
 	}
 	var out invoicePaymentView
 	err = w.Update(func(op *kernel.Op) error {
-		inv, t, err := invoices.SimulateInvoicePayment(op, &body)
+		inv, t, err := invoices.SimulatePayment(op, &body)
 		if err != nil {
 			return err
 		}

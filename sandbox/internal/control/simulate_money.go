@@ -43,7 +43,7 @@ func incomingRequest(b incomingBody) (ledger.IncomingTransfer, error) {
 	if !slices.Contains(ledger.IncomingRails, b.Rail) {
 		d["/rail"] = "must be one of " + strings.Join(ledger.IncomingRails, ", ")
 	}
-	in.AmountCents = kernel.AmountCents(b.AmountCents, "/amountCents", d)
+	in.AmountCents = ledger.AmountCents(b.AmountCents, "/amountCents", d)
 	if len(in.SenderName) > 140 || len(in.Reference) > 140 {
 		d["/senderName"] = "senderName and reference are at most 140 characters"
 	}

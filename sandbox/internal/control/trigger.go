@@ -170,7 +170,7 @@ func triggerLegalEntity(
 		id = defaultLE
 	}
 	var le kernel.LegalEntity
-	ok, err := op.Get(kernel.KindLegalEntity, id, &le)
+	ok, err := op.Get(kernel.LegalEntities.Name, id, &le)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func triggerLegalEntity(
 // unknownEventType refuses an event type, suggesting the nearest and
 // listing the valid ones.
 func unknownEventType(event string) error {
-	valid := "must be one of " + strings.Join(kernel.WebhookEventTypes, ", ")
+	valid := "must be one of " + strings.Join(deliveries.EventTypes, ", ")
 	if event == "" {
 		return kernel.InvalidField("/event", "required: "+strings.TrimPrefix(valid, "must be "))
 	}
@@ -200,7 +200,7 @@ func unknownEventType(event string) error {
 func nearestEventType(name string) string {
 	name = strings.ToLower(strings.TrimSpace(name))
 	best, bestDist := "", 4
-	for _, t := range kernel.WebhookEventTypes {
+	for _, t := range deliveries.EventTypes {
 		if name == "" {
 			break
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/expenses"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
@@ -27,15 +28,16 @@ type eventTrigger struct {
 // or on something they make first, never on the scenario's own data unless
 // it is named.
 var eventTriggers = map[string]eventTrigger{
-	kernel.EventCardCreation:      {noun: "account", kind: kernel.KindAccount, run: (*triggerRun).issueCard},
-	kernel.EventCardUpdate:        {noun: "card", kind: kernel.KindCard, run: (*triggerRun).updateCard},
-	kernel.EventCardDelete:        {noun: "card", kind: kernel.KindCard, run: (*triggerRun).closeCard},
-	kernel.EventTransactionCreate: {noun: "card", kind: kernel.KindCard, run: (*triggerRun).purchase},
-	kernel.EventTransactionUpdate: {noun: "transaction", kind: kernel.KindTransaction, run: (*triggerRun).clearPurchase},
-	kernel.EventExpenseReportNew:  {noun: "user", run: (*triggerRun).submitExpense},
-	kernel.EventExpenseReportUpdate: {
+	deliveries.EventCardCreation:      {noun: "account", kind: ledger.KindAccount, run: (*triggerRun).issueCard},
+	deliveries.EventCardUpdate:        {noun: "card", kind: cards.Kind, run: (*triggerRun).updateCard},
+	deliveries.EventCardDelete:        {noun: "card", kind: cards.Kind, run: (*triggerRun).closeCard},
+	deliveries.EventTransactionCreate: {noun: "card", kind: cards.Kind, run: (*triggerRun).purchase},
+	deliveries.EventTransactionUpdate: {noun: "transaction", kind: ledger.KindTransaction,
+		run: (*triggerRun).clearPurchase},
+	deliveries.EventExpenseReportNew: {noun: "user", run: (*triggerRun).submitExpense},
+	deliveries.EventExpenseReportUpdate: {
 		noun: "expense report",
-		kind: expenses.KindExpenseReport,
+		kind: expenses.KindReport,
 		run:  (*triggerRun).editExpense,
 	},
 }
@@ -65,7 +67,7 @@ func (t *triggerRun) did(format string, args ...any) {
 // issueCard issues a card on the named account, else on the legal
 // entity's first open commercial account.
 func (t *triggerRun) issueCard(accountID string) (string, error) {
-	c, err := cards.CreateCard(t.op, t.actor, cards.NewCard{AccountID: accountID, Name: triggerCardName})
+	c, err := cards.Create(t.op, t.actor, cards.NewCard{AccountID: accountID, Name: triggerCardName})
 	if err != nil {
 		return "", err
 	}
@@ -99,7 +101,7 @@ func (t *triggerRun) updateCard(cardID string) (string, error) {
 	if name == "" {
 		name = c.Name
 	}
-	if _, err := cards.UpdateCard(t.op, t.actor, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true,
+	if _, err := cards.Update(t.op, t.actor, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true,
 		Value: name}}); err != nil {
 		return "", err
 	}
@@ -113,13 +115,13 @@ func (t *triggerRun) closeCard(cardID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if c.Status == cards.CardClosed {
+	if c.Status == cards.StatusClosed {
 		return "", kernel.Errorf(kernel.CodeConflict, "card %s is already closed; card.delete is raised when a card closes",
 			c.ID).
 			With("field", "entityId")
 	}
-	if _, err := cards.UpdateCard(t.op, t.actor, c.ID, cards.CardUpdate{Status: cards.Patch[string]{Set: true,
-		Value: cards.CardClosed}}); err != nil {
+	if _, err := cards.Update(t.op, t.actor, c.ID, cards.CardUpdate{Status: cards.Patch[string]{Set: true,
+		Value: cards.StatusClosed}}); err != nil {
 		return "", err
 	}
 	t.did("closed card %s", c.ID)
@@ -155,7 +157,7 @@ func (t *triggerRun) authorize(cardID string) (*cards.Authorization, error) {
 	if !res.Decision.Approved {
 		outcome = "declined (" + res.Decision.Reason + "): transaction " + res.Transaction.ID
 	}
-	t.did("card %s bought %s at %s, %s", c.ID, kernel.FormatCents(triggerAmountCents), m.Name, outcome)
+	t.did("card %s bought %s at %s, %s", c.ID, ledger.FormatCents(triggerAmountCents), m.Name, outcome)
 	return res, nil
 }
 
@@ -189,7 +191,7 @@ func (t *triggerRun) clearPurchase(txnID string) (string, error) {
 		}
 		tx = found
 	}
-	res, err := cards.SimulateCardEvent(t.op, cards.NetworkEvent{Type: cards.CardEventClearing, TransactionID: tx.ID})
+	res, err := cards.SimulateEvent(t.op, cards.NetworkEvent{Type: cards.EventClearing, TransactionID: tx.ID})
 	if err != nil {
 		return "", err
 	}
@@ -206,13 +208,13 @@ func (t *triggerRun) submitExpense(userID string) (string, error) {
 		return "", err
 	}
 	amount, memo, reason := int64(triggerAmountCents), triggerMemo, "No receipt: "+triggerMemo
-	r, err := expenses.CreateExpenseReport(t.op, t.actor, &expenses.ExpenseReportInput{SubmittedByUserID: submitter,
+	r, err := expenses.CreateExpenseReport(t.op, t.actor, &expenses.ReportInput{SubmittedByUserID: submitter,
 		AmountCents: &amount, TransactionDate: t.op.Now.UTC().Format(time.RFC3339), Memo: &memo, DestinationID: bank,
-		Merchant: &expenses.ExpenseMerchantRef{Type: "merchantV2", ID: triggerMerchantID}, NoReceiptReason: &reason})
+		Merchant: &expenses.MerchantRef{Type: "merchantV2", ID: triggerMerchantID}, NoReceiptReason: &reason})
 	if err != nil {
 		return "", err
 	}
-	t.did("submitted expense report %s for %s by %s, paid to %s", r.ID, kernel.FormatCents(amount), submitter, bank)
+	t.did("submitted expense report %s for %s by %s, paid to %s", r.ID, ledger.FormatCents(amount), submitter, bank)
 	return r.ID, nil
 }
 
@@ -255,7 +257,7 @@ func (t *triggerRun) expenseSubmitter(userID string) (string, string, error) {
 // report (pending review) is saved as it is, which raises
 // expense_report.update and changes nothing.
 func (t *triggerRun) editExpense(reportID string) (string, error) {
-	patch := &expenses.ExpenseReportPatch{}
+	patch := &expenses.ReportPatch{}
 	if reportID == "" {
 		id, err := t.submitExpense("")
 		if err != nil {

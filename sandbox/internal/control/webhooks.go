@@ -116,8 +116,8 @@ func deliveryOf(d *deliveries.WebhookDelivery) deliveryView {
 
 // deliveryFilter reads the delivery filters of a query: webhookId, event
 // and status.
-func deliveryFilter(q url.Values) deliveries.DeliveryFilter {
-	return deliveries.DeliveryFilter{WebhookID: q.Get("webhookId"), Event: q.Get("event"), Status: q.Get("status")}
+func deliveryFilter(q url.Values) deliveries.Filter {
+	return deliveries.Filter{WebhookID: q.Get("webhookId"), Event: q.Get("event"), Status: q.Get("status")}
 }
 
 func (c *Control) listDeliveries(r *http.Request) (any, error) {
@@ -141,7 +141,7 @@ func (c *Control) listDeliveries(r *http.Request) (any, error) {
 		}
 		req.After = string(after)
 	}
-	page, err := deliveries.Deliveries(w, deliveryFilter(q), req)
+	page, err := deliveries.List(w, deliveryFilter(q), req)
 	if err != nil {
 		return nil, err
 	}

@@ -21,8 +21,8 @@ func TestDeliveryAppendsItsStoredForm(t *testing.T) {
 	for i := range 512 {
 		pick := func(k int) string { return strs[(i>>(2*k))%len(strs)] }
 		d := WebhookDelivery{ID: "whdel_" + pick(0), WebhookID: "webhook_acmelocal", LegalEntityID: "le_acme",
-			EventID: "evt_1", Event: pick(1), EntityID: pick(2), Status: DeliveryQueued, Source: SourceEvent, RelatedID: pick(3),
-			Attempts: []DeliveryAttempt{}, CreatedAt: at.Add(time.Duration(i) * time.Millisecond), Seq: int64(i), Order: pick(4)}
+			EventID: "evt_1", Event: pick(1), EntityID: pick(2), Status: StatusQueued, Source: SourceEvent, RelatedID: pick(3),
+			Attempts: []Attempt{}, CreatedAt: at.Add(time.Duration(i) * time.Millisecond), Seq: int64(i), Order: pick(4)}
 		if i%5 == 0 {
 			*[]*string{&d.Event, &d.EntityID, &d.RelatedID, &d.Order, &d.ID}[i/5%5] = special[i/25%len(special)]
 		}
@@ -38,7 +38,7 @@ func TestDeliveryAppendsItsStoredForm(t *testing.T) {
 		if i%7 == 0 {
 			d.Attempts = append(
 				d.Attempts,
-				DeliveryAttempt{
+				Attempt{
 					Number:         1,
 					At:             at,
 					URL:            "http://127.0.0.1:9/",

@@ -55,7 +55,7 @@ func SetWebhookChaos(w *kernel.World, c WebhookChaos) error {
 		if err := op.Tx.Put(chaosKey, c); err != nil {
 			return err
 		}
-		hooks, err := kernel.All[Webhook](op, kernel.KindWebhook, kernel.IndexPrefix(IndexWebhookLE))
+		hooks, err := kernel.All[Webhook](op, KindWebhook, kernel.IndexPrefix(IndexWebhookLE))
 		if err != nil {
 			return err
 		}

@@ -11,12 +11,12 @@ import (
 
 // Delivery rules, the real service's: an attempt succeeds on a 2xx answer;
 // anything else (or no answer) is retried on the virtual clock after
-// RetryDelay, up to MaxDeliveryAttempts attempts (the first and 12
+// RetryDelay, up to MaxAttempts attempts (the first and 12
 // retries). A delivery whose last attempt fails has failed permanently: its
 // endpoint backs off for EndpointBackoff, longer after each consecutive
 // permanent failure, and DisableAfterFailures of them in a row disable it.
 const (
-	MaxDeliveryAttempts  = 13
+	MaxAttempts          = 13
 	DisableAfterFailures = 6
 	firstRetryDelay      = 500 * time.Millisecond
 	retryGrowth          = 5
@@ -164,8 +164,8 @@ func newDelivery(
 		return nil, err
 	}
 	d := &WebhookDelivery{ID: id, WebhookID: w.ID, LegalEntityID: w.LegalEntityID, EventID: eventID, Event: event,
-		EntityID: entityID, Status: DeliveryQueued, Source: source, RelatedID: related,
-		Attempts: []DeliveryAttempt{}, CreatedAt: op.Now, Seq: seq, Order: store.Seq(seq)}
+		EntityID: entityID, Status: StatusQueued, Source: source, RelatedID: related,
+		Attempts: []Attempt{}, CreatedAt: op.Now, Seq: seq, Order: store.Seq(seq)}
 	if chaos.Shuffle {
 		d.Order = fmt.Sprintf("%016x", kernel.Derive(op.W.Seed, "webhook.shuffle", seq))
 	}
@@ -179,7 +179,7 @@ func chaosDraw(op *kernel.Op, label string, n int64) float64 {
 
 func saveDelivery(op *kernel.Op, d *WebhookDelivery) error {
 	op.Announce(TopicDeliveries)
-	return op.Save(KindDelivery, d.ID, d, DeliveryIndexes(d)...)
+	return op.Save(KindDelivery, d.ID, d, Indexes(d)...)
 }
 
 func delivery(op *kernel.Op, id string) (*WebhookDelivery, error) {
@@ -227,7 +227,7 @@ func pump(op *kernel.Op, w *Webhook, chaos WebhookChaos) error {
 			return err
 		}
 		for i := range page.Items {
-			if d := &page.Items[i]; d.Status == DeliveryQueued {
+			if d := &page.Items[i]; d.Status == StatusQueued {
 				if err := makeDue(op, d); err != nil {
 					return err
 				}
@@ -269,14 +269,14 @@ func queueHead(op *kernel.Op, queue string) (id string, queued bool, err error) 
 	}
 	id, status := kernel.SplitIndexValue(id)
 	if status != "" {
-		return id, status == DeliveryQueued, nil
+		return id, status == StatusQueued, nil
 	}
 	var st deliveryState
 	ok, err := op.Get(KindDelivery, id, &st)
 	if err == nil && !ok {
 		err = fmt.Errorf("index %q names missing %s %q", key, KindDelivery, id)
 	}
-	return id, st.Status == DeliveryQueued, err
+	return id, st.Status == StatusQueued, err
 }
 
 // makeDue puts a delivery in the sender's queue now, canceling a retry it
@@ -287,8 +287,8 @@ func makeDue(op *kernel.Op, d *WebhookDelivery) error {
 			return err
 		}
 	}
-	d.Status, d.NextAttemptAt, d.RetryEventID = DeliveryPending, nil, ""
-	op.NotifyDue()
+	d.Status, d.NextAttemptAt, d.RetryEventID = StatusPending, nil, ""
+	notifyDue(op)
 	return saveDelivery(op, d)
 }
 
@@ -307,7 +307,7 @@ func holdDeliveries(op *kernel.Op, webhookID, status string) error {
 			}
 		}
 		d.Status, d.NextAttemptAt, d.RetryEventID = status, nil, ""
-		if status == DeliveryCanceled {
+		if status == StatusCanceled {
 			now := op.Now
 			d.CompletedAt = &now
 		}
@@ -332,7 +332,7 @@ func RunWebhookRetry(op *kernel.Op, ev *kernel.Event) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if d.Status != DeliveryRetrying || d.RetryEventID != ev.ID {
+	if d.Status != StatusRetrying || d.RetryEventID != ev.ID {
 		return fmt.Sprintf("delivery %s is %s; nothing to retry", d.ID, d.Status), nil
 	}
 	d.RetryEventID = ""
@@ -376,21 +376,21 @@ func recordAttempt(op *kernel.Op, id string, r AttemptResult) (*WebhookDelivery,
 	}
 	ok = r.Error == "" && r.ResponseStatus >= 200 && r.ResponseStatus < 300
 	held := false
-	d.Attempts = append(d.Attempts, DeliveryAttempt{Number: len(d.Attempts) + 1, At: at, URL: r.URL,
+	d.Attempts = append(d.Attempts, Attempt{Number: len(d.Attempts) + 1, At: at, URL: r.URL,
 		RequestHeaders: r.RequestHeaders, RequestBody: r.RequestBody, ResponseStatus: r.ResponseStatus,
 		ResponseBody: capBytes(r.ResponseBody, MaxResponseBody), LatencyMs: r.LatencyMs, Error: r.Error, Succeeded: ok})
 	switch {
-	case d.Status != DeliveryPending:
+	case d.Status != StatusPending:
 		// Paused or archived while the request was in flight: keep the
 		// attempt; only a success changes the outcome.
-		if ok && d.Status != DeliverySucceeded {
-			finishDelivery(op, d, DeliverySucceeded)
+		if ok && d.Status != StatusSucceeded {
+			finishDelivery(op, d, StatusSucceeded)
 		}
 	case ok:
-		finishDelivery(op, d, DeliverySucceeded)
+		finishDelivery(op, d, StatusSucceeded)
 		hook.ConsecutiveFailures = 0
-	case len(d.Attempts) >= MaxDeliveryAttempts:
-		finishDelivery(op, d, DeliveryFailed)
+	case len(d.Attempts) >= MaxAttempts:
+		finishDelivery(op, d, StatusFailed)
 		if held, err = failPermanently(op, hook); err != nil {
 			return nil, err
 		}
@@ -404,7 +404,7 @@ func recordAttempt(op *kernel.Op, id string, r AttemptResult) (*WebhookDelivery,
 	}
 	if held {
 		// Shuffled deliveries may be due side by side: hold them all.
-		if err := holdDeliveries(op, hook.ID, DeliveryQueued); err != nil {
+		if err := holdDeliveries(op, hook.ID, StatusQueued); err != nil {
 			return nil, err
 		}
 	}
@@ -492,7 +492,7 @@ func scheduleRetry(op *kernel.Op, d *WebhookDelivery, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	d.Status, d.NextAttemptAt, d.RetryEventID = DeliveryRetrying, &ev.At, ev.ID
+	d.Status, d.NextAttemptAt, d.RetryEventID = StatusRetrying, &ev.At, ev.ID
 	return nil
 }
 
@@ -502,4 +502,23 @@ func capBytes(s string, n int) string {
 		return s
 	}
 	return s[:n]
+}
+
+// notifierKey is where the engine keeps the function told of due
+// deliveries (SetNotifier).
+type notifierKey struct{}
+
+// SetNotifier registers the function told, after every commit that makes
+// webhook deliveries due, which world has them. The webhook sender sets
+// it; the function must not block.
+func SetNotifier(e *kernel.Engine, f func(*kernel.World)) { e.Connect(notifierKey{}, f) }
+
+// notifyDue tells the webhook sender, after the commit, that this world
+// has deliveries due. Telling it twice is harmless.
+func notifyDue(op *kernel.Op) {
+	op.AfterCommit(func() {
+		if f, ok := op.W.Connection(notifierKey{}).(func(*kernel.World)); ok {
+			f(op.W)
+		}
+	})
 }

@@ -61,8 +61,8 @@ func attemptDue(t *testing.T, w *kernel.World, status int) *deliveries.WebhookDe
 func TestRetryDelayIsTheDocumentedSchedule(t *testing.T) {
 	// The intervals the real service published, in seconds.
 	want := []float64{0.5, 2.5, 12.5, 62.5, 312.5, 1562.5, 7812.5, 39062.5, 195312.5, 976562.5, 4882812.5, 24414062.5}
-	if deliveries.MaxDeliveryAttempts != len(want)+1 {
-		t.Fatalf("MaxDeliveryAttempts = %d, want %d (the first attempt and 12 retries)", deliveries.MaxDeliveryAttempts,
+	if deliveries.MaxAttempts != len(want)+1 {
+		t.Fatalf("MaxDeliveryAttempts = %d, want %d (the first attempt and 12 retries)", deliveries.MaxAttempts,
 			len(want)+1)
 	}
 	for i, secs := range want {
@@ -85,8 +85,8 @@ func TestEndpointBackoffDoubles(t *testing.T) {
 func failDelivery(t *testing.T, w *kernel.World) *deliveries.WebhookDelivery {
 	t.Helper()
 	d := attemptDue(t, w, 500)
-	for len(d.Attempts) < deliveries.MaxDeliveryAttempts {
-		if d.Status != deliveries.DeliveryRetrying || d.NextAttemptAt == nil {
+	for len(d.Attempts) < deliveries.MaxAttempts {
+		if d.Status != deliveries.StatusRetrying || d.NextAttemptAt == nil {
 			t.Fatalf("after %d attempts: %+v", len(d.Attempts), d)
 		}
 		if _, err := w.Advance(*d.NextAttemptAt); err != nil {
@@ -101,13 +101,14 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	hook := enginetest.NewEndpoint(t, w)
 	for i := range deliveries.DisableAfterFailures + 1 {
-		if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, "card_"+string(rune('a'+i))); err != nil {
+		card := "card_" + string(rune('a'+i))
+		if _, err := deliveries.TriggerWebhook(w, hook.ID, deliveries.EventCardUpdate, card); err != nil {
 			t.Fatal(err)
 		}
 	}
 	start := w.Now()
 	d := attemptDue(t, w, 500)
-	if d.Status != deliveries.DeliveryRetrying || d.NextAttemptAt == nil ||
+	if d.Status != deliveries.StatusRetrying || d.NextAttemptAt == nil ||
 		!d.NextAttemptAt.Equal(start.Add(500*time.Millisecond)) {
 		t.Fatalf("after one failure: %+v", d)
 	}
@@ -122,7 +123,7 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 	}
 	for failed := 1; failed <= deliveries.DisableAfterFailures; failed++ {
 		d = failDelivery(t, w)
-		if d.Status != deliveries.DeliveryFailed || len(d.Attempts) != deliveries.MaxDeliveryAttempts {
+		if d.Status != deliveries.StatusFailed || len(d.Attempts) != deliveries.MaxAttempts {
 			t.Fatalf("delivery %d after %d attempts: %s", failed, len(d.Attempts), d.Status)
 		}
 		h := mustWebhook(t, w, hook.ID)
@@ -151,7 +152,7 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 	if h.Status != deliveries.WebhookDisabled || h.DisabledAt == nil || h.BackingOffUntil != nil {
 		t.Fatalf("after six permanent failures: %+v", h)
 	}
-	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID, Status: deliveries.DeliveryQueued},
+	page, err := deliveries.List(w, deliveries.Filter{WebhookID: hook.ID, Status: deliveries.StatusQueued},
 		kernel.PageRequest{})
 	if err != nil || len(page.Items) == 0 || page.Items[0].EntityID != "card_g" {
 		t.Fatalf("queued after disable: %d, %v; want card_g (then the settlements of the days spent retrying) first",
@@ -165,7 +166,7 @@ func TestDeliveryRetriesBackOffAndDisable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := attemptDue(t, w, 204); d.EntityID != "card_g" || d.Status != deliveries.DeliverySucceeded {
+	if d := attemptDue(t, w, 204); d.EntityID != "card_g" || d.Status != deliveries.StatusSucceeded {
 		t.Fatalf("replayed delivery = %+v", d)
 	}
 	if h := mustWebhook(t, w, hook.ID); h.Status != deliveries.WebhookActive || h.ConsecutiveFailures != 0 ||
@@ -191,12 +192,12 @@ func TestPausedEndpointQueuesAndArchiveCancels(t *testing.T) {
 	if _, err := w.Advance(w.Now().Add(23 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID}, kernel.PageRequest{})
+	page, err := deliveries.List(w, deliveries.Filter{WebhookID: hook.ID}, kernel.PageRequest{})
 	if err != nil || len(page.Items) == 0 {
 		t.Fatalf("settlements queued nothing: %v", err)
 	}
 	for _, d := range page.Items {
-		if d.Status != deliveries.DeliveryQueued || d.Event != kernel.EventTransactionUpdate {
+		if d.Status != deliveries.StatusQueued || d.Event != deliveries.EventTransactionUpdate {
 			t.Fatalf("delivery for a paused endpoint = %+v", d)
 		}
 	}
@@ -211,12 +212,12 @@ func TestPausedEndpointQueuesAndArchiveCancels(t *testing.T) {
 	if due := dueOwn(t, w); len(due) != 0 {
 		t.Fatalf("archived endpoint has due deliveries: %+v", due)
 	}
-	left, _ := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID, Status: deliveries.DeliveryCanceled},
+	left, _ := deliveries.List(w, deliveries.Filter{WebhookID: hook.ID, Status: deliveries.StatusCanceled},
 		kernel.PageRequest{})
 	if len(left.Items) != len(page.Items)-1 {
 		t.Fatalf("%d canceled, want %d", len(left.Items), len(page.Items)-1)
 	}
-	if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, "card_x"); err == nil {
+	if _, err := deliveries.TriggerWebhook(w, hook.ID, deliveries.EventCardUpdate, "card_x"); err == nil {
 		t.Fatal("triggering an archived endpoint succeeded")
 	}
 }
@@ -287,7 +288,7 @@ func TestSuccessResetsTheBackoffCycle(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	hook := enginetest.NewEndpoint(t, w)
 	for _, card := range []string{"card_a", "card_b"} {
-		if _, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, card); err != nil {
+		if _, err := deliveries.TriggerWebhook(w, hook.ID, deliveries.EventCardUpdate, card); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -299,7 +300,7 @@ func TestSuccessResetsTheBackoffCycle(t *testing.T) {
 	if _, err := w.Advance(*h.BackingOffUntil); err != nil {
 		t.Fatal(err)
 	}
-	if d := attemptDue(t, w, 204); d.EntityID != "card_b" || d.Status != deliveries.DeliverySucceeded {
+	if d := attemptDue(t, w, 204); d.EntityID != "card_b" || d.Status != deliveries.StatusSucceeded {
 		t.Fatalf("delivery after the backoff = %+v", d)
 	}
 	if h := mustWebhook(t, w, hook.ID); h.ConsecutiveFailures != 0 || h.Status != deliveries.WebhookActive ||
@@ -343,7 +344,7 @@ func TestCardEventsQueueBehindTheHead(t *testing.T) {
 		t.Helper()
 		var id string
 		err := w.Update(func(op *kernel.Op) error {
-			c, err := cards.CreateCard(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), cards.NewCard{Name: "Queue test"})
+			c, err := cards.Create(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), cards.NewCard{Name: "Queue test"})
 			if c != nil {
 				id = c.ID
 			}
@@ -356,8 +357,8 @@ func TestCardEventsQueueBehindTheHead(t *testing.T) {
 	}
 	statusOf := func(webhookID, cardID string) string {
 		t.Helper()
-		page, err := deliveries.Deliveries(w,
-			deliveries.DeliveryFilter{WebhookID: webhookID, Event: kernel.EventCardCreation}, kernel.PageRequest{Size: 100})
+		page, err := deliveries.List(w,
+			deliveries.Filter{WebhookID: webhookID, Event: deliveries.EventCardCreation}, kernel.PageRequest{Size: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,18 +375,18 @@ func TestCardEventsQueueBehindTheHead(t *testing.T) {
 	}
 	first, second := newCard(), newCard()
 	for _, c := range []struct{ webhook, card, want string }{
-		{"webhook_acmelocal", first, deliveries.DeliveryQueued},
-		{demoRefusing, first, deliveries.DeliveryQueued},
-		{demoRefusing, second, deliveries.DeliveryQueued},
-		{fresh.ID, first, deliveries.DeliveryPending},
-		{fresh.ID, second, deliveries.DeliveryQueued},
+		{"webhook_acmelocal", first, deliveries.StatusQueued},
+		{demoRefusing, first, deliveries.StatusQueued},
+		{demoRefusing, second, deliveries.StatusQueued},
+		{fresh.ID, first, deliveries.StatusPending},
+		{fresh.ID, second, deliveries.StatusQueued},
 	} {
 		if got := statusOf(c.webhook, c.card); got != c.want {
 			t.Errorf("%s, delivery of %s: status %s, want %s", c.webhook, c.card, got, c.want)
 		}
 	}
 	// The head still waits for its retry, the same one.
-	page, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: demoRefusing},
+	page, err := deliveries.List(w, deliveries.Filter{WebhookID: demoRefusing},
 		kernel.PageRequest{Size: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -395,7 +396,7 @@ func TestCardEventsQueueBehindTheHead(t *testing.T) {
 	if i < 0 {
 		t.Fatal("the refusing endpoint's first delivery is gone")
 	}
-	if head := page.Items[i]; head.Status != deliveries.DeliveryRetrying || head.RetryEventID == "" {
+	if head := page.Items[i]; head.Status != deliveries.StatusRetrying || head.RetryEventID == "" {
 		t.Errorf("the refusing endpoint's head = %s (retry %q), want retrying", head.Status, head.RetryEventID)
 	}
 }

@@ -46,8 +46,8 @@ func DueDeliveries(w *kernel.World, limit int) ([]DueDelivery, error) {
 	return out, err
 }
 
-// DeliveryFilter narrows the delivery list; empty fields match everything.
-type DeliveryFilter struct {
+// Filter narrows the delivery list; empty fields match everything.
+type Filter struct {
 	WebhookID string
 	Event     string
 	Status    string
@@ -55,18 +55,18 @@ type DeliveryFilter struct {
 	Since time.Time
 }
 
-func (f DeliveryFilter) match(d *WebhookDelivery) bool {
+func (f Filter) match(d *WebhookDelivery) bool {
 	return (f.WebhookID == "" || d.WebhookID == f.WebhookID) && (f.Event == "" || d.Event == f.Event) &&
 		(f.Status == "" || d.Status == f.Status) && !d.CreatedAt.Before(f.Since)
 }
 
 // Check validates a filter, keyed by query parameter.
-func (f DeliveryFilter) Check() error {
+func (f Filter) Check() error {
 	d := map[string]string{}
-	if f.Event != "" && !slices.Contains(kernel.WebhookEventTypes, f.Event) {
+	if f.Event != "" && !slices.Contains(EventTypes, f.Event) {
 		d["event"] = "must be one of the webhook event types"
 	}
-	if f.Status != "" && !slices.Contains(DeliveryStatuses, f.Status) {
+	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
 		d["status"] = "must be one of queued, pending, retrying, succeeded, failed, canceled"
 	}
 	if len(d) > 0 {
@@ -75,8 +75,8 @@ func (f DeliveryFilter) Check() error {
 	return nil
 }
 
-// Deliveries lists the world's deliveries in creation order.
-func Deliveries(w *kernel.World, f DeliveryFilter, req kernel.PageRequest) (kernel.Page[WebhookDelivery], error) {
+// List lists the world's deliveries in creation order.
+func List(w *kernel.World, f Filter, req kernel.PageRequest) (kernel.Page[WebhookDelivery], error) {
 	if err := f.Check(); err != nil {
 		return kernel.Page[WebhookDelivery]{}, err
 	}
@@ -129,7 +129,7 @@ func EventDeliveries(op *kernel.Op, events []kernel.Emitted) ([]WebhookDelivery,
 // matches and that was made after the delivery named after ("" for any);
 // nil when there is none yet. An after that names no delivery is
 // not_found.
-func FirstDelivery(w *kernel.World, f DeliveryFilter, after string) (*WebhookDelivery, error) {
+func FirstDelivery(w *kernel.World, f Filter, after string) (*WebhookDelivery, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func Redeliver(w *kernel.World, id string) (*WebhookDelivery, error) {
 // test ids they do not know.
 func TriggerWebhook(w *kernel.World, webhookID, event, entityID string) (*WebhookDelivery, error) {
 	d := map[string]string{}
-	if !slices.Contains(kernel.WebhookEventTypes, event) {
+	if !slices.Contains(EventTypes, event) {
 		d["/event"] = "must be one of card.update, card.delete, card_creation.event, aggregated_transaction.create, " +
 			"aggregated_transaction.update, expense_report.create, expense_report.update"
 	}
@@ -205,7 +205,7 @@ func TriggerWebhook(w *kernel.World, webhookID, event, entityID string) (*Webhoo
 		if err != nil {
 			return err
 		}
-		eventID, err := op.NewID("evt_")
+		eventID, err := op.NewID(kernel.Events.Prefix)
 		if err != nil {
 			return err
 		}

@@ -58,7 +58,7 @@ func endpointHistory(
 	}
 	if len(a) > 0 || len(b) > 0 || ranges[0].Next != "" || ranges[1].Next != "" {
 		last := &page.Items[len(page.Items)-1]
-		page.Next = DeliveryIndexes(last)[0]
+		page.Next = Indexes(last)[0]
 	}
 	return page, nil
 }
@@ -102,7 +102,7 @@ func UpgradeIndexes(op *kernel.Op) error {
 		}
 		for i := range page.Items {
 			d := &page.Items[i]
-			if err := op.Save(KindDelivery, d.ID, d, DeliveryIndexes(d)...); err != nil {
+			if err := op.Save(KindDelivery, d.ID, d, Indexes(d)...); err != nil {
 				return fmt.Errorf("upgrade the index entries of delivery %s: %w", d.ID, err)
 			}
 		}

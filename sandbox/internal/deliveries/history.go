@@ -23,7 +23,7 @@ type PastEvent struct {
 func RecordRefusals(op *kernel.Op, w *Webhook, attempts int, events []PastEvent) error {
 	refused := refusal(w.URL)
 	for i, e := range events {
-		eventID, err := op.NewID("evt_")
+		eventID, err := op.NewID(kernel.Events.Prefix)
 		if err != nil {
 			return err
 		}
@@ -36,7 +36,7 @@ func RecordRefusals(op *kernel.Op, w *Webhook, attempts int, events []PastEvent)
 		}
 		at := op.Now
 		for n := 1; n <= attempts; n++ {
-			d.Attempts = append(d.Attempts, DeliveryAttempt{Number: n, At: at, URL: w.URL, RequestHeaders: map[string]string{},
+			d.Attempts = append(d.Attempts, Attempt{Number: n, At: at, URL: w.URL, RequestHeaders: map[string]string{},
 				RequestBody: d.Body(), Error: refused})
 			at = at.Add(RetryDelay(n))
 		}

@@ -12,24 +12,24 @@ const PrefixDelivery = "whdel_"
 
 // Delivery statuses.
 const (
-	// DeliveryQueued waits: its endpoint is paused or disabled, or an
+	// StatusQueued waits: its endpoint is paused or disabled, or an
 	// earlier delivery to the same endpoint is not finished yet.
-	DeliveryQueued = "queued"
-	// DeliveryPending is due now: the sender posts it next.
-	DeliveryPending = "pending"
-	// DeliveryRetrying failed and waits for its next attempt (nextAttemptAt).
-	DeliveryRetrying = "retrying"
-	// DeliverySucceeded got a 2xx answer.
-	DeliverySucceeded = "succeeded"
-	// DeliveryFailed failed on its last attempt: a permanent failure.
-	DeliveryFailed = "failed"
-	// DeliveryCanceled will never be sent: its endpoint was archived.
-	DeliveryCanceled = "canceled"
+	StatusQueued = "queued"
+	// StatusPending is due now: the sender posts it next.
+	StatusPending = "pending"
+	// StatusRetrying failed and waits for its next attempt (nextAttemptAt).
+	StatusRetrying = "retrying"
+	// StatusSucceeded got a 2xx answer.
+	StatusSucceeded = "succeeded"
+	// StatusFailed failed on its last attempt: a permanent failure.
+	StatusFailed = "failed"
+	// StatusCanceled will never be sent: its endpoint was archived.
+	StatusCanceled = "canceled"
 )
 
-// DeliveryStatuses lists every delivery status.
-var DeliveryStatuses = []string{DeliveryQueued, DeliveryPending, DeliveryRetrying, DeliverySucceeded,
-	DeliveryFailed, DeliveryCanceled}
+// Statuses lists every delivery status.
+var Statuses = []string{StatusQueued, StatusPending, StatusRetrying, StatusSucceeded,
+	StatusFailed, StatusCanceled}
 
 // Why a delivery exists.
 const (
@@ -51,14 +51,14 @@ type WebhookDelivery struct {
 	Status        string `json:"status"`
 	// Source says why the delivery exists; RelatedID names the delivery it
 	// redelivers or duplicates.
-	Source        string            `json:"source"`
-	RelatedID     string            `json:"relatedId,omitempty"`
-	Attempts      []DeliveryAttempt `json:"attempts"`
-	NextAttemptAt *time.Time        `json:"nextAttemptAt,omitempty"`
-	RetryEventID  string            `json:"retryEventId,omitempty"`
-	CreatedAt     time.Time         `json:"createdAt"`
-	CompletedAt   *time.Time        `json:"completedAt,omitempty"`
-	Seq           int64             `json:"seq"`
+	Source        string     `json:"source"`
+	RelatedID     string     `json:"relatedId,omitempty"`
+	Attempts      []Attempt  `json:"attempts"`
+	NextAttemptAt *time.Time `json:"nextAttemptAt,omitempty"`
+	RetryEventID  string     `json:"retryEventId,omitempty"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	CompletedAt   *time.Time `json:"completedAt,omitempty"`
+	Seq           int64      `json:"seq"`
 	// Order places the delivery in the sender's queue: the sequence, or a
 	// seeded random key while deliveries are shuffled.
 	Order string `json:"order"`
@@ -70,8 +70,8 @@ func (d *WebhookDelivery) Body() string {
 	return eventBody(webhookEvent{EntityID: d.EntityID, Event: d.Event, EventID: d.EventID})
 }
 
-// DeliveryAttempt is one HTTP request made for a delivery.
-type DeliveryAttempt struct {
+// Attempt is one HTTP request made for a delivery.
+type Attempt struct {
 	Number int `json:"number"`
 	// At is the virtual time the request was sent.
 	At             time.Time         `json:"at"`
@@ -136,7 +136,7 @@ const (
 // unfinishedStatus reports whether a delivery of that status is in its
 // endpoint's queue.
 func unfinishedStatus(status string) bool {
-	return status == DeliveryQueued || status == DeliveryPending || status == DeliveryRetrying
+	return status == StatusQueued || status == StatusPending || status == StatusRetrying
 }
 
 // queuePrefix is the range of an endpoint's unfinished deliveries.
@@ -144,15 +144,15 @@ func queuePrefix(webhookID string) string {
 	return kernel.IndexPrefix(IndexDeliveryWebhook, webhookID, stateQueued)
 }
 
-// DeliveryIndexes are the index keys of a delivery: its place in its
+// Indexes are the index keys of a delivery: its place in its
 // endpoint's queue or history and, while pending, in the sender's due list.
-func DeliveryIndexes(d *WebhookDelivery) []string {
+func Indexes(d *WebhookDelivery) []string {
 	seq := store.Seq(d.Seq)
 	if !unfinishedStatus(d.Status) {
 		return []string{kernel.IndexKey(IndexDeliveryWebhook, d.WebhookID, stateFinished, seq, d.ID)}
 	}
 	keys := []string{kernel.IndexKey(IndexDeliveryWebhook, d.WebhookID, stateQueued, seq, d.ID)}
-	if d.Status == DeliveryPending {
+	if d.Status == StatusPending {
 		keys = append(keys, kernel.IndexKey(IndexDeliveryDue, d.Order, d.ID))
 	}
 	return keys

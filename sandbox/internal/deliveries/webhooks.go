@@ -91,18 +91,18 @@ func (in WebhookInput) Check() error {
 // ok is false when there is none.
 func LoadWebhook(op *kernel.Op, id string) (*Webhook, bool, error) {
 	var w Webhook
-	ok, err := op.Get(kernel.KindWebhook, id, &w)
+	ok, err := op.Get(KindWebhook, id, &w)
 	return &w, ok, err
 }
 
 func saveWebhook(op *kernel.Op, w *Webhook) error {
-	return op.Save(kernel.KindWebhook, w.ID, w, WebhookIndexes(w)...)
+	return op.Save(KindWebhook, w.ID, w, WebhookIndexes(w)...)
 }
 
 // Webhooks lists the actor's endpoints in creation order; archived ones are
 // hidden.
 func Webhooks(op *kernel.Op, a *kernel.Actor, req kernel.PageRequest) (kernel.Page[Webhook], error) {
-	return kernel.List(op, kernel.KindWebhook, kernel.IndexPrefix(IndexWebhookLE, a.LegalEntityID()), req,
+	return kernel.List(op, KindWebhook, kernel.IndexPrefix(IndexWebhookLE, a.LegalEntityID()), req,
 		func(w *Webhook) bool { return w.ArchivedAt == nil })
 }
 
@@ -124,7 +124,7 @@ func CreateWebhook(op *kernel.Op, a *kernel.Actor, in WebhookInput) (*Webhook, e
 	if err := in.Check(); err != nil {
 		return nil, err
 	}
-	id, err := op.NewID(kernel.PrefixWebhook)
+	id, err := op.NewID(PrefixWebhook)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func resumeWebhook(op *kernel.Op, w *Webhook) error {
 		return err
 	}
 	for i := range queue {
-		if d := &queue[i]; d.Status == DeliveryRetrying {
+		if d := &queue[i]; d.Status == StatusRetrying {
 			if err := makeDue(op, d); err != nil {
 				return err
 			}
@@ -202,7 +202,7 @@ func pauseWebhook(op *kernel.Op, w *Webhook) error {
 		return err
 	}
 	w.SetStatus(WebhookPaused, op.Now, nil)
-	return holdDeliveries(op, w.ID, DeliveryQueued)
+	return holdDeliveries(op, w.ID, StatusQueued)
 }
 
 // archiveWebhook soft-deletes an endpoint: it is hidden from the list,
@@ -214,7 +214,7 @@ func archiveWebhook(op *kernel.Op, w *Webhook) error {
 	now := op.Now
 	w.ArchivedAt = &now
 	w.SetStatus(WebhookDisabled, now, nil)
-	return holdDeliveries(op, w.ID, DeliveryCanceled)
+	return holdDeliveries(op, w.ID, StatusCanceled)
 }
 
 // Webhook is an event-delivery endpoint.

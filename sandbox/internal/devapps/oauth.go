@@ -123,7 +123,7 @@ func CreateDeveloperApp(
 	if developerAccountID != a.LegalEntityID() {
 		return nil, kernel.NotFound("developer account", "", developerAccountID)
 	}
-	id, err := op.NewID("developer_app_")
+	id, err := op.NewID(prefixDevApp)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +239,7 @@ func Authorize(op *kernel.Op, req AuthorizeRequest) (string, error) {
 func userFor(op *kernel.Op, app *DeveloperApp, hint string) (*kernel.User, error) {
 	var users []kernel.User
 	var bad error
-	err := op.Tx.Scan(store.Prefix("r", kernel.KindUser), "", false, func(_, raw string) bool {
+	err := op.Tx.Scan(store.Prefix("r", kernel.Users.Name), "", false, func(_, raw string) bool {
 		var u kernel.User
 		if bad = store.DecodeValue(raw, &u); bad != nil {
 			return false
@@ -361,7 +361,7 @@ func Refresh(op *kernel.Op, app *DeveloperApp, refresh string) (*TokenSet, error
 
 func issue(op *kernel.Op, app *DeveloperApp, userID, scope string) (*TokenSet, error) {
 	var u kernel.User
-	if ok, err := op.Get(kernel.KindUser, userID, &u); err != nil || !ok {
+	if ok, err := op.Get(kernel.Users.Name, userID, &u); err != nil || !ok {
 		return nil, orInvalid(err, "code", "invalid_grant: the user no longer exists")
 	}
 	ts := &TokenSet{ExpiresIn: int(AccessTokenTTL.Seconds()), Scope: scope, App: app, User: &u, IssuedAt: op.Now}
@@ -405,7 +405,7 @@ func BearerPrincipal(op *kernel.Op, token string) (*kernel.Principal, error) {
 		return nil, kernel.Errorf(kernel.CodeUnauthorized, "the access token is missing, invalid or expired")
 	}
 	var u kernel.User
-	if ok, err := op.Get(kernel.KindUser, t.UserID, &u); err != nil || !ok {
+	if ok, err := op.Get(kernel.Users.Name, t.UserID, &u); err != nil || !ok {
 		return nil, orInvalid(err, "Authorization", "the token's user no longer exists")
 	}
 	return &kernel.Principal{

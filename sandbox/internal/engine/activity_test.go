@@ -55,7 +55,7 @@ func TestActivityIsWrittenAsItHappened(t *testing.T) {
 		t.Fatalf("the outbox holds %+v, want the request's email sent 2 hours before the start", page.Items)
 	}
 	err = w.View(func(op *kernel.Op) error {
-		ars, err := agentrequests.AgentRequests(op, agentrequests.AgentPending, kernel.PageRequest{})
+		ars, err := agentrequests.List(op, agentrequests.Pending, kernel.PageRequest{})
 		if err != nil {
 			return err
 		}
@@ -68,7 +68,7 @@ func TestActivityIsWrittenAsItHappened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: "webhook_down"}, kernel.PageRequest{})
+	ds, err := deliveries.List(w, deliveries.Filter{WebhookID: "webhook_down"}, kernel.PageRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +80,12 @@ func TestActivityIsWrittenAsItHappened(t *testing.T) {
 		head, next = next, head
 	}
 	wantNext := start.Add(-time.Hour).Add(deliveries.RetryDelay(1) + deliveries.RetryDelay(2) + deliveries.RetryDelay(3))
-	if head.Status != deliveries.DeliveryRetrying || len(head.Attempts) != 3 || head.NextAttemptAt == nil ||
+	if head.Status != deliveries.StatusRetrying || len(head.Attempts) != 3 || head.NextAttemptAt == nil ||
 		!head.NextAttemptAt.Equal(wantNext) ||
 		!strings.HasSuffix(head.Attempts[2].Error, "dial tcp 127.0.0.1:9: connect: connection refused") {
 		t.Errorf("the refused delivery: %+v, want 3 attempts and the next at %s", head, wantNext)
 	}
-	if next.Status != deliveries.DeliveryQueued || len(next.Attempts) != 0 {
+	if next.Status != deliveries.StatusQueued || len(next.Attempts) != 0 {
 		t.Errorf("the delivery behind it: %+v, want queued", next)
 	}
 }

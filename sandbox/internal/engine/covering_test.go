@@ -50,9 +50,9 @@ func checkEntryFacts(t *testing.T, w *kernel.World) {
 
 // listDeliveries lists the deliveries f matches, in the order they were
 // made (up to 10,000).
-func listDeliveries(t *testing.T, w *kernel.World, f deliveries.DeliveryFilter) []deliveries.WebhookDelivery {
+func listDeliveries(t *testing.T, w *kernel.World, f deliveries.Filter) []deliveries.WebhookDelivery {
 	t.Helper()
-	page, err := deliveries.Deliveries(w, f, kernel.PageRequest{Size: 10000})
+	page, err := deliveries.List(w, f, kernel.PageRequest{Size: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func newCards(t *testing.T, w *kernel.World, names ...string) {
 	t.Helper()
 	for _, name := range names {
 		err := w.Update(func(op *kernel.Op) error {
-			_, err := cards.CreateCard(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), cards.NewCard{Name: name})
+			_, err := cards.Create(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), cards.NewCard{Name: name})
 			return err
 		})
 		if err != nil {
@@ -99,7 +99,7 @@ func TestEntriesKeepTheFactsFanningOutReads(t *testing.T) {
 	err := w.Update(func(op *kernel.Op) error {
 		a := enginetest.ActorInOp(t, op, "sk_sandbox_acme")
 		picky.EnabledEvents = []string{"card.update", "card.delete"}
-		if err := op.Save(kernel.KindWebhook, picky.ID, picky, deliveries.WebhookIndexes(picky)...); err != nil {
+		if err := op.Save(deliveries.KindWebhook, picky.ID, picky, deliveries.WebhookIndexes(picky)...); err != nil {
 			return err
 		}
 		if _, err := deliveries.SetWebhookStatus(op, a, paused.ID, deliveries.WebhookPaused, ""); err != nil {
@@ -119,7 +119,7 @@ func TestEntriesKeepTheFactsFanningOutReads(t *testing.T) {
 	newCards(t, w, "Fanned out")
 	checkEntryFacts(t, w)
 	got := map[string]string{}
-	for _, d := range listDeliveries(t, w, deliveries.DeliveryFilter{})[made:] {
+	for _, d := range listDeliveries(t, w, deliveries.Filter{})[made:] {
 		got[d.WebhookID] = d.Status
 	}
 	if _, ok := got[picky.ID]; ok {
@@ -128,7 +128,7 @@ func TestEntriesKeepTheFactsFanningOutReads(t *testing.T) {
 	if _, ok := got[archived.ID]; ok {
 		t.Errorf("the archived endpoint got a delivery")
 	}
-	if got[paused.ID] != deliveries.DeliveryQueued {
+	if got[paused.ID] != deliveries.StatusQueued {
 		t.Errorf("the paused endpoint's delivery is %q, want queued (all new: %v)", got[paused.ID], got)
 	}
 	// Attempt what is due: a failure, a retry on the clock, a success.
@@ -198,7 +198,7 @@ func TestFanOutReadsEntriesWithoutFacts(t *testing.T) {
 	}
 	newCards(t, plain, "One", "Two")
 	newCards(t, kept, "One", "Two")
-	a, b := listDeliveries(t, plain, deliveries.DeliveryFilter{}), listDeliveries(t, kept, deliveries.DeliveryFilter{})
+	a, b := listDeliveries(t, plain, deliveries.Filter{}), listDeliveries(t, kept, deliveries.Filter{})
 	if len(a) != len(b) {
 		t.Fatalf("%d deliveries from entries without facts, %d from entries with", len(a), len(b))
 	}

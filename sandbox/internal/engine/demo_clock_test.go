@@ -56,8 +56,8 @@ func TestDemoLoadsAtAnyClockStart(t *testing.T) {
 			}
 			err = w.View(func(op *kernel.Op) error {
 				for id, wl := range want {
-					var g cards.CardGroup
-					if ok, err := op.Get(kernel.KindCardGroup, id, &g); err != nil || !ok {
+					var g cards.Group
+					if ok, err := op.Get(cards.KindGroup, id, &g); err != nil || !ok {
 						t.Fatalf("card group %s: %v %v", id, ok, err)
 					}
 					r := g.SpendingConstraint.SpendingRule

@@ -18,7 +18,7 @@ import (
 
 // derivedIndexNames are the index names each derived kind writes.
 var derivedIndexNames = map[string][]string{
-	kernel.KindTransaction: {
+	ledger.KindTransaction: {
 		ledger.IndexTxnLE,
 		ledger.IndexTxnAccount,
 		ledger.IndexTxnVA,
@@ -26,10 +26,10 @@ var derivedIndexNames = map[string][]string{
 		ledger.IndexTxnGroup,
 		ledger.IndexTxnFee,
 	},
-	kernel.KindCard:         {cards.IndexCardLE, cards.IndexCardName, cards.IndexCardAccount, cards.IndexCardGroup},
-	kernel.KindCardGroup:    {cards.IndexGroupLE},
+	cards.Kind:              {cards.IndexCardLE, cards.IndexCardName, cards.IndexCardAccount, cards.IndexCardGroup},
+	cards.KindGroup:         {cards.IndexGroupLE},
 	deliveries.KindDelivery: {deliveries.IndexDeliveryWebhook, deliveries.IndexDeliveryDue},
-	kernel.KindEvent:        {kernel.IndexEventDue, kernel.IndexEventDone},
+	kernel.Events.Name:      {kernel.IndexEventDue, kernel.IndexEventDone},
 }
 
 // checkDerivedIndexes fails unless, for every kind whose index keys derive
@@ -38,7 +38,7 @@ var derivedIndexNames = map[string][]string{
 // has a sidecar.
 func checkDerivedIndexes(t *testing.T, w *kernel.World) {
 	t.Helper()
-	if got, want := slices.Sorted(maps.Keys(engine.Wiring().Derived)),
+	if got, want := slices.Sorted(maps.Keys(engine.Wiring().Derived())),
 		slices.Sorted(maps.Keys(derivedIndexNames)); !slices.Equal(
 		got,
 		want,
@@ -46,7 +46,7 @@ func checkDerivedIndexes(t *testing.T, w *kernel.World) {
 		t.Fatalf("derived kinds %v, the check knows %v", got, want)
 	}
 	err := w.View(func(op *kernel.Op) error {
-		for kind, derive := range engine.Wiring().Derived {
+		for kind, derive := range engine.Wiring().Derived() {
 			want := map[string]string{}
 			err := op.Tx.Scan(store.Prefix("r", kind), "", false, func(k, raw string) bool {
 				keys, err := derive(op, k, raw)
@@ -106,28 +106,28 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 	var renamed string
 	err := w.Update(func(op *kernel.Op) error {
 		a := enginetest.ActorInOp(t, op, "sk_sandbox_acme")
-		g1, err := cards.CreateCardGroup(op, a, cards.NewCardGroup{Name: "First"})
+		g1, err := cards.CreateGroup(op, a, cards.NewGroup{Name: "First"})
 		if err != nil {
 			return err
 		}
-		g2, err := cards.CreateCardGroup(op, a, cards.NewCardGroup{Name: "Second"})
+		g2, err := cards.CreateGroup(op, a, cards.NewGroup{Name: "Second"})
 		if err != nil {
 			return err
 		}
-		c, err := cards.CreateCard(op, a, cards.NewCard{Name: "Alpha", CardGroupID: g1.ID})
+		c, err := cards.Create(op, a, cards.NewCard{Name: "Alpha", CardGroupID: g1.ID})
 		if err != nil {
 			return err
 		}
 		renamed = c.ID
-		if _, err := cards.UpdateCard(op, a, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true, Value: "Zulu"},
+		if _, err := cards.Update(op, a, c.ID, cards.CardUpdate{Name: cards.Patch[string]{Set: true, Value: "Zulu"},
 			CardGroupID: cards.Patch[string]{Set: true, Value: g2.ID}}); err != nil {
 			return err
 		}
-		c2, err := cards.CreateCard(op, a, cards.NewCard{Name: "Bravo", CardGroupID: g1.ID})
+		c2, err := cards.Create(op, a, cards.NewCard{Name: "Bravo", CardGroupID: g1.ID})
 		if err != nil {
 			return err
 		}
-		_, err = cards.UpdateCard(op, a, c2.ID, cards.CardUpdate{CardGroupID: cards.Patch[string]{Set: true, Null: true}})
+		_, err = cards.Update(op, a, c2.ID, cards.CardUpdate{CardGroupID: cards.Patch[string]{Set: true, Null: true}})
 		return err
 	})
 	if err != nil {
@@ -158,7 +158,7 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Status == deliveries.DeliverySucceeded {
+		if d.Status == deliveries.StatusSucceeded {
 			succeeded++
 		}
 	}
@@ -170,7 +170,7 @@ func TestDerivedIndexesStayExactWithoutSidecars(t *testing.T) {
 	}
 	err = w.View(func(op *kernel.Op) error {
 		var c cards.Card
-		if ok, err := op.Get(kernel.KindCard, renamed, &c); err != nil || !ok || c.Name != "Zulu" {
+		if ok, err := op.Get(cards.Kind, renamed, &c); err != nil || !ok || c.Name != "Zulu" {
 			t.Errorf("card %s after the update: %+v (found %v, %v)", renamed, c, ok, err)
 		}
 		var done int
@@ -193,7 +193,7 @@ func TestLegacySidecarIsUsedOnceAndDropped(t *testing.T) {
 	var id string
 	stray := kernel.IndexKey(cards.IndexCardLE, "le_gone", "0", "0", "x")
 	err := w.Update(func(op *kernel.Op) error {
-		list, err := kernel.All[cards.Card](op, kernel.KindCard, kernel.IndexPrefix(cards.IndexCardLE, "le_acme"))
+		list, err := kernel.All[cards.Card](op, cards.Kind, kernel.IndexPrefix(cards.IndexCardLE, "le_acme"))
 		if err != nil {
 			return err
 		}
@@ -201,19 +201,19 @@ func TestLegacySidecarIsUsedOnceAndDropped(t *testing.T) {
 		if err := op.Tx.PutRaw(stray, id); err != nil {
 			return err
 		}
-		return op.Tx.PutRaw(kernel.IndexSidecar(kernel.KindCard, id),
-			strings.Join(append(cards.CardIndexes(&list[0]), stray), "\n"))
+		return op.Tx.PutRaw(kernel.IndexSidecar(cards.Kind, id),
+			strings.Join(append(cards.Indexes(&list[0]), stray), "\n"))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = w.Update(func(op *kernel.Op) error {
 		var c cards.Card
-		if _, err := op.Get(kernel.KindCard, id, &c); err != nil {
+		if _, err := op.Get(cards.Kind, id, &c); err != nil {
 			return err
 		}
 		c.Name = "Saved again"
-		return op.Save(kernel.KindCard, c.ID, &c, cards.CardIndexes(&c)...)
+		return op.Save(cards.Kind, c.ID, &c, cards.Indexes(&c)...)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -235,8 +235,8 @@ func TestRecordWithoutIndexKeysHasNoSidecar(t *testing.T) {
 	stray := kernel.IndexKey("totals.old", "x")
 	err := w.Update(func(op *kernel.Op) error {
 		var totals int
-		err := op.Tx.Scan(store.Prefix("r", kernel.KindTotals), "", false, func(k, _ string) bool {
-			key = strings.TrimPrefix(k, store.Prefix("r", kernel.KindTotals))
+		err := op.Tx.Scan(store.Prefix("r", ledger.KindTotals), "", false, func(k, _ string) bool {
+			key = strings.TrimPrefix(k, store.Prefix("r", ledger.KindTotals))
 			totals++
 			return true
 		})
@@ -246,30 +246,30 @@ func TestRecordWithoutIndexKeysHasNoSidecar(t *testing.T) {
 		if totals == 0 {
 			t.Fatal("the demo world has no totals")
 		}
-		op.Tx.Scan(store.Prefix("x", kernel.KindTotals), "", false, func(k, _ string) bool {
+		op.Tx.Scan(store.Prefix("x", ledger.KindTotals), "", false, func(k, _ string) bool {
 			t.Errorf("%q: a sidecar for a record with no index keys", k)
 			return true
 		})
 		if err := op.Tx.PutRaw(stray, key); err != nil {
 			return err
 		}
-		return op.Tx.PutRaw(kernel.IndexSidecar(kernel.KindTotals, key), stray)
+		return op.Tx.PutRaw(kernel.IndexSidecar(ledger.KindTotals, key), stray)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = w.Update(func(op *kernel.Op) error {
-		var tot kernel.Totals
-		if ok, err := op.Get(kernel.KindTotals, key, &tot); err != nil || !ok {
+		var tot ledger.Totals
+		if ok, err := op.Get(ledger.KindTotals, key, &tot); err != nil || !ok {
 			t.Fatalf("totals %s: %v %v", key, ok, err)
 		}
-		return op.Save(kernel.KindTotals, key, &tot)
+		return op.Save(ledger.KindTotals, key, &tot)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.View(func(op *kernel.Op) error {
-		for _, k := range []string{stray, kernel.IndexSidecar(kernel.KindTotals, key)} {
+		for _, k := range []string{stray, kernel.IndexSidecar(ledger.KindTotals, key)} {
 			if _, ok, _ := op.Tx.GetRaw(k); ok {
 				t.Errorf("%q is still there", k)
 			}
@@ -287,7 +287,7 @@ func TestRetiredKeysAreDroppedOnRestore(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	enginetest.NewEndpoint(t, w)
 	newCards(t, w, "One", "Two", "Three")
-	before := listDeliveries(t, w, deliveries.DeliveryFilter{})
+	before := listDeliveries(t, w, deliveries.Filter{})
 	if len(before) < 6 {
 		t.Fatalf("%d deliveries, want those of the demo and of three new cards", len(before))
 	}
@@ -332,7 +332,7 @@ func TestRetiredKeysAreDroppedOnRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := listDeliveries(t, w, deliveries.DeliveryFilter{})
+	after := listDeliveries(t, w, deliveries.Filter{})
 	if len(after) != len(before) {
 		t.Fatalf("%d deliveries after the restore, %d before", len(after), len(before))
 	}

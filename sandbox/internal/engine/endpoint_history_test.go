@@ -44,7 +44,7 @@ func mixedEndpoint(t *testing.T, w *kernel.World) (*deliveries.Webhook, []delive
 		t.Fatalf("%d deliveries to the new endpoint were due, want 12", n)
 	}
 	var mine []deliveries.WebhookDelivery
-	for _, d := range listDeliveries(t, w, deliveries.DeliveryFilter{}) {
+	for _, d := range listDeliveries(t, w, deliveries.Filter{}) {
 		if d.WebhookID == hook.ID {
 			mine = append(mine, d)
 		}
@@ -69,7 +69,7 @@ func TestEndpointHistoryPagesInTheOrderMade(t *testing.T) {
 	hook, want := mixedEndpoint(t, w)
 	finished, unfinished := 0, 0
 	for i, d := range want {
-		if d.Status == deliveries.DeliverySucceeded {
+		if d.Status == deliveries.StatusSucceeded {
 			finished++
 		} else {
 			unfinished++
@@ -84,14 +84,14 @@ func TestEndpointHistoryPagesInTheOrderMade(t *testing.T) {
 	}
 	var retrying []string
 	for _, d := range want {
-		if d.Status == deliveries.DeliveryRetrying {
+		if d.Status == deliveries.StatusRetrying {
 			retrying = append(retrying, d.ID)
 		}
 	}
 	newest := slices.Clone(ids(want))
 	slices.Reverse(newest)
 	for size := 1; size <= 5; size++ {
-		walk := func(desc bool, f deliveries.DeliveryFilter) []string {
+		walk := func(desc bool, f deliveries.Filter) []string {
 			t.Helper()
 			var got []string
 			req := kernel.PageRequest{Size: size}
@@ -104,7 +104,7 @@ func TestEndpointHistoryPagesInTheOrderMade(t *testing.T) {
 						return err
 					})
 				} else {
-					page, err = deliveries.Deliveries(w, f, req)
+					page, err = deliveries.List(w, f, req)
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -119,25 +119,25 @@ func TestEndpointHistoryPagesInTheOrderMade(t *testing.T) {
 				req.After = page.Next
 			}
 		}
-		if got := walk(false, deliveries.DeliveryFilter{WebhookID: hook.ID}); !slices.Equal(got, ids(want)) {
+		if got := walk(false, deliveries.Filter{WebhookID: hook.ID}); !slices.Equal(got, ids(want)) {
 			t.Errorf("size %d, oldest first:\n%v\nwant\n%v", size, got, ids(want))
 		}
-		if got := walk(true, deliveries.DeliveryFilter{}); !slices.Equal(got, newest) {
+		if got := walk(true, deliveries.Filter{}); !slices.Equal(got, newest) {
 			t.Errorf("size %d, newest first:\n%v\nwant\n%v", size, got, newest)
 		}
-		if got := walk(false, deliveries.DeliveryFilter{WebhookID: hook.ID,
-			Status: deliveries.DeliveryRetrying}); !slices.Equal(
+		if got := walk(false, deliveries.Filter{WebhookID: hook.ID,
+			Status: deliveries.StatusRetrying}); !slices.Equal(
 			got,
 			retrying,
 		) {
 			t.Errorf("size %d, retrying only:\n%v\nwant\n%v", size, got, retrying)
 		}
 	}
-	first, err := deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: hook.ID}, kernel.PageRequest{Size: 2})
+	first, err := deliveries.List(w, deliveries.Filter{WebhookID: hook.ID}, kernel.PageRequest{Size: 2})
 	if err != nil || first.Next == "" {
 		t.Fatalf("first page: %v, next %q", err, first.Next)
 	}
-	_, err = deliveries.Deliveries(w, deliveries.DeliveryFilter{WebhookID: "webhook_acmelocal"},
+	_, err = deliveries.List(w, deliveries.Filter{WebhookID: "webhook_acmelocal"},
 		kernel.PageRequest{Size: 2, After: first.Next})
 	if e, ok := kernel.AsError(err); !ok || e.Code != kernel.CodeInvalidRequest {
 		t.Errorf("another endpoint's cursor: %v, want invalid", err)
@@ -199,7 +199,7 @@ func TestOlderDeliveryIndexEntriesAreRewritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := listDeliveries(t, w, deliveries.DeliveryFilter{WebhookID: hook.ID})
+	got := listDeliveries(t, w, deliveries.Filter{WebhookID: hook.ID})
 	if !slices.Equal(ids(got), ids(want)) {
 		t.Errorf("history after the restore:\n%v\nbefore\n%v", ids(got), ids(want))
 	}

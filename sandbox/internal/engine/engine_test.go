@@ -15,6 +15,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
@@ -92,7 +93,7 @@ func TestDemoCoversEveryDetailedStatus(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	seen := map[string]int{}
 	err := w.View(func(op *kernel.Op) error {
-		txns, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
+		txns, err := kernel.All[ledger.Transaction](op, ledger.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
 		for _, tx := range txns {
 			seen[tx.DetailedStatus]++
 		}
@@ -299,23 +300,23 @@ func TestTokenPricesWalkDeterministically(t *testing.T) {
 }
 
 func TestLuhnAndRouting(t *testing.T) {
-	if !kernel.LuhnValid("4111111111111111") || kernel.LuhnValid("4111111111111112") {
+	if !cards.LuhnValid("4111111111111111") || cards.LuhnValid("4111111111111112") {
 		t.Fatal("Luhn check wrong on known numbers")
 	}
-	if !kernel.RoutingNumberValid("021000021") || kernel.RoutingNumberValid("021000022") {
+	if !parties.RoutingNumberValid("021000021") || parties.RoutingNumberValid("021000022") {
 		t.Fatal("ABA check wrong on known numbers")
 	}
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
 	err := w.View(func(op *kernel.Op) error {
-		list, err := kernel.All[cards.Card](op, kernel.KindCard, kernel.IndexPrefix(cards.IndexCardLE))
+		list, err := kernel.All[cards.Card](op, cards.Kind, kernel.IndexPrefix(cards.IndexCardLE))
 		for _, c := range list {
-			if !kernel.LuhnValid(c.PAN) || len(c.PAN) != 16 {
+			if !cards.LuhnValid(c.PAN) || len(c.PAN) != 16 {
 				t.Errorf("card %s PAN %s is not a valid 16-digit number", c.ID, c.PAN)
 			}
 		}
-		accs, _ := kernel.All[kernel.Account](op, kernel.KindAccount, kernel.IndexPrefix(ledger.IndexAccount))
+		accs, _ := kernel.All[ledger.Account](op, ledger.KindAccount, kernel.IndexPrefix(ledger.IndexAccount))
 		for _, a := range accs {
-			if !kernel.RoutingNumberValid(a.RoutingNumber) {
+			if !parties.RoutingNumberValid(a.RoutingNumber) {
 				t.Errorf("account %s routing %s fails its checksum", a.ID, a.RoutingNumber)
 			}
 		}
@@ -328,7 +329,7 @@ func TestLuhnAndRouting(t *testing.T) {
 
 func TestFormatCents(t *testing.T) {
 	for c, want := range map[int64]string{0: "$0.00", 5: "$0.05", 123456: "$1,234.56", -100000000: "-$1,000,000.00"} {
-		if got := kernel.FormatCents(c); got != want {
+		if got := ledger.FormatCents(c); got != want {
 			t.Errorf("FormatCents(%d) = %q, want %q", c, got, want)
 		}
 	}
@@ -339,7 +340,7 @@ func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
 	// The demo's paused endpoint of le_acme takes every event and keeps
 	// its deliveries queued.
 	count := func() []deliveries.WebhookDelivery {
-		return listDeliveries(t, w, deliveries.DeliveryFilter{WebhookID: "webhook_acmelocal"})
+		return listDeliveries(t, w, deliveries.Filter{WebhookID: "webhook_acmelocal"})
 	}
 	if n := len(count()); n != 0 {
 		t.Fatalf("loading the scenario emitted %d events", n)
@@ -352,7 +353,7 @@ func TestLedgerChangesEmitWebhookEvents(t *testing.T) {
 		t.Fatal("settlements emitted nothing")
 	}
 	for _, e := range evs {
-		if e.Event != kernel.EventTransactionUpdate || e.EntityID == "" || e.EventID == "" {
+		if e.Event != deliveries.EventTransactionUpdate || e.EntityID == "" || e.EventID == "" {
 			t.Fatalf("emitted %+v", e)
 		}
 	}
@@ -380,7 +381,8 @@ func TestOrderedIDsSortInCreationOrder(t *testing.T) {
 	var ids []string
 	err := w.Update(func(op *kernel.Op) error {
 		for range 3 {
-			d, err := deliveries.QueueDelivery(op, hook, "evt_x", kernel.EventCardUpdate, "card_x", deliveries.SourceEvent, "")
+			d, err := deliveries.QueueDelivery(op, hook, "evt_x", deliveries.EventCardUpdate, "card_x",
+				deliveries.SourceEvent, "")
 			if err != nil {
 				return err
 			}

@@ -35,7 +35,7 @@ func TestReadmeScenarioExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ev := range ran {
-		if ev.Status != kernel.EventDone {
+		if ev.Status != kernel.StatusDone {
 			t.Fatalf("event %s %s: %s", ev.Kind, ev.Status, ev.Error)
 		}
 	}

@@ -41,11 +41,11 @@ func MustWorld(t testing.TB, sc *scenario.Scenario) *kernel.World {
 }
 
 // LedgerSums recomputes every bucket's totals from the transactions.
-func LedgerSums(t *testing.T, w *kernel.World) (stored, summed map[string]kernel.Totals) {
+func LedgerSums(t *testing.T, w *kernel.World) (stored, summed map[string]ledger.Totals) {
 	t.Helper()
-	stored, summed = map[string]kernel.Totals{}, map[string]kernel.Totals{}
+	stored, summed = map[string]ledger.Totals{}, map[string]ledger.Totals{}
 	err := w.View(func(op *kernel.Op) error {
-		txns, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
+		txns, err := kernel.All[ledger.Transaction](op, ledger.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
 		if err != nil {
 			return err
 		}
@@ -58,7 +58,7 @@ func LedgerSums(t *testing.T, w *kernel.World) (stored, summed map[string]kernel
 					s.PendingCredits+e.PendingCredits, s.Spend+e.Spend
 				summed[k] = s
 				owner, bucket, _ := strings.Cut(k, "/")
-				if stored[k], err = ledger.Totals(op, owner, bucket); err != nil {
+				if stored[k], err = ledger.TotalsOf(op, owner, bucket); err != nil {
 					return err
 				}
 			}

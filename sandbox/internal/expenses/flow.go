@@ -8,13 +8,15 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
-// ExpenseFilter narrows and orders the expense report list.
-type ExpenseFilter struct {
+// Filter narrows and orders the expense report list.
+type Filter struct {
 	Status      string
 	SubmittedBy string
 	// Sort is submittedAt (the default), amountCents or transactionDate.
@@ -22,17 +24,17 @@ type ExpenseFilter struct {
 	Asc  bool
 }
 
-// ListExpenseReports lists the actor's expense reports, newest submission
+// List lists the actor's expense reports, newest submission
 // first unless the filter says otherwise.
-func ListExpenseReports(
+func List(
 	op *kernel.Op,
 	a *kernel.Actor,
-	f ExpenseFilter,
+	f Filter,
 	req kernel.PageRequest,
-) (kernel.Page[ExpenseReport], error) {
+) (kernel.Page[Report], error) {
 	d := map[string]string{}
-	if f.Status != "" && !slices.Contains(ExpenseStatuses, f.Status) {
-		d["filter:status"] = "must be one of " + strings.Join(ExpenseStatuses, ", ")
+	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
+		d["filter:status"] = "must be one of " + strings.Join(Statuses, ", ")
 	}
 	index, ok := map[string]string{"": indexExpenseSub, "submittedAt": indexExpenseSub,
 		"amountCents": indexExpenseAmount, "transactionDate": indexExpenseTxDate}[f.Sort]
@@ -40,28 +42,28 @@ func ListExpenseReports(
 		d["sort"] = "must be submittedAt, amountCents or transactionDate"
 	}
 	if len(d) > 0 {
-		return kernel.Page[ExpenseReport]{}, kernel.Invalid(d)
+		return kernel.Page[Report]{}, kernel.Invalid(d)
 	}
 	req.Desc = !f.Asc
 	return kernel.List(
 		op,
-		KindExpenseReport,
+		KindReport,
 		kernel.IndexPrefix(index, a.LegalEntityID()),
 		req,
-		func(r *ExpenseReport) bool {
+		func(r *Report) bool {
 			return (f.Status == "" || r.Status == f.Status) && (f.SubmittedBy == "" || r.SubmittedByUserID == f.SubmittedBy)
 		},
 	)
 }
 
 // ExpenseReportOf loads one of the actor's expense reports.
-func ExpenseReportOf(op *kernel.Op, a *kernel.Actor, id string) (*ExpenseReport, error) {
+func ExpenseReportOf(op *kernel.Op, a *kernel.Actor, id string) (*Report, error) {
 	return expenseOf(op, a.LegalEntityID(), id, "")
 }
 
-func expenseOf(op *kernel.Op, legalEntityID, id, field string) (*ExpenseReport, error) {
-	var r ExpenseReport
-	ok, err := op.Get(KindExpenseReport, id, &r)
+func expenseOf(op *kernel.Op, legalEntityID, id, field string) (*Report, error) {
+	var r Report
+	ok, err := op.Get(KindReport, id, &r)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +104,7 @@ func checkReceipts(op *kernel.Op, legalEntityID string, ids []string) error {
 
 // setMerchant points a report at a catalogue merchant or a custom one of
 // its legal entity.
-func setMerchant(op *kernel.Op, r *ExpenseReport, m *ExpenseMerchantRef) error {
+func setMerchant(op *kernel.Op, r *Report, m *MerchantRef) error {
 	if m.Type == "merchantV2" {
 		if _, ok := op.W.Catalog.Merchant(m.ID); !ok {
 			return kernel.NotFound("merchant", "/merchant/id", m.ID)
@@ -124,7 +126,7 @@ func setMerchant(op *kernel.Op, r *ExpenseReport, m *ExpenseMerchantRef) error {
 
 // CreateExpenseReport submits a report for review: it starts
 // pending_review with an expense_submission task for the reviewers.
-func CreateExpenseReport(op *kernel.Op, a *kernel.Actor, in *ExpenseReportInput) (*ExpenseReport, error) {
+func CreateExpenseReport(op *kernel.Op, a *kernel.Actor, in *ReportInput) (*Report, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -142,10 +144,10 @@ func CreateExpenseReport(op *kernel.Op, a *kernel.Actor, in *ExpenseReportInput)
 	if err := checkReceipts(op, le, in.DocumentIDs); err != nil {
 		return nil, err
 	}
-	r := &ExpenseReport{LegalEntityID: le, SubmittedByUserID: in.SubmittedByUserID, AmountCents: *in.AmountCents,
+	r := &Report{LegalEntityID: le, SubmittedByUserID: in.SubmittedByUserID, AmountCents: *in.AmountCents,
 		Currency: in.currency(), TransactionDate: txDate.UTC(), Memo: in.Memo, DestinationID: in.DestinationID,
 		DocumentIDs: in.DocumentIDs, FxRateToUsd: in.FxRateToUsd,
-		NoReceiptReason: strings.TrimSpace(kernel.Deref(in.NoReceiptReason))}
+		NoReceiptReason: strings.TrimSpace(jsonshape.Value(in.NoReceiptReason))}
 	if in.FxRateUpdatedAt != nil {
 		t, _ := time.Parse(time.RFC3339, *in.FxRateUpdatedAt)
 		t = t.UTC()
@@ -154,15 +156,15 @@ func CreateExpenseReport(op *kernel.Op, a *kernel.Actor, in *ExpenseReportInput)
 	if err := setMerchant(op, r, in.Merchant); err != nil {
 		return nil, err
 	}
-	return r, SubmitExpense(op, r, "")
+	return r, Submit(op, r, "")
 }
 
-// SubmitExpense stores a new report (pending unless a scenario says
+// Submit stores a new report (pending unless a scenario says
 // otherwise), raises expense_report.create and opens its review task.
-func SubmitExpense(op *kernel.Op, r *ExpenseReport, declaredID string) error {
+func Submit(op *kernel.Op, r *Report, declaredID string) error {
 	var err error
 	if r.ID = declaredID; r.ID == "" {
-		if r.ID, err = op.NewID(PrefixExpenseReport); err != nil {
+		if r.ID, err = op.NewID(PrefixReport); err != nil {
 			return err
 		}
 	}
@@ -173,7 +175,7 @@ func SubmitExpense(op *kernel.Op, r *ExpenseReport, declaredID string) error {
 		r.SubmittedAt = op.Now
 	}
 	if r.Status == "" {
-		r.Status = ExpensePending
+		r.Status = StatusPending
 	}
 	r.Timestamp = op.Now
 	if err := openExpenseTask(op, r); err != nil {
@@ -182,16 +184,16 @@ func SubmitExpense(op *kernel.Op, r *ExpenseReport, declaredID string) error {
 	if err := saveExpense(op, r); err != nil {
 		return err
 	}
-	return op.Emit(r.LegalEntityID, kernel.EventExpenseReportNew, r.ID)
+	return op.Emit(r.LegalEntityID, deliveries.EventExpenseReportNew, r.ID)
 }
 
-func saveExpense(op *kernel.Op, r *ExpenseReport) error {
-	return op.Save(KindExpenseReport, r.ID, r, expenseIndexes(r)...)
+func saveExpense(op *kernel.Op, r *Report) error {
+	return op.Save(KindReport, r.ID, r, expenseIndexes(r)...)
 }
 
 // changeExpense stores a changed report, raises expense_report.update and
 // brings its review task along.
-func changeExpense(op *kernel.Op, r *ExpenseReport) error {
+func changeExpense(op *kernel.Op, r *Report) error {
 	r.Timestamp = op.Now
 	if err := saveExpense(op, r); err != nil {
 		return err
@@ -199,11 +201,11 @@ func changeExpense(op *kernel.Op, r *ExpenseReport) error {
 	if err := syncExpenseTask(op, r); err != nil {
 		return err
 	}
-	return op.Emit(r.LegalEntityID, kernel.EventExpenseReportUpdate, r.ID)
+	return op.Emit(r.LegalEntityID, deliveries.EventExpenseReportUpdate, r.ID)
 }
 
-func requirePending(r *ExpenseReport) error {
-	if r.Status != ExpensePending {
+func requirePending(r *Report) error {
+	if r.Status != StatusPending {
 		return kernel.Errorf(kernel.CodeConflict, "expense report %s is %s; only a report pending review can change", r.ID,
 			r.Status).
 			With("status", r.Status)
@@ -213,7 +215,7 @@ func requirePending(r *ExpenseReport) error {
 
 // UpdateExpenseReport edits a report still pending review; status
 // cancelled cancels it.
-func UpdateExpenseReport(op *kernel.Op, a *kernel.Actor, id string, p *ExpenseReportPatch) (*ExpenseReport, error) {
+func UpdateExpenseReport(op *kernel.Op, a *kernel.Actor, id string, p *ReportPatch) (*Report, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -231,12 +233,12 @@ func UpdateExpenseReport(op *kernel.Op, a *kernel.Actor, id string, p *ExpenseRe
 		return nil, err
 	}
 	if p.Status != nil {
-		r.Status = ExpenseCancelled
+		r.Status = StatusCancelled
 	}
 	return r, changeExpense(op, r)
 }
 
-func patchExpense(op *kernel.Op, r *ExpenseReport, p *ExpenseReportPatch) error {
+func patchExpense(op *kernel.Op, r *Report, p *ReportPatch) error {
 	if p.AmountCents != nil {
 		r.AmountCents = *p.AmountCents
 	}
@@ -282,8 +284,8 @@ func patchExpense(op *kernel.Op, r *ExpenseReport, p *ExpenseReportPatch) error 
 	return nil
 }
 
-// ExpenseReportDetails are the records an expense report refers to.
-type ExpenseReportDetails struct {
+// ReportDetails are the records an expense report refers to.
+type ReportDetails struct {
 	Merchant       *fixtures.Merchant
 	CustomMerchant *CustomMerchant
 	Documents      []invoices.Document
@@ -295,8 +297,8 @@ type ExpenseReportDetails struct {
 
 // ExpenseReportDetailsOf loads what a report refers to. Documents come
 // without their bytes.
-func ExpenseReportDetailsOf(op *kernel.Op, r *ExpenseReport) (*ExpenseReportDetails, error) {
-	x := &ExpenseReportDetails{}
+func ExpenseReportDetailsOf(op *kernel.Op, r *Report) (*ReportDetails, error) {
+	x := &ReportDetails{}
 	if m, ok := op.W.Catalog.Merchant(r.MerchantV2ID); ok {
 		x.Merchant = m
 	}
@@ -333,7 +335,7 @@ func ExpenseReportDetailsOf(op *kernel.Op, r *ExpenseReport) (*ExpenseReportDeta
 
 func userOrNil(op *kernel.Op, id string) *kernel.User {
 	var u kernel.User
-	if ok, err := op.Get(kernel.KindUser, id, &u); err != nil || !ok {
+	if ok, err := op.Get(kernel.Users.Name, id, &u); err != nil || !ok {
 		return nil
 	}
 	return &u

@@ -11,19 +11,20 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
-// ExpensePayoutDelay is how long an approved report's reimbursement stays
+// PayoutDelay is how long an approved report's reimbursement stays
 // in payment_processing before it completes or fails.
-const ExpensePayoutDelay = 24 * time.Hour
+const PayoutDelay = 24 * time.Hour
 
-// EventExpensePayout is the scheduled event that finishes a reimbursement.
-const EventExpensePayout = "expense_report.payout"
+// EventPayout is the scheduled event that finishes a reimbursement.
+const EventPayout = "expense_report.payout"
 
 // ApproveExpenseReport approves a pending report and starts its payout.
-func ApproveExpenseReport(op *kernel.Op, a *kernel.Actor, id, reviewerID string) (*ExpenseReport, error) {
+func ApproveExpenseReport(op *kernel.Op, a *kernel.Actor, id, reviewerID string) (*Report, error) {
 	r, err := ExpenseReportOf(op, a, id)
 	if err != nil {
 		return nil, err
@@ -33,7 +34,7 @@ func ApproveExpenseReport(op *kernel.Op, a *kernel.Actor, id, reviewerID string)
 
 // reviewer checks who reviews a report: a member of its legal entity who
 // did not submit it.
-func reviewer(op *kernel.Op, r *ExpenseReport, id, field string) error {
+func reviewer(op *kernel.Op, r *Report, id, field string) error {
 	if _, err := memberOf(op, r.LegalEntityID, id, field); err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func reviewer(op *kernel.Op, r *ExpenseReport, id, field string) error {
 
 // UsdCents converts a report's amount to US cents with its rate (units of
 // its currency per US dollar).
-func UsdCents(r *ExpenseReport) int64 {
+func UsdCents(r *Report) int64 {
 	if r.Currency == "USD" || r.FxRateToUsd == nil {
 		return r.AmountCents
 	}
@@ -55,15 +56,15 @@ func UsdCents(r *ExpenseReport) int64 {
 
 // PayoutSource is the account reimbursements leave from: the legal
 // entity's first open debit account, through its primary virtual account.
-func PayoutSource(op *kernel.Op, legalEntityID string) (*kernel.Account, *ledger.VirtualAccount, error) {
-	accs, err := kernel.All[kernel.Account](op, kernel.KindAccount, kernel.IndexPrefix(ledger.IndexAccount, legalEntityID))
+func PayoutSource(op *kernel.Op, legalEntityID string) (*ledger.Account, *ledger.VirtualAccount, error) {
+	accs, err := kernel.All[ledger.Account](op, ledger.KindAccount, kernel.IndexPrefix(ledger.IndexAccount, legalEntityID))
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, acc := range accs {
 		if acc.Type == "debit" && acc.Status == "open" {
 			var va ledger.VirtualAccount
-			_, err := op.Get(kernel.KindVirtualAccount, acc.PrimaryVirtualAccountID, &va)
+			_, err := op.Get(ledger.KindVirtualAccount, acc.PrimaryVirtualAccountID, &va)
 			return &acc, &va, err
 		}
 	}
@@ -72,23 +73,23 @@ func PayoutSource(op *kernel.Op, legalEntityID string) (*kernel.Account, *ledger
 }
 
 // checkPayoutFunds refuses a payout larger than the source can send.
-func checkPayoutFunds(op *kernel.Op, acc *kernel.Account, va *ledger.VirtualAccount, amount int64) error {
-	cash, err := ledger.Totals(op, acc.ID, "cash")
+func checkPayoutFunds(op *kernel.Op, acc *ledger.Account, va *ledger.VirtualAccount, amount int64) error {
+	cash, err := ledger.TotalsOf(op, acc.ID, "cash")
 	if err != nil {
 		return err
 	}
-	own, err := ledger.Totals(op, va.ID, "virtual")
+	own, err := ledger.TotalsOf(op, va.ID, "virtual")
 	if err != nil {
 		return err
 	}
 	avail := min(cash.Available(), own.Available())
 	if amount > avail {
 		return kernel.Errorf(kernel.CodeInsufficientFunds, "insufficient funds: %s requested, %s available on %s",
-			kernel.FormatCents(amount),
-			kernel.FormatCents(avail),
+			ledger.FormatCents(amount),
+			ledger.FormatCents(avail),
 			acc.ID).
-			With("available", kernel.FormatCents(avail)).
-			With("requested", kernel.FormatCents(amount))
+			With("available", ledger.FormatCents(avail)).
+			With("requested", ledger.FormatCents(amount))
 	}
 	return nil
 }
@@ -96,7 +97,7 @@ func checkPayoutFunds(op *kernel.Op, acc *kernel.Account, va *ledger.VirtualAcco
 // approveExpense checks everything first and only then writes: a pending
 // ACH debit from the payout source, the review, payment_processing, and
 // the event that finishes the payout.
-func approveExpense(op *kernel.Op, r *ExpenseReport, reviewerID, field string) error {
+func approveExpense(op *kernel.Op, r *Report, reviewerID, field string) error {
 	if err := requirePending(r); err != nil {
 		return err
 	}
@@ -118,8 +119,8 @@ func approveExpense(op *kernel.Op, r *ExpenseReport, reviewerID, field string) e
 	if err := Review(op, r, reviewerID, "approved", nil); err != nil {
 		return err
 	}
-	r.TransactionID, r.Status = t.ID, ExpenseProcessing
-	if _, err := op.Schedule(EventExpensePayout, op.Now.Add(ExpensePayoutDelay),
+	r.TransactionID, r.Status = t.ID, StatusProcessing
+	if _, err := op.Schedule(EventPayout, op.Now.Add(PayoutDelay),
 		map[string]string{"expenseReportId": r.ID}); err != nil {
 		return err
 	}
@@ -130,15 +131,15 @@ func approveExpense(op *kernel.Op, r *ExpenseReport, reviewerID, field string) e
 // payout source in the given detailed status, made at a given time.
 func PayoutTransaction(
 	op *kernel.Op,
-	r *ExpenseReport,
-	acc *kernel.Account,
+	r *Report,
+	acc *ledger.Account,
 	va *ledger.VirtualAccount,
 	amount int64,
 	detailed string,
 	at time.Time,
 ) (*ledger.Transaction, error) {
 	var submitter kernel.User
-	if _, err := op.Get(kernel.KindUser, r.SubmittedByUserID, &submitter); err != nil {
+	if _, err := op.Get(kernel.Users.Name, r.SubmittedByUserID, &submitter); err != nil {
 		return nil, err
 	}
 	t := &ledger.Transaction{
@@ -160,8 +161,8 @@ func PayoutTransaction(
 // Review records a reviewer's decision on a report (approved or rejected,
 // with the reason of a rejection) under a new review id; the caller saves
 // the report.
-func Review(op *kernel.Op, r *ExpenseReport, reviewerID, decision string, reason *string) error {
-	id, err := op.NewID(PrefixExpenseReview)
+func Review(op *kernel.Op, r *Report, reviewerID, decision string, reason *string) error {
+	id, err := op.NewID(PrefixReview)
 	if err != nil {
 		return err
 	}
@@ -176,7 +177,7 @@ func Review(op *kernel.Op, r *ExpenseReport, reviewerID, decision string, reason
 }
 
 // RejectExpenseReport rejects a pending report with a reason.
-func RejectExpenseReport(op *kernel.Op, a *kernel.Actor, id, reviewerID, reason string) (*ExpenseReport, error) {
+func RejectExpenseReport(op *kernel.Op, a *kernel.Actor, id, reviewerID, reason string) (*Report, error) {
 	r, err := ExpenseReportOf(op, a, id)
 	if err != nil {
 		return nil, err
@@ -184,7 +185,7 @@ func RejectExpenseReport(op *kernel.Op, a *kernel.Actor, id, reviewerID, reason 
 	return r, rejectExpense(op, r, reviewerID, reason, "/reviewedByUserId")
 }
 
-func rejectExpense(op *kernel.Op, r *ExpenseReport, reviewerID, reason, field string) error {
+func rejectExpense(op *kernel.Op, r *Report, reviewerID, reason, field string) error {
 	if err := requirePending(r); err != nil {
 		return err
 	}
@@ -194,40 +195,40 @@ func rejectExpense(op *kernel.Op, r *ExpenseReport, reviewerID, reason, field st
 	if err := Review(op, r, reviewerID, "rejected", &reason); err != nil {
 		return err
 	}
-	r.Status = ExpenseRejected
+	r.Status = StatusRejected
 	return changeExpense(op, r)
 }
 
 // cancelExpense cancels a pending report on behalf of a member.
-func cancelExpense(op *kernel.Op, r *ExpenseReport, byUserID, field string) error {
+func cancelExpense(op *kernel.Op, r *Report, byUserID, field string) error {
 	if err := requirePending(r); err != nil {
 		return err
 	}
 	if _, err := memberOf(op, r.LegalEntityID, byUserID, field); err != nil {
 		return err
 	}
-	r.Status = ExpenseCancelled
+	r.Status = StatusCancelled
 	return changeExpense(op, r)
 }
 
-// RunExpensePayout settles an approved report's debit, or fails it when
+// RunPayout settles an approved report's debit, or fails it when
 // the destination account is not active.
-func RunExpensePayout(op *kernel.Op, ev *kernel.Event) (string, error) {
+func RunPayout(op *kernel.Op, ev *kernel.Event) (string, error) {
 	var p struct {
 		ID string `json:"expenseReportId"`
 	}
 	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
-	var r ExpenseReport
-	ok, err := op.Get(KindExpenseReport, p.ID, &r)
+	var r Report
+	ok, err := op.Get(KindReport, p.ID, &r)
 	if err != nil {
 		return "", fmt.Errorf("expense report %s: not found (%w)", p.ID, err)
 	}
 	if !ok {
 		return "", fmt.Errorf("expense report %s: not found", p.ID)
 	}
-	if r.Status != ExpenseProcessing {
+	if r.Status != StatusProcessing {
 		return fmt.Sprintf("expense report %s already %s", r.ID, r.Status), nil
 	}
 	var dest UserBankAccount
@@ -241,9 +242,9 @@ func RunExpensePayout(op *kernel.Op, ev *kernel.Event) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("payout transaction %s: not found", r.TransactionID)
 	}
-	detailed, status := "settled", ExpenseCompleted
+	detailed, status := "settled", StatusCompleted
 	if dest.Status != "active" {
-		detailed, status = "failed", ExpenseFailed
+		detailed, status = "failed", StatusFailed
 	}
 	if t.Status == ledger.StatusPending {
 		if err := ledger.SetTransactionStatus(op, t, detailed); err != nil {
@@ -257,8 +258,8 @@ func RunExpensePayout(op *kernel.Op, ev *kernel.Event) (string, error) {
 	return fmt.Sprintf("expense report %s %s (destination %s is %s)", r.ID, status, dest.ID, dest.Status), nil
 }
 
-// BulkExpenseAction is the body of PATCH /expense-report/bulk-action.
-type BulkExpenseAction struct {
+// BulkAction is the body of PATCH /expense-report/bulk-action.
+type BulkAction struct {
 	Action            string   `json:"action"`
 	ExpenseReportIDs  []string `json:"expenseReportIds"`
 	ReviewedByUserID  *string  `json:"reviewedByUserId,omitempty"`
@@ -267,18 +268,18 @@ type BulkExpenseAction struct {
 }
 
 // Validate checks that each action has the fields it needs.
-func (b *BulkExpenseAction) Validate() error {
+func (b *BulkAction) Validate() error {
 	d := map[string]string{}
 	switch b.Action {
 	case "approve", "reject":
-		if kernel.Deref(b.ReviewedByUserID) == "" {
+		if jsonshape.Value(b.ReviewedByUserID) == "" {
 			d["/reviewedByUserId"] = "required to " + b.Action
 		}
-		if b.Action == "reject" && kernel.Deref(b.Reason) == "" {
+		if b.Action == "reject" && jsonshape.Value(b.Reason) == "" {
 			d["/reason"] = "required to reject"
 		}
 	case "cancel":
-		if kernel.Deref(b.CancelledByUserID) == "" {
+		if jsonshape.Value(b.CancelledByUserID) == "" {
 			d["/cancelledByUserId"] = "required to cancel"
 		}
 	default:
@@ -297,9 +298,9 @@ func (b *BulkExpenseAction) Validate() error {
 	return nil
 }
 
-// BulkExpenseReports applies one action to many reports. Each report
+// Bulk applies one action to many reports. Each report
 // succeeds or fails on its own; a failed one changes nothing.
-func BulkExpenseReports(op *kernel.Op, a *kernel.Actor, b *BulkExpenseAction) (int, []string, error) {
+func Bulk(op *kernel.Op, a *kernel.Actor, b *BulkAction) (int, []string, error) {
 	failed := []string{}
 	ok := 0
 	for _, id := range b.ExpenseReportIDs {
@@ -375,7 +376,7 @@ func ParseReceipt(cat *fixtures.Catalog, data []byte, now time.Time) ParsedRecei
 		AmountCents:        amount,
 		Currency:           "USD",
 		AmountConfidence:   conf,
-		AmountRaw:          "TOTAL " + kernel.FormatCents(amount),
+		AmountRaw:          "TOTAL " + ledger.FormatCents(amount),
 		Date:               date.Format(time.DateOnly),
 		DateConfidence:     "high",
 		DateRaw:            date.Format("01/02/2006"),

@@ -8,42 +8,44 @@ import (
 	"strings"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // Expense report statuses.
 const (
-	ExpensePending    = "pending_review"
-	ExpenseCancelled  = "cancelled"
-	ExpenseRejected   = "rejected"
-	ExpenseProcessing = "payment_processing"
-	ExpenseCompleted  = "payment_completed"
-	ExpenseFailed     = "payment_failed"
+	StatusPending    = "pending_review"
+	StatusCancelled  = "cancelled"
+	StatusRejected   = "rejected"
+	StatusProcessing = "payment_processing"
+	StatusCompleted  = "payment_completed"
+	StatusFailed     = "payment_failed"
 )
 
-// ExpenseStatuses lists every expense report status.
-var ExpenseStatuses = []string{
-	ExpensePending,
-	ExpenseCancelled,
-	ExpenseRejected,
-	ExpenseProcessing,
-	ExpenseCompleted,
-	ExpenseFailed,
+// Statuses lists every expense report status.
+var Statuses = []string{
+	StatusPending,
+	StatusCancelled,
+	StatusRejected,
+	StatusProcessing,
+	StatusCompleted,
+	StatusFailed,
 }
 
 // ID prefixes of expense reports and what they refer to.
 const (
-	PrefixExpenseReport   = "expense_report_"
-	PrefixExpenseReview   = "expense_report_review_"
+	PrefixReport          = "expense_report_"
+	PrefixReview          = "expense_report_review_"
 	PrefixUserBankAccount = "ub_"
 	PrefixCustomMerchant  = "custom_merchant_"
 )
 
 // Record kinds of the expenses domain, and the indexes of its lists.
 const (
-	KindExpenseReport   = "expense_report"
+	KindReport          = "expense_report"
 	KindUserBankAccount = "user_bank_account"
 	KindCustomMerchant  = "custom_merchant"
 	indexExpenseSub     = "expense.submitted"
@@ -63,8 +65,8 @@ type ExpenseReview struct {
 	RejectionReason  *string   `json:"rejectionReason,omitempty"`
 }
 
-// ExpenseReport is a request by a user to be reimbursed for a purchase.
-type ExpenseReport struct {
+// Report is a request by a user to be reimbursed for a purchase.
+type Report struct {
 	ID                string         `json:"id"`
 	LegalEntityID     string         `json:"legalEntityId"`
 	SubmittedByUserID string         `json:"submittedByUserId"`
@@ -88,7 +90,7 @@ type ExpenseReport struct {
 	Seq               int64          `json:"seq"`
 }
 
-func expenseIndexes(r *ExpenseReport) []string {
+func expenseIndexes(r *Report) []string {
 	seq := store.Seq(r.Seq)
 	return []string{
 		kernel.IndexKey(indexExpenseSub, r.LegalEntityID, store.Millis(r.SubmittedAt), seq, r.ID),
@@ -129,7 +131,7 @@ type CustomMerchant struct {
 // is not found, naming the request field.
 func memberOf(op *kernel.Op, legalEntityID, id, field string) (*kernel.User, error) {
 	var u kernel.User
-	ok, err := op.Get(kernel.KindUser, id, &u)
+	ok, err := op.Get(kernel.Users.Name, id, &u)
 	if err != nil {
 		return nil, err
 	}
@@ -165,34 +167,34 @@ func ReimbursementSources(op *kernel.Op, a *kernel.Actor, userID string) ([]User
 	return kernel.All[UserBankAccount](op, KindUserBankAccount, kernel.IndexPrefix(IndexUserBank, userID))
 }
 
-// ExpenseMerchantRef names a catalogue merchant or a custom one.
-type ExpenseMerchantRef struct {
+// MerchantRef names a catalogue merchant or a custom one.
+type MerchantRef struct {
 	Type string `json:"type"`
 	ID   string `json:"id"`
 }
 
-// ExpenseReportInput is the body of POST /expense-report. A pointer is nil
+// ReportInput is the body of POST /expense-report. A pointer is nil
 // when the property is absent; only memo, fxRateToUsd, fxRateUpdatedAt and
 // noReceiptReason may be null.
-type ExpenseReportInput struct {
-	SubmittedByUserID string              `json:"submittedByUserId"`
-	AmountCents       *int64              `json:"amountCents,omitempty"`
-	Currency          *string             `json:"currency,omitempty"`
-	TransactionDate   string              `json:"transactionDate"`
-	Memo              *string             `json:"memo"`
-	DestinationID     string              `json:"destinationId"`
-	DocumentIDs       []string            `json:"documentIds"`
-	Merchant          *ExpenseMerchantRef `json:"merchant,omitempty"`
-	FxRateToUsd       *string             `json:"fxRateToUsd"`
-	FxRateUpdatedAt   *string             `json:"fxRateUpdatedAt"`
-	NoReceiptReason   *string             `json:"noReceiptReason"`
+type ReportInput struct {
+	SubmittedByUserID string       `json:"submittedByUserId"`
+	AmountCents       *int64       `json:"amountCents,omitempty"`
+	Currency          *string      `json:"currency,omitempty"`
+	TransactionDate   string       `json:"transactionDate"`
+	Memo              *string      `json:"memo"`
+	DestinationID     string       `json:"destinationId"`
+	DocumentIDs       []string     `json:"documentIds"`
+	Merchant          *MerchantRef `json:"merchant,omitempty"`
+	FxRateToUsd       *string      `json:"fxRateToUsd"`
+	FxRateUpdatedAt   *string      `json:"fxRateUpdatedAt"`
+	NoReceiptReason   *string      `json:"noReceiptReason"`
 }
 
 var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
 
 // Validate checks a new expense report's body: a foreign currency needs
 // fxRateToUsd, and a report without receipts needs noReceiptReason.
-func (in *ExpenseReportInput) Validate() error {
+func (in *ReportInput) Validate() error {
 	d := map[string]string{}
 	if in.SubmittedByUserID == "" {
 		d["/submittedByUserId"] = "required"
@@ -200,7 +202,7 @@ func (in *ExpenseReportInput) Validate() error {
 	if in.AmountCents == nil {
 		d["/amountCents"] = "required: a positive amount in cents"
 	}
-	kernel.CheckAmountOf(d, "/amountCents", in.AmountCents, 1)
+	ledger.CheckAmountOf(d, "/amountCents", in.AmountCents, 1)
 	cur := in.currency()
 	if !currencyPattern.MatchString(cur) {
 		d["/currency"] = "must be an ISO 4217 code such as USD"
@@ -220,7 +222,7 @@ func (in *ExpenseReportInput) Validate() error {
 		checkInstant(d, "/fxRateUpdatedAt", *in.FxRateUpdatedAt, true)
 	}
 	checkUnique(d, "/documentIds", in.DocumentIDs)
-	if len(in.DocumentIDs) == 0 && strings.TrimSpace(kernel.Deref(in.NoReceiptReason)) == "" {
+	if len(in.DocumentIDs) == 0 && strings.TrimSpace(jsonshape.Value(in.NoReceiptReason)) == "" {
 		d["/noReceiptReason"] = "required when no documentIds (receipts) are given"
 	}
 	if len(d) > 0 {
@@ -229,7 +231,7 @@ func (in *ExpenseReportInput) Validate() error {
 	return nil
 }
 
-func (in *ExpenseReportInput) currency() string {
+func (in *ReportInput) currency() string {
 	if in.Currency == nil {
 		return "USD"
 	}
@@ -251,7 +253,7 @@ func checkMemo(d map[string]string, memo *string) {
 	}
 }
 
-func checkMerchantRef(d map[string]string, m *ExpenseMerchantRef) {
+func checkMerchantRef(d map[string]string, m *MerchantRef) {
 	switch {
 	case m == nil:
 		d["/merchant"] = "required: {type, id}"
@@ -276,27 +278,27 @@ func fxRateValid(s string) bool {
 	return err == nil && f > 0 && !strings.ContainsAny(s, "eE")
 }
 
-// ExpenseReportPatch is the body of PATCH /expense-report/{id}: absent
+// ReportPatch is the body of PATCH /expense-report/{id}: absent
 // properties are nil and stay as they are; only memo may be null (removed).
-type ExpenseReportPatch struct {
-	UpdatedByUserID string              `json:"updatedByUserId"`
-	AmountCents     *int64              `json:"amountCents,omitempty"`
-	Currency        *string             `json:"currency,omitempty"`
-	TransactionDate *string             `json:"transactionDate,omitempty"`
-	Memo            json.RawMessage     `json:"memo"`
-	DestinationID   *string             `json:"destinationId,omitempty"`
-	DocumentIDs     *[]string           `json:"documentIds,omitempty"`
-	Merchant        *ExpenseMerchantRef `json:"merchant,omitempty"`
-	Status          *string             `json:"status,omitempty"`
+type ReportPatch struct {
+	UpdatedByUserID string          `json:"updatedByUserId"`
+	AmountCents     *int64          `json:"amountCents,omitempty"`
+	Currency        *string         `json:"currency,omitempty"`
+	TransactionDate *string         `json:"transactionDate,omitempty"`
+	Memo            json.RawMessage `json:"memo"`
+	DestinationID   *string         `json:"destinationId,omitempty"`
+	DocumentIDs     *[]string       `json:"documentIds,omitempty"`
+	Merchant        *MerchantRef    `json:"merchant,omitempty"`
+	Status          *string         `json:"status,omitempty"`
 }
 
 // Validate checks the fields a PATCH gives.
-func (p *ExpenseReportPatch) Validate() error {
+func (p *ReportPatch) Validate() error {
 	d := map[string]string{}
 	if p.UpdatedByUserID == "" {
 		d["/updatedByUserId"] = "required"
 	}
-	kernel.CheckAmountOf(d, "/amountCents", p.AmountCents, 1)
+	ledger.CheckAmountOf(d, "/amountCents", p.AmountCents, 1)
 	if p.Currency != nil && !currencyPattern.MatchString(*p.Currency) {
 		d["/currency"] = "must be an ISO 4217 code such as USD"
 	}
@@ -317,7 +319,7 @@ func (p *ExpenseReportPatch) Validate() error {
 	if p.DocumentIDs != nil {
 		checkUnique(d, "/documentIds", *p.DocumentIDs)
 	}
-	if p.Status != nil && *p.Status != ExpenseCancelled {
+	if p.Status != nil && *p.Status != StatusCancelled {
 		d["/status"] = "can only be set to cancelled"
 	}
 	if len(d) > 0 {

@@ -95,7 +95,7 @@ func actOnPayment(op *kernel.Op, t *Task, action string) error {
 			if err := ledger.SetTransactionStatus(op, txn, "pending"); err != nil {
 				return err
 			}
-			if err := ledger.ScheduleSettlement(op, txn, kernel.At(op.Now.Add(TaskPaymentApprovalDelay)),
+			if err := ledger.ScheduleSettlement(op, txn, ledger.At(op.Now.Add(TaskPaymentApprovalDelay)),
 				"settled"); err != nil {
 				return err
 			}
@@ -107,10 +107,10 @@ func actOnPayment(op *kernel.Op, t *Task, action string) error {
 	return finishTask(op, t, action)
 }
 
-// ExpenseReviewers are who review a member's expense reports: the legal
+// Reviewers are who review a member's expense reports: the legal
 // entity's admins and bookkeepers other than the submitter, else every
 // other member.
-func ExpenseReviewers(op *kernel.Op, legalEntityID, submitter string) ([]string, error) {
+func Reviewers(op *kernel.Op, legalEntityID, submitter string) ([]string, error) {
 	users, err := op.LegalEntityUsers(legalEntityID)
 	if err != nil {
 		return nil, err
@@ -135,19 +135,19 @@ func ExpenseReviewers(op *kernel.Op, legalEntityID, submitter string) ([]string,
 // report waits for review, then completed, rejected or canceled with it.
 func expenseTaskStatus(status string) string {
 	switch status {
-	case ExpensePending:
+	case StatusPending:
 		return TaskActionRequired
-	case ExpenseRejected:
+	case StatusRejected:
 		return TaskRejected
-	case ExpenseCancelled:
+	case StatusCancelled:
 		return TaskCanceled
 	}
 	return TaskCompleted
 }
 
 // openExpenseTask opens the expense_submission task of a new report.
-func openExpenseTask(op *kernel.Op, r *ExpenseReport) error {
-	assignees, err := ExpenseReviewers(op, r.LegalEntityID, r.SubmittedByUserID)
+func openExpenseTask(op *kernel.Op, r *Report) error {
+	assignees, err := Reviewers(op, r.LegalEntityID, r.SubmittedByUserID)
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func openExpenseTask(op *kernel.Op, r *ExpenseReport) error {
 
 // syncExpenseTask moves a report's task with the report: approved reports
 // complete it, rejected ones reject it, cancelled ones cancel it.
-func syncExpenseTask(op *kernel.Op, r *ExpenseReport) error {
+func syncExpenseTask(op *kernel.Op, r *Report) error {
 	if r.TaskID == "" {
 		return nil
 	}

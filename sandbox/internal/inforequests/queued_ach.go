@@ -3,6 +3,7 @@ package inforequests
 import (
 	"fmt"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
@@ -47,9 +48,9 @@ func SendQueuedACH(
 		return nil, kernel.InvalidField("/informationRequestId", "the information request does not ask for a bank account")
 	}
 	switch ir.Status {
-	case InfoCanceled:
+	case StatusCanceled:
 		return nil, kernel.InvalidField("/informationRequestId", "the information request was canceled")
-	case InfoSubmitted:
+	case StatusSubmitted:
 		d, err := latestBankDestination(op, ir.ContactID)
 		if err != nil {
 			return nil, err
@@ -65,7 +66,7 @@ func holdACH(
 	op *kernel.Op,
 	a *kernel.Actor,
 	r ledger.RailTransferRequest,
-	ir *InformationRequest,
+	ir *Request,
 ) (*ledger.RailTransfer, error) {
 	src, err := ledger.OwnEndpoint(op, a, r.SourceID, r.Field)
 	if err != nil {
@@ -78,10 +79,10 @@ func holdACH(
 		return nil, err
 	}
 	var c parties.Contact
-	if _, err := op.Get(kernel.KindContact, ir.ContactID, &c); err != nil {
+	if _, err := op.Get(parties.KindContact, ir.ContactID, &c); err != nil {
 		return nil, err
 	}
-	id, err := op.NewID(kernel.PrefixTransfer)
+	id, err := op.NewID(ledger.PrefixTransfer)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func QueuedACHOf(op *kernel.Op, infoRequestID string) ([]QueuedACH, error) {
 
 // releaseQueuedACH sends every held ACH of a submitted request to the bank
 // account it collected: each settles after the ACH business days from now.
-func releaseQueuedACH(op *kernel.Op, ir *InformationRequest, dests []*parties.Destination) error {
+func releaseQueuedACH(op *kernel.Op, ir *Request, dests []*parties.Destination) error {
 	var bank *parties.Destination
 	for _, d := range dests {
 		if d.Type == parties.DestinationACH {
@@ -154,17 +155,17 @@ func releaseQueuedACH(op *kernel.Op, ir *InformationRequest, dests []*parties.De
 
 func release(op *kernel.Op, t *ledger.Transaction, q *QueuedACH, bank *parties.Destination, days int) error {
 	var c parties.Contact
-	if _, err := op.Get(kernel.KindContact, bank.ContactID, &c); err != nil {
+	if _, err := op.Get(parties.KindContact, bank.ContactID, &c); err != nil {
 		return err
 	}
 	t.Description = "ACH to " + c.Name
 	if t.ACHInfo != nil {
 		t.ACHInfo.CounterpartyBank = ledger.FirstNonEmpty(bank.BankName, t.ACHInfo.CounterpartyBank)
 	}
-	if err := op.Save(kernel.KindTransaction, t.ID, t, ledger.TxnIndexes(t)...); err != nil {
+	if err := op.Save(ledger.KindTransaction, t.ID, t, ledger.TxnIndexes(t)...); err != nil {
 		return err
 	}
-	if err := op.Emit(t.LegalEntityID, kernel.EventTransactionUpdate, t.ID); err != nil {
+	if err := op.Emit(t.LegalEntityID, deliveries.EventTransactionUpdate, t.ID); err != nil {
 		return err
 	}
 	at := ledger.AddBusinessDays(op.Now, days)
@@ -179,7 +180,7 @@ func release(op *kernel.Op, t *ledger.Transaction, q *QueuedACH, bank *parties.D
 
 // cancelQueuedACH cancels every held ACH of a canceled request: nothing is
 // debited.
-func cancelQueuedACH(op *kernel.Op, ir *InformationRequest) error {
+func cancelQueuedACH(op *kernel.Op, ir *Request) error {
 	queued, err := QueuedACHOf(op, ir.ID)
 	if err != nil {
 		return err

@@ -14,9 +14,9 @@ import (
 
 // Information request statuses.
 const (
-	InfoPending   = "pending"
-	InfoSubmitted = "submitted"
-	InfoCanceled  = "canceled"
+	StatusPending   = "pending"
+	StatusSubmitted = "submitted"
+	StatusCanceled  = "canceled"
 )
 
 // RequestedInformation says what a contact is asked for.
@@ -36,9 +36,9 @@ func (r RequestedInformation) Wants(destinationType string) bool {
 	return false
 }
 
-// InformationRequest asks a contact, by email, to fill a secure form with
+// Request asks a contact, by email, to fill a secure form with
 // payment destinations, an address or a tax id.
-type InformationRequest struct {
+type Request struct {
 	ID                   string               `json:"id"`
 	LegalEntityID        string               `json:"legalEntityId"`
 	ContactID            string               `json:"contactId"`
@@ -65,16 +65,16 @@ const (
 	indexInfoContact = "info.contact"
 	indexInfoLE      = "info.le"
 	indexInfoToken   = "info.token"
-	// InfoSubmitEvent is the scheduled event of a scenario's "the contact
+	// SubmitEvent is the scheduled event of a scenario's "the contact
 	// submits" (RunScheduledSubmission).
-	InfoSubmitEvent        = "information_request.submit"
+	SubmitEvent            = "information_request.submit"
 	emailInformationReqest = "information_request"
 )
 
 // EmailInformationRequest is the outbox kind of an information request.
 const EmailInformationRequest = emailInformationReqest
 
-func infoIndexes(ir *InformationRequest) []string {
+func infoIndexes(ir *Request) []string {
 	at, seq := store.Millis(ir.CreatedAt), store.Seq(ir.Seq)
 	return []string{
 		kernel.IndexKey(indexInfoContact, ir.ContactID, at, seq, ir.ID),
@@ -83,8 +83,8 @@ func infoIndexes(ir *InformationRequest) []string {
 	}
 }
 
-// InfoRequestInput is a validated create request.
-type InfoRequestInput struct {
+// Input is a validated create request.
+type Input struct {
 	ContactID            string
 	RequestedInformation RequestedInformation
 	RequesterName        string
@@ -99,13 +99,13 @@ func FormPath(worldID, token string) string {
 }
 
 // PendingInfoRequest finds the contact's pending request, if any.
-func PendingInfoRequest(op *kernel.Op, contactID string) (*InformationRequest, error) {
-	reqs, err := kernel.All[InformationRequest](op, kindInfoRequest, kernel.IndexPrefix(indexInfoContact, contactID))
+func PendingInfoRequest(op *kernel.Op, contactID string) (*Request, error) {
+	reqs, err := kernel.All[Request](op, kindInfoRequest, kernel.IndexPrefix(indexInfoContact, contactID))
 	if err != nil {
 		return nil, err
 	}
 	for i := range reqs {
-		if reqs[i].Status == InfoPending {
+		if reqs[i].Status == StatusPending {
 			return &reqs[i], nil
 		}
 	}
@@ -115,9 +115,9 @@ func PendingInfoRequest(op *kernel.Op, contactID string) (*InformationRequest, e
 // CreateInformationRequest checks the contact, enforces one pending request
 // per contact, stores the request and emails the contact (and cc) the link
 // to the secure form.
-func CreateInformationRequest(op *kernel.Op, a *kernel.Actor, in InfoRequestInput) (*InformationRequest, error) {
+func CreateInformationRequest(op *kernel.Op, a *kernel.Actor, in Input) (*Request, error) {
 	var c parties.Contact
-	ok, err := op.Get(kernel.KindContact, in.ContactID, &c)
+	ok, err := op.Get(parties.KindContact, in.ContactID, &c)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func CreateInformationRequest(op *kernel.Op, a *kernel.Actor, in InfoRequestInpu
 			With("id", c.ID).
 			With("pendingInformationRequestId", pending.ID)
 	}
-	id, err := op.NewID(kernel.PrefixInfoRequest)
+	id, err := op.NewID(Prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func CreateInformationRequest(op *kernel.Op, a *kernel.Actor, in InfoRequestInpu
 	if cc == nil {
 		cc = []string{}
 	}
-	ir := &InformationRequest{ID: id, LegalEntityID: a.LegalEntityID(), ContactID: c.ID, Status: InfoPending,
+	ir := &Request{ID: id, LegalEntityID: a.LegalEntityID(), ContactID: c.ID, Status: StatusPending,
 		RequestedInformation: in.RequestedInformation, SentToEmail: c.RecipientEmail, CCEmails: cc,
 		RequesterName: in.RequesterName, Note: in.Note, SentAt: op.Now, CreatedAt: op.Now, Seq: seq,
 		FormToken: kernel.DeriveID(op.W.Seed, "ifr_", seq)}
@@ -160,18 +160,18 @@ func CreateInformationRequest(op *kernel.Op, a *kernel.Actor, in InfoRequestInpu
 }
 
 // InfoRequest loads a request by id.
-func InfoRequest(op *kernel.Op, id string) (*InformationRequest, bool, error) {
-	var ir InformationRequest
+func InfoRequest(op *kernel.Op, id string) (*Request, bool, error) {
+	var ir Request
 	ok, err := op.Get(kindInfoRequest, id, &ir)
 	return &ir, ok, err
 }
 
 // InfoRequestByToken finds a request by its form token.
-func InfoRequestByToken(op *kernel.Op, token string) (*InformationRequest, bool, error) {
+func InfoRequestByToken(op *kernel.Op, token string) (*Request, bool, error) {
 	if token == "" || strings.ContainsRune(token, '\x1f') {
 		return nil, false, nil
 	}
-	p, err := kernel.List[InformationRequest](op, kindInfoRequest, kernel.IndexPrefix(indexInfoToken, token),
+	p, err := kernel.List[Request](op, kindInfoRequest, kernel.IndexPrefix(indexInfoToken, token),
 		kernel.PageRequest{Size: 1}, nil)
 	if err != nil || len(p.Items) == 0 {
 		return nil, false, err
@@ -179,24 +179,24 @@ func InfoRequestByToken(op *kernel.Op, token string) (*InformationRequest, bool,
 	return &p.Items[0], true, nil
 }
 
-// InfoRequests lists a legal entity's requests, newest first ("" for every
+// List lists a legal entity's requests, newest first ("" for every
 // legal entity).
-func InfoRequests(
+func List(
 	op *kernel.Op,
 	legalEntityID string,
 	req kernel.PageRequest,
-) (kernel.Page[InformationRequest], error) {
+) (kernel.Page[Request], error) {
 	req.Desc = true
 	prefix := kernel.IndexPrefix(indexInfoLE)
 	if legalEntityID != "" {
 		prefix = kernel.IndexPrefix(indexInfoLE, legalEntityID)
 	}
-	return kernel.List[InformationRequest](op, kindInfoRequest, prefix, req, nil)
+	return kernel.List[Request](op, kindInfoRequest, prefix, req, nil)
 }
 
 // CancelInformationRequest cancels a pending request; its queued transfers
 // are canceled with it.
-func CancelInformationRequest(op *kernel.Op, id string) (*InformationRequest, error) {
+func CancelInformationRequest(op *kernel.Op, id string) (*Request, error) {
 	ir, ok, err := InfoRequest(op, id)
 	if err != nil {
 		return nil, err
@@ -204,20 +204,20 @@ func CancelInformationRequest(op *kernel.Op, id string) (*InformationRequest, er
 	if !ok {
 		return nil, kernel.NotFound("information request", "id", id)
 	}
-	if ir.Status != InfoPending {
+	if ir.Status != StatusPending {
 		return nil, kernel.Errorf(kernel.CodeConflict, "information request %s is %s; only a pending one can be canceled",
 			id, ir.Status).
 			With("status", ir.Status)
 	}
 	now := op.Now
-	ir.Status, ir.CanceledAt = InfoCanceled, &now
+	ir.Status, ir.CanceledAt = StatusCanceled, &now
 	if err := cancelQueuedACH(op, ir); err != nil {
 		return nil, err
 	}
 	return ir, op.Save(kindInfoRequest, ir.ID, ir, infoIndexes(ir)...)
 }
 
-func emailInfoRequest(op *kernel.Op, company string, c *parties.Contact, ir *InformationRequest) error {
+func emailInfoRequest(op *kernel.Op, company string, c *parties.Contact, ir *Request) error {
 	link := FormPath(op.W.ID, ir.FormToken)
 	asked := DescribeRequested(ir.RequestedInformation)
 	note := ""
@@ -306,19 +306,19 @@ func infoEmailHTML(contact, requester, company, asked, link, note string) string
 	return body + `<p style="color:#666">Sent by the Slash sandbox: nothing left this machine.</p></body></html>`
 }
 
-// InfoParties names the legal entity and the contact of a request.
-func InfoParties(op *kernel.Op, ir *InformationRequest) (legalEntity, contact string, err error) {
+// Parties names the legal entity and the contact of a request.
+func Parties(op *kernel.Op, ir *Request) (legalEntity, contact string, err error) {
 	var le kernel.LegalEntity
 	var c parties.Contact
-	if _, err = op.Get(kernel.KindLegalEntity, ir.LegalEntityID, &le); err != nil {
+	if _, err = op.Get(kernel.LegalEntities.Name, ir.LegalEntityID, &le); err != nil {
 		return "", "", err
 	}
-	_, err = op.Get(kernel.KindContact, ir.ContactID, &c)
+	_, err = op.Get(parties.KindContact, ir.ContactID, &c)
 	return le.Name, c.Name, err
 }
 
 // DestinationsOf lists a contact's destinations in creation order.
 func DestinationsOf(op *kernel.Op, contactID string) ([]parties.Destination, error) {
-	return kernel.All[parties.Destination](op, kernel.KindDestination,
+	return kernel.All[parties.Destination](op, parties.KindDestination,
 		kernel.IndexPrefix(parties.IndexDestContact, contactID))
 }

@@ -52,17 +52,17 @@ func wantError(t *testing.T, err error, code kernel.Code, details map[string]str
 func ptr[T any](v T) *T { return &v }
 
 // ask is a request to a contact for a US bank account and an address.
-func ask(contactID string) inforequests.InfoRequestInput {
-	return inforequests.InfoRequestInput{ContactID: contactID, RequesterName: "Alice Chen",
+func ask(contactID string) inforequests.Input {
+	return inforequests.Input{ContactID: contactID, RequesterName: "Alice Chen",
 		RequestedInformation: inforequests.RequestedInformation{DestinationTypes: []string{"bank_account"},
 			Address: ptr(true)},
 		CCEmails: []string{"alice@acme.test"}, Note: ptr("Moving payments to ACH.")}
 }
 
 // request creates a request as Acme.
-func request(t *testing.T, w *kernel.World, in inforequests.InfoRequestInput) *inforequests.InformationRequest {
+func request(t *testing.T, w *kernel.World, in inforequests.Input) *inforequests.Request {
 	t.Helper()
-	var ir *inforequests.InformationRequest
+	var ir *inforequests.Request
 	must(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		ir, err = inforequests.CreateInformationRequest(op, a, in)
@@ -72,9 +72,9 @@ func request(t *testing.T, w *kernel.World, in inforequests.InfoRequestInput) *i
 }
 
 // stored reads a request as it is stored now.
-func stored(t *testing.T, w *kernel.World, id string) *inforequests.InformationRequest {
+func stored(t *testing.T, w *kernel.World, id string) *inforequests.Request {
 	t.Helper()
-	var ir *inforequests.InformationRequest
+	var ir *inforequests.Request
 	must(t, w.View(func(op *kernel.Op) error {
 		var err error
 		ir, _, err = inforequests.InfoRequest(op, id)
@@ -88,7 +88,7 @@ func stored(t *testing.T, w *kernel.World, id string) *inforequests.InformationR
 func TestCreateInformationRequestEmailsTheForm(t *testing.T) {
 	w := demo(t)
 	ir := request(t, w, ask("le_c_pixelforge"))
-	if !strings.HasPrefix(ir.ID, "le_c_info_req_") || ir.Status != inforequests.InfoPending ||
+	if !strings.HasPrefix(ir.ID, "le_c_info_req_") || ir.Status != inforequests.StatusPending ||
 		ir.SentToEmail != "hello@pixelforge.test" || !ir.SentAt.Equal(w.Now()) || ir.FirstSubmittedAt != nil {
 		t.Errorf("created %+v", ir)
 	}
@@ -154,7 +154,7 @@ func TestCreateInformationRequestRefuses(t *testing.T) {
 		_, err := inforequests.CancelInformationRequest(op, pendingID)
 		return err
 	}))
-	if ir := request(t, w, ask("le_c_brightside")); ir.Status != inforequests.InfoPending {
+	if ir := request(t, w, ask("le_c_brightside")); ir.Status != inforequests.StatusPending {
 		t.Errorf("a new request after the cancel is %s", ir.Status)
 	}
 }

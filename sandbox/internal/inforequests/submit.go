@@ -16,7 +16,7 @@ type Submission struct {
 	BankAccount       *BankAccountDetails `json:"bankAccount,omitempty"`
 	InternationalWire *WireDetails        `json:"internationalWire,omitempty"`
 	CryptoAddress     *CryptoDetails      `json:"cryptoAddress,omitempty"`
-	Address           *kernel.Address     `json:"address,omitempty"`
+	Address           *parties.Address    `json:"address,omitempty"`
 	Tax               *TaxDetails         `json:"tax,omitempty"`
 }
 
@@ -128,7 +128,7 @@ func (b *BankAccountDetails) check(d map[string]string) {
 	if strings.TrimSpace(b.HolderName) == "" {
 		d["bankAccount.holderName"] = "enter the account holder's name"
 	}
-	if !kernel.RoutingNumberValid(b.RoutingNumber) {
+	if !parties.RoutingNumberValid(b.RoutingNumber) {
 		d["bankAccount.routingNumber"] = "not a valid 9-digit ABA routing number (checksum)"
 	}
 	if !accountNumber.MatchString(b.AccountNumber) {
@@ -152,7 +152,7 @@ func (w *WireDetails) check(d map[string]string) {
 	if strings.TrimSpace(w.BankName) == "" {
 		d["internationalWire.bankName"] = "enter the bank's name"
 	}
-	if !kernel.IsCountryCode(strings.ToUpper(w.BankCountry)) {
+	if !parties.IsCountryCode(strings.ToUpper(w.BankCountry)) {
 		d["internationalWire.bankCountry"] = "must be a two-letter country code"
 	}
 }
@@ -169,14 +169,14 @@ func (c *CryptoDetails) check(d map[string]string) {
 }
 
 // checkFormAddress checks the form's address section.
-func checkFormAddress(a *kernel.Address, d map[string]string) {
+func checkFormAddress(a *parties.Address, d map[string]string) {
 	for field, v := range map[string]string{"addressLine": a.AddressLine, "addressCity": a.AddressCity,
 		"addressState": a.AddressState} {
 		if strings.TrimSpace(v) == "" {
 			d["address."+field] = "required"
 		}
 	}
-	if !kernel.IsCountryCode(a.AddressCountry) {
+	if !parties.IsCountryCode(a.AddressCountry) {
 		d["address.addressCountry"] = "must be a two-letter country code"
 	}
 	if a.AddressCountry == "US" && !usZip.MatchString(a.AddressZip) {
@@ -215,7 +215,7 @@ func NeverSubmits(email string) bool { return strings.HasPrefix(strings.ToLower(
 // request: destinations are stored on the contact, the address and tax id
 // on the contact itself, and queued transfers are released. A nil
 // submission is filled with generated, valid details.
-func SubmitInformation(op *kernel.Op, id string, s *Submission) (*InformationRequest, error) {
+func SubmitInformation(op *kernel.Op, id string, s *Submission) (*Request, error) {
 	ir, ok, err := InfoRequest(op, id)
 	if err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ func SubmitInformation(op *kernel.Op, id string, s *Submission) (*InformationReq
 	if !ok {
 		return nil, kernel.NotFound("information request", "informationRequestId", id)
 	}
-	if ir.Status == InfoCanceled {
+	if ir.Status == StatusCanceled {
 		return nil, kernel.Errorf(kernel.CodeConflict, "information request %s was canceled", id).With("status", ir.Status)
 	}
 	if s == nil {
@@ -243,7 +243,7 @@ func SubmitInformation(op *kernel.Op, id string, s *Submission) (*InformationReq
 	if ir.FirstSubmittedAt == nil {
 		ir.FirstSubmittedAt = &now
 	}
-	ir.LastSubmittedAt, ir.Status = &now, InfoSubmitted
+	ir.LastSubmittedAt, ir.Status = &now, StatusSubmitted
 	if err := releaseQueuedACH(op, ir, dests); err != nil {
 		return nil, err
 	}
@@ -251,9 +251,9 @@ func SubmitInformation(op *kernel.Op, id string, s *Submission) (*InformationReq
 }
 
 // storeSubmission writes the submitted details onto the contact.
-func storeSubmission(op *kernel.Op, ir *InformationRequest, s *Submission) ([]*parties.Destination, error) {
+func storeSubmission(op *kernel.Op, ir *Request, s *Submission) ([]*parties.Destination, error) {
 	var c parties.Contact
-	ok, err := op.Get(kernel.KindContact, ir.ContactID, &c)
+	ok, err := op.Get(parties.KindContact, ir.ContactID, &c)
 	if err != nil {
 		return nil, fmt.Errorf("contact %s of request %s: %w", ir.ContactID, ir.ID, err)
 	}
@@ -292,18 +292,18 @@ func storeSubmission(op *kernel.Op, ir *InformationRequest, s *Submission) ([]*p
 		data["tax"] = map[string]string{"type": s.Tax.Type, "number": s.Tax.Number}
 		c.Data, _ = json.Marshal(data)
 	}
-	return dests, op.Save(kernel.KindContact, c.ID, &c, parties.ContactIndexes(&c)...)
+	return dests, op.Save(parties.KindContact, c.ID, &c, parties.ContactIndexes(&c)...)
 }
 
 // generatedSubmission makes valid details for every requested item.
-func generatedSubmission(op *kernel.Op, ir *InformationRequest) *Submission {
+func generatedSubmission(op *kernel.Op, ir *Request) *Submission {
 	f := op.W.Faker("info-submission:"+ir.ID, ir.Seq)
 	r := ir.RequestedInformation
 	s := &Submission{}
 	if r.Wants(parties.DestinationACH) {
 		s.BankAccount = &BankAccountDetails{
 			HolderName:    f.Company(),
-			RoutingNumber: kernel.RoutingNumber(f),
+			RoutingNumber: parties.RoutingNumber(f),
 			AccountNumber: f.DigitN(12),
 			AccountType:   "checking",
 			BankName:      "Chase",
@@ -322,7 +322,7 @@ func generatedSubmission(op *kernel.Op, ir *InformationRequest) *Submission {
 		s.CryptoAddress = &CryptoDetails{Address: "0x" + f.HexUint(160)[2:], Chain: "ethereum", Currency: "usdc"}
 	}
 	if r.Address != nil && *r.Address {
-		s.Address = &kernel.Address{
+		s.Address = &parties.Address{
 			AddressLine:    f.Street(),
 			AddressCity:    f.City(),
 			AddressState:   f.StateAbr(),

@@ -17,8 +17,8 @@ func bank() *inforequests.BankAccountDetails {
 }
 
 // address is a valid US address answer.
-func address() *kernel.Address {
-	return &kernel.Address{AddressLine: "12 Elm St", AddressCity: "Austin", AddressState: "TX", AddressZip: "78701",
+func address() *parties.Address {
+	return &parties.Address{AddressLine: "12 Elm St", AddressCity: "Austin", AddressState: "TX", AddressZip: "78701",
 		AddressCountry: "US"}
 }
 
@@ -42,7 +42,7 @@ func TestSubmissionValidate(t *testing.T) {
 			BankAccount: func() *inforequests.BankAccountDetails { b := bank(); b.AccountType = "mm"; return b }()},
 			"bankAccount.accountType", "choose checking or savings"},
 		{"a US ZIP of four digits", bankAndAddress, inforequests.Submission{BankAccount: bank(),
-			Address: func() *kernel.Address { a := address(); a.AddressZip = "7870"; return a }()},
+			Address: func() *parties.Address { a := address(); a.AddressZip = "7870"; return a }()},
 			"address.addressZip", "must be a US ZIP code (12345 or 12345-6789)"},
 		{"an IBAN with a wrong checksum", inforequests.RequestedInformation{DestinationTypes: []string{
 			"international_wire"}}, inforequests.Submission{InternationalWire: &inforequests.WireDetails{
@@ -74,9 +74,9 @@ func TestSubmissionValidate(t *testing.T) {
 
 // pendingBrightside is the demo's pending request to Brightside and the
 // ACH queued on it.
-func pendingBrightside(t *testing.T, w *kernel.World) (*inforequests.InformationRequest, *ledger.Transaction) {
+func pendingBrightside(t *testing.T, w *kernel.World) (*inforequests.Request, *ledger.Transaction) {
 	t.Helper()
-	var ir *inforequests.InformationRequest
+	var ir *inforequests.Request
 	var txn *ledger.Transaction
 	must(t, w.View(func(op *kernel.Op) error {
 		var err error
@@ -128,7 +128,7 @@ func TestSubmittingReleasesTheQueuedACH(t *testing.T) {
 		return err
 	}))
 	got := stored(t, w, ir.ID)
-	if got.Status != inforequests.InfoSubmitted || got.FirstSubmittedAt == nil ||
+	if got.Status != inforequests.StatusSubmitted || got.FirstSubmittedAt == nil ||
 		!got.FirstSubmittedAt.Equal(submittedAt) || !got.LastSubmittedAt.Equal(submittedAt) {
 		t.Errorf("after the answer: %s, first %v, last %v; want submitted at %v", got.Status, got.FirstSubmittedAt,
 			got.LastSubmittedAt, submittedAt)
@@ -140,7 +140,7 @@ func TestSubmittingReleasesTheQueuedACH(t *testing.T) {
 			t.Errorf("Brightside's destinations %+v, want the bank account submitted", dests)
 		}
 		var c parties.Contact
-		if _, err := op.Get(kernel.KindContact, "le_c_brightside", &c); err != nil {
+		if _, err := op.Get(parties.KindContact, "le_c_brightside", &c); err != nil {
 			return err
 		}
 		if c.Address == nil || c.Address.AddressCity != "Austin" {
@@ -178,7 +178,7 @@ func TestAWrongAnswerLeavesTheRequestPending(t *testing.T) {
 		return err
 	})
 	wantError(t, err, kernel.CodeInvalidRequest, map[string]string{"bankAccount.accountNumber": "must be 4 to 17 digits"})
-	if got := stored(t, w, ir.ID); got.Status != inforequests.InfoPending || got.FirstSubmittedAt != nil {
+	if got := stored(t, w, ir.ID); got.Status != inforequests.StatusPending || got.FirstSubmittedAt != nil {
 		t.Errorf("after a refused answer the request is %s, first submitted %v", got.Status, got.FirstSubmittedAt)
 	}
 	if got := transaction(t, w, held.ID); got.DetailedStatus != "pending" ||
@@ -196,7 +196,7 @@ func TestCancelingCancelsTheQueuedACH(t *testing.T) {
 		_, err := inforequests.CancelInformationRequest(op, ir.ID)
 		return err
 	}))
-	if got := stored(t, w, ir.ID); got.Status != inforequests.InfoCanceled || got.CanceledAt == nil {
+	if got := stored(t, w, ir.ID); got.Status != inforequests.StatusCanceled || got.CanceledAt == nil {
 		t.Errorf("canceled request %s, canceledAt %v", got.Status, got.CanceledAt)
 	}
 	if got := transaction(t, w, held.ID); got.DetailedStatus != "canceled" {
@@ -233,7 +233,7 @@ func TestSendQueuedACH(t *testing.T) {
 		})
 		return rt, err
 	}
-	taxOnly := request(t, w, inforequests.InfoRequestInput{ContactID: "le_c_pixelforge", RequesterName: "Alice",
+	taxOnly := request(t, w, inforequests.Input{ContactID: "le_c_pixelforge", RequesterName: "Alice",
 		RequestedInformation: inforequests.RequestedInformation{Tax: ptr(true)}})
 	_, err := send("sk_sandbox_acme", taxOnly.ID, 1000)
 	wantError(t, err, kernel.CodeInvalidRequest, map[string]string{
@@ -270,18 +270,18 @@ func TestGeneratedAnswers(t *testing.T) {
 		_, err := inforequests.SubmitInformation(op, never.ID, nil)
 		return err
 	}), kernel.CodeConflict, nil)
-	if got := stored(t, w, never.ID); got.Status != inforequests.InfoPending {
+	if got := stored(t, w, never.ID); got.Status != inforequests.StatusPending {
 		t.Errorf("the request to never@quiet.test is %s, want pending", got.Status)
 	}
 
-	ir := request(t, w, inforequests.InfoRequestInput{ContactID: "le_c_pixelforge", RequesterName: "Alice",
+	ir := request(t, w, inforequests.Input{ContactID: "le_c_pixelforge", RequesterName: "Alice",
 		RequestedInformation: inforequests.RequestedInformation{DestinationTypes: []string{"bank_account",
 			"international_wire", "crypto_address"}, Address: ptr(true), Tax: ptr(true)}})
 	must(t, w.Update(func(op *kernel.Op) error {
 		_, err := inforequests.SubmitInformation(op, ir.ID, nil)
 		return err
 	}))
-	if got := stored(t, w, ir.ID); got.Status != inforequests.InfoSubmitted {
+	if got := stored(t, w, ir.ID); got.Status != inforequests.StatusSubmitted {
 		t.Errorf("the generated answer left the request %s", got.Status)
 	}
 	must(t, w.View(func(op *kernel.Op) error {

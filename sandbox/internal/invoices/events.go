@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
 // Scheduled event kinds of invoices.
 const (
-	EventInvoiceSend    = "invoice.send"
-	EventInvoiceOverdue = "invoice.overdue"
-	EventInvoiceRemind  = "invoice.remind"
+	EventSend    = "invoice.send"
+	EventOverdue = "invoice.overdue"
+	EventRemind  = "invoice.remind"
 )
 
 // Reminder timings: automatic reminders go out when an invoice becomes
@@ -29,11 +30,11 @@ type invoicePayload struct {
 	InvoiceID string `json:"invoiceId"`
 }
 
-// InvoiceOverdueAt is when an invoice becomes overdue: the first instant
+// OverdueAt is when an invoice becomes overdue: the first instant
 // after its due date, in its time zone.
-func InvoiceOverdueAt(inv *Invoice) time.Time {
+func OverdueAt(inv *Invoice) time.Time {
 	loc := inv.Location()
-	return kernel.CalDateOf(inv.DueAt, loc).AddDays(1).Start(loc)
+	return CalDateOf(inv.DueAt, loc).AddDays(1).Start(loc)
 }
 
 // Location is the invoice's time zone (UTC when it cannot be loaded).
@@ -70,15 +71,15 @@ func (inv *Invoice) NextAutoReminderAt() *time.Time {
 // next automatic reminder. Unchanged events are kept; others are canceled.
 func planInvoiceEvents(op *kernel.Op, inv *Invoice) error {
 	want := map[string]EventRef{}
-	if inv.Status == InvoiceScheduled && inv.ScheduledSendDate != nil {
-		want["send"] = EventRef{Kind: EventInvoiceSend, At: *inv.ScheduledSendDate}
+	if inv.Status == StatusScheduled && inv.ScheduledSendDate != nil {
+		want["send"] = EventRef{Kind: EventSend, At: *inv.ScheduledSendDate}
 	}
 	if inv.Open() {
-		due := InvoiceOverdueAt(inv)
+		due := OverdueAt(inv)
 		if op.Now.Before(due) {
-			want["due"] = EventRef{Kind: EventInvoiceOverdue, At: due}
+			want["due"] = EventRef{Kind: EventOverdue, At: due}
 		} else {
-			want["due"] = EventRef{Kind: EventInvoiceRemind, At: nextReminderAt(due, op.Now)}
+			want["due"] = EventRef{Kind: EventRemind, At: nextReminderAt(due, op.Now)}
 		}
 	}
 	if inv.Events == nil {
@@ -115,7 +116,7 @@ func eventInvoice(op *kernel.Op, ev *kernel.Event) (*Invoice, error) {
 		return nil, err
 	}
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, p.InvoiceID, &inv)
+	ok, err := op.Get(Kind, p.InvoiceID, &inv)
 	if err != nil {
 		return nil, fmt.Errorf("invoice %s: not found (%w)", p.InvoiceID, err)
 	}
@@ -130,73 +131,73 @@ func eventInvoice(op *kernel.Op, ev *kernel.Event) (*Invoice, error) {
 	return &inv, nil
 }
 
-// RunInvoiceSend sends a scheduled invoice on its send date.
-func RunInvoiceSend(op *kernel.Op, ev *kernel.Event) (string, error) {
+// RunSend sends a scheduled invoice on its send date.
+func RunSend(op *kernel.Op, ev *kernel.Event) (string, error) {
 	inv, err := eventInvoice(op, ev)
 	if err != nil {
 		return "", err
 	}
-	if inv.Status != InvoiceScheduled {
+	if inv.Status != StatusScheduled {
 		return fmt.Sprintf("invoice %s already %s", inv.Number, inv.Status), nil
 	}
 	refreshInvoice(op, inv)
 	if err := deliverInvoice(op, inv); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("invoice %s sent to %s: %s", inv.Number, inv.BilledTo.Email, inv.Status), StoreInvoice(op, inv)
+	return fmt.Sprintf("invoice %s sent to %s: %s", inv.Number, inv.BilledTo.Email, inv.Status), Store(op, inv)
 }
 
-// RunInvoiceDue makes an open invoice overdue once its due date has passed
+// RunDue makes an open invoice overdue once its due date has passed
 // and sends the automatic reminder.
-func RunInvoiceDue(op *kernel.Op, ev *kernel.Event) (string, error) {
+func RunDue(op *kernel.Op, ev *kernel.Event) (string, error) {
 	inv, err := eventInvoice(op, ev)
 	if err != nil {
 		return "", err
 	}
 	refreshInvoice(op, inv)
 	summary := fmt.Sprintf("invoice %s is %s", inv.Number, inv.Status)
-	if inv.Open() && inv.Status != InvoiceScheduled && !op.Now.Before(InvoiceOverdueAt(inv)) {
+	if inv.Open() && inv.Status != StatusScheduled && !op.Now.Before(OverdueAt(inv)) {
 		if err := remindInvoice(op, inv); err != nil {
 			return "", err
 		}
 		summary += "; reminder sent to " + inv.BilledTo.Email
 	}
-	return summary, StoreInvoice(op, inv)
+	return summary, Store(op, inv)
 }
 
 // deliverInvoice records that an invoice was sent and emails it.
 func deliverInvoice(op *kernel.Op, inv *Invoice) error {
 	now := op.Now
 	inv.SentAt = &now
-	return emailInvoice(op, inv, kernel.EmailInvoice)
+	return emailInvoice(op, inv, MessageInvoice)
 }
 
-// EmailInvoice puts an invoice's email in the outbox, as sending it did: a
+// Email puts an invoice's email in the outbox, as sending it did: a
 // scenario's sent invoices were sent before the world started.
-func EmailInvoice(op *kernel.Op, inv *Invoice) error {
-	return emailInvoice(op, inv, kernel.EmailInvoice)
+func Email(op *kernel.Op, inv *Invoice) error {
+	return emailInvoice(op, inv, MessageInvoice)
 }
 
 // remindInvoice emails a reminder and remembers when.
 func remindInvoice(op *kernel.Op, inv *Invoice) error {
 	now := op.Now
 	inv.LastReminderAt = &now
-	return emailInvoice(op, inv, kernel.EmailInvoiceReminder)
+	return emailInvoice(op, inv, MessageReminder)
 }
 
-// RemindInvoice sends a reminder for one of the actor's sent, open
+// Remind sends a reminder for one of the actor's sent, open
 // invoices. It reports false, writing nothing, within ReminderCooldown of
 // the previous reminder.
-func RemindInvoice(op *kernel.Op, a *kernel.Actor, id string) (bool, error) {
+func Remind(op *kernel.Op, a *kernel.Actor, id string) (bool, error) {
 	inv, err := InvoiceOf(op, a, id)
 	if err != nil {
 		return false, err
 	}
 	switch inv.Status {
-	case InvoiceScheduled:
+	case StatusScheduled:
 		return false, kernel.Errorf(kernel.CodeConflict, "invoice %s is scheduled and has not been sent yet", id).
 			With("status", inv.Status)
-	case InvoicePaid, InvoiceVoid:
+	case StatusPaid, StatusVoid:
 		return false, kernel.Errorf(kernel.CodeConflict, "invoice %s is %s; there is nothing to remind about", id,
 			inv.Status).
 			With("status", inv.Status)
@@ -207,24 +208,24 @@ func RemindInvoice(op *kernel.Op, a *kernel.Actor, id string) (bool, error) {
 	if err := remindInvoice(op, inv); err != nil {
 		return false, err
 	}
-	return true, StoreInvoice(op, inv)
+	return true, Store(op, inv)
 }
 
 // emailInvoice puts an invoice or reminder email in the outbox.
 func emailInvoice(op *kernel.Op, inv *Invoice, kind string) error {
-	s, err := InvoiceSettingsOf(op, inv.LegalEntityID)
+	s, err := SettingsOf(op, inv.LegalEntityID)
 	if err != nil {
 		return err
 	}
 	loc := inv.Location()
-	due := kernel.CalDateOf(inv.DueAt, loc).String()
-	owed := kernel.FormatCents(inv.TotalCents() - inv.CollectedCents)
+	due := CalDateOf(inv.DueAt, loc).String()
+	owed := ledger.FormatCents(inv.TotalCents() - inv.CollectedCents)
 	link := kernel.SandboxPath(op.W.ID, "/documents/"+inv.DocumentID)
 	subject := fmt.Sprintf("Invoice %s from %s", inv.Number, s.CompanyName)
 	lead := fmt.Sprintf("%s sent you invoice %s for %s, due %s.", s.CompanyName, inv.Number, owed, due)
-	if kind == kernel.EmailInvoiceReminder {
+	if kind == MessageReminder {
 		state := "is due " + due
-		if inv.Status == InvoiceOverdue || !op.Now.Before(InvoiceOverdueAt(inv)) {
+		if inv.Status == StatusOverdue || !op.Now.Before(OverdueAt(inv)) {
 			state = "was due " + due + " and is overdue"
 		}
 		subject = fmt.Sprintf("Reminder: invoice %s from %s %s", inv.Number, s.CompanyName, state)
@@ -245,14 +246,14 @@ func emailInvoice(op *kernel.Op, inv *Invoice, kind string) error {
 // renderInvoice renders an invoice as a small HTML document.
 func renderInvoice(op *kernel.Op, id string) ([]byte, error) {
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, id, &inv)
+	ok, err := op.Get(Kind, id, &inv)
 	if err != nil {
 		return nil, fmt.Errorf("invoice %s: not found (%w)", id, err)
 	}
 	if !ok {
 		return nil, fmt.Errorf("invoice %s: not found", id)
 	}
-	s, err := InvoiceSettingsOf(op, inv.LegalEntityID)
+	s, err := SettingsOf(op, inv.LegalEntityID)
 	if err != nil {
 		return nil, err
 	}
@@ -263,16 +264,16 @@ func renderInvoice(op *kernel.Op, id string) ([]byte, error) {
 		e(inv.Number))
 	fmt.Fprintf(&b, "<h1>%s</h1><p>Invoice %s &middot; %s</p>", e(s.CompanyName), e(inv.Number), e(inv.Status))
 	fmt.Fprintf(&b, "<p>Billed to %s &lt;%s&gt;<br>Issued %s &middot; Due %s</p><table>", e(inv.BilledTo.Name),
-		e(inv.BilledTo.Email), kernel.CalDateOf(inv.IssuedAt, loc), kernel.CalDateOf(inv.DueAt, loc))
+		e(inv.BilledTo.Email), CalDateOf(inv.IssuedAt, loc), CalDateOf(inv.DueAt, loc))
 	for _, li := range inv.LineItems {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%g</td><td>%s</td></tr>", e(li.Name), li.Quantity,
-			kernel.FormatCents(li.PriceCents))
+			ledger.FormatCents(li.PriceCents))
 	}
 	sums := inv.Sums()
 	fmt.Fprintf(&b,
 		"</table><p>Subtotal %s &middot; Discount %s &middot; Tax %s &middot; <strong>Total %s</strong> &middot; Paid %s</p>",
-		kernel.FormatCents(sums.Subtotal), kernel.FormatCents(sums.Discount), kernel.FormatCents(sums.Tax),
-		kernel.FormatCents(sums.Total), kernel.FormatCents(inv.CollectedCents))
+		ledger.FormatCents(sums.Subtotal), ledger.FormatCents(sums.Discount), ledger.FormatCents(sums.Tax),
+		ledger.FormatCents(sums.Total), ledger.FormatCents(inv.CollectedCents))
 	if inv.Memo != "" {
 		fmt.Fprintf(&b, "<p>%s</p>", e(inv.Memo))
 	}

@@ -43,7 +43,7 @@ func TestOverdueAndRemindersFollowTheClock(t *testing.T) {
 	w := demo(t)
 	inv := create(t, w, input("ACME-2101", "2026-06-15", "2026-06-17"))
 	overdueAt := at(t, "2026-06-18T04:00:00Z") // midnight in New York
-	if got := invoices.InvoiceOverdueAt(inv); !got.Equal(overdueAt) {
+	if got := invoices.OverdueAt(inv); !got.Equal(overdueAt) {
 		t.Fatalf("InvoiceOverdueAt = %v, want %v", got, overdueAt)
 	}
 	if next := inv.NextAutoReminderAt(); next == nil || !next.Equal(overdueAt) {
@@ -51,19 +51,19 @@ func TestOverdueAndRemindersFollowTheClock(t *testing.T) {
 	}
 
 	advance(t, w, "2026-06-18T03:59:59Z")
-	if got := load(t, w, inv.ID); got.Status != invoices.InvoiceUnpaid {
+	if got := load(t, w, inv.ID); got.Status != invoices.StatusUnpaid {
 		t.Errorf("a second before: status %s, want unpaid", got.Status)
 	}
-	if n := len(emails(t, w, inv.ID, kernel.EmailInvoiceReminder)); n != 0 {
+	if n := len(emails(t, w, inv.ID, invoices.MessageReminder)); n != 0 {
 		t.Errorf("%d reminders before the invoice is overdue, want 0", n)
 	}
 
 	advance(t, w, "2026-06-18T04:00:00Z")
 	got := load(t, w, inv.ID)
-	if got.Status != invoices.InvoiceOverdue || got.LastReminderAt == nil || !got.LastReminderAt.Equal(overdueAt) {
+	if got.Status != invoices.StatusOverdue || got.LastReminderAt == nil || !got.LastReminderAt.Equal(overdueAt) {
 		t.Errorf("at overdueAt: status %s, last reminder %v; want overdue, %v", got.Status, got.LastReminderAt, overdueAt)
 	}
-	reminders := emails(t, w, inv.ID, kernel.EmailInvoiceReminder)
+	reminders := emails(t, w, inv.ID, invoices.MessageReminder)
 	if len(reminders) != 1 || reminders[0].Subject !=
 		"Reminder: invoice ACME-2101 from Acme Robotics Inc. was due 2026-06-17 and is overdue" {
 		t.Fatalf("reminders %+v, want one saying the invoice is overdue", reminders)
@@ -74,7 +74,7 @@ func TestOverdueAndRemindersFollowTheClock(t *testing.T) {
 	}
 
 	advance(t, w, "2026-06-25T04:00:00Z")
-	if n := len(emails(t, w, inv.ID, kernel.EmailInvoiceReminder)); n != 2 {
+	if n := len(emails(t, w, inv.ID, invoices.MessageReminder)); n != 2 {
 		t.Errorf("%d reminders a week after it fell overdue, want 2", n)
 	}
 }
@@ -89,7 +89,7 @@ func TestManualRemindersWaitADay(t *testing.T) {
 		var sent bool
 		must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
 			var err error
-			sent, err = invoices.RemindInvoice(op, a, inv.ID)
+			sent, err = invoices.Remind(op, a, inv.ID)
 			return err
 		}))
 		return sent
@@ -97,7 +97,7 @@ func TestManualRemindersWaitADay(t *testing.T) {
 	if !remind() {
 		t.Fatal("the first reminder was not sent")
 	}
-	reminders := emails(t, w, inv.ID, kernel.EmailInvoiceReminder)
+	reminders := emails(t, w, inv.ID, invoices.MessageReminder)
 	want := "Reminder: invoice ACME-2102 from Acme Robotics Inc. is due 2026-07-15"
 	if len(reminders) != 1 || reminders[0].Subject != want {
 		t.Fatalf("reminders %+v, want one saying the invoice is due", reminders)
@@ -106,7 +106,7 @@ func TestManualRemindersWaitADay(t *testing.T) {
 	if remind() {
 		t.Error("a second reminder within 24 hours was sent")
 	}
-	if n := len(emails(t, w, inv.ID, kernel.EmailInvoiceReminder)); n != 1 {
+	if n := len(emails(t, w, inv.ID, invoices.MessageReminder)); n != 1 {
 		t.Errorf("%d reminders after the refused one, want 1", n)
 	}
 	advance(t, w, "2026-06-16T14:00:00Z")
@@ -121,7 +121,7 @@ func TestScheduledInvoiceIsSentOnItsIssueDate(t *testing.T) {
 	w := demo(t)
 	inv := create(t, w, input("ACME-2103", "2026-06-18", "2026-07-18"))
 	sendAt := at(t, "2026-06-18T04:00:00Z")
-	if inv.Status != invoices.InvoiceScheduled || inv.SentAt != nil || inv.ScheduledSendDate == nil ||
+	if inv.Status != invoices.StatusScheduled || inv.SentAt != nil || inv.ScheduledSendDate == nil ||
 		!inv.ScheduledSendDate.Equal(sendAt) {
 		t.Fatalf("status %s, sentAt %v, send date %v; want scheduled, unsent, %v", inv.Status, inv.SentAt,
 			inv.ScheduledSendDate, sendAt)
@@ -130,20 +130,20 @@ func TestScheduledInvoiceIsSentOnItsIssueDate(t *testing.T) {
 		t.Errorf("%d emails about a scheduled invoice, want 0", n)
 	}
 	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.RemindInvoice(op, a, inv.ID)
+		_, err := invoices.Remind(op, a, inv.ID)
 		return err
 	}), kernel.CodeConflict, map[string]string{"status": "scheduled"})
 	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, _, err := invoices.SimulateInvoicePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
+		_, _, err := invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
 		return err
 	}), kernel.CodeConflict, map[string]string{"status": "scheduled"})
 
 	advance(t, w, "2026-06-18T04:00:00Z")
 	got := load(t, w, inv.ID)
-	if got.Status != invoices.InvoiceUnpaid || got.SentAt == nil || !got.SentAt.Equal(sendAt) {
+	if got.Status != invoices.StatusUnpaid || got.SentAt == nil || !got.SentAt.Equal(sendAt) {
 		t.Errorf("on its issue date: status %s, sentAt %v; want unpaid, %v", got.Status, got.SentAt, sendAt)
 	}
-	if n := len(emails(t, w, inv.ID, kernel.EmailInvoice)); n != 1 {
+	if n := len(emails(t, w, inv.ID, invoices.MessageInvoice)); n != 1 {
 		t.Errorf("%d invoice emails on its issue date, want 1", n)
 	}
 }

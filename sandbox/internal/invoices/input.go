@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
@@ -45,7 +47,7 @@ func (l *LineItemsInput) check(d map[string]string, path string) {
 		if li.PriceCents == nil {
 			d[p+"/priceCents"] = "required: a non-negative amount in cents"
 		}
-		kernel.CheckAmountOf(d, p+"/priceCents", li.PriceCents, 0)
+		ledger.CheckAmountOf(d, p+"/priceCents", li.PriceCents, 0)
 	}
 	checkAdjustment(d, path+"/discount", l.Discount, true)
 	checkAdjustment(d, path+"/tax", l.Tax, false)
@@ -61,8 +63,8 @@ func (l *LineItemsInput) checkTotal(d map[string]string, path string) {
 	for _, li := range l.LineItems {
 		sub += li.Quantity * float64(*li.PriceCents)
 	}
-	if sub > kernel.MaxAmountCents || invoiceTotals(l.lines(), l.Discount, l.Tax).Total > kernel.MaxAmountCents {
-		d[path] = "the invoice total must be at most " + kernel.FormatCents(kernel.MaxAmountCents)
+	if sub > ledger.MaxAmountCents || invoiceTotals(l.lines(), l.Discount, l.Tax).Total > ledger.MaxAmountCents {
+		d[path] = "the invoice total must be at most " + ledger.FormatCents(ledger.MaxAmountCents)
 	}
 }
 
@@ -70,17 +72,10 @@ func (l *LineItemsInput) checkTotal(d map[string]string, path string) {
 func (l *LineItemsInput) lines() []LineItem {
 	out := make([]LineItem, len(l.LineItems))
 	for i, li := range l.LineItems {
-		out[i] = LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: deref64(li.PriceCents), CatalogID: li.CatalogID}
+		out[i] = LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: jsonshape.Value(li.PriceCents),
+			CatalogID: li.CatalogID}
 	}
 	return out
-}
-
-// deref64 is an optional integer's value, 0 when absent.
-func deref64(n *int64) int64 {
-	if n == nil {
-		return 0
-	}
-	return *n
 }
 
 func checkAdjustment(d map[string]string, path string, a *Adjustment, fixedAllowed bool) {
@@ -99,7 +94,7 @@ func checkAdjustment(d map[string]string, path string, a *Adjustment, fixedAllow
 		if a.AmountCents == nil {
 			d[path+"/amountCents"] = "required: a non-negative amount in cents"
 		}
-		kernel.CheckAmountOf(d, path+"/amountCents", a.AmountCents, 0)
+		ledger.CheckAmountOf(d, path+"/amountCents", a.AmountCents, 0)
 		if a.Percent != nil {
 			d[path+"/percent"] = "does not apply to a fixed discount"
 		}
@@ -110,9 +105,9 @@ func checkAdjustment(d map[string]string, path string, a *Adjustment, fixedAllow
 	}
 }
 
-// InvoiceDetailsInput is the details of an invoice being created or
+// DetailsInput is the details of an invoice being created or
 // updated. Dates are YYYY-MM-DD days in invoiceTz.
-type InvoiceDetailsInput struct {
+type DetailsInput struct {
 	IssuedAt           string          `json:"issuedAt"`
 	DueAt              string          `json:"dueAt"`
 	InvoiceTz          string          `json:"invoiceTz"`
@@ -123,31 +118,31 @@ type InvoiceDetailsInput struct {
 	CCEmails           []string        `json:"ccEmails"`
 
 	loc         *time.Location
-	issued, due kernel.CalDate
+	issued, due CalDate
 }
 
-func (in *InvoiceDetailsInput) check(d map[string]string, path string, update bool) {
+func (in *DetailsInput) check(d map[string]string, path string, update bool) {
 	if in == nil {
 		d[path] = "required"
 		return
 	}
-	loc, err := kernel.InvoiceZone(in.InvoiceTz)
+	loc, err := Zone(in.InvoiceTz)
 	if err != nil {
 		d[path+"/invoiceTz"] = err.Error()
 	}
 	in.loc = loc
 	var ok1, ok2 bool
-	if in.issued, ok1 = kernel.ParseCalDate(in.IssuedAt); !ok1 {
+	if in.issued, ok1 = ParseCalDate(in.IssuedAt); !ok1 {
 		d[path+"/issuedAt"] = "required: a YYYY-MM-DD date"
 	}
-	if in.due, ok2 = kernel.ParseCalDate(in.DueAt); !ok2 {
+	if in.due, ok2 = ParseCalDate(in.DueAt); !ok2 {
 		d[path+"/dueAt"] = "required: a YYYY-MM-DD date"
 	}
 	if ok1 && ok2 && in.due.Before(in.issued) {
 		d[path+"/dueAt"] = "must not be before issuedAt"
 	}
 	in.LineItemsAndTotals.check(d, path+"/lineItemsAndTotals")
-	if p := InvoiceNumberProblem(in.InvoiceNumber); p != "" {
+	if p := NumberProblem(in.InvoiceNumber); p != "" {
 		d[path+"/invoiceNumber"] = p
 	}
 	if in.Memo != nil && (len([]rune(*in.Memo)) < 1 || len([]rune(*in.Memo)) > 500) {
@@ -176,7 +171,7 @@ func checkEmails(d map[string]string, path string, emails []string, max int) {
 }
 
 // apply writes the details onto an invoice.
-func (in *InvoiceDetailsInput) apply(inv *Invoice) {
+func (in *DetailsInput) apply(inv *Invoice) {
 	inv.IssuedAt, inv.DueAt = in.issued.Start(in.loc), in.due.Start(in.loc)
 	inv.Timezone, inv.Number = in.InvoiceTz, in.InvoiceNumber
 	l := in.LineItemsAndTotals
@@ -188,17 +183,17 @@ func (in *InvoiceDetailsInput) apply(inv *Invoice) {
 	inv.BilledTo.CCEmails = in.CCEmails
 }
 
-// InvoiceInput is the body of POST /invoice.
-type InvoiceInput struct {
-	AccountID             string               `json:"accountId"`
-	LegalEntityContactID  *string              `json:"legalEntityContactId,omitempty"`
-	LegalEntityCustomerID string               `json:"legalEntityCustomerId"`
-	Details               *InvoiceDetailsInput `json:"details,omitempty"`
-	PaymentMethods        json.RawMessage      `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
+// Input is the body of POST /invoice.
+type Input struct {
+	AccountID             string          `json:"accountId"`
+	LegalEntityContactID  *string         `json:"legalEntityContactId,omitempty"`
+	LegalEntityCustomerID string          `json:"legalEntityCustomerId"`
+	Details               *DetailsInput   `json:"details,omitempty"`
+	PaymentMethods        json.RawMessage `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
 }
 
 // Validate checks a new invoice's body.
-func (in *InvoiceInput) Validate() error {
+func (in *Input) Validate() error {
 	d := map[string]string{}
 	if strings.TrimSpace(in.AccountID) == "" {
 		d["/accountId"] = "required"
@@ -217,16 +212,16 @@ func (in *InvoiceInput) Validate() error {
 	return nil
 }
 
-// InvoicePatch is the body of PATCH /invoice/{id}.
-type InvoicePatch struct {
-	AccountID      *string              `json:"accountId,omitempty"`
-	Details        *InvoiceDetailsInput `json:"details,omitempty"`
-	PaymentMethods json.RawMessage      `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
+// Patch is the body of PATCH /invoice/{id}.
+type Patch struct {
+	AccountID      *string         `json:"accountId,omitempty"`
+	Details        *DetailsInput   `json:"details,omitempty"`
+	PaymentMethods json.RawMessage `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
 }
 
 // Validate checks an invoice update: details, when given, are whole and
 // carry the version last read.
-func (p *InvoicePatch) Validate() error {
+func (p *Patch) Validate() error {
 	d := map[string]string{}
 	if p.AccountID != nil && strings.TrimSpace(*p.AccountID) == "" {
 		d["/accountId"] = "must not be empty"

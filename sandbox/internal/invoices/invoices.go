@@ -17,22 +17,22 @@ import (
 
 // Invoice statuses.
 const (
-	InvoiceScheduled     = "scheduled"
-	InvoiceUnpaid        = "unpaid"
-	InvoiceOverdue       = "overdue"
-	InvoicePaidPartially = "paid_partially"
-	InvoicePaid          = "paid"
-	InvoiceVoid          = "void"
+	StatusScheduled     = "scheduled"
+	StatusUnpaid        = "unpaid"
+	StatusOverdue       = "overdue"
+	StatusPaidPartially = "paid_partially"
+	StatusPaid          = "paid"
+	StatusVoid          = "void"
 )
 
-// InvoiceStatuses lists every invoice status.
-var InvoiceStatuses = []string{
-	InvoiceScheduled,
-	InvoiceUnpaid,
-	InvoiceOverdue,
-	InvoicePaidPartially,
-	InvoicePaid,
-	InvoiceVoid,
+// Statuses lists every invoice status.
+var Statuses = []string{
+	StatusScheduled,
+	StatusUnpaid,
+	StatusOverdue,
+	StatusPaidPartially,
+	StatusPaid,
+	StatusVoid,
 }
 
 // EventRef names a scheduled event of a record and when it is due.
@@ -53,16 +53,16 @@ type Adjustment struct {
 // BilledTo is who an invoice is addressed to, copied from its customer
 // (or contact) when it is issued.
 type BilledTo struct {
-	Name     string          `json:"name"`
-	Email    string          `json:"email"`
-	Address  *kernel.Address `json:"address,omitempty"`
-	CCEmails []string        `json:"ccEmails,omitempty"`
+	Name     string           `json:"name"`
+	Email    string           `json:"email"`
+	Address  *parties.Address `json:"address,omitempty"`
+	CCEmails []string         `json:"ccEmails,omitempty"`
 }
 
-// InvoicePayment is a transaction linked to an invoice: an internal one
+// Payment is a transaction linked to an invoice: an internal one
 // names a credit on the legal entity's ledger; an external one records a
 // payment made elsewhere.
-type InvoicePayment struct {
+type Payment struct {
 	Type          string          `json:"transactionType"`
 	TransactionID string          `json:"aggregatedTransactionId,omitempty"`
 	PaymentMethod json.RawMessage `json:"paymentMethod,omitempty"`
@@ -70,17 +70,17 @@ type InvoicePayment struct {
 	AmountCents   int64           `json:"amountCents"`
 }
 
-// InvoiceSums are an invoice's amounts in cents.
-type InvoiceSums struct {
+// Sums are an invoice's amounts in cents.
+type Sums struct {
 	Subtotal, Discount, Tax, Total int64
 }
 
-func invoiceTotals(items []LineItem, discount, tax *Adjustment) InvoiceSums {
+func invoiceTotals(items []LineItem, discount, tax *Adjustment) Sums {
 	var sub float64
 	for _, li := range items {
 		sub += li.Quantity * float64(li.PriceCents)
 	}
-	s := InvoiceSums{Subtotal: int64(math.Round(sub))}
+	s := Sums{Subtotal: int64(math.Round(sub))}
 	if discount != nil {
 		if discount.Type == "fixed" && discount.AmountCents != nil {
 			s.Discount = min(*discount.AmountCents, s.Subtotal)
@@ -96,25 +96,25 @@ func invoiceTotals(items []LineItem, discount, tax *Adjustment) InvoiceSums {
 }
 
 // Sums returns the invoice's subtotal, discount, tax and total.
-func (inv *Invoice) Sums() InvoiceSums { return invoiceTotals(inv.LineItems, inv.Discount, inv.Tax) }
+func (inv *Invoice) Sums() Sums { return invoiceTotals(inv.LineItems, inv.Discount, inv.Tax) }
 
 // Open reports whether an invoice still expects money: neither paid nor
 // void.
-func (inv *Invoice) Open() bool { return inv.Status != InvoicePaid && inv.Status != InvoiceVoid }
+func (inv *Invoice) Open() bool { return inv.Status != StatusPaid && inv.Status != StatusVoid }
 
 var invoiceNumberPattern = regexp.MustCompile(`^[A-Z0-9-_]{1,50}$`)
 
-// InvoiceNumberProblem explains why an invoice number is malformed ("" when
+// NumberProblem explains why an invoice number is malformed ("" when
 // it is fine).
-func InvoiceNumberProblem(n string) string {
+func NumberProblem(n string) string {
 	if !invoiceNumberPattern.MatchString(n) {
 		return "must be 1 to 50 characters of A-Z, 0-9, - and _"
 	}
 	return ""
 }
 
-// InvoiceFilter narrows and orders the invoice list.
-type InvoiceFilter struct {
+// Filter narrows and orders the invoice list.
+type Filter struct {
 	Status     string
 	CustomerID string
 	ContactID  string
@@ -124,17 +124,17 @@ type InvoiceFilter struct {
 	Asc  bool
 }
 
-// ListInvoices lists the actor's invoices, newest issue date first unless
+// List lists the actor's invoices, newest issue date first unless
 // the filter says otherwise.
-func ListInvoices(
+func List(
 	op *kernel.Op,
 	a *kernel.Actor,
-	f InvoiceFilter,
+	f Filter,
 	req kernel.PageRequest,
 ) (kernel.Page[Invoice], error) {
 	d := map[string]string{}
-	if f.Status != "" && !slices.Contains(InvoiceStatuses, f.Status) {
-		d["filter:status"] = "must be one of " + strings.Join(InvoiceStatuses, ", ")
+	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
+		d["filter:status"] = "must be one of " + strings.Join(Statuses, ", ")
 	}
 	if f.Sort != "" && f.Sort != "issuedAt" && f.Sort != "dueAt" {
 		d["sort"] = "must be issuedAt or dueAt"
@@ -142,13 +142,13 @@ func ListInvoices(
 	if len(d) > 0 {
 		return kernel.Page[Invoice]{}, kernel.Invalid(d)
 	}
-	index := IndexInvoiceLE
+	index := IndexLE
 	if f.Sort == "dueAt" {
 		index = indexInvoiceDue
 	}
 	req.Desc = !f.Asc
 	eq := func(want, got string) bool { return want == "" || want == got }
-	return kernel.List(op, kernel.KindInvoice, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(inv *Invoice) bool {
+	return kernel.List(op, Kind, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(inv *Invoice) bool {
 		return eq(f.Status, inv.Status) && eq(f.CustomerID, inv.CustomerID) && eq(f.ContactID, inv.ContactID) &&
 			eq(f.AccountID, inv.AccountID)
 	})
@@ -157,7 +157,7 @@ func ListInvoices(
 // InvoiceOf loads one of the actor's invoices.
 func InvoiceOf(op *kernel.Op, a *kernel.Actor, id string) (*Invoice, error) {
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, id, &inv)
+	ok, err := op.Get(Kind, id, &inv)
 	if err != nil {
 		return nil, err
 	}
@@ -178,9 +178,9 @@ func invoiceNumberOwner(op *kernel.Op, legalEntityID, number string) (string, er
 	return id, err
 }
 
-// InvoiceNumberAvailable reports whether the actor's legal entity may use
+// NumberAvailable reports whether the actor's legal entity may use
 // an invoice number.
-func InvoiceNumberAvailable(op *kernel.Op, a *kernel.Actor, number string) (bool, error) {
+func NumberAvailable(op *kernel.Op, a *kernel.Actor, number string) (bool, error) {
 	owner, err := invoiceNumberOwner(op, a.LegalEntityID(), number)
 	return owner == "", err
 }
@@ -196,19 +196,19 @@ func claimInvoiceNumber(op *kernel.Op, legalEntityID, number, self string) error
 
 // invoiceTarget resolves an invoice's accountId: an open account of the
 // legal entity, or one of its open virtual accounts.
-func invoiceTarget(op *kernel.Op, legalEntityID, id, field string) (*kernel.Account, *ledger.VirtualAccount, error) {
-	var acc kernel.Account
+func invoiceTarget(op *kernel.Op, legalEntityID, id, field string) (*ledger.Account, *ledger.VirtualAccount, error) {
+	var acc ledger.Account
 	var va ledger.VirtualAccount
-	if ok, err := op.Get(kernel.KindVirtualAccount, id, &va); err != nil {
+	if ok, err := op.Get(ledger.KindVirtualAccount, id, &va); err != nil {
 		return nil, nil, err
 	} else if ok && va.LegalEntityID == legalEntityID {
 		if va.ClosedAt != nil {
 			return nil, nil, kernel.InvalidField(field, "virtual account "+id+" is closed")
 		}
-		_, err := op.Get(kernel.KindAccount, va.AccountID, &acc)
+		_, err := op.Get(ledger.KindAccount, va.AccountID, &acc)
 		return &acc, &va, err
 	}
-	ok, err := op.Get(kernel.KindAccount, id, &acc)
+	ok, err := op.Get(ledger.KindAccount, id, &acc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -218,33 +218,33 @@ func invoiceTarget(op *kernel.Op, legalEntityID, id, field string) (*kernel.Acco
 	if acc.Status == "closed" {
 		return nil, nil, kernel.InvalidField(field, "account "+id+" is closed")
 	}
-	if _, err := op.Get(kernel.KindVirtualAccount, acc.PrimaryVirtualAccountID, &va); err != nil {
+	if _, err := op.Get(ledger.KindVirtualAccount, acc.PrimaryVirtualAccountID, &va); err != nil {
 		return nil, nil, err
 	}
 	return &acc, &va, nil
 }
 
-// InvoiceAccount returns the account an invoice is paid into and, when
+// AccountOf returns the account an invoice is paid into and, when
 // its accountId names a virtual account, that virtual account.
-func InvoiceAccount(op *kernel.Op, inv *Invoice) (*kernel.Account, *ledger.VirtualAccount, error) {
-	var acc kernel.Account
+func AccountOf(op *kernel.Op, inv *Invoice) (*ledger.Account, *ledger.VirtualAccount, error) {
+	var acc ledger.Account
 	var va ledger.VirtualAccount
-	ok, err := op.Get(kernel.KindVirtualAccount, inv.AccountID, &va)
+	ok, err := op.Get(ledger.KindVirtualAccount, inv.AccountID, &va)
 	if err != nil {
 		return nil, nil, err
 	}
 	if ok {
-		_, err := op.Get(kernel.KindAccount, va.AccountID, &acc)
+		_, err := op.Get(ledger.KindAccount, va.AccountID, &acc)
 		return &acc, &va, err
 	}
-	_, err = op.Get(kernel.KindAccount, inv.AccountID, &acc)
+	_, err = op.Get(ledger.KindAccount, inv.AccountID, &acc)
 	return &acc, nil, err
 }
 
-// CreateInvoice issues a new invoice to one of the actor's active
+// Create issues a new invoice to one of the actor's active
 // customers. An issue date still ahead leaves it scheduled until then;
 // otherwise it is sent at once.
-func CreateInvoice(op *kernel.Op, a *kernel.Actor, in *InvoiceInput) (*Invoice, error) {
+func Create(op *kernel.Op, a *kernel.Actor, in *Input) (*Invoice, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -270,7 +270,7 @@ func CreateInvoice(op *kernel.Op, a *kernel.Actor, in *InvoiceInput) (*Invoice, 
 		inv.PaymentMethods = compactJSON(in.PaymentMethods)
 	}
 	if inv.Memo == "" {
-		settings, err := InvoiceSettingsOf(op, le)
+		settings, err := SettingsOf(op, le)
 		if err != nil {
 			return nil, err
 		}
@@ -292,35 +292,35 @@ func compactJSON(raw json.RawMessage) json.RawMessage {
 // generated document, and sends it unless its issue date is still ahead.
 func issueInvoice(op *kernel.Op, inv *Invoice) error {
 	var err error
-	if inv.ID, err = op.NewID(kernel.PrefixInvoice); err != nil {
+	if inv.ID, err = op.NewID(Prefix); err != nil {
 		return err
 	}
-	if inv.DetailsID, err = op.NewID(kernel.PrefixInvoiceDetails); err != nil {
+	if inv.DetailsID, err = op.NewID(PrefixDetails); err != nil {
 		return err
 	}
 	if inv.Seq, err = op.NextSeq(); err != nil {
 		return err
 	}
-	inv.Version, inv.CreatedAt, inv.Status = 1, op.Now, InvoiceUnpaid
+	inv.Version, inv.CreatedAt, inv.Status = 1, op.Now, StatusUnpaid
 	if inv.IssuedAt.After(op.Now) {
 		at := inv.IssuedAt
 		inv.ScheduledSendDate = &at
 	}
-	if err := AttachInvoiceDocument(op, inv); err != nil {
+	if err := AttachDocument(op, inv); err != nil {
 		return err
 	}
 	refreshInvoice(op, inv)
-	if inv.Status != InvoiceScheduled {
+	if inv.Status != StatusScheduled {
 		if err := deliverInvoice(op, inv); err != nil {
 			return err
 		}
 	}
-	return StoreInvoice(op, inv)
+	return Store(op, inv)
 }
 
-// AttachInvoiceDocument gives an invoice its generated document: the
+// AttachDocument gives an invoice its generated document: the
 // invoice rendered as HTML whenever it is read.
-func AttachInvoiceDocument(op *kernel.Op, inv *Invoice) error {
+func AttachDocument(op *kernel.Op, inv *Invoice) error {
 	doc := &Document{LegalEntityID: inv.LegalEntityID, Type: DocumentInvoice, Source: DocumentGenerated,
 		ContentType: "text/html; charset=utf-8", Filename: "invoice-" + inv.Number + ".html", RelatedID: inv.ID}
 	if err := SaveDocument(op, doc); err != nil {
@@ -333,7 +333,7 @@ func AttachInvoiceDocument(op *kernel.Op, inv *Invoice) error {
 // refreshInvoice derives the status from amounts, dates and the clock, and
 // sets or clears closedAt.
 func refreshInvoice(op *kernel.Op, inv *Invoice) {
-	inv.Status = InvoiceStatus(inv, inv.Status == InvoiceVoid, op.Now)
+	inv.Status = StatusOf(inv, inv.Status == StatusVoid, op.Now)
 	if inv.Open() {
 		inv.ClosedAt = nil
 	} else if inv.ClosedAt == nil {
@@ -342,19 +342,19 @@ func refreshInvoice(op *kernel.Op, inv *Invoice) {
 	}
 }
 
-// StoreInvoice refreshes the status, plans the invoice's scheduled events
+// Store refreshes the status, plans the invoice's scheduled events
 // and saves it.
-func StoreInvoice(op *kernel.Op, inv *Invoice) error {
+func Store(op *kernel.Op, inv *Invoice) error {
 	refreshInvoice(op, inv)
 	if err := planInvoiceEvents(op, inv); err != nil {
 		return err
 	}
-	return op.Save(kernel.KindInvoice, inv.ID, inv, invoiceIndexes(inv)...)
+	return op.Save(Kind, inv.ID, inv, invoiceIndexes(inv)...)
 }
 
-// UpdateInvoice changes an open invoice. Details replace the old ones and
+// Update changes an open invoice. Details replace the old ones and
 // must carry the current version; every update bumps the version.
-func UpdateInvoice(op *kernel.Op, a *kernel.Actor, id string, p *InvoicePatch) (*Invoice, error) {
+func Update(op *kernel.Op, a *kernel.Actor, id string, p *Patch) (*Invoice, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -394,14 +394,14 @@ func UpdateInvoice(op *kernel.Op, a *kernel.Actor, id string, p *InvoicePatch) (
 		}
 	}
 	inv.Version++
-	return inv, StoreInvoice(op, inv)
+	return inv, Store(op, inv)
 }
 
 // replaceDetails applies new details; an invoice not sent yet is
 // rescheduled to its new issue date, or sent now when that has come.
-func replaceDetails(op *kernel.Op, inv *Invoice, in *InvoiceDetailsInput) error {
+func replaceDetails(op *kernel.Op, inv *Invoice, in *DetailsInput) error {
 	in.apply(inv)
-	if inv.Status != InvoiceScheduled {
+	if inv.Status != StatusScheduled {
 		return nil
 	}
 	at := inv.IssuedAt
@@ -413,8 +413,8 @@ func replaceDetails(op *kernel.Op, inv *Invoice, in *InvoiceDetailsInput) error 
 	return deliverInvoice(op, inv)
 }
 
-// VoidInvoice voids an invoice that is not paid: void is final.
-func VoidInvoice(op *kernel.Op, a *kernel.Actor, id string) (*Invoice, error) {
+// Void voids an invoice that is not paid: void is final.
+func Void(op *kernel.Op, a *kernel.Actor, id string) (*Invoice, error) {
 	inv, err := InvoiceOf(op, a, id)
 	if err != nil {
 		return nil, err
@@ -424,9 +424,9 @@ func VoidInvoice(op *kernel.Op, a *kernel.Actor, id string) (*Invoice, error) {
 
 func voidInvoice(op *kernel.Op, inv *Invoice) error {
 	switch inv.Status {
-	case InvoiceVoid:
+	case StatusVoid:
 		return kernel.Errorf(kernel.CodeConflict, "invoice %s is already void", inv.ID).With("status", inv.Status)
-	case InvoicePaid:
+	case StatusPaid:
 		return kernel.Errorf(kernel.CodeConflict, "invoice %s is paid; unreconcile its payments before voiding it", inv.ID).
 			With("status", inv.Status)
 	}
@@ -438,8 +438,8 @@ func voidInvoice(op *kernel.Op, inv *Invoice) error {
 
 // markVoid voids an invoice and closes it.
 func markVoid(op *kernel.Op, inv *Invoice) error {
-	inv.Status = InvoiceVoid
-	return StoreInvoice(op, inv)
+	inv.Status = StatusVoid
+	return Store(op, inv)
 }
 
 // TotalCents is the invoice total: the subtotal less the discount plus
@@ -458,42 +458,42 @@ type LineItem struct {
 
 // Invoice is a bill sent to a customer.
 type Invoice struct {
-	ID                string           `json:"id"`
-	LegalEntityID     string           `json:"legalEntityId"`
-	AccountID         string           `json:"accountId"`
-	CustomerID        string           `json:"customerId"`
-	DetailsID         string           `json:"detailsId"`
-	Number            string           `json:"number"`
-	Status            string           `json:"status"`
-	IssuedAt          time.Time        `json:"issuedAt"`
-	DueAt             time.Time        `json:"dueAt"`
-	Timezone          string           `json:"timezone"`
-	Currency          string           `json:"currency"`
-	LineItems         []LineItem       `json:"lineItems"`
-	Memo              string           `json:"memo,omitempty"`
-	CollectedCents    int64            `json:"collectedCents"`
-	PaymentMethods    json.RawMessage  `json:"paymentMethods,omitempty"`
-	Transactions      []InvoicePayment `json:"transactions,omitempty"`
-	ClosedAt          *time.Time       `json:"closedAt,omitempty"`
-	SeriesID          string           `json:"seriesId,omitempty"`
-	ScheduledSendDate *time.Time       `json:"scheduledSendDate,omitempty"`
-	Version           int              `json:"version"`
-	ContactID         string           `json:"contactId,omitempty"`
-	Discount          *Adjustment      `json:"discount,omitempty"`
-	Tax               *Adjustment      `json:"tax,omitempty"`
-	BilledTo          BilledTo         `json:"billedTo"`
-	DocumentID        string           `json:"documentId,omitempty"`
-	SentAt            *time.Time       `json:"sentAt,omitempty"`
-	LastReminderAt    *time.Time       `json:"lastReminderAt,omitempty"`
+	ID                string          `json:"id"`
+	LegalEntityID     string          `json:"legalEntityId"`
+	AccountID         string          `json:"accountId"`
+	CustomerID        string          `json:"customerId"`
+	DetailsID         string          `json:"detailsId"`
+	Number            string          `json:"number"`
+	Status            string          `json:"status"`
+	IssuedAt          time.Time       `json:"issuedAt"`
+	DueAt             time.Time       `json:"dueAt"`
+	Timezone          string          `json:"timezone"`
+	Currency          string          `json:"currency"`
+	LineItems         []LineItem      `json:"lineItems"`
+	Memo              string          `json:"memo,omitempty"`
+	CollectedCents    int64           `json:"collectedCents"`
+	PaymentMethods    json.RawMessage `json:"paymentMethods,omitempty"`
+	Transactions      []Payment       `json:"transactions,omitempty"`
+	ClosedAt          *time.Time      `json:"closedAt,omitempty"`
+	SeriesID          string          `json:"seriesId,omitempty"`
+	ScheduledSendDate *time.Time      `json:"scheduledSendDate,omitempty"`
+	Version           int             `json:"version"`
+	ContactID         string          `json:"contactId,omitempty"`
+	Discount          *Adjustment     `json:"discount,omitempty"`
+	Tax               *Adjustment     `json:"tax,omitempty"`
+	BilledTo          BilledTo        `json:"billedTo"`
+	DocumentID        string          `json:"documentId,omitempty"`
+	SentAt            *time.Time      `json:"sentAt,omitempty"`
+	LastReminderAt    *time.Time      `json:"lastReminderAt,omitempty"`
 	// Events are the invoice's scheduled events, by purpose.
 	Events    map[string]EventRef `json:"events,omitempty"`
 	CreatedAt time.Time           `json:"createdAt"`
 	Seq       int64               `json:"seq"`
 }
 
-// InvoiceStatus derives an invoice's status from its amounts and dates:
+// StatusOf derives an invoice's status from its amounts and dates:
 // overdue from the first instant after its due date (InvoiceOverdueAt).
-func InvoiceStatus(inv *Invoice, void bool, now time.Time) string {
+func StatusOf(inv *Invoice, void bool, now time.Time) string {
 	total := inv.TotalCents()
 	switch {
 	case void:
@@ -504,7 +504,7 @@ func InvoiceStatus(inv *Invoice, void bool, now time.Time) string {
 		return "paid_partially"
 	case inv.ScheduledSendDate != nil && inv.ScheduledSendDate.After(now):
 		return "scheduled"
-	case !now.Before(InvoiceOverdueAt(inv)):
+	case !now.Before(OverdueAt(inv)):
 		return "overdue"
 	}
 	return "unpaid"
@@ -513,7 +513,7 @@ func InvoiceStatus(inv *Invoice, void bool, now time.Time) string {
 func invoiceIndexes(inv *Invoice) []string {
 	seq := store.Seq(inv.Seq)
 	keys := []string{
-		kernel.IndexKey(IndexInvoiceLE, inv.LegalEntityID, store.Millis(inv.IssuedAt), seq, inv.ID),
+		kernel.IndexKey(IndexLE, inv.LegalEntityID, store.Millis(inv.IssuedAt), seq, inv.ID),
 		kernel.IndexKey(indexInvoiceDue, inv.LegalEntityID, store.Millis(inv.DueAt), seq, inv.ID),
 		kernel.IndexKey(indexInvoiceNumber, inv.LegalEntityID, inv.Number, inv.ID),
 	}
@@ -533,5 +533,5 @@ const (
 	indexInvoiceTxn    = "invoice.txn"
 )
 
-// IndexInvoiceLE holds a legal entity's invoices in order of issue.
-const IndexInvoiceLE = "invoice.le"
+// IndexLE holds a legal entity's invoices in order of issue.
+const IndexLE = "invoice.le"

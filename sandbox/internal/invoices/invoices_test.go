@@ -8,6 +8,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 )
 
 // acmeKey is the demo's legal-entity key of Acme Robotics.
@@ -63,11 +64,11 @@ func ptr[T any](v T) *T { return &v }
 
 // input is a valid invoice for Initech, paid into Acme's operating
 // account: two lines coming to $300.00, dates in New York.
-func input(number, issued, due string) *invoices.InvoiceInput {
-	return &invoices.InvoiceInput{
+func input(number, issued, due string) *invoices.Input {
+	return &invoices.Input{
 		AccountID:             "sa_group_acmeoperating",
 		LegalEntityCustomerID: "le_cust_initech",
-		Details: &invoices.InvoiceDetailsInput{
+		Details: &invoices.DetailsInput{
 			IssuedAt: issued, DueAt: due, InvoiceTz: "America/New_York", InvoiceNumber: number,
 			LineItemsAndTotals: &invoices.LineItemsInput{LineItems: []invoices.LineItemInput{
 				{Name: "Calibration", Quantity: 2, PriceCents: ptr[int64](10000)},
@@ -78,12 +79,12 @@ func input(number, issued, due string) *invoices.InvoiceInput {
 }
 
 // create issues in as Acme and returns the stored invoice.
-func create(t *testing.T, w *kernel.World, in *invoices.InvoiceInput) *invoices.Invoice {
+func create(t *testing.T, w *kernel.World, in *invoices.Input) *invoices.Invoice {
 	t.Helper()
 	var inv *invoices.Invoice
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
-		inv, err = invoices.CreateInvoice(op, a, in)
+		inv, err = invoices.Create(op, a, in)
 		return err
 	}))
 	return inv
@@ -107,7 +108,7 @@ func TestInvoiceNumberProblem(t *testing.T) {
 		"": false, "acme-1001": false, "ACME 1001": false, "ACME/1001": false, "ÄCME-1": false,
 		strings.Repeat("A", 51): false,
 	} {
-		if got := invoices.InvoiceNumberProblem(n) == ""; got != ok {
+		if got := invoices.NumberProblem(n) == ""; got != ok {
 			t.Errorf("InvoiceNumberProblem(%q) accepts: %v, want %v", n, got, ok)
 		}
 	}
@@ -120,28 +121,28 @@ func TestInvoiceNumberIsUniqueAndNeverFreed(t *testing.T) {
 	inv := create(t, w, input("ACME-2001", "2026-06-15", "2026-07-15"))
 
 	err := as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.CreateInvoice(op, a, input("ACME-2001", "2026-06-15", "2026-07-15"))
+		_, err := invoices.Create(op, a, input("ACME-2001", "2026-06-15", "2026-07-15"))
 		return err
 	})
 	wantError(t, err, kernel.CodeConflict, map[string]string{"field": "/details/invoiceNumber",
 		"invoiceNumber": "ACME-2001", "invoiceId": inv.ID})
 
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.VoidInvoice(op, a, inv.ID)
+		_, err := invoices.Void(op, a, inv.ID)
 		return err
 	}))
 	err = as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		free, err := invoices.InvoiceNumberAvailable(op, a, "ACME-2001")
+		free, err := invoices.NumberAvailable(op, a, "ACME-2001")
 		if err == nil && free {
 			return errors.New("ACME-2001 is available again once its invoice is void")
 		}
-		_, err = invoices.CreateInvoice(op, a, input("ACME-2001", "2026-06-15", "2026-07-15"))
+		_, err = invoices.Create(op, a, input("ACME-2001", "2026-06-15", "2026-07-15"))
 		return err
 	})
 	wantError(t, err, kernel.CodeConflict, map[string]string{"invoiceId": inv.ID})
 
 	must(t, w.View(func(op *kernel.Op) error {
-		free, err := invoices.InvoiceNumberAvailable(op, enginetest.ActorInOp(t, op, "sk_sandbox_globex"), "ACME-2001")
+		free, err := invoices.NumberAvailable(op, enginetest.ActorInOp(t, op, "sk_sandbox_globex"), "ACME-2001")
 		if err == nil && !free {
 			return errors.New("Globex may not use a number Acme used")
 		}
@@ -152,58 +153,58 @@ func TestInvoiceNumberIsUniqueAndNeverFreed(t *testing.T) {
 func TestCreateInvoiceRefusesBadInput(t *testing.T) {
 	cases := []struct {
 		name   string
-		change func(in *invoices.InvoiceInput)
+		change func(in *invoices.Input)
 		code   kernel.Code
 		field  string // the detail key
 		detail string // its value; "" for any
 	}{
-		{"no account", func(in *invoices.InvoiceInput) { in.AccountID = " " }, kernel.CodeInvalidRequest, "/accountId",
+		{"no account", func(in *invoices.Input) { in.AccountID = " " }, kernel.CodeInvalidRequest, "/accountId",
 			"required"},
-		{"a contact instead of a customer", func(in *invoices.InvoiceInput) { in.LegalEntityContactID = ptr("le_c_x") },
+		{"a contact instead of a customer", func(in *invoices.Input) { in.LegalEntityContactID = ptr("le_c_x") },
 			kernel.CodeInvalidRequest, "/legalEntityContactId", ""},
-		{"due before issued", func(in *invoices.InvoiceInput) { in.Details.DueAt = "2026-06-14" },
+		{"due before issued", func(in *invoices.Input) { in.Details.DueAt = "2026-06-14" },
 			kernel.CodeInvalidRequest, "/details/dueAt", "must not be before issuedAt"},
-		{"a date that is no day", func(in *invoices.InvoiceInput) { in.Details.IssuedAt = "2026-02-30" },
+		{"a date that is no day", func(in *invoices.Input) { in.Details.IssuedAt = "2026-02-30" },
 			kernel.CodeInvalidRequest, "/details/issuedAt", "required: a YYYY-MM-DD date"},
-		{"an offset for a zone", func(in *invoices.InvoiceInput) { in.Details.InvoiceTz = "UTC+2" },
+		{"an offset for a zone", func(in *invoices.Input) { in.Details.InvoiceTz = "UTC+2" },
 			kernel.CodeInvalidRequest, "/details/invoiceTz", ""},
-		{"a lower-case number", func(in *invoices.InvoiceInput) { in.Details.InvoiceNumber = "inv-1" },
+		{"a lower-case number", func(in *invoices.Input) { in.Details.InvoiceNumber = "inv-1" },
 			kernel.CodeInvalidRequest, "/details/invoiceNumber", "must be 1 to 50 characters of A-Z, 0-9, - and _"},
-		{"no lines", func(in *invoices.InvoiceInput) { in.Details.LineItemsAndTotals.LineItems = nil },
+		{"no lines", func(in *invoices.Input) { in.Details.LineItemsAndTotals.LineItems = nil },
 			kernel.CodeInvalidRequest, "/details/lineItemsAndTotals/lineItems", "at least one line item is required"},
-		{"a line without a price", func(in *invoices.InvoiceInput) {
+		{"a line without a price", func(in *invoices.Input) {
 			in.Details.LineItemsAndTotals.LineItems[1].PriceCents = nil
 		}, kernel.CodeInvalidRequest, "/details/lineItemsAndTotals/lineItems/1/priceCents", ""},
-		{"a quantity of 0", func(in *invoices.InvoiceInput) { in.Details.LineItemsAndTotals.LineItems[0].Quantity = 0 },
+		{"a quantity of 0", func(in *invoices.Input) { in.Details.LineItemsAndTotals.LineItems[0].Quantity = 0 },
 			kernel.CodeInvalidRequest, "/details/lineItemsAndTotals/lineItems/0/quantity", "must be greater than 0"},
-		{"a discount over 100%", func(in *invoices.InvoiceInput) {
+		{"a discount over 100%", func(in *invoices.Input) {
 			in.Details.LineItemsAndTotals.Discount = &invoices.Adjustment{Type: "percentage", Percent: ptr(100.5)}
 		}, kernel.CodeInvalidRequest, "/details/lineItemsAndTotals/discount/percent", ""},
-		{"a fixed tax", func(in *invoices.InvoiceInput) {
+		{"a fixed tax", func(in *invoices.Input) {
 			in.Details.LineItemsAndTotals.Tax = &invoices.Adjustment{Type: "fixed", AmountCents: ptr[int64](100)}
 		}, kernel.CodeInvalidRequest, "/details/lineItemsAndTotals/tax/type", "must be percentage"},
-		{"a total over the largest amount", func(in *invoices.InvoiceInput) {
+		{"a total over the largest amount", func(in *invoices.Input) {
 			in.Details.LineItemsAndTotals.LineItems[0].Quantity = 1e9
-			in.Details.LineItemsAndTotals.LineItems[0].PriceCents = ptr[int64](kernel.MaxAmountCents)
+			in.Details.LineItemsAndTotals.LineItems[0].PriceCents = ptr[int64](ledger.MaxAmountCents)
 		}, kernel.CodeInvalidRequest, "/details/lineItemsAndTotals", ""},
-		{"an unknown payment method", func(in *invoices.InvoiceInput) {
+		{"an unknown payment method", func(in *invoices.Input) {
 			in.PaymentMethods = []byte(`[{"method":"cheque","config":{}}]`)
 		}, kernel.CodeInvalidRequest, "/paymentMethods/0/method", ""},
-		{"card fees passed to the payer", func(in *invoices.InvoiceInput) {
+		{"card fees passed to the payer", func(in *invoices.Input) {
 			in.PaymentMethods = []byte(`[{"method":"acquiring_payment","config":{"passFeeToPayer":true}}]`)
 		}, kernel.CodeInvalidRequest, "/paymentMethods/0/config/passFeeToPayer",
 			"must be false: card payment fees cannot be passed to the payer"},
-		{"a method listed twice", func(in *invoices.InvoiceInput) {
+		{"a method listed twice", func(in *invoices.Input) {
 			in.PaymentMethods = []byte(`[{"method":"inbound_rtp","config":{}},{"method":"inbound_rtp","config":{}}]`)
 		}, kernel.CodeInvalidRequest, "/paymentMethods/1/method", "is listed twice"},
-		{"an archived customer", func(in *invoices.InvoiceInput) { in.LegalEntityCustomerID = "le_cust_oldclient" },
+		{"an archived customer", func(in *invoices.Input) { in.LegalEntityCustomerID = "le_cust_oldclient" },
 			kernel.CodeInvalidRequest, "/legalEntityCustomerId", ""},
-		{"another legal entity's customer", func(in *invoices.InvoiceInput) {
+		{"another legal entity's customer", func(in *invoices.Input) {
 			in.LegalEntityCustomerID = "le_cust_umbrella"
 		}, kernel.CodeNotFound, "field", "/legalEntityCustomerId"},
-		{"another legal entity's account", func(in *invoices.InvoiceInput) { in.AccountID = "sa_group_globexmain" },
+		{"another legal entity's account", func(in *invoices.Input) { in.AccountID = "sa_group_globexmain" },
 			kernel.CodeNotFound, "field", "/accountId"},
-		{"a closed virtual account", func(in *invoices.InvoiceInput) { in.AccountID = "subaccount_acmeoldproject" },
+		{"a closed virtual account", func(in *invoices.Input) { in.AccountID = "subaccount_acmeoldproject" },
 			kernel.CodeInvalidRequest, "/accountId", "virtual account subaccount_acmeoldproject is closed"},
 	}
 	w := demo(t)
@@ -212,7 +213,7 @@ func TestCreateInvoiceRefusesBadInput(t *testing.T) {
 			in := input("ACME-3001", "2026-06-15", "2026-07-15")
 			c.change(in)
 			err := as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-				_, err := invoices.CreateInvoice(op, a, in)
+				_, err := invoices.Create(op, a, in)
 				return err
 			})
 			e := domainError(t, err)
@@ -224,7 +225,7 @@ func TestCreateInvoiceRefusesBadInput(t *testing.T) {
 	}
 	// Nothing refused was stored: the number is still free.
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		if free, err := invoices.InvoiceNumberAvailable(op, a, "ACME-3001"); err != nil || !free {
+		if free, err := invoices.NumberAvailable(op, a, "ACME-3001"); err != nil || !free {
 			return errors.New("a refused invoice took its number")
 		}
 		return nil
@@ -237,18 +238,18 @@ func TestInvoiceSums(t *testing.T) {
 	cases := []struct {
 		name          string
 		discount, tax *invoices.Adjustment
-		want          invoices.InvoiceSums
+		want          invoices.Sums
 	}{
-		{"lines only", nil, nil, invoices.InvoiceSums{Subtotal: 26190, Total: 26190}},
+		{"lines only", nil, nil, invoices.Sums{Subtotal: 26190, Total: 26190}},
 		// 10% of 261.90 is 26.19; 8.25% of the 235.71 left is 19.446, rounded.
 		{"percentage discount, then tax on what remains",
 			&invoices.Adjustment{Type: "percentage", Percent: ptr(10.0)},
 			&invoices.Adjustment{Type: "percentage", Percent: ptr(8.25)},
-			invoices.InvoiceSums{Subtotal: 26190, Discount: 2619, Tax: 1945, Total: 25516}},
+			invoices.Sums{Subtotal: 26190, Discount: 2619, Tax: 1945, Total: 25516}},
 		{"a fixed discount above the subtotal stops at it",
 			&invoices.Adjustment{Type: "fixed", AmountCents: ptr[int64](99999)},
 			&invoices.Adjustment{Type: "percentage", Percent: ptr(20.0)},
-			invoices.InvoiceSums{Subtotal: 26190, Discount: 26190, Total: 0}},
+			invoices.Sums{Subtotal: 26190, Discount: 26190, Total: 0}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -270,7 +271,7 @@ func TestCreateInvoiceSendsItToTheCustomer(t *testing.T) {
 	in := input("ACME-2002", "2026-06-15", "2026-07-15")
 	in.Details.CCEmails = []string{"cfo@initech.test"}
 	inv := create(t, w, in)
-	if inv.Status != invoices.InvoiceUnpaid || inv.Version != 1 || inv.CustomerID != "le_cust_initech" {
+	if inv.Status != invoices.StatusUnpaid || inv.Version != 1 || inv.CustomerID != "le_cust_initech" {
 		t.Errorf("status %s, version %d, customer %s; want unpaid, 1, le_cust_initech", inv.Status, inv.Version,
 			inv.CustomerID)
 	}
@@ -289,7 +290,8 @@ func TestCreateInvoiceSendsItToTheCustomer(t *testing.T) {
 		t.Fatalf("%d emails about the invoice, want 1", len(page.Items))
 	}
 	m := page.Items[0]
-	if m.Kind != kernel.EmailInvoice || m.To[0] != "ap@initech.test" || len(m.CC) != 1 || m.CC[0] != "cfo@initech.test" ||
+	if m.Kind != invoices.MessageInvoice || m.To[0] != "ap@initech.test" ||
+		len(m.CC) != 1 || m.CC[0] != "cfo@initech.test" ||
 		m.Subject != "Invoice ACME-2002 from Acme Robotics Inc." || !strings.Contains(m.Text, "$300.00, due 2026-07-15") {
 		t.Errorf("email %s to %v cc %v: %q\n%s", m.Kind, m.To, m.CC, m.Subject, m.Text)
 	}
@@ -304,7 +306,7 @@ func TestUpdateInvoiceChecksTheVersion(t *testing.T) {
 		return as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
 			d := input(number, "2026-06-15", "2026-07-31").Details
 			d.Version = version
-			_, err := invoices.UpdateInvoice(op, a, inv.ID, &invoices.InvoicePatch{Details: d})
+			_, err := invoices.Update(op, a, inv.ID, &invoices.Patch{Details: d})
 			return err
 		})
 	}
@@ -322,7 +324,7 @@ func TestUpdateInvoiceChecksTheVersion(t *testing.T) {
 	}
 	wantError(t, patch(ptr(1), "ACME-2003C"), kernel.CodeConflict, map[string]string{"currentVersion": "2"})
 	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.UpdateInvoice(op, a, inv.ID, &invoices.InvoicePatch{})
+		_, err := invoices.Update(op, a, inv.ID, &invoices.Patch{})
 		return err
 	}), kernel.CodeInvalidRequest, map[string]string{"body": "give at least one of accountId, details, paymentMethods"})
 }
@@ -333,26 +335,26 @@ func TestVoidIsFinal(t *testing.T) {
 	w := demo(t)
 	inv := create(t, w, input("ACME-2004", "2026-06-15", "2026-07-15"))
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.VoidInvoice(op, a, inv.ID)
+		_, err := invoices.Void(op, a, inv.ID)
 		return err
 	}))
 	got := load(t, w, inv.ID)
-	if got.Status != invoices.InvoiceVoid || got.ClosedAt == nil || got.NextAutoReminderAt() != nil {
+	if got.Status != invoices.StatusVoid || got.ClosedAt == nil || got.NextAutoReminderAt() != nil {
 		t.Errorf("status %s, closedAt %v, next reminder %v; want void, closed, none", got.Status, got.ClosedAt,
 			got.NextAutoReminderAt())
 	}
 	refusals := map[string]func(op *kernel.Op, a *kernel.Actor) error{
-		"void": func(op *kernel.Op, a *kernel.Actor) error { _, err := invoices.VoidInvoice(op, a, inv.ID); return err },
+		"void": func(op *kernel.Op, a *kernel.Actor) error { _, err := invoices.Void(op, a, inv.ID); return err },
 		"update": func(op *kernel.Op, a *kernel.Actor) error {
-			_, err := invoices.UpdateInvoice(op, a, inv.ID, &invoices.InvoicePatch{AccountID: ptr("sa_group_acmeoperating")})
+			_, err := invoices.Update(op, a, inv.ID, &invoices.Patch{AccountID: ptr("sa_group_acmeoperating")})
 			return err
 		},
 		"remind": func(op *kernel.Op, a *kernel.Actor) error {
-			_, err := invoices.RemindInvoice(op, a, inv.ID)
+			_, err := invoices.Remind(op, a, inv.ID)
 			return err
 		},
 		"pay": func(op *kernel.Op, a *kernel.Actor) error {
-			_, _, err := invoices.SimulateInvoicePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
+			_, _, err := invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
 			return err
 		},
 	}
@@ -361,7 +363,7 @@ func TestVoidIsFinal(t *testing.T) {
 			wantError(t, as(t, w, refuse), kernel.CodeConflict, map[string]string{"status": "void"})
 		})
 	}
-	if got := load(t, w, inv.ID); got.Status != invoices.InvoiceVoid || got.Version != 1 {
+	if got := load(t, w, inv.ID); got.Status != invoices.StatusVoid || got.Version != 1 {
 		t.Errorf("after the refusals: status %s, version %d; want void, 1", got.Status, got.Version)
 	}
 }

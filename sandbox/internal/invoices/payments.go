@@ -124,10 +124,10 @@ func checkPaymentMethods(d map[string]string, path string, raw json.RawMessage) 
 	}
 }
 
-// InvoiceTransactionInput is one entry of a reconcile or unreconcile body.
+// TransactionInput is one entry of a reconcile or unreconcile body.
 // External entries may carry amountCents (a sandbox extension); without
 // it they pay what remains.
-type InvoiceTransactionInput struct {
+type TransactionInput struct {
 	TransactionType string `json:"transactionType"`
 	Transaction     *struct {
 		AggregatedTransactionID string          `json:"aggregatedTransactionId"`
@@ -137,8 +137,8 @@ type InvoiceTransactionInput struct {
 	} `json:"transaction,omitempty"`
 }
 
-// ValidateInvoiceTransactions checks a reconcile or unreconcile body.
-func ValidateInvoiceTransactions(entries []InvoiceTransactionInput) error {
+// ValidateTransactions checks a reconcile or unreconcile body.
+func ValidateTransactions(entries []TransactionInput) error {
 	d := map[string]string{}
 	if len(entries) == 0 {
 		d["body"] = "an array of at least one invoice transaction is required"
@@ -190,11 +190,11 @@ func checkExternal(d map[string]string, p string, method json.RawMessage, paidAt
 		checkPaymentMethod(d, p+"/paymentMethod", method)
 	}
 	if _, err := time.Parse(time.RFC3339, paidAt); err != nil {
-		if _, ok := kernel.ParseCalDate(paidAt); !ok {
+		if _, ok := ParseCalDate(paidAt); !ok {
 			d[p+"/paidAt"] = "required: an RFC 3339 date-time or a YYYY-MM-DD date"
 		}
 	}
-	kernel.CheckAmountOf(d, p+"/amountCents", amount, 1)
+	ledger.CheckAmountOf(d, p+"/amountCents", amount, 1)
 	if txn != "" {
 		d[p+"/aggregatedTransactionId"] = "does not apply to an external transaction"
 	}
@@ -242,19 +242,19 @@ func linkableCredit(op *kernel.Op, inv *Invoice, id, field string) (*ledger.Tran
 // refuseSettling refuses money movements on a void or paid invoice.
 func refuseSettling(inv *Invoice) error {
 	switch inv.Status {
-	case InvoiceVoid:
+	case StatusVoid:
 		return kernel.Errorf(kernel.CodeConflict, "invoice %s is void; a void invoice cannot be paid or reconciled", inv.ID).
 			With("status", inv.Status)
-	case InvoicePaid:
+	case StatusPaid:
 		return kernel.Errorf(kernel.CodeConflict, "invoice %s is already paid in full", inv.ID).With("status", inv.Status)
 	}
 	return nil
 }
 
-// ReconcileInvoice links transactions to one of the actor's invoices;
+// Reconcile links transactions to one of the actor's invoices;
 // the collected amount and the status follow.
-func ReconcileInvoice(op *kernel.Op, a *kernel.Actor, id string, entries []InvoiceTransactionInput) (*Invoice, error) {
-	if err := ValidateInvoiceTransactions(entries); err != nil {
+func Reconcile(op *kernel.Op, a *kernel.Actor, id string, entries []TransactionInput) (*Invoice, error) {
+	if err := ValidateTransactions(entries); err != nil {
 		return nil, err
 	}
 	inv, err := InvoiceOf(op, a, id)
@@ -266,7 +266,7 @@ func ReconcileInvoice(op *kernel.Op, a *kernel.Actor, id string, entries []Invoi
 	}
 	for i, e := range entries {
 		p := fmt.Sprintf("/%d/transaction", i)
-		pay := InvoicePayment{Type: e.TransactionType}
+		pay := Payment{Type: e.TransactionType}
 		if e.TransactionType == "internal" {
 			t, err := linkableCredit(op, inv, e.Transaction.AggregatedTransactionID, p+"/aggregatedTransactionId")
 			if err != nil {
@@ -286,39 +286,39 @@ func ReconcileInvoice(op *kernel.Op, a *kernel.Actor, id string, entries []Invoi
 		inv.Transactions = append(inv.Transactions, pay)
 		inv.CollectedCents += pay.AmountCents
 	}
-	return inv, StoreInvoice(op, inv)
+	return inv, Store(op, inv)
 }
 
-// UnreconcileInvoice unlinks transactions from one of the actor's
+// Unreconcile unlinks transactions from one of the actor's
 // invoices; each entry must match a linked one.
-func UnreconcileInvoice(
+func Unreconcile(
 	op *kernel.Op,
 	a *kernel.Actor,
 	id string,
-	entries []InvoiceTransactionInput,
+	entries []TransactionInput,
 ) (*Invoice, error) {
-	if err := ValidateInvoiceTransactions(entries); err != nil {
+	if err := ValidateTransactions(entries); err != nil {
 		return nil, err
 	}
 	inv, err := InvoiceOf(op, a, id)
 	if err != nil {
 		return nil, err
 	}
-	if inv.Status == InvoiceVoid {
+	if inv.Status == StatusVoid {
 		return nil, refuseSettling(inv)
 	}
 	for i, e := range entries {
-		at := slices.IndexFunc(inv.Transactions, func(p InvoicePayment) bool { return paymentMatches(p, e) })
+		at := slices.IndexFunc(inv.Transactions, func(p Payment) bool { return paymentMatches(p, e) })
 		if at < 0 {
 			return nil, kernel.InvalidField(fmt.Sprintf("/%d", i), "is not reconciled to invoice "+inv.ID)
 		}
 		inv.CollectedCents -= inv.Transactions[at].AmountCents
 		inv.Transactions = slices.Delete(inv.Transactions, at, at+1)
 	}
-	return inv, StoreInvoice(op, inv)
+	return inv, Store(op, inv)
 }
 
-func paymentMatches(p InvoicePayment, e InvoiceTransactionInput) bool {
+func paymentMatches(p Payment, e TransactionInput) bool {
 	t := e.Transaction
 	if p.Type != e.TransactionType {
 		return false

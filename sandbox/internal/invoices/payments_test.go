@@ -10,16 +10,16 @@ import (
 )
 
 // entries reads a reconcile or unreconcile body as the API receives it.
-func entries(t *testing.T, body string) []invoices.InvoiceTransactionInput {
+func entries(t *testing.T, body string) []invoices.TransactionInput {
 	t.Helper()
-	var out []invoices.InvoiceTransactionInput
+	var out []invoices.TransactionInput
 	must(t, json.Unmarshal([]byte(body), &out))
 	return out
 }
 
 // external is a reconcile body of one payment made elsewhere, with its
 // amount when amount is not "".
-func external(t *testing.T, paidAt, amount string) []invoices.InvoiceTransactionInput {
+func external(t *testing.T, paidAt, amount string) []invoices.TransactionInput {
 	t.Helper()
 	if amount != "" {
 		amount = `,"amountCents":` + amount
@@ -29,7 +29,7 @@ func external(t *testing.T, paidAt, amount string) []invoices.InvoiceTransaction
 }
 
 // internal is a reconcile body of one transaction of the ledger.
-func internal(t *testing.T, id string) []invoices.InvoiceTransactionInput {
+func internal(t *testing.T, id string) []invoices.TransactionInput {
 	t.Helper()
 	return entries(t, `[{"transactionType":"internal","transaction":{"aggregatedTransactionId":"`+id+`"}}]`)
 }
@@ -42,24 +42,24 @@ func TestPaymentsReduceTheAmountDue(t *testing.T) {
 	inv := create(t, w, input("ACME-2201", "2026-06-15", "2026-07-15")) // $300.00
 
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.ReconcileInvoice(op, a, inv.ID,
+		_, err := invoices.Reconcile(op, a, inv.ID,
 			external(t, "2026-06-15", "12000"))
 		return err
 	}))
 	got := load(t, w, inv.ID)
-	if got.Status != invoices.InvoicePaidPartially || got.CollectedCents != 12000 || got.ClosedAt != nil {
+	if got.Status != invoices.StatusPaidPartially || got.CollectedCents != 12000 || got.ClosedAt != nil {
 		t.Fatalf("after $120.00: status %s, collected %d, closedAt %v; want paid_partially, 12000, open",
 			got.Status, got.CollectedCents, got.ClosedAt)
 	}
 
 	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, _, err := invoices.SimulateInvoicePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID,
+		_, _, err := invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID,
 			AmountCents: ptr[int64](18001)})
 		return err
 	}), kernel.CodeInvalidRequest, map[string]string{"/amountCents": "is more than the $180.00 that remains to be paid",
 		"remaining": "$180.00"})
 	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, _, err := invoices.SimulateInvoicePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID,
+		_, _, err := invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID,
 			Method: "cheque"})
 		return err
 	}), kernel.CodeInvalidRequest, nil)
@@ -67,7 +67,7 @@ func TestPaymentsReduceTheAmountDue(t *testing.T) {
 	var txn *ledger.Transaction
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
-		_, txn, err = invoices.SimulateInvoicePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
+		_, txn, err = invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
 		return err
 	}))
 	if txn.AmountCents != 18000 || txn.Category != "ach" || txn.Status != ledger.StatusPosted ||
@@ -76,7 +76,7 @@ func TestPaymentsReduceTheAmountDue(t *testing.T) {
 			" invoice's account with its number", txn.AmountCents, txn.Category, txn.Status, txn.AccountID, txn.Memo)
 	}
 	got = load(t, w, inv.ID)
-	if got.Status != invoices.InvoicePaid || got.CollectedCents != 30000 || got.ClosedAt == nil ||
+	if got.Status != invoices.StatusPaid || got.CollectedCents != 30000 || got.ClosedAt == nil ||
 		got.NextAutoReminderAt() != nil || len(got.Transactions) != 2 || got.Transactions[1].TransactionID != txn.ID {
 		t.Errorf("after the rest: status %s, collected %d, closedAt %v, next reminder %v, payments %+v", got.Status,
 			got.CollectedCents, got.ClosedAt, got.NextAutoReminderAt(), got.Transactions)
@@ -84,17 +84,17 @@ func TestPaymentsReduceTheAmountDue(t *testing.T) {
 
 	for name, refuse := range map[string]func(op *kernel.Op, a *kernel.Actor) error{
 		"pay": func(op *kernel.Op, a *kernel.Actor) error {
-			_, _, err := invoices.SimulateInvoicePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
+			_, _, err := invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
 			return err
 		},
 		"reconcile": func(op *kernel.Op, a *kernel.Actor) error {
-			_, err := invoices.ReconcileInvoice(op, a, inv.ID,
+			_, err := invoices.Reconcile(op, a, inv.ID,
 				external(t, "2026-06-15", "1"))
 			return err
 		},
-		"void": func(op *kernel.Op, a *kernel.Actor) error { _, err := invoices.VoidInvoice(op, a, inv.ID); return err },
+		"void": func(op *kernel.Op, a *kernel.Actor) error { _, err := invoices.Void(op, a, inv.ID); return err },
 		"remind": func(op *kernel.Op, a *kernel.Actor) error {
-			_, err := invoices.RemindInvoice(op, a, inv.ID)
+			_, err := invoices.Remind(op, a, inv.ID)
 			return err
 		},
 	} {
@@ -112,44 +112,44 @@ func TestUnreconcileReopensTheInvoice(t *testing.T) {
 	var txn *ledger.Transaction
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
-		_, txn, err = invoices.SimulateInvoicePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
+		_, txn, err = invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
 		return err
 	}))
 	// The payment already pays this invoice: another cannot take it.
 	other := create(t, w, input("ACME-2203", "2026-06-15", "2026-07-15"))
 	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.ReconcileInvoice(op, a, other.ID, internal(t, txn.ID))
+		_, err := invoices.Reconcile(op, a, other.ID, internal(t, txn.ID))
 		return err
 	}), kernel.CodeConflict, map[string]string{"invoiceId": inv.ID, "field": "/0/transaction/aggregatedTransactionId"})
 
 	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.UnreconcileInvoice(op, a, inv.ID,
+		_, err := invoices.Unreconcile(op, a, inv.ID,
 			external(t, "2026-06-15", ""))
 		return err
 	}), kernel.CodeInvalidRequest, map[string]string{"/0": "is not reconciled to invoice " + inv.ID})
 
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.UnreconcileInvoice(op, a, inv.ID, internal(t, txn.ID))
+		_, err := invoices.Unreconcile(op, a, inv.ID, internal(t, txn.ID))
 		return err
 	}))
 	got := load(t, w, inv.ID)
-	if got.Status != invoices.InvoiceUnpaid || got.CollectedCents != 0 || got.ClosedAt != nil ||
+	if got.Status != invoices.StatusUnpaid || got.CollectedCents != 0 || got.ClosedAt != nil ||
 		len(got.Transactions) != 0 {
 		t.Errorf("after unreconciling: status %s, collected %d, closedAt %v, payments %+v; want unpaid and open",
 			got.Status, got.CollectedCents, got.ClosedAt, got.Transactions)
 	}
 	// Freed, the payment may pay the other invoice.
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.ReconcileInvoice(op, a, other.ID, internal(t, txn.ID))
+		_, err := invoices.Reconcile(op, a, other.ID, internal(t, txn.ID))
 		return err
 	}))
-	if got := load(t, w, other.ID); got.Status != invoices.InvoicePaid {
+	if got := load(t, w, other.ID); got.Status != invoices.StatusPaid {
 		t.Errorf("the other invoice is %s, want paid", got.Status)
 	}
 }
 
 func TestValidateInvoiceTransactions(t *testing.T) {
-	err := invoices.ValidateInvoiceTransactions(entries(t, `[
+	err := invoices.ValidateTransactions(entries(t, `[
 		{"transactionType":"external","transaction":{"paymentMethod":"other","paidAt":"yesterday","amountCents":0,
 			"aggregatedTransactionId":"txn_x"}},
 		{"transactionType":"cash","transaction":{"paidAt":"2026-06-15"}},
@@ -163,6 +163,6 @@ func TestValidateInvoiceTransactions(t *testing.T) {
 	if _, ok := domainError(t, err).Details["/0/transaction/amountCents"]; !ok {
 		t.Error("an external amount of 0 cents is accepted")
 	}
-	wantError(t, invoices.ValidateInvoiceTransactions(nil), kernel.CodeInvalidRequest,
+	wantError(t, invoices.ValidateTransactions(nil), kernel.CodeInvalidRequest,
 		map[string]string{"body": "an array of at least one invoice transaction is required"})
 }

@@ -18,14 +18,14 @@ const (
 	SeriesCancelled = "cancelled"
 )
 
-// PrefixInvoiceSeries starts every invoice series id.
-const PrefixInvoiceSeries = "invoice_series_"
+// PrefixSeries starts every invoice series id.
+const PrefixSeries = "invoice_series_"
 
 // EventSeriesIssue is the scheduled event that issues a series' invoice.
 const EventSeriesIssue = "invoice_series.issue"
 
 const (
-	kindInvoiceSeries  = "invoice_series"
+	kindSeries         = "invoice_series"
 	indexSeriesStart   = "series.start"
 	indexSeriesNext    = "series.next"
 	seriesNeverPending = "999999999999999"
@@ -40,25 +40,25 @@ type SeriesTemplate struct {
 	CCEmails  []string    `json:"ccEmails,omitempty"`
 }
 
-// InvoiceSeries issues an invoice on every date its rule selects. It keeps
+// Series issues an invoice on every date its rule selects. It keeps
 // its next invoice ready, scheduled for that date; when the clock reaches
 // it the invoice is sent and the following one is prepared, until the end
 // condition is met.
-type InvoiceSeries struct {
-	ID                string                `json:"id"`
-	LegalEntityID     string                `json:"legalEntityId"`
-	Status            string                `json:"status"`
-	Rule              kernel.RecurrenceRule `json:"recurrenceRule"`
-	PaymentTermsDays  int                   `json:"paymentTermsDays"`
-	Timezone          string                `json:"invoiceTz"`
-	StartDate         string                `json:"startDate"`
-	End               kernel.EndCondition   `json:"endCondition"`
-	NextScheduledDate *time.Time            `json:"nextScheduledDate,omitempty"`
-	Template          SeriesTemplate        `json:"template"`
-	PaymentMethods    json.RawMessage       `json:"paymentMethods,omitempty"`
-	AccountID         string                `json:"accountId"`
-	ContactID         string                `json:"contactId,omitempty"`
-	CustomerID        string                `json:"customerId,omitempty"`
+type Series struct {
+	ID                string          `json:"id"`
+	LegalEntityID     string          `json:"legalEntityId"`
+	Status            string          `json:"status"`
+	Rule              RecurrenceRule  `json:"recurrenceRule"`
+	PaymentTermsDays  int             `json:"paymentTermsDays"`
+	Timezone          string          `json:"invoiceTz"`
+	StartDate         string          `json:"startDate"`
+	End               EndCondition    `json:"endCondition"`
+	NextScheduledDate *time.Time      `json:"nextScheduledDate,omitempty"`
+	Template          SeriesTemplate  `json:"template"`
+	PaymentMethods    json.RawMessage `json:"paymentMethods,omitempty"`
+	AccountID         string          `json:"accountId"`
+	ContactID         string          `json:"contactId,omitempty"`
+	CustomerID        string          `json:"customerId,omitempty"`
 	// Occurrences counts the dates used so far, issued or skipped.
 	Occurrences int    `json:"occurrences"`
 	LastDate    string `json:"lastDate,omitempty"`
@@ -69,9 +69,9 @@ type InvoiceSeries struct {
 	Seq              int64     `json:"seq"`
 }
 
-func seriesIndexes(s *InvoiceSeries) []string {
+func seriesIndexes(s *Series) []string {
 	seq := store.Seq(s.Seq)
-	start, _ := kernel.ParseCalDate(s.StartDate)
+	start, _ := ParseCalDate(s.StartDate)
 	next := seriesNeverPending
 	if s.NextScheduledDate != nil {
 		next = store.Millis(*s.NextScheduledDate)
@@ -82,7 +82,7 @@ func seriesIndexes(s *InvoiceSeries) []string {
 	}
 }
 
-func (s *InvoiceSeries) location() *time.Location {
+func (s *Series) location() *time.Location {
 	loc, err := time.LoadLocation(s.Timezone)
 	if err != nil {
 		return time.UTC
@@ -91,16 +91,16 @@ func (s *InvoiceSeries) location() *time.Location {
 }
 
 // StartAt is the instant the series' start date begins in its zone.
-func (s *InvoiceSeries) StartAt() time.Time {
-	d, _ := kernel.ParseCalDate(s.StartDate)
+func (s *Series) StartAt() time.Time {
+	d, _ := ParseCalDate(s.StartDate)
 	return d.Start(s.location())
 }
 
 // nextDate is the series' next date and whether the end condition allows
 // it.
-func (s *InvoiceSeries) nextDate() (kernel.CalDate, bool) {
-	from, _ := kernel.ParseCalDate(s.StartDate)
-	if last, ok := kernel.ParseCalDate(s.LastDate); ok && !last.AddDays(1).Before(from) {
+func (s *Series) nextDate() (CalDate, bool) {
+	from, _ := ParseCalDate(s.StartDate)
+	if last, ok := ParseCalDate(s.LastDate); ok && !last.AddDays(1).Before(from) {
 		from = last.AddDays(1)
 	}
 	d := s.Rule.Next(from)
@@ -108,22 +108,22 @@ func (s *InvoiceSeries) nextDate() (kernel.CalDate, bool) {
 }
 
 // consume marks a date used, whether its invoice was issued or skipped.
-func (s *InvoiceSeries) consume(d kernel.CalDate) {
+func (s *Series) consume(d CalDate) {
 	s.Occurrences++
 	s.LastDate = d.String()
 	s.PendingInvoiceID, s.NextScheduledDate = "", nil
 }
 
-func saveSeries(op *kernel.Op, s *InvoiceSeries) error {
-	return op.Save(kindInvoiceSeries, s.ID, s, seriesIndexes(s)...)
+func saveSeries(op *kernel.Op, s *Series) error {
+	return op.Save(kindSeries, s.ID, s, seriesIndexes(s)...)
 }
 
 // advanceSeries issues every date that has come and prepares the next
 // invoice, or ends the series when its end condition is met. It returns
 // the first invoice it made (nil when none).
-func advanceSeries(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
+func advanceSeries(op *kernel.Op, s *Series) (*Invoice, error) {
 	var first *Invoice
-	for range kernel.MaxRecurrenceSteps {
+	for range MaxRecurrenceSteps {
 		d, ok := s.nextDate()
 		if !ok {
 			s.Status, s.PendingInvoiceID, s.NextScheduledDate = SeriesEnded, "", nil
@@ -143,12 +143,12 @@ func advanceSeries(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
 		}
 		return first, pendSeries(op, s, inv.ID, at)
 	}
-	return nil, fmt.Errorf("series %s: more than %d dates to issue at once", s.ID, kernel.MaxRecurrenceSteps)
+	return nil, fmt.Errorf("series %s: more than %d dates to issue at once", s.ID, MaxRecurrenceSteps)
 }
 
 // pendSeries makes an invoice the series' next one, due to be issued at
 // at, and saves the series.
-func pendSeries(op *kernel.Op, s *InvoiceSeries, invoiceID string, at time.Time) error {
+func pendSeries(op *kernel.Op, s *Series, invoiceID string, at time.Time) error {
 	s.PendingInvoiceID, s.NextScheduledDate = invoiceID, &at
 	ev, err := op.Schedule(EventSeriesIssue, at, map[string]string{"seriesId": s.ID})
 	if err != nil {
@@ -159,7 +159,7 @@ func pendSeries(op *kernel.Op, s *InvoiceSeries, invoiceID string, at time.Time)
 }
 
 // billedTo is who a series bills: its customer, else its contact.
-func seriesBilledTo(op *kernel.Op, s *InvoiceSeries) (BilledTo, error) {
+func seriesBilledTo(op *kernel.Op, s *Series) (BilledTo, error) {
 	if s.CustomerID != "" {
 		c, err := parties.CustomerOfEntity(op, s.LegalEntityID, s.CustomerID, "/legalEntityCustomerId")
 		if err != nil {
@@ -168,7 +168,7 @@ func seriesBilledTo(op *kernel.Op, s *InvoiceSeries) (BilledTo, error) {
 		return BilledTo{Name: c.Name, Email: c.Email, Address: c.Address, CCEmails: s.Template.CCEmails}, nil
 	}
 	var c parties.Contact
-	if _, err := op.Get(kernel.KindContact, s.ContactID, &c); err != nil {
+	if _, err := op.Get(parties.KindContact, s.ContactID, &c); err != nil {
 		return BilledTo{}, err
 	}
 	return BilledTo{Name: c.Name, Email: c.RecipientEmail, Address: c.Address, CCEmails: s.Template.CCEmails}, nil
@@ -176,7 +176,7 @@ func seriesBilledTo(op *kernel.Op, s *InvoiceSeries) (BilledTo, error) {
 
 // seriesInvoice issues the series' invoice for a date: scheduled when the
 // date is ahead, sent otherwise.
-func seriesInvoice(op *kernel.Op, s *InvoiceSeries, d kernel.CalDate) (*Invoice, error) {
+func seriesInvoice(op *kernel.Op, s *Series, d CalDate) (*Invoice, error) {
 	inv := &Invoice{LegalEntityID: s.LegalEntityID, SeriesID: s.ID, Currency: "USD"}
 	if err := fillSeriesInvoice(op, s, inv, d); err != nil {
 		return nil, err
@@ -191,7 +191,7 @@ func seriesInvoice(op *kernel.Op, s *InvoiceSeries, d kernel.CalDate) (*Invoice,
 
 // fillSeriesInvoice writes the series' current terms and a date onto one
 // of its invoices.
-func fillSeriesInvoice(op *kernel.Op, s *InvoiceSeries, inv *Invoice, d kernel.CalDate) error {
+func fillSeriesInvoice(op *kernel.Op, s *Series, inv *Invoice, d CalDate) error {
 	billed, err := seriesBilledTo(op, s)
 	if err != nil {
 		return err
@@ -207,8 +207,8 @@ func fillSeriesInvoice(op *kernel.Op, s *InvoiceSeries, inv *Invoice, d kernel.C
 
 // seriesNumber makes the next free invoice number of a series, e.g.
 // SER7K2M9Q-004.
-func seriesNumber(op *kernel.Op, s *InvoiceSeries) (string, error) {
-	code := strings.ToUpper(strings.TrimPrefix(s.ID, PrefixInvoiceSeries))
+func seriesNumber(op *kernel.Op, s *Series) (string, error) {
+	code := strings.ToUpper(strings.TrimPrefix(s.ID, PrefixSeries))
 	if len(code) > 8 {
 		code = code[:8]
 	}
@@ -230,8 +230,8 @@ func RunSeriesIssue(op *kernel.Op, ev *kernel.Event) (string, error) {
 	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return "", err
 	}
-	var s InvoiceSeries
-	ok, err := op.Get(kindInvoiceSeries, p.SeriesID, &s)
+	var s Series
+	ok, err := op.Get(kindSeries, p.SeriesID, &s)
 	if err != nil {
 		return "", fmt.Errorf("invoice series %s: not found (%w)", p.SeriesID, err)
 	}
@@ -245,7 +245,7 @@ func RunSeriesIssue(op *kernel.Op, ev *kernel.Event) (string, error) {
 	if err := sendPending(op, &s); err != nil {
 		return "", err
 	}
-	s.consume(kernel.CalDateOf(ev.At, s.location()))
+	s.consume(CalDateOf(ev.At, s.location()))
 	s.EventID = ""
 	if _, err := advanceSeries(op, &s); err != nil {
 		return "", err
@@ -259,15 +259,15 @@ func RunSeriesIssue(op *kernel.Op, ev *kernel.Event) (string, error) {
 
 // sendPending sends the series' pending invoice if it is still scheduled
 // (its own send event may have run first).
-func sendPending(op *kernel.Op, s *InvoiceSeries) error {
+func sendPending(op *kernel.Op, s *Series) error {
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, s.PendingInvoiceID, &inv)
-	if err != nil || !ok || inv.Status != InvoiceScheduled {
+	ok, err := op.Get(Kind, s.PendingInvoiceID, &inv)
+	if err != nil || !ok || inv.Status != StatusScheduled {
 		return err
 	}
 	refreshInvoice(op, &inv)
 	if err := deliverInvoice(op, &inv); err != nil {
 		return err
 	}
-	return StoreInvoice(op, &inv)
+	return Store(op, &inv)
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
@@ -18,12 +19,12 @@ type RecurrenceInput struct {
 	Nth        json.RawMessage `json:"nth"`
 }
 
-func (r *RecurrenceInput) parse(d map[string]string, path string) kernel.RecurrenceRule {
+func (r *RecurrenceInput) parse(d map[string]string, path string) RecurrenceRule {
 	if r == nil {
 		d[path] = "required"
-		return kernel.RecurrenceRule{}
+		return RecurrenceRule{}
 	}
-	rule := kernel.RecurrenceRule{Type: r.Type}
+	rule := RecurrenceRule{Type: r.Type}
 	weekday := func() {
 		if r.DayOfWeek == nil || *r.DayOfWeek < 0 || *r.DayOfWeek > 6 {
 			d[path+"/dayOfWeek"] = "required: 0 (Sunday) to 6 (Saturday)"
@@ -37,11 +38,11 @@ func (r *RecurrenceInput) parse(d map[string]string, path string) kernel.Recurre
 		}
 	}
 	switch r.Type {
-	case kernel.RecurWeekly:
+	case RecurWeekly:
 		weekday()
 		extra("dayOfMonth", r.DayOfMonth != nil)
 		extra("nth", r.Nth != nil)
-	case kernel.RecurDayOfMonth:
+	case RecurDayOfMonth:
 		if r.DayOfMonth == nil || *r.DayOfMonth < 1 || *r.DayOfMonth > 31 {
 			d[path+"/dayOfMonth"] = "required: 1 to 31 (clamped to the month's last day)"
 		} else {
@@ -49,7 +50,7 @@ func (r *RecurrenceInput) parse(d map[string]string, path string) kernel.Recurre
 		}
 		extra("dayOfWeek", r.DayOfWeek != nil)
 		extra("nth", r.Nth != nil)
-	case kernel.RecurNthWeekday:
+	case RecurNthWeekday:
 		weekday()
 		extra("dayOfMonth", r.DayOfMonth != nil)
 		var n int
@@ -58,7 +59,7 @@ func (r *RecurrenceInput) parse(d map[string]string, path string) kernel.Recurre
 		case json.Unmarshal(r.Nth, &n) == nil && n >= 1 && n <= 4:
 			rule.Nth = n
 		case json.Unmarshal(r.Nth, &last) == nil && last == "last":
-			rule.Nth = kernel.NthLast
+			rule.Nth = NthLast
 		default:
 			d[path+"/nth"] = `required: 1 to 4 or "last"`
 		}
@@ -75,22 +76,22 @@ type EndInput struct {
 	Date  *string `json:"date,omitempty"`
 }
 
-func (e *EndInput) parse(d map[string]string, path string) kernel.EndCondition {
+func (e *EndInput) parse(d map[string]string, path string) EndCondition {
 	if e == nil {
 		d[path] = "required"
-		return kernel.EndCondition{}
+		return EndCondition{}
 	}
-	end := kernel.EndCondition{Type: e.Type}
+	end := EndCondition{Type: e.Type}
 	switch e.Type {
-	case kernel.EndNever:
-	case kernel.EndAfterCount:
+	case EndNever:
+	case EndAfterCount:
 		if e.Count == nil || *e.Count < 1 {
 			d[path+"/count"] = "required: at least 1"
 		} else {
 			end.Count = *e.Count
 		}
-	case kernel.EndOnDate:
-		if _, ok := kernel.ParseCalDate(kernel.Deref(e.Date)); !ok {
+	case EndOnDate:
+		if _, ok := ParseCalDate(jsonshape.Value(e.Date)); !ok {
 			d[path+"/date"] = "required: a YYYY-MM-DD date"
 		} else {
 			end.Date = *e.Date
@@ -98,10 +99,10 @@ func (e *EndInput) parse(d map[string]string, path string) kernel.EndCondition {
 	default:
 		d[path+"/type"] = "must be never, after_count or on_date"
 	}
-	if e.Count != nil && e.Type != kernel.EndAfterCount {
+	if e.Count != nil && e.Type != EndAfterCount {
 		d[path+"/count"] = "applies only to after_count"
 	}
-	if e.Date != nil && e.Type != kernel.EndOnDate {
+	if e.Date != nil && e.Type != EndOnDate {
 		d[path+"/date"] = "applies only to on_date"
 	}
 	return end
@@ -127,8 +128,8 @@ type SeriesInput struct {
 	Template              *TemplateInput   `json:"template,omitempty"`
 	PaymentMethods        json.RawMessage  `json:"paymentMethods,omitempty" ref:"InvoicePaymentMethods"`
 
-	rule kernel.RecurrenceRule
-	end  kernel.EndCondition
+	rule RecurrenceRule
+	end  EndCondition
 }
 
 // Validate checks a series body.
@@ -137,22 +138,22 @@ func (in *SeriesInput) Validate() error {
 	if strings.TrimSpace(in.AccountID) == "" {
 		d["/accountId"] = "required"
 	}
-	if kernel.Deref(in.LegalEntityCustomerID) == "" && kernel.Deref(in.LegalEntityContactID) == "" {
+	if jsonshape.Value(in.LegalEntityCustomerID) == "" && jsonshape.Value(in.LegalEntityContactID) == "" {
 		d["/legalEntityCustomerId"] = "required (or, during the transition, legalEntityContactId)"
 	}
 	in.rule = in.RecurrenceRule.parse(d, "/recurrenceRule")
 	if in.PaymentTermsDays == nil || *in.PaymentTermsDays < 0 || *in.PaymentTermsDays > 3650 {
 		d["/paymentTermsDays"] = "required: 0 (due on receipt) or more days"
 	}
-	if _, err := kernel.InvoiceZone(in.InvoiceTz); err != nil {
+	if _, err := Zone(in.InvoiceTz); err != nil {
 		d["/invoiceTz"] = err.Error()
 	}
-	start, ok := kernel.ParseCalDate(in.StartDate)
+	start, ok := ParseCalDate(in.StartDate)
 	if !ok {
 		d["/startDate"] = "required: a YYYY-MM-DD date"
 	}
 	in.end = in.EndCondition.parse(d, "/endCondition")
-	if end, ok2 := kernel.ParseCalDate(in.end.Date); ok && ok2 && end.Before(start) {
+	if end, ok2 := ParseCalDate(in.end.Date); ok && ok2 && end.Before(start) {
 		d["/endCondition/date"] = "must not be before startDate"
 	}
 	if in.Template == nil {
@@ -172,7 +173,7 @@ func (in *SeriesInput) Validate() error {
 }
 
 // apply writes the body's terms onto a series.
-func (in *SeriesInput) apply(s *InvoiceSeries) {
+func (in *SeriesInput) apply(s *Series) {
 	s.AccountID, s.Rule, s.PaymentTermsDays, s.Timezone = in.AccountID, in.rule, *in.PaymentTermsDays, in.InvoiceTz
 	s.StartDate, s.End = in.StartDate, in.end
 	l := in.Template.LineItemsAndTotals
@@ -180,21 +181,21 @@ func (in *SeriesInput) apply(s *InvoiceSeries) {
 		LineItems: l.lines(),
 		Discount:  l.Discount,
 		Tax:       l.Tax,
-		Memo:      kernel.Deref(in.Template.Memo),
+		Memo:      jsonshape.Value(in.Template.Memo),
 		CCEmails:  in.Template.CCEmails,
 	}
 	s.PaymentMethods = nil
 	if parties.Present(in.PaymentMethods) {
 		s.PaymentMethods = compactJSON(in.PaymentMethods)
 	}
-	if id := kernel.Deref(in.LegalEntityCustomerID); id != "" {
+	if id := jsonshape.Value(in.LegalEntityCustomerID); id != "" {
 		s.CustomerID = id
 	}
 }
 
 // checkParties checks the series' account, customer and contact within
 // its legal entity.
-func checkParties(op *kernel.Op, s *InvoiceSeries) error {
+func checkParties(op *kernel.Op, s *Series) error {
 	if _, _, err := invoiceTarget(op, s.LegalEntityID, s.AccountID, "/accountId"); err != nil {
 		return err
 	}
@@ -209,7 +210,7 @@ func checkParties(op *kernel.Op, s *InvoiceSeries) error {
 		return nil
 	}
 	var c parties.Contact
-	ok, err := op.Get(kernel.KindContact, s.ContactID, &c)
+	ok, err := op.Get(parties.KindContact, s.ContactID, &c)
 	if err != nil {
 		return err
 	}
@@ -225,7 +226,7 @@ func checkParties(op *kernel.Op, s *InvoiceSeries) error {
 
 // CreateSeries starts a series for the actor's legal entity and returns it
 // with its first invoice.
-func CreateSeries(op *kernel.Op, a *kernel.Actor, in *SeriesInput) (*InvoiceSeries, *Invoice, error) {
+func CreateSeries(op *kernel.Op, a *kernel.Actor, in *SeriesInput) (*Series, *Invoice, error) {
 	return CreateSeriesFor(op, a.LegalEntityID(), in, "", false)
 }
 
@@ -237,19 +238,19 @@ func CreateSeriesFor(
 	in *SeriesInput,
 	declaredID string,
 	allowPast bool,
-) (*InvoiceSeries, *Invoice, error) {
+) (*Series, *Invoice, error) {
 	if err := in.Validate(); err != nil {
 		return nil, nil, err
 	}
-	s := &InvoiceSeries{
+	s := &Series{
 		LegalEntityID: legalEntityID,
 		Status:        SeriesActive,
-		ContactID:     kernel.Deref(in.LegalEntityContactID),
+		ContactID:     jsonshape.Value(in.LegalEntityContactID),
 		CreatedAt:     op.Now,
 	}
 	in.apply(s)
-	today := kernel.CalDateOf(op.Now, s.location())
-	if start, _ := kernel.ParseCalDate(s.StartDate); !allowPast && start.Before(today) {
+	today := CalDateOf(op.Now, s.location())
+	if start, _ := ParseCalDate(s.StartDate); !allowPast && start.Before(today) {
 		return nil, nil, kernel.InvalidField("/startDate", "must be today ("+today.String()+" in "+s.Timezone+") or later")
 	}
 	if _, ok := s.nextDate(); !ok {
@@ -260,7 +261,7 @@ func CreateSeriesFor(
 	}
 	var err error
 	if s.ID = declaredID; s.ID == "" {
-		if s.ID, err = op.NewID(PrefixInvoiceSeries); err != nil {
+		if s.ID, err = op.NewID(PrefixSeries); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -285,7 +286,7 @@ func ListSeries(
 	a *kernel.Actor,
 	f SeriesFilter,
 	req kernel.PageRequest,
-) (kernel.Page[InvoiceSeries], error) {
+) (kernel.Page[Series], error) {
 	d := map[string]string{}
 	if f.Status != "" && !slices.Contains([]string{SeriesActive, SeriesEnded, SeriesCancelled}, f.Status) {
 		d["filter:status"] = "must be active, ended or cancelled"
@@ -294,7 +295,7 @@ func ListSeries(
 		d["sort"] = "must be startDate or nextScheduledDate"
 	}
 	if len(d) > 0 {
-		return kernel.Page[InvoiceSeries]{}, kernel.Invalid(d)
+		return kernel.Page[Series]{}, kernel.Invalid(d)
 	}
 	index := indexSeriesStart
 	if f.Sort == "nextScheduledDate" {
@@ -304,10 +305,10 @@ func ListSeries(
 	eq := func(want, got string) bool { return want == "" || want == got }
 	return kernel.List(
 		op,
-		kindInvoiceSeries,
+		kindSeries,
 		kernel.IndexPrefix(index, a.LegalEntityID()),
 		req,
-		func(s *InvoiceSeries) bool {
+		func(s *Series) bool {
 			return eq(f.Status, s.Status) && eq(f.CustomerID, s.CustomerID) && eq(f.ContactID, s.ContactID) &&
 				eq(f.AccountID, s.AccountID)
 		},
@@ -315,9 +316,9 @@ func ListSeries(
 }
 
 // SeriesOf loads one of the actor's invoice series.
-func SeriesOf(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries, error) {
-	var s InvoiceSeries
-	ok, err := op.Get(kindInvoiceSeries, id, &s)
+func SeriesOf(op *kernel.Op, a *kernel.Actor, id string) (*Series, error) {
+	var s Series
+	ok, err := op.Get(kindSeries, id, &s)
 	if err != nil {
 		return nil, err
 	}
@@ -327,7 +328,7 @@ func SeriesOf(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries, error)
 	return &s, nil
 }
 
-func requireActive(s *InvoiceSeries) error {
+func requireActive(s *Series) error {
 	if s.Status != SeriesActive {
 		return kernel.Errorf(kernel.CodeConflict, "invoice series %s is %s", s.ID, s.Status).With("status", s.Status)
 	}
@@ -335,13 +336,13 @@ func requireActive(s *InvoiceSeries) error {
 }
 
 // pending loads the series' scheduled next invoice (nil when none).
-func pending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
+func pending(op *kernel.Op, s *Series) (*Invoice, error) {
 	if s.PendingInvoiceID == "" {
 		return nil, nil
 	}
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, s.PendingInvoiceID, &inv)
-	if err != nil || !ok || inv.Status != InvoiceScheduled {
+	ok, err := op.Get(Kind, s.PendingInvoiceID, &inv)
+	if err != nil || !ok || inv.Status != StatusScheduled {
 		return nil, err
 	}
 	return &inv, nil
@@ -349,7 +350,7 @@ func pending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
 
 // CancelSeries stops a series: invoices already sent stay; the scheduled
 // next one is voided and returned.
-func CancelSeries(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries, *Invoice, error) {
+func CancelSeries(op *kernel.Op, a *kernel.Actor, id string) (*Series, *Invoice, error) {
 	s, err := SeriesOf(op, a, id)
 	if err != nil {
 		return nil, nil, err
@@ -367,7 +368,7 @@ func CancelSeries(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries, *I
 
 // dropPending voids the series' scheduled invoice and cancels its issue
 // event.
-func dropPending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
+func dropPending(op *kernel.Op, s *Series) (*Invoice, error) {
 	inv, err := pending(op, s)
 	if err != nil {
 		return nil, err
@@ -386,7 +387,7 @@ func dropPending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
 
 // SkipNextInvoice voids the series' scheduled invoice, counts its date as
 // used and prepares the following one.
-func SkipNextInvoice(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries, *Invoice, error) {
+func SkipNextInvoice(op *kernel.Op, a *kernel.Actor, id string) (*Series, *Invoice, error) {
 	s, err := SeriesOf(op, a, id)
 	if err != nil {
 		return nil, nil, err
@@ -401,11 +402,11 @@ func SkipNextInvoice(op *kernel.Op, a *kernel.Actor, id string) (*InvoiceSeries,
 	return s, voided, err
 }
 
-func skipPending(op *kernel.Op, s *InvoiceSeries) (*Invoice, error) {
+func skipPending(op *kernel.Op, s *Series) (*Invoice, error) {
 	if s.NextScheduledDate == nil {
 		return nil, nil
 	}
-	d := kernel.CalDateOf(*s.NextScheduledDate, s.location())
+	d := CalDateOf(*s.NextScheduledDate, s.location())
 	voided, err := dropPending(op, s)
 	if err != nil {
 		return nil, err
@@ -421,8 +422,8 @@ func seriesInvoiceVoided(op *kernel.Op, inv *Invoice) error {
 	if inv.SeriesID == "" {
 		return nil
 	}
-	var s InvoiceSeries
-	if ok, err := op.Get(kindInvoiceSeries, inv.SeriesID, &s); err != nil || !ok {
+	var s Series
+	if ok, err := op.Get(kindSeries, inv.SeriesID, &s); err != nil || !ok {
 		return err
 	}
 	if s.Status != SeriesActive || s.PendingInvoiceID != inv.ID {
@@ -435,7 +436,7 @@ func seriesInvoiceVoided(op *kernel.Op, inv *Invoice) error {
 
 // UpdateSeries replaces a series' terms (its contact stays). The scheduled
 // invoice is rewritten to the new terms and moved to the new next date.
-func UpdateSeries(op *kernel.Op, a *kernel.Actor, id string, in *SeriesInput) (*InvoiceSeries, *Invoice, error) {
+func UpdateSeries(op *kernel.Op, a *kernel.Actor, id string, in *SeriesInput) (*Series, *Invoice, error) {
 	if err := in.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -446,7 +447,7 @@ func UpdateSeries(op *kernel.Op, a *kernel.Actor, id string, in *SeriesInput) (*
 	if err := requireActive(s); err != nil {
 		return nil, nil, err
 	}
-	if c := kernel.Deref(in.LegalEntityContactID); c != "" && c != s.ContactID {
+	if c := jsonshape.Value(in.LegalEntityContactID); c != "" && c != s.ContactID {
 		return nil, nil, kernel.InvalidField("/legalEntityContactId",
 			"the contact of a series cannot change after it is created")
 	}
@@ -471,7 +472,7 @@ func UpdateSeries(op *kernel.Op, a *kernel.Actor, id string, in *SeriesInput) (*
 
 // reschedule rewrites the series' scheduled invoice for its next date, or
 // voids it when the series has no date left.
-func reschedule(op *kernel.Op, s *InvoiceSeries, inv *Invoice) error {
+func reschedule(op *kernel.Op, s *Series, inv *Invoice) error {
 	d, ok := s.nextDate()
 	if !ok {
 		if err := markVoid(op, inv); err != nil {
@@ -487,7 +488,7 @@ func reschedule(op *kernel.Op, s *InvoiceSeries, inv *Invoice) error {
 	inv.ScheduledSendDate = &at
 	inv.Version++
 	if at.After(op.Now) {
-		if err := StoreInvoice(op, inv); err != nil {
+		if err := Store(op, inv); err != nil {
 			return err
 		}
 		return pendSeries(op, s, inv.ID, at)
@@ -496,7 +497,7 @@ func reschedule(op *kernel.Op, s *InvoiceSeries, inv *Invoice) error {
 	if err := deliverInvoice(op, inv); err != nil {
 		return err
 	}
-	if err := StoreInvoice(op, inv); err != nil {
+	if err := Store(op, inv); err != nil {
 		return err
 	}
 	s.consume(d)

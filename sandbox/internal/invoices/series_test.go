@@ -15,7 +15,7 @@ func weekly(start string, end *invoices.EndInput) *invoices.SeriesInput {
 	return &invoices.SeriesInput{
 		AccountID:             "sa_group_acmeoperating",
 		LegalEntityCustomerID: ptr("le_cust_vandelay"),
-		RecurrenceRule:        &invoices.RecurrenceInput{Type: kernel.RecurWeekly, DayOfWeek: ptr(3)},
+		RecurrenceRule:        &invoices.RecurrenceInput{Type: invoices.RecurWeekly, DayOfWeek: ptr(3)},
 		PaymentTermsDays:      ptr(14),
 		InvoiceTz:             "America/New_York",
 		StartDate:             start,
@@ -26,9 +26,9 @@ func weekly(start string, end *invoices.EndInput) *invoices.SeriesInput {
 }
 
 // series loads a series as it is stored now.
-func series(t *testing.T, w *kernel.World, id string) *invoices.InvoiceSeries {
+func series(t *testing.T, w *kernel.World, id string) *invoices.Series {
 	t.Helper()
-	var s *invoices.InvoiceSeries
+	var s *invoices.Series
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		s, err = invoices.SeriesOf(op, a, id)
@@ -38,8 +38,8 @@ func series(t *testing.T, w *kernel.World, id string) *invoices.InvoiceSeries {
 }
 
 // number is the n-th invoice number of a series.
-func number(s *invoices.InvoiceSeries, n int) string {
-	code := strings.ToUpper(strings.TrimPrefix(s.ID, invoices.PrefixInvoiceSeries))
+func number(s *invoices.Series, n int) string {
+	code := strings.ToUpper(strings.TrimPrefix(s.ID, invoices.PrefixSeries))
 	return fmt.Sprintf("S%s-%03d", code[:min(8, len(code))], n)
 }
 
@@ -47,16 +47,16 @@ func number(s *invoices.InvoiceSeries, n int) string {
 // when the clock gets there, and ends after its count.
 func TestSeriesIssuesOnItsDatesAndEnds(t *testing.T) {
 	w := demo(t)
-	var s *invoices.InvoiceSeries
+	var s *invoices.Series
 	var first *invoices.Invoice
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		s, first, err = invoices.CreateSeries(op, a, weekly("2026-06-15",
-			&invoices.EndInput{Type: kernel.EndAfterCount, Count: ptr(2)}))
+			&invoices.EndInput{Type: invoices.EndAfterCount, Count: ptr(2)}))
 		return err
 	}))
 	wed := at(t, "2026-06-17T04:00:00Z") // the first Wednesday, midnight in New York
-	if first.Status != invoices.InvoiceScheduled || first.Number != number(s, 1) ||
+	if first.Status != invoices.StatusScheduled || first.Number != number(s, 1) ||
 		!first.IssuedAt.Equal(wed) || first.DueAt.Format("2006-01-02") != "2026-07-01" || first.TotalCents() != 5000 {
 		t.Fatalf("first invoice %s %s issued %v due %v total %d; want scheduled %s on %v, due 2026-07-01, 5000",
 			first.Status, first.Number, first.IssuedAt, first.DueAt, first.TotalCents(), number(s, 1), wed)
@@ -68,13 +68,13 @@ func TestSeriesIssuesOnItsDatesAndEnds(t *testing.T) {
 	}
 
 	advance(t, w, "2026-06-17T04:00:00Z")
-	if got := load(t, w, first.ID); got.Status != invoices.InvoiceUnpaid || got.SentAt == nil {
+	if got := load(t, w, first.ID); got.Status != invoices.StatusUnpaid || got.SentAt == nil {
 		t.Errorf("on its date the first invoice is %s, sent %v; want unpaid and sent", got.Status, got.SentAt)
 	}
 	s = series(t, w, s.ID)
 	second := load(t, w, s.PendingInvoiceID)
 	if s.Occurrences != 1 || second.Number != number(s, 2) || !second.IssuedAt.Equal(wed.AddDate(0, 0, 7)) ||
-		second.Status != invoices.InvoiceScheduled {
+		second.Status != invoices.StatusScheduled {
 		t.Errorf("after the first: %d used, next %s %s on %v; want 1, a scheduled %s a week on", s.Occurrences,
 			second.Status, second.Number, second.IssuedAt, number(s, 2))
 	}
@@ -85,7 +85,7 @@ func TestSeriesIssuesOnItsDatesAndEnds(t *testing.T) {
 		t.Errorf("after its count: %s, next %v, pending %q, %d used; want ended with nothing pending, 2", s.Status,
 			s.NextScheduledDate, s.PendingInvoiceID, s.Occurrences)
 	}
-	if got := load(t, w, second.ID); got.Status != invoices.InvoiceUnpaid {
+	if got := load(t, w, second.ID); got.Status != invoices.StatusUnpaid {
 		t.Errorf("the second invoice is %s, want unpaid (sent)", got.Status)
 	}
 }
@@ -97,16 +97,16 @@ func TestCreateSeriesRefusesDatesItCannotUse(t *testing.T) {
 		field  string
 		detail string
 	}{
-		{"a start in the past", weekly("2026-06-14", &invoices.EndInput{Type: kernel.EndNever}), "/startDate",
+		{"a start in the past", weekly("2026-06-14", &invoices.EndInput{Type: invoices.EndNever}), "/startDate",
 			"must be today (2026-06-15 in America/New_York) or later"},
-		{"an end before the start", weekly("2026-06-15", &invoices.EndInput{Type: kernel.EndOnDate,
+		{"an end before the start", weekly("2026-06-15", &invoices.EndInput{Type: invoices.EndOnDate,
 			Date: ptr("2026-06-01")}), "/endCondition/date", "must not be before startDate"},
-		{"an end before the first Wednesday", weekly("2026-06-15", &invoices.EndInput{Type: kernel.EndOnDate,
+		{"an end before the first Wednesday", weekly("2026-06-15", &invoices.EndInput{Type: invoices.EndOnDate,
 			Date: ptr("2026-06-16")}), "/endCondition", "leaves no date to issue an invoice on"},
-		{"a count of 0", weekly("2026-06-15", &invoices.EndInput{Type: kernel.EndAfterCount, Count: ptr(0)}),
+		{"a count of 0", weekly("2026-06-15", &invoices.EndInput{Type: invoices.EndAfterCount, Count: ptr(0)}),
 			"/endCondition/count", "required: at least 1"},
 		{"a day of the week past Saturday", func() *invoices.SeriesInput {
-			in := weekly("2026-06-15", &invoices.EndInput{Type: kernel.EndNever})
+			in := weekly("2026-06-15", &invoices.EndInput{Type: invoices.EndNever})
 			in.RecurrenceRule.DayOfWeek = ptr(7)
 			return in
 		}(), "/recurrenceRule/dayOfWeek", "required: 0 (Sunday) to 6 (Saturday)"},
@@ -128,11 +128,11 @@ func TestCreateSeriesRefusesDatesItCannotUse(t *testing.T) {
 // one and is final.
 func TestSeriesSkipAndCancel(t *testing.T) {
 	w := demo(t)
-	var s *invoices.InvoiceSeries
+	var s *invoices.Series
 	var first *invoices.Invoice
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
-		s, first, err = invoices.CreateSeries(op, a, weekly("2026-06-15", &invoices.EndInput{Type: kernel.EndNever}))
+		s, first, err = invoices.CreateSeries(op, a, weekly("2026-06-15", &invoices.EndInput{Type: invoices.EndNever}))
 		return err
 	}))
 	var voided *invoices.Invoice
@@ -141,7 +141,7 @@ func TestSeriesSkipAndCancel(t *testing.T) {
 		_, voided, err = invoices.SkipNextInvoice(op, a, s.ID)
 		return err
 	}))
-	if voided.ID != first.ID || load(t, w, first.ID).Status != invoices.InvoiceVoid {
+	if voided.ID != first.ID || load(t, w, first.ID).Status != invoices.StatusVoid {
 		t.Errorf("skip voided %s, want the scheduled %s", voided.ID, first.ID)
 	}
 	s = series(t, w, s.ID)
@@ -152,7 +152,7 @@ func TestSeriesSkipAndCancel(t *testing.T) {
 	}
 
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.VoidInvoice(op, a, second.ID)
+		_, err := invoices.Void(op, a, second.ID)
 		return err
 	}))
 	s = series(t, w, s.ID)
@@ -163,7 +163,7 @@ func TestSeriesSkipAndCancel(t *testing.T) {
 
 	pendingID := s.PendingInvoiceID
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.VoidInvoice(op, a, pendingID)
+		_, err := invoices.Void(op, a, pendingID)
 		if err == nil {
 			_, _, err = invoices.CancelSeries(op, a, s.ID)
 		}

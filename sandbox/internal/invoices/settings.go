@@ -10,9 +10,9 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
-// KindInvoiceSettings is the record kind of a legal entity's invoice
+// KindSettings is the record kind of a legal entity's invoice
 // settings.
-const KindInvoiceSettings = "invoice_settings"
+const KindSettings = "invoice_settings"
 
 // MaxLogoBytes is the largest invoice logo accepted (2 MiB).
 const MaxLogoBytes = 2 << 20
@@ -23,40 +23,40 @@ type Branding struct {
 	TitleColor      string `json:"titleColor,omitempty"`
 }
 
-// InvoiceSettings is how a legal entity's invoices look and read.
-type InvoiceSettings struct {
-	ID                      string         `json:"id"`
-	LegalEntityID           string         `json:"legalEntityId"`
-	CompanyName             string         `json:"companyName"`
-	Email                   string         `json:"email"`
-	Address                 kernel.Address `json:"address"`
-	DefaultMemo             string         `json:"defaultMemo,omitempty"`
-	InvoiceTerms            string         `json:"invoiceTerms,omitempty"`
-	DefaultPaymentTermsDays *int           `json:"defaultPaymentTermsDays,omitempty"`
-	LogoDocumentID          string         `json:"logoDocumentId,omitempty"`
-	UnitPriceDecimalPlaces  *int           `json:"unitPriceDecimalPlaces,omitempty"`
-	Branding                *Branding      `json:"branding,omitempty"`
-	Timestamp               time.Time      `json:"timestamp"`
-}
-
-// InvoiceSettingsInput is the body of PUT /invoice/settings: it replaces
-// the settings whole.
-type InvoiceSettingsInput struct {
+// Settings is how a legal entity's invoices look and read.
+type Settings struct {
+	ID                      string          `json:"id"`
+	LegalEntityID           string          `json:"legalEntityId"`
 	CompanyName             string          `json:"companyName"`
 	Email                   string          `json:"email"`
-	Address                 *kernel.Address `json:"address,omitempty"`
-	DefaultMemo             *string         `json:"defaultMemo,omitempty"`
-	InvoiceTerms            *string         `json:"invoiceTerms,omitempty"`
+	Address                 parties.Address `json:"address"`
+	DefaultMemo             string          `json:"defaultMemo,omitempty"`
+	InvoiceTerms            string          `json:"invoiceTerms,omitempty"`
 	DefaultPaymentTermsDays *int            `json:"defaultPaymentTermsDays,omitempty"`
-	LogoDocumentID          *string         `json:"logoDocumentId,omitempty"`
+	LogoDocumentID          string          `json:"logoDocumentId,omitempty"`
 	UnitPriceDecimalPlaces  *int            `json:"unitPriceDecimalPlaces,omitempty"`
 	Branding                *Branding       `json:"branding,omitempty"`
+	Timestamp               time.Time       `json:"timestamp"`
+}
+
+// SettingsInput is the body of PUT /invoice/settings: it replaces
+// the settings whole.
+type SettingsInput struct {
+	CompanyName             string           `json:"companyName"`
+	Email                   string           `json:"email"`
+	Address                 *parties.Address `json:"address,omitempty"`
+	DefaultMemo             *string          `json:"defaultMemo,omitempty"`
+	InvoiceTerms            *string          `json:"invoiceTerms,omitempty"`
+	DefaultPaymentTermsDays *int             `json:"defaultPaymentTermsDays,omitempty"`
+	LogoDocumentID          *string          `json:"logoDocumentId,omitempty"`
+	UnitPriceDecimalPlaces  *int             `json:"unitPriceDecimalPlaces,omitempty"`
+	Branding                *Branding        `json:"branding,omitempty"`
 }
 
 var hexColour = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
 
 // Validate checks the settings body.
-func (in *InvoiceSettingsInput) Validate() error {
+func (in *SettingsInput) Validate() error {
 	d := map[string]string{}
 	parties.RequireText(d, "/companyName", in.CompanyName, 200)
 	if strings.TrimSpace(in.Email) == "" {
@@ -95,24 +95,24 @@ func (in *InvoiceSettingsInput) Validate() error {
 	return nil
 }
 
-// InvoiceSettingsOf returns a legal entity's invoice settings. Until they
+// SettingsOf returns a legal entity's invoice settings. Until they
 // are set, they are derived: the legal entity's name, its first admin's
 // email and a generated address.
-func InvoiceSettingsOf(op *kernel.Op, legalEntityID string) (*InvoiceSettings, error) {
-	var s InvoiceSettings
-	ok, err := op.Get(KindInvoiceSettings, legalEntityID, &s)
+func SettingsOf(op *kernel.Op, legalEntityID string) (*Settings, error) {
+	var s Settings
+	ok, err := op.Get(KindSettings, legalEntityID, &s)
 	if err != nil || ok {
 		return &s, err
 	}
 	var le kernel.LegalEntity
-	if _, err := op.Get(kernel.KindLegalEntity, legalEntityID, &le); err != nil {
+	if _, err := op.Get(kernel.LegalEntities.Name, legalEntityID, &le); err != nil {
 		return nil, err
 	}
-	s = InvoiceSettings{
-		ID:            "invoice_settings_" + strings.TrimPrefix(legalEntityID, kernel.PrefixLegalEntity),
+	s = Settings{
+		ID:            "invoice_settings_" + strings.TrimPrefix(legalEntityID, kernel.LegalEntities.Prefix),
 		LegalEntityID: legalEntityID,
 		CompanyName:   le.Name,
-		Email:         "invoices@" + strings.TrimPrefix(legalEntityID, kernel.PrefixLegalEntity) + ".example",
+		Email:         "invoices@" + strings.TrimPrefix(legalEntityID, kernel.LegalEntities.Prefix) + ".example",
 		Timestamp:     le.CreatedAt,
 	}
 	users, err := op.LegalEntityUsers(legalEntityID)
@@ -127,7 +127,7 @@ func InvoiceSettingsOf(op *kernel.Op, legalEntityID string) (*InvoiceSettings, e
 	}
 	f := op.W.Faker("invoice-settings:"+legalEntityID, 0)
 	a := f.Address()
-	s.Address = kernel.Address{
+	s.Address = parties.Address{
 		AddressLine:    a.Street,
 		AddressCity:    a.City,
 		AddressState:   f.StateAbr(),
@@ -137,13 +137,13 @@ func InvoiceSettingsOf(op *kernel.Op, legalEntityID string) (*InvoiceSettings, e
 	return &s, nil
 }
 
-// ReplaceInvoiceSettings stores new settings for the actor's legal entity.
-func ReplaceInvoiceSettings(op *kernel.Op, a *kernel.Actor, in *InvoiceSettingsInput) (*InvoiceSettings, error) {
-	cur, err := InvoiceSettingsOf(op, a.LegalEntityID())
+// ReplaceSettings stores new settings for the actor's legal entity.
+func ReplaceSettings(op *kernel.Op, a *kernel.Actor, in *SettingsInput) (*Settings, error) {
+	cur, err := SettingsOf(op, a.LegalEntityID())
 	if err != nil {
 		return nil, err
 	}
-	s := &InvoiceSettings{ID: cur.ID, LegalEntityID: cur.LegalEntityID, CompanyName: in.CompanyName, Email: in.Email,
+	s := &Settings{ID: cur.ID, LegalEntityID: cur.LegalEntityID, CompanyName: in.CompanyName, Email: in.Email,
 		Address: *in.Address, DefaultPaymentTermsDays: in.DefaultPaymentTermsDays,
 		UnitPriceDecimalPlaces: in.UnitPriceDecimalPlaces,
 		Branding:               in.Branding, Timestamp: op.Now}
@@ -163,7 +163,7 @@ func ReplaceInvoiceSettings(op *kernel.Op, a *kernel.Actor, in *InvoiceSettingsI
 		}
 		s.LogoDocumentID = doc.ID
 	}
-	return s, op.Save(KindInvoiceSettings, s.LegalEntityID, s)
+	return s, op.Save(KindSettings, s.LegalEntityID, s)
 }
 
 // CheckLogo checks an invoice logo upload: PNG, JPEG, SVG or WebP by
@@ -184,18 +184,18 @@ func CheckLogo(data []byte) (string, error) {
 	return ct, nil
 }
 
-// UploadInvoiceLogo stores a checked logo and makes it the actor's invoice
+// UploadLogo stores a checked logo and makes it the actor's invoice
 // logo.
-func UploadInvoiceLogo(op *kernel.Op, a *kernel.Actor, data []byte, filename, contentType string) (*Document, error) {
+func UploadLogo(op *kernel.Op, a *kernel.Actor, data []byte, filename, contentType string) (*Document, error) {
 	doc := &Document{LegalEntityID: a.LegalEntityID(), Type: DocumentInvoiceLogo, Source: DocumentUploaded,
 		ContentType: contentType, Filename: filename, Data: data}
 	if err := SaveDocument(op, doc); err != nil {
 		return nil, err
 	}
-	s, err := InvoiceSettingsOf(op, a.LegalEntityID())
+	s, err := SettingsOf(op, a.LegalEntityID())
 	if err != nil {
 		return nil, err
 	}
 	s.LogoDocumentID, s.Timestamp = doc.ID, op.Now
-	return doc, op.Save(KindInvoiceSettings, s.LegalEntityID, s)
+	return doc, op.Save(KindSettings, s.LegalEntityID, s)
 }

@@ -8,12 +8,13 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
 // settingsInput is a valid settings body.
-func settingsInput() *invoices.InvoiceSettingsInput {
-	return &invoices.InvoiceSettingsInput{CompanyName: "Acme Robotics", Email: "ar@acme.test",
-		Address: &kernel.Address{AddressLine: "1 Main St", AddressCity: "San Jose", AddressState: "CA",
+func settingsInput() *invoices.SettingsInput {
+	return &invoices.SettingsInput{CompanyName: "Acme Robotics", Email: "ar@acme.test",
+		Address: &parties.Address{AddressLine: "1 Main St", AddressCity: "San Jose", AddressState: "CA",
 			AddressZip: "95113", AddressCountry: "US"},
 		DefaultMemo: ptr("Net 15, thank you.")}
 }
@@ -22,13 +23,13 @@ func settingsInput() *invoices.InvoiceSettingsInput {
 // first admin's email and an address that stays the same.
 func TestInvoiceSettingsAreDerivedUntilSet(t *testing.T) {
 	w := demo(t)
-	var first, again *invoices.InvoiceSettings
+	var first, again *invoices.Settings
 	must(t, w.View(func(op *kernel.Op) error {
 		var err error
-		if first, err = invoices.InvoiceSettingsOf(op, "le_globex"); err != nil {
+		if first, err = invoices.SettingsOf(op, "le_globex"); err != nil {
 			return err
 		}
-		again, err = invoices.InvoiceSettingsOf(op, "le_globex")
+		again, err = invoices.SettingsOf(op, "le_globex")
 		return err
 	}))
 	if first.CompanyName != "Globex Logistics LLC" || first.Email != "alice@acme.test" ||
@@ -43,27 +44,27 @@ func TestInvoiceSettingsAreDerivedUntilSet(t *testing.T) {
 func TestInvoiceSettingsInputValidate(t *testing.T) {
 	cases := []struct {
 		name   string
-		change func(in *invoices.InvoiceSettingsInput)
+		change func(in *invoices.SettingsInput)
 		field  string
 		detail string
 	}{
-		{"no company name", func(in *invoices.InvoiceSettingsInput) { in.CompanyName = "  " }, "/companyName",
+		{"no company name", func(in *invoices.SettingsInput) { in.CompanyName = "  " }, "/companyName",
 			"required"},
-		{"an email without a domain", func(in *invoices.InvoiceSettingsInput) { in.Email = "ar@acme" }, "/email",
+		{"an email without a domain", func(in *invoices.SettingsInput) { in.Email = "ar@acme" }, "/email",
 			"must be an email address"},
-		{"no address", func(in *invoices.InvoiceSettingsInput) { in.Address = nil }, "/address", "required"},
-		{"an address without a city", func(in *invoices.InvoiceSettingsInput) { in.Address.AddressCity = "" },
+		{"no address", func(in *invoices.SettingsInput) { in.Address = nil }, "/address", "required"},
+		{"an address without a city", func(in *invoices.SettingsInput) { in.Address.AddressCity = "" },
 			"/address/addressCity", "required"},
-		{"a country name", func(in *invoices.InvoiceSettingsInput) { in.Address.AddressCountry = "USA" },
+		{"a country name", func(in *invoices.SettingsInput) { in.Address.AddressCountry = "USA" },
 			"/address/addressCountry", "must be an ISO 3166-1 alpha-2 code such as US"},
-		{"negative payment terms", func(in *invoices.InvoiceSettingsInput) { in.DefaultPaymentTermsDays = ptr(-1) },
+		{"negative payment terms", func(in *invoices.SettingsInput) { in.DefaultPaymentTermsDays = ptr(-1) },
 			"/defaultPaymentTermsDays", "must be at least 0"},
-		{"one decimal place", func(in *invoices.InvoiceSettingsInput) { in.UnitPriceDecimalPlaces = ptr(1) },
+		{"one decimal place", func(in *invoices.SettingsInput) { in.UnitPriceDecimalPlaces = ptr(1) },
 			"/unitPriceDecimalPlaces", "must be from 2 to 6"},
-		{"a colour by name", func(in *invoices.InvoiceSettingsInput) {
+		{"a colour by name", func(in *invoices.SettingsInput) {
 			in.Branding = &invoices.Branding{TitleColor: "red"}
 		}, "/branding/titleColor", "must be a colour like #1A2B3C"},
-		{"terms too long", func(in *invoices.InvoiceSettingsInput) { in.InvoiceTerms = ptr(strings.Repeat("x", 2001)) },
+		{"terms too long", func(in *invoices.SettingsInput) { in.InvoiceTerms = ptr(strings.Repeat("x", 2001)) },
 			"/invoiceTerms", "must be at most 2000 characters"},
 	}
 	for _, c := range cases {
@@ -83,7 +84,7 @@ func TestInvoiceSettingsInputValidate(t *testing.T) {
 func TestReplacedSettingsReachTheNextInvoice(t *testing.T) {
 	w := demo(t)
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.ReplaceInvoiceSettings(op, a, settingsInput())
+		_, err := invoices.ReplaceSettings(op, a, settingsInput())
 		return err
 	}))
 	inv := create(t, w, input("ACME-2301", "2026-06-15", "2026-07-15"))
@@ -95,14 +96,14 @@ func TestReplacedSettingsReachTheNextInvoice(t *testing.T) {
 	if got := create(t, w, own).Memo; got != "Rush order" {
 		t.Errorf("memo %q, want the invoice's own", got)
 	}
-	m := emails(t, w, inv.ID, kernel.EmailInvoice)
+	m := emails(t, w, inv.ID, invoices.MessageInvoice)
 	if len(m) != 1 || m[0].Subject != "Invoice ACME-2301 from Acme Robotics" {
 		t.Errorf("emails %+v, want one from the new company name", m)
 	}
-	var s *invoices.InvoiceSettings
+	var s *invoices.Settings
 	must(t, w.View(func(op *kernel.Op) error {
 		var err error
-		s, err = invoices.InvoiceSettingsOf(op, "le_acme")
+		s, err = invoices.SettingsOf(op, "le_acme")
 		return err
 	}))
 	if s.InvoiceTerms != "" || s.DefaultPaymentTermsDays != nil || !s.Timestamp.Equal(w.Now()) {
@@ -146,13 +147,13 @@ func TestInvoiceLogo(t *testing.T) {
 	var logo *invoices.Document
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
-		logo, err = invoices.UploadInvoiceLogo(op, a, png, "logo.png", "image/png")
+		logo, err = invoices.UploadLogo(op, a, png, "logo.png", "image/png")
 		return err
 	}))
-	var s *invoices.InvoiceSettings
+	var s *invoices.Settings
 	must(t, w.View(func(op *kernel.Op) error {
 		var err error
-		s, err = invoices.InvoiceSettingsOf(op, "le_acme")
+		s, err = invoices.SettingsOf(op, "le_acme")
 		return err
 	}))
 	if s.LogoDocumentID != logo.ID || logo.Size != int64(len(png)) || s.CompanyName != "Acme Robotics Inc." {
@@ -163,13 +164,13 @@ func TestInvoiceLogo(t *testing.T) {
 	in := settingsInput()
 	in.LogoDocumentID = &inv.DocumentID
 	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, err := invoices.ReplaceInvoiceSettings(op, a, in)
+		_, err := invoices.ReplaceSettings(op, a, in)
 		return err
 	}), kernel.CodeInvalidRequest, map[string]string{"/logoDocumentId": "document " + inv.DocumentID +
 		" is not an invoice logo"})
 	in.LogoDocumentID = &logo.ID
 	err := w.Update(func(op *kernel.Op) error {
-		_, err := invoices.ReplaceInvoiceSettings(op, enginetest.ActorInOp(t, op, "sk_sandbox_globex"), in)
+		_, err := invoices.ReplaceSettings(op, enginetest.ActorInOp(t, op, "sk_sandbox_globex"), in)
 		return err
 	})
 	wantError(t, err, kernel.CodeNotFound, map[string]string{"field": "/logoDocumentId", "id": logo.ID})
@@ -183,7 +184,7 @@ func TestInvoiceDocumentShowsTheCurrentInvoice(t *testing.T) {
 	in.Details.LineItemsAndTotals.LineItems[0].Name = "<script>alert(1)</script>"
 	inv := create(t, w, in)
 	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
-		_, _, err := invoices.SimulateInvoicePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID,
+		_, _, err := invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID,
 			AmountCents: ptr[int64](5000)})
 		return err
 	}))

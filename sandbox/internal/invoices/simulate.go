@@ -40,7 +40,7 @@ func (p *SimulatedPayment) Validate() error {
 	if strings.TrimSpace(p.InvoiceID) == "" {
 		d["/invoiceId"] = "required"
 	}
-	kernel.CheckAmountOf(d, "/amountCents", p.AmountCents, 1)
+	ledger.CheckAmountOf(d, "/amountCents", p.AmountCents, 1)
 	if _, ok := paymentCategory[p.Method]; p.Method != "" && !ok {
 		d["/method"] = "must be one of " + strings.Join(PaymentMethodNames(), ", ")
 	}
@@ -63,15 +63,15 @@ func invoiceMethods(inv *Invoice) []string {
 	return out
 }
 
-// SimulateInvoicePayment makes a customer pay a sent invoice: a posted
+// SimulatePayment makes a customer pay a sent invoice: a posted
 // credit of the method's category lands on the invoice's account through
 // the ledger and is reconciled to the invoice.
-func SimulateInvoicePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledger.Transaction, error) {
+func SimulatePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledger.Transaction, error) {
 	if err := p.Validate(); err != nil {
 		return nil, nil, err
 	}
 	var inv Invoice
-	ok, err := op.Get(kernel.KindInvoice, p.InvoiceID, &inv)
+	ok, err := op.Get(Kind, p.InvoiceID, &inv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -81,7 +81,7 @@ func SimulateInvoicePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledg
 	if err := refuseSettling(&inv); err != nil {
 		return nil, nil, err
 	}
-	if inv.Status == InvoiceScheduled {
+	if inv.Status == StatusScheduled {
 		return nil, nil, kernel.Errorf(kernel.CodeConflict, "invoice %s is scheduled and has not been sent yet", inv.ID).
 			With("status", inv.Status)
 	}
@@ -109,9 +109,9 @@ func SimulateInvoicePayment(op *kernel.Op, p *SimulatedPayment) (*Invoice, *ledg
 	if err := ledger.PostTransaction(op, t); err != nil {
 		return nil, nil, err
 	}
-	inv.Transactions = append(inv.Transactions, InvoicePayment{Type: "internal", TransactionID: t.ID, AmountCents: amount})
+	inv.Transactions = append(inv.Transactions, Payment{Type: "internal", TransactionID: t.ID, AmountCents: amount})
 	inv.CollectedCents += amount
-	return &inv, t, StoreInvoice(op, &inv)
+	return &inv, t, Store(op, &inv)
 }
 
 // paymentTerms settles a simulated payment's amount and method against
@@ -124,8 +124,8 @@ func paymentTerms(inv *Invoice, p *SimulatedPayment) (int64, string, error) {
 	}
 	if amount > remaining {
 		return 0, "", kernel.InvalidField("/amountCents", fmt.Sprintf("is more than the %s that remains to be paid",
-			kernel.FormatCents(remaining))).
-			With("remaining", kernel.FormatCents(remaining))
+			ledger.FormatCents(remaining))).
+			With("remaining", ledger.FormatCents(remaining))
 	}
 	offered := invoiceMethods(inv)
 	method := p.Method

@@ -28,7 +28,7 @@ func KeyIndex(k *APIKey) string { return IndexKey("key.all", store.Seq(k.Seq), k
 // Authenticate resolves an API key. An unknown key is 401.
 func (op *Op) Authenticate(key string) (*Principal, error) {
 	var k APIKey
-	ok, err := op.Get(KindKey, key, &k)
+	ok, err := op.Get(APIKeys.Name, key, &k)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func (op *Op) Authenticate(key string) (*Principal, error) {
 	p := &Principal{Key: k}
 	if k.Kind == KeyUser {
 		var u User
-		if ok, err := op.Get(KindUser, k.UserID, &u); err != nil || !ok {
+		if ok, err := op.Get(Users.Name, k.UserID, &u); err != nil || !ok {
 			return nil, Errorf(CodeUnauthorized, "the API key is missing or invalid")
 		}
 		p.User = &u
@@ -88,7 +88,7 @@ func (op *Op) Act(p *Principal, header string, headerOptional bool) (*Actor, err
 		return nil, Errorf(CodeForbidden, "the credential is not permitted to act for this legal entity")
 	}
 	var le LegalEntity
-	ok, err := op.Get(KindLegalEntity, id, &le)
+	ok, err := op.Get(LegalEntities.Name, id, &le)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ type KeyInfo struct {
 func (w *World) Keys() ([]KeyInfo, error) {
 	var out []KeyInfo
 	err := w.View(func(op *Op) error {
-		keys, err := All[APIKey](op, KindKey, IndexPrefix("key.all"))
+		keys, err := All[APIKey](op, APIKeys.Name, IndexPrefix("key.all"))
 		if err != nil {
 			return err
 		}
@@ -155,7 +155,7 @@ func (u *User) RoleOn(legalEntityID string) string {
 func (op *Op) LegalEntityUsers(legalEntityID string) ([]User, error) {
 	var out []User
 	var decodeErr error
-	err := op.Tx.Scan(store.Prefix("r", KindUser), "", false, func(_, raw string) bool {
+	err := op.Tx.Scan(store.Prefix("r", Users.Name), "", false, func(_, raw string) bool {
 		var u User
 		if decodeErr = store.DecodeValue(raw, &u); decodeErr != nil {
 			return false

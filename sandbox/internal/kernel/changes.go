@@ -45,13 +45,13 @@ func (w *World) Changed(topic string) <-chan struct{} {
 
 // Announce wakes, once the operation's writes are stored, whoever waits for
 // topic; a failed operation wakes nobody. Announcing a topic twice in one
-// operation wakes its waiters once.
+// operation wakes its waiters once. A quiet operation wakes nobody.
 func (op *Op) Announce(topic string) {
-	if op.Loading || slices.Contains(op.announced, topic) {
+	if op.quiet != nil || slices.Contains(op.announced, topic) {
 		return
 	}
 	op.announced = append(op.announced, topic)
-	op.afterCommit(func() { op.W.wake(topic) })
+	op.AfterCommit(func() { op.W.wake(topic) })
 }
 
 // wake closes topic's channel, or every topic's when topic is "".

@@ -148,7 +148,7 @@ func TestCountersOfAnOlderStore(t *testing.T) {
 	newIDs := func(w *kernel.World) (ids []string) {
 		t.Helper()
 		err := w.Update(func(op *kernel.Op) error {
-			for _, prefix := range []string{kernel.PrefixCard, kernel.PrefixEvent, "test_"} {
+			for _, prefix := range []string{"card_", kernel.Events.Prefix, "test_"} {
 				id, err := op.NewID(prefix)
 				if err != nil {
 					return err

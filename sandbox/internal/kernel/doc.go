@@ -4,6 +4,7 @@
 // one transaction and the virtual time, read once); records and their index
 // keys; paging and cursors; ids and counters; idempotency records; domain
 // errors; scheduled and emitted events; identity and auth; the outbox and
-// snapshots. It names no domain: the domains hand it what it runs through
-// Wiring.
+// snapshots. It is mechanism and names no domain: each domain declares its
+// kinds of record and id prefixes (Kind), its event types and its types, and
+// hands the engine what it runs through Wiring.
 package kernel

@@ -6,21 +6,6 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
-// Webhook event types of the real service.
-const (
-	EventCardUpdate          = "card.update"
-	EventCardDelete          = "card.delete"
-	EventCardCreation        = "card_creation.event"
-	EventTransactionCreate   = "aggregated_transaction.create"
-	EventTransactionUpdate   = "aggregated_transaction.update"
-	EventExpenseReportNew    = "expense_report.create"
-	EventExpenseReportUpdate = "expense_report.update"
-)
-
-// WebhookEventTypes lists every event type, in the real service's order.
-var WebhookEventTypes = []string{EventCardUpdate, EventCardDelete, EventCardCreation, EventTransactionCreate,
-	EventTransactionUpdate, EventExpenseReportNew, EventExpenseReportUpdate}
-
 // Emitted is a state change a webhook endpoint may be told about: the
 // payload is the entity id, the event type and a unique event id.
 type Emitted struct {
@@ -39,14 +24,16 @@ type Emitted struct {
 var retiredEmittedLog = store.Prefix("l", "emitted")
 
 // Emit records that entityID of a legal entity changed in a way webhook
-// receivers hear about. Call it in the operation that makes the change:
-// the reactions the engine was wired with (the deliveries it owes) run in
-// it, and Emitted lists it until the operation ends.
+// receivers hear about; event is its type, which the emitting domain
+// names. Call it in the operation that makes the change: the reactions
+// the engine was wired with (the deliveries it owes) run in it, and
+// Emitted lists it until the operation ends. A quiet operation emits
+// nothing.
 func (op *Op) Emit(legalEntityID, event, entityID string) error {
-	if op.Loading {
+	if op.quiet != nil {
 		return nil
 	}
-	id, err := op.NewID("evt_")
+	id, err := op.NewID(Events.Prefix)
 	if err != nil {
 		return err
 	}

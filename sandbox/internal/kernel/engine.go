@@ -62,16 +62,20 @@ type Engine struct {
 	expiry map[string]time.Time
 	// onDelete run after a world is deleted.
 	onDelete []func(worldID string)
-	// Hooks connect every world to the webhook sender and the
+	// hooks connect every world to the webhook sender and the
 	// authorization caller the server sets.
-	Hooks engineHooks
+	hooks engineHooks
 	// memory is the budget of what worlds and snapshots hold.
 	memory memory
 }
 
 // NewEngine makes an engine whose worlds run what wiring names. wall is the
 // wall clock used by real and scaled clock modes (nil for the machine's).
+// A wiring that declares a kind of record or an id prefix twice is refused.
 func NewEngine(wall clock.Wall, wiring Wiring) (*Engine, error) {
+	if err := wiring.check(); err != nil {
+		return nil, err
+	}
 	cat, err := fixtures.Load()
 	if err != nil {
 		return nil, err
@@ -131,7 +135,7 @@ func (e *Engine) register(w *World) error {
 	for _, k := range keys {
 		e.keys[k.Key.Key] = w.ID
 	}
-	w.Hooks = &e.Hooks
+	w.hooks = &e.hooks
 	e.worlds[w.ID] = w
 	if e.defaultID == "" {
 		e.defaultID = w.ID

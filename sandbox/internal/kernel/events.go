@@ -14,10 +14,10 @@ import (
 
 // Event statuses.
 const (
-	EventScheduled = "scheduled"
-	EventDone      = "done"
-	EventFailed    = "failed"
-	EventCanceled  = "canceled"
+	StatusScheduled = "scheduled"
+	StatusDone      = "done"
+	StatusFailed    = "failed"
+	StatusCanceled  = "canceled"
 )
 
 // Event is a future effect: it runs, in time order, when the world's clock
@@ -58,11 +58,11 @@ const (
 	IndexEventDone = "event.done"
 )
 
-// EventIndexes are the index keys of a scheduled event.
-func EventIndexes(ev *Event) []string { return []string{eventIndex(ev)} }
+// eventIndexes are the index keys of a scheduled event.
+func eventIndexes(ev *Event) []string { return []string{eventIndex(ev)} }
 
 func eventIndex(ev *Event) string {
-	if ev.Status == EventScheduled {
+	if ev.Status == StatusScheduled {
 		return IndexKey(IndexEventDue, store.Millis(ev.At), store.Seq(ev.Seq), ev.ID)
 	}
 	return IndexKey(IndexEventDone, store.Seq(ev.Seq), ev.ID)
@@ -77,7 +77,7 @@ func (op *Op) Schedule(kind string, at time.Time, payload any) (*Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := op.NewID(PrefixEvent)
+	id, err := op.NewID(Events.Prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -88,26 +88,26 @@ func (op *Op) Schedule(kind string, at time.Time, payload any) (*Event, error) {
 	if at.Before(op.Now) {
 		at = op.Now
 	}
-	ev := &Event{ID: id, Kind: kind, At: at.UTC(), Status: EventScheduled, Payload: raw, Seq: seq}
-	return ev, op.Save(KindEvent, id, ev, eventIndex(ev))
+	ev := &Event{ID: id, Kind: kind, At: at.UTC(), Status: StatusScheduled, Payload: raw, Seq: seq}
+	return ev, op.Save(Events.Name, id, ev, eventIndex(ev))
 }
 
 // CancelEvent marks a scheduled event canceled so it never runs.
 func (op *Op) CancelEvent(id string) error {
 	var ev Event
-	ok, err := op.Get(KindEvent, id, &ev)
-	if err != nil || !ok || ev.Status != EventScheduled {
+	ok, err := op.Get(Events.Name, id, &ev)
+	if err != nil || !ok || ev.Status != StatusScheduled {
 		return err
 	}
-	ev.Status = EventCanceled
+	ev.Status = StatusCanceled
 	now := op.Now
 	ev.RanAt = &now
-	return op.Save(KindEvent, id, &ev, eventIndex(&ev))
+	return op.Save(Events.Name, id, &ev, eventIndex(&ev))
 }
 
 // nextDue returns the earliest scheduled event at or before limit.
 func (op *Op) nextDue(limit time.Time) (*Event, error) {
-	p, err := List[Event](op, KindEvent, IndexPrefix(IndexEventDue), PageRequest{Size: 1}, nil)
+	p, err := List[Event](op, Events.Name, IndexPrefix(IndexEventDue), PageRequest{Size: 1}, nil)
 	if err != nil || len(p.Items) == 0 {
 		return nil, err
 	}
@@ -124,11 +124,11 @@ func (w *World) Events(status string, req PageRequest) (Page[Event], error) {
 	var page Page[Event]
 	err := w.View(func(op *Op) error {
 		var err error
-		if status == EventScheduled {
-			page, err = List[Event](op, KindEvent, IndexPrefix(IndexEventDue), req, nil)
+		if status == StatusScheduled {
+			page, err = List[Event](op, Events.Name, IndexPrefix(IndexEventDue), req, nil)
 		} else {
 			req.Desc = true
-			page, err = List[Event](op, KindEvent, IndexPrefix(IndexEventDone), req, nil)
+			page, err = List[Event](op, Events.Name, IndexPrefix(IndexEventDone), req, nil)
 		}
 		return err
 	})
@@ -155,7 +155,7 @@ func (w *World) NextEventAtExcept(skip []string) (time.Time, bool, error) {
 	var at time.Time
 	var found bool
 	err := w.View(func(op *Op) error {
-		p, err := List[Event](op, KindEvent, IndexPrefix(IndexEventDue), PageRequest{Size: 1}, func(e *Event) bool {
+		p, err := List[Event](op, Events.Name, IndexPrefix(IndexEventDue), PageRequest{Size: 1}, func(e *Event) bool {
 			return !slices.Contains(skip, e.Kind)
 		})
 		if err == nil && len(p.Items) > 0 {
@@ -285,14 +285,14 @@ func (w *World) runNext(target time.Time) (*Event, error) {
 			handlerErr = err
 			return err
 		}
-		return op.finishEvent(ev, EventDone, summary, "")
+		return op.finishEvent(ev, StatusDone, summary, "")
 	})
 	if handlerErr != nil {
 		err = w.Update(func(op *Op) error {
 			if err := op.catchUp(ev.At); err != nil {
 				return err
 			}
-			return op.finishEvent(ev, EventFailed, "", handlerErr.Error())
+			return op.finishEvent(ev, StatusFailed, "", handlerErr.Error())
 		})
 	}
 	return ev, err
@@ -311,7 +311,7 @@ func (op *Op) catchUp(at time.Time) error {
 func (op *Op) finishEvent(ev *Event, status, summary, errText string) error {
 	at := op.Now
 	ev.RanAt, ev.Status, ev.Summary, ev.Error = &at, status, summary, errText
-	return op.Save(KindEvent, ev.ID, ev, eventIndex(ev))
+	return op.Save(Events.Name, ev.ID, ev, eventIndex(ev))
 }
 
 func (op *Op) runHandler(h EventHandler, ev *Event) (summary string, err error) {

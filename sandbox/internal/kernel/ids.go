@@ -8,30 +8,6 @@ import (
 	"strconv"
 )
 
-// ID prefixes, following the real service where it shows one.
-const (
-	PrefixLegalEntity    = "le_"
-	PrefixUser           = "u_"
-	PrefixAccount        = "sa_group_"
-	PrefixVirtualAccount = "subaccount_"
-	PrefixContact        = "le_c_"
-	PrefixInfoRequest    = "le_c_info_req_"
-	PrefixCustomer       = "le_cust_"
-	PrefixCard           = "card_"
-	PrefixCardGroup      = "card_group_"
-	PrefixTransaction    = "txn_"
-	PrefixTransfer       = "transfer_"
-	PrefixWebhook        = "webhook_"
-	PrefixInvoice        = "invoice_"
-	PrefixInvoiceDetails = "invoice_details_"
-	PrefixEvent          = "evt_"
-	PrefixReference      = "ref_"
-	PrefixHandle         = "handle_"
-	// PrefixAgentRequest is a deferred action's, as the real service
-	// shows it (dfa_abc123).
-	PrefixAgentRequest = "dfa_"
-)
-
 // Digest hashes (seed, label, n): the root of every deterministic value.
 func Digest(seed int64, label string, n int64) [sha256.Size]byte {
 	// Room for the labels ids are made with, so that hashing one needs no

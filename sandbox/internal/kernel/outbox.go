@@ -8,12 +8,6 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
-// Email kinds the sandbox sends.
-const (
-	EmailInvoice         = "invoice"
-	EmailInvoiceReminder = "invoice_reminder"
-)
-
 // Message is an email the sandbox would have sent. Nothing leaves the
 // machine: every message lands in the world's outbox, where the control API
 // shows it.
@@ -33,11 +27,8 @@ type Message struct {
 }
 
 const (
-	kindMessage       = "message"
 	indexOutbox       = "outbox.all"
 	indexOutboxRelate = "outbox.related"
-	// PrefixMessage starts every outbox message id.
-	PrefixMessage = "msg_"
 )
 
 func messageIndexes(m *Message) []string {
@@ -50,12 +41,12 @@ func messageIndexes(m *Message) []string {
 }
 
 // SendEmail puts a message in the outbox, filling its id, time and sequence.
-// A world being loaded from its scenario sends only what it declares sent.
+// A quiet operation sends only what its Quiet lets through.
 func (op *Op) SendEmail(m *Message) error {
-	if op.Loading && !op.Mailing {
+	if op.quiet != nil && !op.quiet.Sends(m) {
 		return nil
 	}
-	id, err := op.NewID(PrefixMessage)
+	id, err := op.NewID(messages.Prefix)
 	if err != nil {
 		return err
 	}
@@ -74,7 +65,7 @@ func (op *Op) SendEmail(m *Message) error {
 		m.Links = map[string]string{}
 	}
 	op.Announce(TopicOutbox)
-	return op.Save(kindMessage, id, m, messageIndexes(m)...)
+	return op.Save(messages.Name, id, m, messageIndexes(m)...)
 }
 
 // OutboxFilter narrows the outbox; empty fields match everything.
@@ -119,7 +110,7 @@ func (w *World) Outbox(f OutboxFilter, req PageRequest) (Page[Message], error) {
 		}
 		req.Desc = true
 		var err error
-		page, err = List(op, kindMessage, prefix, req, f.match)
+		page, err = List(op, messages.Name, prefix, req, f.match)
 		return err
 	})
 	return page, err
@@ -129,7 +120,7 @@ func (w *World) Outbox(f OutboxFilter, req PageRequest) (Page[Message], error) {
 func (w *World) OutboxMessage(id string) (*Message, error) {
 	var m Message
 	err := w.View(func(op *Op) error {
-		ok, err := op.Get(kindMessage, id, &m)
+		ok, err := op.Get(messages.Name, id, &m)
 		if err == nil && !ok {
 			err = NotFound("message", "id", id)
 		}
@@ -150,7 +141,7 @@ func (w *World) FirstMessage(f OutboxFilter, after string) (*Message, error) {
 		req := PageRequest{Size: 1}
 		if after != "" {
 			var prev Message
-			ok, err := op.Get(kindMessage, after, &prev)
+			ok, err := op.Get(messages.Name, after, &prev)
 			if err != nil {
 				return err
 			}
@@ -161,7 +152,7 @@ func (w *World) FirstMessage(f OutboxFilter, after string) (*Message, error) {
 			// prev follow its index key.
 			req.After = messageIndexes(&prev)[0]
 		}
-		page, err := List(op, kindMessage, IndexPrefix(indexOutbox), req, f.match)
+		page, err := List(op, messages.Name, IndexPrefix(indexOutbox), req, f.match)
 		if len(page.Items) > 0 {
 			found = &page.Items[0]
 		}

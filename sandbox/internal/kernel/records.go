@@ -7,25 +7,6 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
-// Record kinds: the first part of every record key.
-const (
-	KindLegalEntity    = "legal_entity"
-	KindUser           = "user"
-	KindKey            = "key"
-	KindAccount        = "account"
-	KindVirtualAccount = "virtual_account"
-	KindTotals         = "totals"
-	KindTransaction    = "transaction"
-	KindCard           = "card"
-	KindCardGroup      = "card_group"
-	KindContact        = "contact"
-	KindDestination    = "destination"
-	KindCustomer       = "customer"
-	KindInvoice        = "invoice"
-	KindWebhook        = "webhook"
-	KindEvent          = "event"
-)
-
 func recordKey(kind, id string) string { return store.Key("r", kind, id) }
 
 // RecordKey is where a record of a kind is stored: records of a kind sort
@@ -77,7 +58,7 @@ func (op *Op) Get(kind, id string, v any) (bool, error) {
 // Save stores a record and makes its index entries exactly those given.
 // The index keys a record had are remembered in its sidecar (none when it
 // has no keys), except for kinds whose keys derive from the record itself
-// (Wiring.Derived): those are worked out from the record being replaced.
+// (Kind.Derive): those are worked out from the record being replaced.
 func (op *Op) Save(kind, id string, v any, index ...string) error {
 	key := recordKey(kind, id)
 	prev, existed, err := op.Tx.Swap(key, v)
@@ -120,7 +101,7 @@ func (op *Op) Save(kind, id string, v any, index ...string) error {
 		}
 	}
 	switch {
-	case op.W.wiring.Derived[kind] != nil:
+	case op.W.wiring.derived[kind] != nil:
 		return nil
 	case len(index) > 0:
 		return op.Tx.PutRaw(IndexSidecar(kind, id), strings.Join(index, "\n"))
@@ -138,7 +119,7 @@ type Covering interface {
 }
 
 // DeriveIndexes works out the index keys of a stored record of a kind
-// whose keys are a function of the record (see Wiring.Derived).
+// whose keys are a function of the record (see Kind.Derive).
 type DeriveIndexes func(op *Op, key, raw string) ([]string, error)
 
 // Derived adapts a kind's index function to a stored record.
@@ -162,7 +143,7 @@ func (op *Op) oldIndexKeys(kind, id, key, prev string, existed bool) (string, bo
 	}
 	side := IndexSidecar(kind, id)
 	old, ok, err := op.Tx.GetRaw(side)
-	derive := op.W.wiring.Derived[kind]
+	derive := op.W.wiring.derived[kind]
 	if derive == nil || err != nil {
 		return old, ok, err
 	}

@@ -42,9 +42,9 @@ type World struct {
 	// wiring is what the domains gave the engine: event handlers, derived
 	// indexes, reactions to emitted events.
 	wiring *Wiring
-	// Hooks are the engine's outward connections (webhook sender,
+	// hooks are the engine's outward connections (webhook sender,
 	// authorization caller); nil until the world is registered.
-	Hooks *engineHooks
+	hooks *engineHooks
 	// attached holds what other layers keep per world (see Attached).
 	attached sync.Map
 	// seqs are the sequence counters as the last write left them.
@@ -77,18 +77,15 @@ type Op struct {
 	W   *World
 	Tx  *store.Tx
 	Now time.Time
-	// Loading is set while a scenario is written: its history raises no
-	// webhook events.
-	Loading bool
-	// Mailing lets a scenario being written send the emails it declares
-	// (sent invoices, information requests); others stay unsent.
-	Mailing bool
+	// quiet, when set, holds the operation's effects outside its world
+	// back (see SetQuiet).
+	quiet Quiet
+	// values are what other layers keep on the operation (see Value).
+	values map[any]any
 	// committed runs after the operation's writes are stored.
 	committed []func()
 	// announced are the topics the operation announces (see Announce).
 	announced []string
-	// Bulk keeps counters and totals in memory while a scenario loads.
-	Bulk *bulkCounters
 	// seqs are the sequence counters the operation moved, stored when it
 	// ends.
 	seqs []counter
@@ -99,6 +96,36 @@ type Op struct {
 	// budget checks a scenario's load against the memory budget as its
 	// records are created; nil outside a load.
 	budget *loadBudget
+}
+
+// Quiet holds an operation's effects outside its world back, for a write
+// that records what has already happened: while it is set (SetQuiet), what
+// the operation emits reaches no reaction and no webhook receiver, its
+// announcements wake no one, and of the emails it sends only those Sends
+// lets through reach the outbox.
+type Quiet interface {
+	// Sends reports whether a message goes in the outbox all the same.
+	Sends(m *Message) bool
+}
+
+// SetQuiet makes the operation quiet (nil: no longer).
+func (op *Op) SetQuiet(q Quiet) { op.quiet = q }
+
+// Value is what another layer keeps on the operation under key (nil when
+// nothing): state that lasts one operation, such as the totals a ledger
+// keeps in memory while a scenario loads.
+func (op *Op) Value(key any) any { return op.values[key] }
+
+// SetValue keeps v on the operation under key; nil removes it.
+func (op *Op) SetValue(key, v any) {
+	if v == nil {
+		delete(op.values, key)
+		return
+	}
+	if op.values == nil {
+		op.values = map[any]any{}
+	}
+	op.values[key] = v
 }
 
 // errPanicked rolls back a write whose function panicked.
@@ -199,7 +226,7 @@ func (w *World) Persistent() bool { return w.Db.Persistent() }
 func (w *World) ReferenceID() string {
 	w.gate.RLock()
 	defer w.gate.RUnlock()
-	return DeriveID(w.Seed, PrefixReference, w.errSeq.Add(1))
+	return DeriveID(w.Seed, references.Prefix, w.errSeq.Add(1))
 }
 
 // Close flushes and closes the world's store.

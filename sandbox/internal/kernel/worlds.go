@@ -101,7 +101,7 @@ func (w *World) adoptMeta() error {
 func (w *World) rekey() error {
 	return w.Db.Update(func(tx *store.Tx) error {
 		op := &Op{W: w, Tx: tx, Now: w.VirtualClock.Now()}
-		keys, err := All[APIKey](op, KindKey, IndexPrefix("key.all"))
+		keys, err := All[APIKey](op, APIKeys.Name, IndexPrefix("key.all"))
 		if err != nil {
 			return err
 		}
@@ -110,17 +110,17 @@ func (w *World) rekey() error {
 			if k.BaseKey == "" || k.Key == want {
 				continue
 			}
-			if err := tx.Delete(recordKey(KindKey, k.Key)); err != nil {
+			if err := tx.Delete(recordKey(APIKeys.Name, k.Key)); err != nil {
 				return err
 			}
-			if err := tx.Delete(IndexSidecar(KindKey, k.Key)); err != nil {
+			if err := tx.Delete(IndexSidecar(APIKeys.Name, k.Key)); err != nil {
 				return err
 			}
 			if err := tx.Delete(KeyIndex(&k)); err != nil {
 				return err
 			}
 			k.Key = want
-			if err := op.Save(KindKey, k.Key, &k, KeyIndex(&k)); err != nil {
+			if err := op.Save(APIKeys.Name, k.Key, &k, KeyIndex(&k)); err != nil {
 				return err
 			}
 		}

@@ -17,7 +17,7 @@ const (
 )
 
 // AccountIndex is the index key of an account under its legal entity.
-func AccountIndex(a *kernel.Account) string {
+func AccountIndex(a *Account) string {
 	return kernel.IndexKey(IndexAccount, a.LegalEntityID, store.Millis(a.CreatedAt), store.Seq(a.Seq), a.ID)
 }
 
@@ -28,7 +28,7 @@ func VaIndex(v *VirtualAccount) string {
 
 // LegalEntities lists the entities a principal may act on, in scenario order.
 func LegalEntities(op *kernel.Op, p *kernel.Principal) ([]kernel.LegalEntity, error) {
-	all, err := kernel.All[kernel.LegalEntity](op, kernel.KindLegalEntity, kernel.IndexPrefix(IndexLE))
+	all, err := kernel.All[kernel.LegalEntity](op, kernel.LegalEntities.Name, kernel.IndexPrefix(IndexLE))
 	if err != nil {
 		return nil, err
 	}
@@ -42,14 +42,14 @@ func LegalEntities(op *kernel.Op, p *kernel.Principal) ([]kernel.LegalEntity, er
 }
 
 // Accounts lists the actor's accounts in creation order.
-func Accounts(op *kernel.Op, a *kernel.Actor) ([]kernel.Account, error) {
-	return kernel.All[kernel.Account](op, kernel.KindAccount, kernel.IndexPrefix(IndexAccount, a.LegalEntityID()))
+func Accounts(op *kernel.Op, a *kernel.Actor) ([]Account, error) {
+	return kernel.All[Account](op, KindAccount, kernel.IndexPrefix(IndexAccount, a.LegalEntityID()))
 }
 
-// Account loads one of the actor's accounts; another entity's is not found.
-func Account(op *kernel.Op, a *kernel.Actor, id, field string) (*kernel.Account, error) {
-	var acc kernel.Account
-	ok, err := op.Get(kernel.KindAccount, id, &acc)
+// AccountOf loads one of the actor's accounts; another entity's is not found.
+func AccountOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Account, error) {
+	var acc Account
+	ok, err := op.Get(KindAccount, id, &acc)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func Account(op *kernel.Op, a *kernel.Actor, id, field string) (*kernel.Account,
 type Balance struct {
 	AccountID string
 	Type      string
-	Totals    kernel.Totals
+	Totals    Totals
 }
 
 // BalanceTypes lists the balance types of an account type.
@@ -83,10 +83,10 @@ func subtypeOf(balanceType string) string {
 }
 
 // Balances returns an account's balances.
-func Balances(op *kernel.Op, acc *kernel.Account) ([]Balance, error) {
+func Balances(op *kernel.Op, acc *Account) ([]Balance, error) {
 	var out []Balance
 	for _, bt := range BalanceTypes(acc.Type) {
-		t, err := Totals(op, acc.ID, subtypeOf(bt))
+		t, err := TotalsOf(op, acc.ID, subtypeOf(bt))
 		if err != nil {
 			return nil, err
 		}
@@ -97,17 +97,17 @@ func Balances(op *kernel.Op, acc *kernel.Account) ([]Balance, error) {
 
 // VirtualAccounts lists an account's virtual accounts, primary first.
 func VirtualAccounts(op *kernel.Op, accountID string) ([]VirtualAccount, error) {
-	vas, err := kernel.All[VirtualAccount](op, kernel.KindVirtualAccount, kernel.IndexPrefix(indexVA, accountID))
+	vas, err := kernel.All[VirtualAccount](op, KindVirtualAccount, kernel.IndexPrefix(indexVA, accountID))
 	sort.SliceStable(vas, func(i, j int) bool { return vas[i].Primary && !vas[j].Primary })
 	return vas, err
 }
 
 // VirtualAccountTotals returns a virtual account's running totals.
-func VirtualAccountTotals(op *kernel.Op, id string) (kernel.Totals, error) {
-	return Totals(op, id, "virtual")
+func VirtualAccountTotals(op *kernel.Op, id string) (Totals, error) {
+	return TotalsOf(op, id, "virtual")
 }
 
 // AccountTotals returns the running totals of an account subtype.
-func AccountTotals(op *kernel.Op, id, subtype string) (kernel.Totals, error) {
-	return Totals(op, id, subtype)
+func AccountTotals(op *kernel.Op, id, subtype string) (Totals, error) {
+	return TotalsOf(op, id, subtype)
 }

@@ -56,7 +56,7 @@ func CryptoOfframp(op *kernel.Op, a *kernel.Actor, virtualAccountID, rail, curre
 		return nil, kernel.InvalidField("/paymentRail", "must be ach or wire, with currency usdc or usdt")
 	}
 	var va VirtualAccount
-	ok, err := op.Get(kernel.KindVirtualAccount, virtualAccountID, &va)
+	ok, err := op.Get(KindVirtualAccount, virtualAccountID, &va)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func AccountTransactionsAfter(
 	from, to *time.Time,
 	limit int,
 ) (kernel.Page[Transaction], error) {
-	if _, err := Account(op, a, accountID, ""); err != nil {
+	if _, err := AccountOf(op, a, accountID, ""); err != nil {
 		return kernel.Page[Transaction]{}, err
 	}
 	after := ""
@@ -32,7 +32,7 @@ func AccountTransactionsAfter(
 		after = kernel.IndexKey(IndexTxnAccount, t.AccountID, store.Millis(t.CreatedAt), store.Seq(t.Seq), t.ID)
 	}
 	f := TransactionFilter{AccountID: accountID, FromDate: from, ToDate: to}
-	return kernel.List(op, kernel.KindTransaction, f.prefix(a.LegalEntityID()),
+	return kernel.List(op, KindTransaction, f.prefix(a.LegalEntityID()),
 		kernel.PageRequest{After: after, Desc: true, Size: limit},
 		func(t *Transaction) bool { return f.Match(a.LegalEntityID(), t) })
 }
@@ -40,8 +40,8 @@ func AccountTransactionsAfter(
 // AccountLedger returns every transaction of one of the actor's accounts,
 // oldest first.
 func AccountLedger(op *kernel.Op, a *kernel.Actor, accountID string) ([]Transaction, error) {
-	if _, err := Account(op, a, accountID, ""); err != nil {
+	if _, err := AccountOf(op, a, accountID, ""); err != nil {
 		return nil, err
 	}
-	return kernel.All[Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(IndexTxnAccount, accountID))
+	return kernel.All[Transaction](op, KindTransaction, kernel.IndexPrefix(IndexTxnAccount, accountID))
 }

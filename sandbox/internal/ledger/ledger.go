@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
@@ -41,25 +42,25 @@ func TxnIndexes(t *Transaction) []string {
 	return keys
 }
 
-// Totals reads the running totals of an account subtype or a virtual
-// account (kernel.TotalsKey), from the bulk load's cache while a scenario
+// TotalsOf reads the running totals of an account subtype or a virtual
+// account (TotalsKey), from the bulk load's cache while a scenario
 // loads; missing totals are zero.
-func Totals(op *kernel.Op, owner, bucket string) (kernel.Totals, error) {
-	if op.Bulk != nil {
-		t, err := op.BulkTotals(owner, bucket)
+func TotalsOf(op *kernel.Op, owner, bucket string) (Totals, error) {
+	if b := bulkOf(op); b != nil {
+		t, err := b.get(op, owner, bucket)
 		if err != nil {
-			return kernel.Totals{}, err
+			return Totals{}, err
 		}
 		return *t, nil
 	}
-	var t kernel.Totals
-	_, err := op.Get(kernel.KindTotals, kernel.TotalsKey(owner, bucket), &t)
+	var t Totals
+	_, err := op.Get(KindTotals, TotalsKey(owner, bucket), &t)
 	return t, err
 }
 
 // Effect is what a transaction in a given detailed status adds to totals.
-func Effect(t *Transaction, detailed string) kernel.Totals {
-	var e kernel.Totals
+func Effect(t *Transaction, detailed string) Totals {
+	var e Totals
 	switch StatusOf(detailed) {
 	case StatusPosted:
 		e.Posted = t.AmountCents
@@ -76,22 +77,22 @@ func Effect(t *Transaction, detailed string) kernel.Totals {
 	return e
 }
 
-func applyTotals(op *kernel.Op, owner, bucket string, e kernel.Totals, sign int64) error {
-	if op.Bulk != nil {
-		t, err := op.BulkTotals(owner, bucket)
+func applyTotals(op *kernel.Op, owner, bucket string, e Totals, sign int64) error {
+	if b := bulkOf(op); b != nil {
+		t, err := b.get(op, owner, bucket)
 		if err != nil {
 			return err
 		}
 		t.Add(e, sign)
-		op.Bulk.Written[kernel.TotalsKey(owner, bucket)] = true
+		b.written[TotalsKey(owner, bucket)] = true
 		return nil
 	}
-	t, err := Totals(op, owner, bucket)
+	t, err := TotalsOf(op, owner, bucket)
 	if err != nil {
 		return err
 	}
 	t.Add(e, sign)
-	return op.Save(kernel.KindTotals, kernel.TotalsKey(owner, bucket), &t)
+	return op.Save(KindTotals, TotalsKey(owner, bucket), &t)
 }
 
 // applyEffect adds (sign 1) or removes (sign -1) a transaction's effect on
@@ -111,7 +112,7 @@ func PostTransaction(op *kernel.Op, t *Transaction) error {
 		return fmt.Errorf("transaction without account, virtual account or legal entity")
 	}
 	if t.ID == "" {
-		id, err := op.NewID(kernel.PrefixTransaction)
+		id, err := op.NewID(PrefixTransaction)
 		if err != nil {
 			return err
 		}
@@ -135,10 +136,10 @@ func PostTransaction(op *kernel.Op, t *Transaction) error {
 	if err := applyEffect(op, t, t.DetailedStatus, 1); err != nil {
 		return err
 	}
-	if err := op.Save(kernel.KindTransaction, t.ID, t, TxnIndexes(t)...); err != nil {
+	if err := op.Save(KindTransaction, t.ID, t, TxnIndexes(t)...); err != nil {
 		return err
 	}
-	return op.Emit(t.LegalEntityID, kernel.EventTransactionCreate, t.ID)
+	return op.Emit(t.LegalEntityID, deliveries.EventTransactionCreate, t.ID)
 }
 
 // SetTransactionStatus moves a transaction to a new detailed status,
@@ -155,16 +156,16 @@ func SetTransactionStatus(op *kernel.Op, t *Transaction, detailed string) error 
 	if err := applyEffect(op, t, detailed, 1); err != nil {
 		return err
 	}
-	if err := op.Save(kernel.KindTransaction, t.ID, t, TxnIndexes(t)...); err != nil {
+	if err := op.Save(KindTransaction, t.ID, t, TxnIndexes(t)...); err != nil {
 		return err
 	}
-	return op.Emit(t.LegalEntityID, kernel.EventTransactionUpdate, t.ID)
+	return op.Emit(t.LegalEntityID, deliveries.EventTransactionUpdate, t.ID)
 }
 
 // FindTransaction loads a transaction by id, whatever its legal entity.
 func FindTransaction(op *kernel.Op, id string) (*Transaction, bool, error) {
 	var t Transaction
-	ok, err := op.Get(kernel.KindTransaction, id, &t)
+	ok, err := op.Get(KindTransaction, id, &t)
 	return &t, ok, err
 }
 
@@ -175,7 +176,7 @@ type settlePayload struct {
 
 // ScheduleSettlement moves a pending transaction to a final detailed status
 // at a later virtual time.
-func ScheduleSettlement(op *kernel.Op, t *Transaction, at kernel.Instant, detailed string) error {
+func ScheduleSettlement(op *kernel.Op, t *Transaction, at Instant, detailed string) error {
 	_, err := op.Schedule("transaction.settle", at.Time, settlePayload{TransactionID: t.ID, DetailedStatus: detailed})
 	return err
 }
@@ -210,7 +211,7 @@ func RunSettle(op *kernel.Op, ev *kernel.Event) (string, error) {
 // endpoint is one side of a movement: the account and the virtual account
 // whose balances move.
 type endpoint struct {
-	Account *kernel.Account
+	Account *Account
 	VA      *VirtualAccount
 }
 
@@ -230,22 +231,22 @@ func (e *endpoint) name() string {
 // virtual account by id, whatever its legal entity; ok is false when
 // neither exists.
 func Endpoint(op *kernel.Op, id string) (*endpoint, bool, error) {
-	var acc kernel.Account
+	var acc Account
 	var va VirtualAccount
-	ok, err := op.Get(kernel.KindAccount, id, &acc)
+	ok, err := op.Get(KindAccount, id, &acc)
 	if err != nil {
 		return nil, false, err
 	}
 	if ok {
-		if _, err := op.Get(kernel.KindVirtualAccount, acc.PrimaryVirtualAccountID, &va); err != nil {
+		if _, err := op.Get(KindVirtualAccount, acc.PrimaryVirtualAccountID, &va); err != nil {
 			return nil, false, err
 		}
 		return &endpoint{Account: &acc, VA: &va}, true, nil
 	}
-	if ok, err = op.Get(kernel.KindVirtualAccount, id, &va); err != nil || !ok {
+	if ok, err = op.Get(KindVirtualAccount, id, &va); err != nil || !ok {
 		return nil, false, err
 	}
-	if ok, err = op.Get(kernel.KindAccount, va.AccountID, &acc); err != nil || !ok {
+	if ok, err = op.Get(KindAccount, va.AccountID, &acc); err != nil || !ok {
 		return nil, false, err
 	}
 	return &endpoint{Account: &acc, VA: &va}, true, nil
@@ -265,7 +266,7 @@ func OwnEndpoint(op *kernel.Op, a *kernel.Actor, id, field string) (*endpoint, e
 }
 
 func endpointKind(id string) string {
-	if len(id) >= len(kernel.PrefixAccount) && id[:len(kernel.PrefixAccount)] == kernel.PrefixAccount {
+	if len(id) >= len(PrefixAccount) && id[:len(PrefixAccount)] == PrefixAccount {
 		return "account"
 	}
 	return "virtual account"
@@ -288,13 +289,13 @@ func (e *endpoint) Open(field string) error {
 // A charge card's primary virtual account also carries the card spend,
 // which is credit, so there only the cash balance counts.
 func Available(op *kernel.Op, e *endpoint) (int64, error) {
-	cash, err := Totals(op, e.Account.ID, "cash")
+	cash, err := TotalsOf(op, e.Account.ID, "cash")
 	if err != nil {
 		return 0, err
 	}
 	avail := cash.Available()
 	if e.Account.Type != "charge_card" || !e.VA.Primary {
-		va, err := Totals(op, e.VA.ID, "virtual")
+		va, err := TotalsOf(op, e.VA.ID, "virtual")
 		if err != nil {
 			return 0, err
 		}
@@ -314,10 +315,10 @@ func CheckFunds(op *kernel.Op, e *endpoint, amount int64) error {
 		return kernel.Errorf(
 			kernel.CodeInsufficientFunds,
 			"insufficient funds: %s requested, %s available on %s",
-			kernel.FormatCents(amount),
-			kernel.FormatCents(avail),
+			FormatCents(amount),
+			FormatCents(avail),
 			e.VA.ID,
-		).With("available", kernel.FormatCents(avail)).With("requested", kernel.FormatCents(amount))
+		).With("available", FormatCents(avail)).With("requested", FormatCents(amount))
 	}
 	return nil
 }
@@ -343,7 +344,7 @@ func postInternal(op *kernel.Op, m internalMove) (string, *Transaction, error) {
 	if err := CheckFunds(op, m.from, m.amount); err != nil {
 		return "", nil, err
 	}
-	id, err := op.NewID(kernel.PrefixTransfer)
+	id, err := op.NewID(PrefixTransfer)
 	if err != nil {
 		return "", nil, err
 	}

@@ -56,7 +56,7 @@ func HandleName(name string) string {
 
 // CreateHandle gives a legal entity its handle, named after it and made
 // unique with a number when the name is taken.
-func CreateHandle(op *kernel.Op, leName string, acc *kernel.Account) error {
+func CreateHandle(op *kernel.Op, leName string, acc *Account) error {
 	base := HandleName(leName)
 	name := base
 	for n := 2; ; n++ {
@@ -69,7 +69,7 @@ func CreateHandle(op *kernel.Op, leName string, acc *kernel.Account) error {
 		}
 		name = base + "-" + strconv.Itoa(n)
 	}
-	id, err := op.NewID(kernel.PrefixHandle)
+	id, err := op.NewID(PrefixHandle)
 	if err != nil {
 		return err
 	}

@@ -248,12 +248,12 @@ func TestLedgerStaysConsistentUnderConcurrentMovements(t *testing.T) {
 	}
 	posted1, pending1 := worldMoney(t, w)
 	if got, want := posted1-posted0, external; got != want {
-		t.Errorf("world posted money changed by %s, external inflows less outflows are %s", kernel.FormatCents(got),
-			kernel.FormatCents(want))
+		t.Errorf("world posted money changed by %s, external inflows less outflows are %s", ledger.FormatCents(got),
+			ledger.FormatCents(want))
 	}
 	if pending1 != pending0 {
-		t.Errorf("pending money %s after everything settled, %s before", kernel.FormatCents(pending1),
-			kernel.FormatCents(pending0))
+		t.Errorf("pending money %s after everything settled, %s before", ledger.FormatCents(pending1),
+			ledger.FormatCents(pending0))
 	}
 	checkTransfersBalance(t, w)
 	t.Logf("%d advances; succeeded %v; refused %v", advances, ok, refused)
@@ -265,7 +265,7 @@ func checkTransfersBalance(t *testing.T, w *kernel.World) {
 	t.Helper()
 	sums, legs := map[string]int64{}, map[string]int{}
 	err := w.View(func(op *kernel.Op) error {
-		txns, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
+		txns, err := kernel.All[ledger.Transaction](op, ledger.KindTransaction, kernel.IndexPrefix(ledger.IndexTxnLE))
 		for _, tx := range txns {
 			if tx.Category == "internal" && tx.TransferID != "" {
 				sums[tx.TransferID] += tx.AmountCents
@@ -327,8 +327,8 @@ func TestConcurrentTransfersNeverOverdraw(t *testing.T) {
 	}
 	wg.Wait()
 	if got, want := int64(succeeded), avail/each; got != want {
-		t.Fatalf("%d transfers of %s succeeded from %s available, want %d", got, kernel.FormatCents(each),
-			kernel.FormatCents(avail), want)
+		t.Fatalf("%d transfers of %s succeeded from %s available, want %d", got, ledger.FormatCents(each),
+			ledger.FormatCents(avail), want)
 	}
 }
 

@@ -138,7 +138,7 @@ func railOut(
 		return nil, nil, nil, err
 	}
 	var d parties.Destination
-	ok, err := op.Get(kernel.KindDestination, r.DestinationID, &d)
+	ok, err := op.Get(parties.KindDestination, r.DestinationID, &d)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -146,7 +146,7 @@ func railOut(
 		return nil, nil, nil, kernel.NotFound("destination", "destinationId", r.DestinationID)
 	}
 	var c parties.Contact
-	if _, err := op.Get(kernel.KindContact, d.ContactID, &c); err != nil {
+	if _, err := op.Get(parties.KindContact, d.ContactID, &c); err != nil {
 		return nil, nil, nil, err
 	}
 	if c.ArchivedAt != nil {
@@ -174,7 +174,7 @@ func SendACH(op *kernel.Op, a *kernel.Actor, r RailTransferRequest) (*RailTransf
 	if err != nil {
 		return nil, err
 	}
-	id, err := op.NewID(kernel.PrefixTransfer)
+	id, err := op.NewID(PrefixTransfer)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ func SendWire(op *kernel.Op, a *kernel.Actor, r RailTransferRequest) (*RailTrans
 	if err := CheckFunds(op, src, r.AmountCents+fee); err != nil {
 		return nil, err
 	}
-	id, err := op.NewID(kernel.PrefixTransfer)
+	id, err := op.NewID(PrefixTransfer)
 	if err != nil {
 		return nil, err
 	}
@@ -382,7 +382,7 @@ func SimulateIncoming(op *kernel.Op, r IncomingTransfer) (*Transaction, error) {
 	t.CreatedAt = op.Now
 	FillRail(f, t, r.Rail)
 	sender := FirstNonEmpty(r.SenderName, f.Company())
-	describeIncoming(t, kernel.RoutingNumber(f), sender, r.Reference)
+	describeIncoming(t, parties.RoutingNumber(f), sender, r.Reference)
 	if err := PostTransaction(op, t); err != nil {
 		return nil, err
 	}

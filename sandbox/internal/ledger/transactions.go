@@ -86,7 +86,7 @@ func Transactions(
 	}
 	le := a.LegalEntityID()
 	req.Desc = true
-	return kernel.List(op, kernel.KindTransaction, f.prefix(le), req, func(t *Transaction) bool { return f.Match(le, t) })
+	return kernel.List(op, KindTransaction, f.prefix(le), req, func(t *Transaction) bool { return f.Match(le, t) })
 }
 
 // TransactionOf loads one of the actor's transactions.
@@ -103,7 +103,7 @@ func TransactionOf(op *kernel.Op, a *kernel.Actor, id string) (*Transaction, err
 
 // Contacts lists the actor's contacts in creation order.
 func Contacts(op *kernel.Op, a *kernel.Actor, req kernel.PageRequest) (kernel.Page[parties.Contact], error) {
-	return kernel.List[parties.Contact](op, kernel.KindContact,
+	return kernel.List[parties.Contact](op, parties.KindContact,
 		kernel.IndexPrefix(parties.IndexContactLE, a.LegalEntityID()), req, nil)
 }
 
@@ -114,7 +114,7 @@ func SetTransactionNote(op *kernel.Op, a *kernel.Actor, id, note string) error {
 		return err
 	}
 	t.Note = note
-	return op.Save(kernel.KindTransaction, t.ID, t, TxnIndexes(t)...)
+	return op.Save(KindTransaction, t.ID, t, TxnIndexes(t)...)
 }
 
 // Fee is a Slash fee transaction and the transaction it was charged for,
@@ -152,7 +152,7 @@ func FeeDetails(op *kernel.Op, a *kernel.Actor, id string) ([]Fee, error) {
 		}
 		return []Fee{fee}, nil
 	}
-	fees, err := kernel.All[Transaction](op, kernel.KindTransaction, kernel.IndexPrefix(IndexTxnFee, t.ID))
+	fees, err := kernel.All[Transaction](op, KindTransaction, kernel.IndexPrefix(IndexTxnFee, t.ID))
 	out := make([]Fee, len(fees))
 	for i := range fees {
 		out[i] = Fee{Transaction: fees[i], Original: t}

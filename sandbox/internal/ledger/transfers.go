@@ -96,6 +96,6 @@ func BookTransfer(op *kernel.Op, a *kernel.Actor, r TransferRequest) (string, er
 // legalEntityName returns a legal entity's name.
 func legalEntityName(op *kernel.Op, id string) (string, error) {
 	var le kernel.LegalEntity
-	_, err := op.Get(kernel.KindLegalEntity, id, &le)
+	_, err := op.Get(kernel.LegalEntities.Name, id, &le)
 	return le.Name, err
 }

@@ -55,7 +55,7 @@ func TestAggregationFromIndexFactsEqualsRecords(t *testing.T) {
 					return err
 				}
 				var brute ledger.Aggregation
-				all, err := kernel.All[ledger.Transaction](op, kernel.KindTransaction,
+				all, err := kernel.All[ledger.Transaction](op, ledger.KindTransaction,
 					kernel.IndexPrefix(ledger.IndexTxnLE, "le_acme"))
 				if err != nil {
 					return err

@@ -146,3 +146,47 @@ type FPSInfo struct {
 	SortCode      string `json:"sortCode,omitempty"`
 	UETR          string `json:"uetr,omitempty"`
 }
+
+// Account is a bank or charge-card account of a legal entity.
+type Account struct {
+	ID                      string    `json:"id"`
+	LegalEntityID           string    `json:"legalEntityId"`
+	Name                    string    `json:"name"`
+	Type                    string    `json:"type"`
+	Status                  string    `json:"status"`
+	Commercial              bool      `json:"commercial"`
+	AccountNumber           string    `json:"accountNumber"`
+	RoutingNumber           string    `json:"routingNumber"`
+	PrimaryVirtualAccountID string    `json:"primaryVirtualAccountId"`
+	CreatedAt               time.Time `json:"createdAt"`
+	Seq                     int64     `json:"seq"`
+
+	// CreditLimitCents is a charge-card account's credit limit.
+	CreditLimitCents int64 `json:"creditLimitCents,omitempty"`
+}
+
+// Totals are the running sums of a ledger bucket (an account subtype or a
+// virtual account): posted entries and pending ones.
+type Totals struct {
+	Posted         int64 `json:"posted"`
+	PendingDebits  int64 `json:"pendingDebits"`
+	PendingCredits int64 `json:"pendingCredits"`
+	Spend          int64 `json:"spend"`
+}
+
+// Available is what can be spent: posted money less pending debits.
+func (t Totals) Available() int64 { return t.Posted + t.PendingDebits }
+
+// Add adds (sign 1) or removes (sign -1) an effect.
+func (t *Totals) Add(e Totals, sign int64) {
+	t.Posted += sign * e.Posted
+	t.PendingDebits += sign * e.PendingDebits
+	t.PendingCredits += sign * e.PendingCredits
+	t.Spend += sign * e.Spend
+}
+
+// Instant wraps a time so call sites read as "at".
+type Instant struct{ Time time.Time }
+
+// At makes an Instant.
+func At(t time.Time) Instant { return Instant{Time: t} }

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
@@ -17,11 +18,11 @@ const PrefixCommissionRule = "commission_rule_"
 // CommissionDetails is a virtual account's commission: a flat fee every
 // month or year, or a take rate (a percentage) of incoming funds.
 type CommissionDetails struct {
-	Type      string        `json:"type"`
-	Amount    *kernel.Money `json:"amount,omitempty"`
-	Frequency string        `json:"frequency,omitempty"`
-	StartDate string        `json:"startDate,omitempty"`
-	TakeRate  *float64      `json:"takeRate,omitempty"`
+	Type      string   `json:"type"`
+	Amount    *Money   `json:"amount,omitempty"`
+	Frequency string   `json:"frequency,omitempty"`
+	StartDate string   `json:"startDate,omitempty"`
+	TakeRate  *float64 `json:"takeRate,omitempty"`
 }
 
 // CommissionRule is the stored commission of a virtual account.
@@ -45,7 +46,7 @@ func ParseCommissionDetails(raw json.RawMessage, pointer string) (*CommissionDet
 		)
 	}
 	p := map[string]string{}
-	if !kernel.ShapeOK(p, pointer, raw, &d) {
+	if !jsonshape.CheckAt(p, pointer, raw, &d) {
 		return nil, kernel.Invalid(p)
 	}
 	switch d.Type {
@@ -53,7 +54,7 @@ func ParseCommissionDetails(raw json.RawMessage, pointer string) (*CommissionDet
 		if d.Amount == nil {
 			p[pointer+"/amount"] = "required: {amountCents} greater than zero"
 		} else {
-			kernel.CheckAmount(p, pointer+"/amount/amountCents", float64(d.Amount.AmountCents), 1)
+			CheckAmount(p, pointer+"/amount/amountCents", float64(d.Amount.AmountCents), 1)
 		}
 		if d.Frequency != "monthly" && d.Frequency != "yearly" {
 			p[pointer+"/frequency"] = "must be monthly or yearly"
@@ -117,7 +118,7 @@ func setCommission(op *kernel.Op, va *VirtualAccount, d *CommissionDetails) erro
 // VirtualAccountOf loads one of the actor's virtual accounts.
 func VirtualAccountOf(op *kernel.Op, a *kernel.Actor, id, field string) (*VirtualAccount, error) {
 	var va VirtualAccount
-	ok, err := op.Get(kernel.KindVirtualAccount, id, &va)
+	ok, err := op.Get(KindVirtualAccount, id, &va)
 	if err != nil {
 		return nil, err
 	}
@@ -139,13 +140,13 @@ func ListVirtualAccounts(
 ) (kernel.Page[VirtualAccount], error) {
 	prefix := kernel.IndexPrefix(indexVA)
 	if accountID != "" {
-		if _, err := Account(op, a, accountID, "filter:accountId"); err != nil {
+		if _, err := AccountOf(op, a, accountID, "filter:accountId"); err != nil {
 			return kernel.Page[VirtualAccount]{}, err
 		}
 		prefix = kernel.IndexPrefix(indexVA, accountID)
 	}
 	le := a.LegalEntityID()
-	return kernel.List(op, kernel.KindVirtualAccount, prefix, req, func(va *VirtualAccount) bool {
+	return kernel.List(op, KindVirtualAccount, prefix, req, func(va *VirtualAccount) bool {
 		return va.LegalEntityID == le && (includeClosed || va.ClosedAt == nil)
 	})
 }
@@ -169,7 +170,7 @@ func CreateVirtualAccount(
 	accountID, name string,
 	commission *CommissionDetails,
 ) (*VirtualAccount, error) {
-	acc, err := Account(op, a, accountID, "accountId")
+	acc, err := AccountOf(op, a, accountID, "accountId")
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +180,7 @@ func CreateVirtualAccount(
 	if err := CheckVirtualAccountName(name); err != nil {
 		return nil, err
 	}
-	id, err := op.NewID(kernel.PrefixVirtualAccount)
+	id, err := op.NewID(PrefixVirtualAccount)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +194,7 @@ func CreateVirtualAccount(
 	if err := setCommission(op, va, commission); err != nil {
 		return nil, err
 	}
-	return va, op.Save(kernel.KindVirtualAccount, va.ID, va, VaIndex(va))
+	return va, op.Save(KindVirtualAccount, va.ID, va, VaIndex(va))
 }
 
 // VirtualAccountUpdate changes a virtual account: a new name, and a new
@@ -225,7 +226,7 @@ func UpdateVirtualAccount(op *kernel.Op, a *kernel.Actor, id string, u VirtualAc
 			return nil, err
 		}
 	}
-	return va, op.Save(kernel.KindVirtualAccount, va.ID, va, VaIndex(va))
+	return va, op.Save(KindVirtualAccount, va.ID, va, VaIndex(va))
 }
 
 // CloseVirtualAccount closes a virtual account. The primary one cannot be
@@ -242,24 +243,24 @@ func CloseVirtualAccount(op *kernel.Op, a *kernel.Actor, id string) (*VirtualAcc
 	case va.ClosedAt != nil:
 		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "virtual account %s is already closed", va.ID)
 	}
-	t, err := Totals(op, va.ID, "virtual")
+	t, err := TotalsOf(op, va.ID, "virtual")
 	if err != nil {
 		return nil, err
 	}
 	if t.Posted != 0 {
 		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "virtual account %s still holds %s; transfer the balance out"+
 			" before closing it",
-			va.ID, kernel.FormatCents(t.Posted)).
-			With("balance", kernel.FormatCents(t.Posted))
+			va.ID, FormatCents(t.Posted)).
+			With("balance", FormatCents(t.Posted))
 	}
 	if t.PendingDebits != 0 || t.PendingCredits != 0 {
 		return nil, kernel.Errorf(kernel.CodeInvalidRequest, "virtual account %s has pending transactions; close it once"+
 			" they have settled", va.ID).
-			With("pending", kernel.FormatCents(t.PendingDebits+t.PendingCredits))
+			With("pending", FormatCents(t.PendingDebits+t.PendingCredits))
 	}
 	now := op.Now
 	va.ClosedAt = &now
-	return va, op.Save(kernel.KindVirtualAccount, va.ID, va, VaIndex(va))
+	return va, op.Save(KindVirtualAccount, va.ID, va, VaIndex(va))
 }
 
 // VirtualAccount is a sub-account; every account has a primary one.

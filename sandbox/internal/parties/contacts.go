@@ -15,11 +15,11 @@ import (
 // ContactInput is a contact's writable fields: the body of POST /contact
 // and, all five required, of PATCH /contact/{id}.
 type ContactInput struct {
-	Name               string          `json:"name"`
-	RecipientType      string          `json:"recipientType"`
-	RecipientLegalName string          `json:"recipientLegalName"`
-	RecipientEmail     *string         `json:"recipientEmail,omitempty"`
-	Address            *kernel.Address `json:"address,omitempty"`
+	Name               string   `json:"name"`
+	RecipientType      string   `json:"recipientType"`
+	RecipientLegalName string   `json:"recipientLegalName"`
+	RecipientEmail     *string  `json:"recipientEmail,omitempty"`
+	Address            *Address `json:"address,omitempty"`
 }
 
 // Validate checks a contact body; replace requires every field.
@@ -65,7 +65,7 @@ func CheckEmail(d map[string]string, path, s string) {
 }
 
 // CheckAddress checks an IAddressModel.
-func CheckAddress(d map[string]string, path string, a *kernel.Address) {
+func CheckAddress(d map[string]string, path string, a *Address) {
 	for field, v := range map[string]string{"addressLine": a.AddressLine, "addressCity": a.AddressCity,
 		"addressState": a.AddressState, "addressZip": a.AddressZip} {
 		if strings.TrimSpace(v) == "" {
@@ -97,7 +97,7 @@ func ListContacts(
 	name := strings.ToLower(f.Name)
 	return kernel.List(
 		op,
-		kernel.KindContact,
+		KindContact,
 		kernel.IndexPrefix(IndexContactLE, a.LegalEntityID()),
 		req,
 		func(c *Contact) bool {
@@ -109,7 +109,7 @@ func ListContacts(
 // ContactOf loads one of the actor's contacts.
 func ContactOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Contact, error) {
 	var c Contact
-	ok, err := op.Get(kernel.KindContact, id, &c)
+	ok, err := op.Get(KindContact, id, &c)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func ContactOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Contact, erro
 
 // CreateContact stores a new contact of the actor's legal entity.
 func CreateContact(op *kernel.Op, a *kernel.Actor, in *ContactInput) (*Contact, error) {
-	id, err := op.NewID(kernel.PrefixContact)
+	id, err := op.NewID(PrefixContact)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func CreateContact(op *kernel.Op, a *kernel.Actor, in *ContactInput) (*Contact, 
 	}
 	c := &Contact{ID: id, LegalEntityID: a.LegalEntityID(), CreatedAt: op.Now, Seq: seq}
 	in.apply(c)
-	return c, op.Save(kernel.KindContact, c.ID, c, ContactIndexes(c)...)
+	return c, op.Save(KindContact, c.ID, c, ContactIndexes(c)...)
 }
 
 // ReplaceContact replaces the five writable fields of a contact.
@@ -141,7 +141,7 @@ func ReplaceContact(op *kernel.Op, a *kernel.Actor, id string, in *ContactInput)
 		return nil, err
 	}
 	in.apply(c)
-	return c, op.Save(kernel.KindContact, c.ID, c, ContactIndexes(c)...)
+	return c, op.Save(KindContact, c.ID, c, ContactIndexes(c)...)
 }
 
 func (in *ContactInput) apply(c *Contact) {
@@ -193,7 +193,7 @@ func ListDestinations(
 		}
 		prefix = kernel.IndexPrefix(IndexDestContact, contactID)
 	}
-	return kernel.List(op, kernel.KindDestination, prefix, req,
+	return kernel.List(op, KindDestination, prefix, req,
 		func(d *Destination) bool { return d.Type != DestinationCrypto })
 }
 
@@ -224,7 +224,7 @@ func (p *DestinationPatch) Validate() error {
 	if p.AccountNumber != nil && !accountNumberPattern.MatchString(*p.AccountNumber) {
 		d["/accountNumber"] = "must be 4 to 17 digits"
 	}
-	if p.RoutingNumber != nil && !kernel.RoutingNumberValid(*p.RoutingNumber) {
+	if p.RoutingNumber != nil && !RoutingNumberValid(*p.RoutingNumber) {
 		d["/routingNumber"] = "is not a valid ABA routing number (9 digits with a valid checksum)"
 	}
 	if p.AccountType != nil && *p.AccountType != "checking" && *p.AccountType != "savings" {
@@ -253,7 +253,7 @@ func (p *DestinationPatch) Validate() error {
 // bank destinations. Fields of the other destination type are refused.
 func UpdateDestination(op *kernel.Op, a *kernel.Actor, id string, p *DestinationPatch) (*Destination, error) {
 	var dst Destination
-	ok, err := op.Get(kernel.KindDestination, id, &dst)
+	ok, err := op.Get(KindDestination, id, &dst)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +292,7 @@ func UpdateDestination(op *kernel.Op, a *kernel.Actor, id string, p *Destination
 	set(&dst.IBAN, p.IBAN)
 	set(&dst.SWIFT, p.SWIFT)
 	set(&dst.BankCountry, p.BankCountry)
-	return &dst, op.Save(kernel.KindDestination, dst.ID, &dst, destinationIndexes(&dst)...)
+	return &dst, op.Save(KindDestination, dst.ID, &dst, destinationIndexes(&dst)...)
 }
 
 // IBANValid checks an IBAN's form and its ISO 7064 mod-97 checksum.
@@ -340,7 +340,7 @@ const IndexContactLE = "contact.le"
 // SaveDestination stores a new contact destination.
 func SaveDestination(op *kernel.Op, d *Destination) error {
 	if d.ID == "" {
-		id, err := op.NewID("le_c_dest_")
+		id, err := op.NewID(PrefixDestination)
 		if err != nil {
 			return err
 		}
@@ -354,5 +354,5 @@ func SaveDestination(op *kernel.Op, d *Destination) error {
 	if d.CreatedAt.IsZero() {
 		d.CreatedAt = op.Now
 	}
-	return op.Save(kernel.KindDestination, d.ID, d, destinationIndexes(d)...)
+	return op.Save(KindDestination, d.ID, d, destinationIndexes(d)...)
 }

@@ -52,7 +52,7 @@ func ptr[T any](v T) *T { return &v }
 // contact is a valid contact body.
 func contact() *parties.ContactInput {
 	return &parties.ContactInput{Name: "Zephyr Parts", RecipientType: "vendor", RecipientLegalName: "Zephyr Parts Inc.",
-		RecipientEmail: ptr("ap@zephyr.test"), Address: &kernel.Address{AddressLine: "9 Dock Rd",
+		RecipientEmail: ptr("ap@zephyr.test"), Address: &parties.Address{AddressLine: "9 Dock Rd",
 			AddressCity: "Oakland", AddressState: "CA", AddressZip: "94607", AddressCountry: "US"}}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
@@ -19,7 +20,7 @@ type CustomerInput struct {
 	Name           string          `json:"name"`
 	Email          string          `json:"email"`
 	Phone          *string         `json:"phone,omitempty"`
-	Address        *kernel.Address `json:"address,omitempty"`
+	Address        *Address        `json:"address,omitempty"`
 	CustomMetadata json.RawMessage `json:"customMetadata,omitempty" ref:"CustomMetadata"`
 }
 
@@ -84,10 +85,10 @@ func (p *CustomerPatch) Validate() error {
 		d["/phone"] = "must be a string or null"
 	}
 	if Present(p.Address) {
-		var a kernel.Address
+		var a Address
 		if err := json.Unmarshal(p.Address, &a); err != nil {
 			d["/address"] = "must be an address object or null"
-		} else if kernel.ShapeOK(d, "/address", p.Address, &a) {
+		} else if jsonshape.CheckAt(d, "/address", p.Address, &a) {
 			CheckAddress(d, "/address", &a)
 		}
 	}
@@ -121,7 +122,7 @@ func ListCustomers(
 	name := strings.ToLower(f.Name)
 	return kernel.List(
 		op,
-		kernel.KindCustomer,
+		KindCustomer,
 		kernel.IndexPrefix(IndexCustomerLE, a.LegalEntityID()),
 		req,
 		func(c *Customer) bool {
@@ -139,7 +140,7 @@ func CustomerOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Customer, er
 // not found, reported against field.
 func CustomerOfEntity(op *kernel.Op, legalEntityID, id, field string) (*Customer, error) {
 	var c Customer
-	ok, err := op.Get(kernel.KindCustomer, id, &c)
+	ok, err := op.Get(KindCustomer, id, &c)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +152,7 @@ func CustomerOfEntity(op *kernel.Op, legalEntityID, id, field string) (*Customer
 
 // CreateCustomer stores a new, active customer.
 func CreateCustomer(op *kernel.Op, a *kernel.Actor, in *CustomerInput) (*Customer, error) {
-	id, err := op.NewID(kernel.PrefixCustomer)
+	id, err := op.NewID(PrefixCustomer)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +168,7 @@ func CreateCustomer(op *kernel.Op, a *kernel.Actor, in *CustomerInput) (*Custome
 	if Present(in.CustomMetadata) {
 		c.CustomMetadata = in.CustomMetadata
 	}
-	return c, op.Save(kernel.KindCustomer, c.ID, c, CustomerIndexes(c)...)
+	return c, op.Save(KindCustomer, c.ID, c, CustomerIndexes(c)...)
 }
 
 // UpdateCustomer applies a PATCH; archiving is a status change.
@@ -192,7 +193,7 @@ func UpdateCustomer(op *kernel.Op, a *kernel.Actor, id string, p *CustomerPatch)
 	if p.Address != nil {
 		c.Address = nil
 		if Present(p.Address) {
-			c.Address = &kernel.Address{}
+			c.Address = &Address{}
 			_ = json.Unmarshal(p.Address, c.Address)
 		}
 	}
@@ -202,7 +203,7 @@ func UpdateCustomer(op *kernel.Op, a *kernel.Actor, id string, p *CustomerPatch)
 			c.CustomMetadata = p.CustomMetadata
 		}
 	}
-	return c, op.Save(kernel.KindCustomer, c.ID, c, CustomerIndexes(c)...)
+	return c, op.Save(KindCustomer, c.ID, c, CustomerIndexes(c)...)
 }
 
 // CustomerIndexes are the index keys of a customer: its legal entity's

@@ -3,8 +3,6 @@ package parties
 import (
 	"encoding/json"
 	"time"
-
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
 // Contact is a payee of a legal entity.
@@ -15,7 +13,7 @@ type Contact struct {
 	RecipientType      string          `json:"recipientType"`
 	RecipientLegalName string          `json:"recipientLegalName"`
 	RecipientEmail     string          `json:"recipientEmail,omitempty"`
-	Address            *kernel.Address `json:"address,omitempty"`
+	Address            *Address        `json:"address,omitempty"`
 	Data               json.RawMessage `json:"data,omitempty"`
 	ArchivedAt         *time.Time      `json:"archivedAt,omitempty"`
 	ACHDebitRecurring  bool            `json:"achDebitRecurring,omitempty"`
@@ -59,7 +57,7 @@ type Customer struct {
 	Name           string          `json:"name"`
 	Email          string          `json:"email"`
 	Phone          string          `json:"phone,omitempty"`
-	Address        *kernel.Address `json:"address,omitempty"`
+	Address        *Address        `json:"address,omitempty"`
 	CustomMetadata json.RawMessage `json:"customMetadata,omitempty"`
 	Status         string          `json:"status"`
 	// ACHDebitRecurring says the customer has an active recurring ACH debit
@@ -67,4 +65,20 @@ type Customer struct {
 	ACHDebitRecurring bool      `json:"achDebitRecurring,omitempty"`
 	CreatedAt         time.Time `json:"createdAt"`
 	Seq               int64     `json:"seq"`
+}
+
+// Address is a postal address in the API's shape.
+type Address struct {
+	AddressLine    string `json:"addressLine" yaml:"addressLine"`
+	AddressLine2   string `json:"addressLine2,omitempty" yaml:"addressLine2"`
+	AddressCity    string `json:"addressCity" yaml:"addressCity"`
+	AddressState   string `json:"addressState" yaml:"addressState"`
+	AddressZip     string `json:"addressZip" yaml:"addressZip"`
+	AddressCountry string `json:"addressCountry,omitempty" yaml:"addressCountry"`
+}
+
+// IsCountryCode reports whether s is shaped as an ISO 3166-1 alpha-2 code:
+// two capital letters.
+func IsCountryCode(s string) bool {
+	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
 }

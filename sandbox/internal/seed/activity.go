@@ -12,6 +12,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
@@ -27,7 +28,7 @@ func (l *loader) at(t time.Time, fn func() error) error {
 // actor acts on a legal entity as its own key would.
 func (l *loader) actor(legalEntityID string) (*kernel.Actor, error) {
 	var le kernel.LegalEntity
-	if _, err := l.op.Get(kernel.KindLegalEntity, legalEntityID, &le); err != nil {
+	if _, err := l.op.Get(kernel.LegalEntities.Name, legalEntityID, &le); err != nil {
 		return nil, err
 	}
 	return &kernel.Actor{LegalEntity: le}, nil
@@ -37,10 +38,10 @@ func (l *loader) actor(legalEntityID string) (*kernel.Actor, error) {
 // emails, information requests (and the ACH queued on them), deferred
 // writes waiting for approval.
 func (l *loader) activity() error {
-	l.op.Mailing = true
-	defer func() { l.op.Mailing = false }()
+	l.history.mailing = true
+	defer func() { l.history.mailing = false }()
 	for _, inv := range l.emailed {
-		if err := l.at(inv.IssuedAt, func() error { return invoices.EmailInvoice(l.op, inv) }); err != nil {
+		if err := l.at(inv.IssuedAt, func() error { return invoices.Email(l.op, inv) }); err != nil {
 			return err
 		}
 	}
@@ -61,14 +62,14 @@ func (l *loader) informationRequest(path string, s scenario.InformationRequest) 
 	var c struct {
 		LegalEntityID string `json:"legalEntityId"`
 	}
-	if _, err := l.op.Get(kernel.KindContact, s.ContactID, &c); err != nil {
+	if _, err := l.op.Get(parties.KindContact, s.ContactID, &c); err != nil {
 		return err
 	}
 	a, err := l.actor(c.LegalEntityID)
 	if err != nil {
 		return err
 	}
-	in := inforequests.InfoRequestInput{ContactID: s.ContactID, RequesterName: s.RequesterName,
+	in := inforequests.Input{ContactID: s.ContactID, RequesterName: s.RequesterName,
 		RequestedInformation: inforequests.RequestedInformation{DestinationTypes: s.RequestedInformation.DestinationTypes}}
 	if s.RequestedInformation.Address {
 		in.RequestedInformation.Address = &s.RequestedInformation.Address
@@ -121,10 +122,10 @@ func (l *loader) deferredWrite(path string, s scenario.DeferredWrite) error {
 	if s.Body == nil {
 		body = nil
 	}
-	ar := &agentrequests.AgentRequest{LegalEntityID: le, APIKey: key.Key, Method: s.Method, Path: s.Path, Body: body,
+	ar := &agentrequests.Request{LegalEntityID: le, APIKey: key.Key, Method: s.Method, Path: s.Path, Body: body,
 		Header: header, Display: agentrequests.Display{Description: s.Method + " " + s.Path,
 			Sections: []agentrequests.Section{}}}
-	return l.at(l.createdAt(s.At, l.op.Now), func() error { return agentrequests.CreateAgentRequest(l.op, ar) })
+	return l.at(l.createdAt(s.At, l.op.Now), func() error { return agentrequests.Create(l.op, ar) })
 }
 
 // refusals writes the deliveries a failing endpoint has been refusing. The

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
@@ -15,7 +15,7 @@ import (
 func TestWebhookEventsAreTheEngines(t *testing.T) {
 	f, _ := reflect.TypeFor[scenario.WebhookEvent]().FieldByName("Event")
 	got := strings.Split(f.Tag.Get("enum"), ",")
-	if !slices.Equal(got, kernel.WebhookEventTypes) {
-		t.Errorf("webhooks[].failing.events[].event may be %v, the engine emits %v", got, kernel.WebhookEventTypes)
+	if !slices.Equal(got, deliveries.EventTypes) {
+		t.Errorf("webhooks[].failing.events[].event may be %v, the engine emits %v", got, deliveries.EventTypes)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
@@ -33,9 +33,9 @@ generate:
 			if err != nil {
 				t.Fatal(err)
 			}
-			kernel.BulkLoading = false
+			ledger.BulkLoading = false
 			through, err := enginetest.MustWorld(t, sc).Db.Items()
-			kernel.BulkLoading = true
+			ledger.BulkLoading = true
 			if err != nil {
 				t.Fatal(err)
 			}

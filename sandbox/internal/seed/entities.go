@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
@@ -19,14 +19,14 @@ func (l *loader) createdAt(spec string, fallback time.Time) time.Time {
 
 func (l *loader) accounts() error {
 	for i, s := range l.sc.Accounts {
-		id, err := l.id(s.ID, kernel.PrefixAccount)
+		id, err := l.id(s.ID, ledger.PrefixAccount)
 		if err != nil {
 			return err
 		}
 		f := l.op.W.Faker("account", int64(i))
-		acc := &kernel.Account{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Type: s.Type, Status: s.Status,
+		acc := &ledger.Account{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, Type: s.Type, Status: s.Status,
 			Commercial: s.Commercial == nil ||
-				*s.Commercial, AccountNumber: f.DigitN(12), RoutingNumber: kernel.RoutingNumber(f),
+				*s.Commercial, AccountNumber: f.DigitN(12), RoutingNumber: parties.RoutingNumber(f),
 			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(-1, 0, 0)), Seq: l.seq()}
 		if acc.Type == "" {
 			acc.Type = "debit"
@@ -47,7 +47,7 @@ func (l *loader) accounts() error {
 		}
 		acc.PrimaryVirtualAccountID = primary.ID
 		l.accs[acc.ID] = acc
-		if err := l.op.Save(kernel.KindAccount, acc.ID, acc, ledger.AccountIndex(acc)); err != nil {
+		if err := l.op.Save(ledger.KindAccount, acc.ID, acc, ledger.AccountIndex(acc)); err != nil {
 			return err
 		}
 		rest := s.BalanceCents
@@ -65,12 +65,12 @@ func (l *loader) accounts() error {
 }
 
 func (l *loader) virtualAccount(
-	acc *kernel.Account,
+	acc *ledger.Account,
 	s scenario.VirtualAccount,
 	primary bool,
 	n int,
 ) (*ledger.VirtualAccount, error) {
-	id, err := l.id(s.ID, kernel.PrefixVirtualAccount)
+	id, err := l.id(s.ID, ledger.PrefixVirtualAccount)
 	if err != nil {
 		return nil, err
 	}
@@ -94,12 +94,12 @@ func (l *loader) virtualAccount(
 		va.ClosedAt = &closed
 	}
 	l.vas[va.ID] = va
-	return va, l.op.Save(kernel.KindVirtualAccount, va.ID, va, ledger.VaIndex(va))
+	return va, l.op.Save(ledger.KindVirtualAccount, va.ID, va, ledger.VaIndex(va))
 }
 
 func (l *loader) cardGroups() error {
 	for i, s := range l.sc.CardGroups {
-		id, err := l.id(s.ID, kernel.PrefixCardGroup)
+		id, err := l.id(s.ID, cards.PrefixGroup)
 		if err != nil {
 			return err
 		}
@@ -107,11 +107,11 @@ func (l *loader) cardGroups() error {
 		if err != nil {
 			return err
 		}
-		g := &cards.CardGroup{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, VirtualAccountID: s.VirtualAccountID,
+		g := &cards.Group{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, VirtualAccountID: s.VirtualAccountID,
 			Status: "active", SpendingConstraint: c, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)),
 			Seq: l.seq()}
 		l.groups[g.ID] = g
-		if err := l.op.Save(kernel.KindCardGroup, g.ID, g, cards.GroupIndexes(g)...); err != nil {
+		if err := l.op.Save(cards.KindGroup, g.ID, g, cards.GroupIndexes(g)...); err != nil {
 			return err
 		}
 	}
@@ -130,12 +130,12 @@ func (l *loader) cards_() error {
 			IsSingleUse: s.IsSingleUse, SpendingConstraint: c, UserData: l.rawJSON(s.UserData),
 			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -3, 0))}
 		for _, m := range s.Modifiers {
-			card.Modifiers = append(card.Modifiers, cards.CardModifier{Name: m.Name, Value: m.Value})
+			card.Modifiers = append(card.Modifiers, cards.Modifier{Name: m.Name, Value: m.Value})
 		}
 		if card.Status == "" {
 			card.Status = "active"
 		}
-		if err := cards.IssueCard(l.op, card, s.ID); err != nil {
+		if err := cards.Issue(l.op, card, s.ID); err != nil {
 			return err
 		}
 		l.cards = append(l.cards, card)

@@ -28,7 +28,7 @@ func (l *loader) expenseReport(s scenario.ExpenseReport) error {
 	if sub.After(l.op.Now) {
 		sub = l.op.Now
 	}
-	r := &expenses.ExpenseReport{
+	r := &expenses.Report{
 		LegalEntityID:     s.LegalEntityID,
 		SubmittedByUserID: s.SubmittedByUserID,
 		AmountCents:       s.AmountCents,
@@ -64,7 +64,7 @@ func (l *loader) expenseReport(s scenario.ExpenseReport) error {
 		}
 		r.DestinationID = sources[0].ID
 	}
-	id, err := l.id(s.ID, expenses.PrefixExpenseReport)
+	id, err := l.id(s.ID, expenses.PrefixReport)
 	if err != nil {
 		return err
 	}
@@ -72,24 +72,24 @@ func (l *loader) expenseReport(s scenario.ExpenseReport) error {
 	if err := l.reviewed(r, s); err != nil {
 		return err
 	}
-	return expenses.SubmitExpense(l.op, r, r.ID)
+	return expenses.Submit(l.op, r, r.ID)
 }
 
 // reviewed gives a reviewed report its review and, once approved, its
 // reimbursement.
-func (l *loader) reviewed(r *expenses.ExpenseReport, s scenario.ExpenseReport) error {
-	if r.Status == "" || r.Status == expenses.ExpensePending || r.Status == expenses.ExpenseCancelled {
+func (l *loader) reviewed(r *expenses.Report, s scenario.ExpenseReport) error {
+	if r.Status == "" || r.Status == expenses.StatusPending || r.Status == expenses.StatusCancelled {
 		return nil
 	}
 	at := r.SubmittedAt.Add(24 * time.Hour)
-	if r.Status == expenses.ExpenseProcessing || at.After(l.op.Now) {
+	if r.Status == expenses.StatusProcessing || at.After(l.op.Now) {
 		at = l.op.Now
 	}
 	if err := expenses.Review(l.op, r, s.ReviewedByUserID, "approved", nil); err != nil {
 		return err
 	}
 	r.Review.ReviewedAt = at
-	if r.Status == expenses.ExpenseRejected {
+	if r.Status == expenses.StatusRejected {
 		reason := s.RejectionReason
 		r.Review.Decision, r.Review.RejectionReason = "rejected", &reason
 		return nil
@@ -98,10 +98,10 @@ func (l *loader) reviewed(r *expenses.ExpenseReport, s scenario.ExpenseReport) e
 	if err != nil {
 		return err
 	}
-	detailed, made := map[string]string{expenses.ExpenseProcessing: "pending", expenses.ExpenseCompleted: "settled",
-		expenses.ExpenseFailed: "failed"}[r.Status], at
-	if r.Status != expenses.ExpenseProcessing {
-		made = at.Add(expenses.ExpensePayoutDelay)
+	detailed, made := map[string]string{expenses.StatusProcessing: "pending", expenses.StatusCompleted: "settled",
+		expenses.StatusFailed: "failed"}[r.Status], at
+	if r.Status != expenses.StatusProcessing {
+		made = at.Add(expenses.PayoutDelay)
 		if made.After(l.op.Now) {
 			made = l.op.Now
 		}
@@ -111,8 +111,8 @@ func (l *loader) reviewed(r *expenses.ExpenseReport, s scenario.ExpenseReport) e
 		return err
 	}
 	r.TransactionID = t.ID
-	if r.Status == expenses.ExpenseProcessing {
-		_, err = l.op.Schedule(expenses.EventExpensePayout, at.Add(expenses.ExpensePayoutDelay),
+	if r.Status == expenses.StatusProcessing {
+		_, err = l.op.Schedule(expenses.EventPayout, at.Add(expenses.PayoutDelay),
 			map[string]string{"expenseReportId": r.ID})
 	}
 	return err

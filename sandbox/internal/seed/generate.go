@@ -7,7 +7,6 @@ import (
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
@@ -143,7 +142,7 @@ func (l *loader) generateCard(i int, g scenario.Generate, over time.Duration) er
 }
 
 func (l *loader) generateBank(i int, g scenario.Generate, over time.Duration) error {
-	var accounts []*kernel.Account
+	var accounts []*ledger.Account
 	for _, s := range l.sc.Accounts {
 		a := l.accs[s.ID]
 		if a != nil && (g.AccountID == "" || g.AccountID == a.ID) &&
@@ -204,5 +203,5 @@ func (l *loader) postGenerated(t *ledger.Transaction) error {
 	if t.DetailedStatus != "pending" {
 		return nil
 	}
-	return ledger.ScheduleSettlement(l.op, t, kernel.At(t.CreatedAt.Add(48*time.Hour)), "settled")
+	return ledger.ScheduleSettlement(l.op, t, ledger.At(t.CreatedAt.Add(48*time.Hour)), "settled")
 }

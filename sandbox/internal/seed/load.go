@@ -23,20 +23,35 @@ type loader struct {
 	op   *kernel.Op
 	sc   *scenario.Scenario
 	vas  map[string]*ledger.VirtualAccount // by id
-	accs map[string]*kernel.Account
+	accs map[string]*ledger.Account
 	// balances are the declared posted balances per virtual account.
 	balances map[string]int64
 	cards    []*cards.Card
-	groups   map[string]*cards.CardGroup
+	groups   map[string]*cards.Group
 	// emailed are the invoices whose email goes in the outbox.
 	emailed []*invoices.Invoice
+	// history keeps the load's operation quiet.
+	history history
 }
+
+// history is what keeps a scenario's load quiet (kernel.Op.SetQuiet): the
+// history it writes raises no webhook events and wakes no one, and of the
+// emails it sends only those of the work under way (activity) reach the
+// outbox.
+type history struct {
+	// mailing lets the emails the scenario declares sent through.
+	mailing bool
+}
+
+// Sends reports whether the load sends m: only while it writes the work
+// under way.
+func (h *history) Sends(*kernel.Message) bool { return h.mailing }
 
 // NewLoader makes the loader that writes the scenario sc into the world
 // op works on.
 func NewLoader(op *kernel.Op, sc *scenario.Scenario) *loader {
-	return &loader{op: op, sc: sc, vas: map[string]*ledger.VirtualAccount{}, accs: map[string]*kernel.Account{},
-		balances: map[string]int64{}, groups: map[string]*cards.CardGroup{}}
+	return &loader{op: op, sc: sc, vas: map[string]*ledger.VirtualAccount{}, accs: map[string]*ledger.Account{},
+		balances: map[string]int64{}, groups: map[string]*cards.Group{}}
 }
 
 // problem reports a scenario problem found while loading.
@@ -50,12 +65,9 @@ func (l *loader) time(spec string) time.Time {
 }
 
 func (l *loader) Run() error {
-	l.op.Loading = true
-	defer func() { l.op.Loading = false }()
-	if kernel.BulkLoading {
-		l.op.StartBulk()
-		defer func() { l.op.Bulk = nil }()
-	}
+	l.op.SetQuiet(&l.history)
+	defer l.op.SetQuiet(nil)
+	ledger.StartBulk(l.op)
 	if err := l.op.Tx.Put(kernel.ClockKey, l.op.W.VirtualClock.State()); err != nil {
 		return err
 	}
@@ -69,7 +81,7 @@ func (l *loader) Run() error {
 			return err
 		}
 	}
-	return l.op.FlushBulk()
+	return ledger.FlushBulk(l.op)
 }
 
 // id returns the declared id or a new deterministic one.
@@ -99,12 +111,12 @@ func (l *loader) legalEntities() error {
 			Seq:            l.seq(),
 		}
 		if le.CardGroupModel == "" {
-			le.CardGroupModel = kernel.GroupModelLegalEntity
+			le.CardGroupModel = cards.GroupModelLegalEntity
 		}
 		if s.CreatedAt == "" {
 			le.CreatedAt = l.op.Now.AddDate(-1, 0, 0)
 		}
-		if err := l.op.Save(kernel.KindLegalEntity, le.ID, &le, kernel.IndexKey(ledger.IndexLE, store.Seq(le.Seq),
+		if err := l.op.Save(kernel.LegalEntities.Name, le.ID, &le, kernel.IndexKey(ledger.IndexLE, store.Seq(le.Seq),
 			le.ID)); err != nil {
 			return err
 		}
@@ -123,7 +135,7 @@ func (l *loader) users() error {
 			u.Roles = append(u.Roles,
 				kernel.Role{LegalEntityID: r.LegalEntityID, Role: role, Active: r.Active == nil || *r.Active})
 		}
-		if err := l.op.Save(kernel.KindUser, u.ID, &u); err != nil {
+		if err := l.op.Save(kernel.Users.Name, u.ID, &u); err != nil {
 			return err
 		}
 	}
@@ -142,7 +154,7 @@ func (l *loader) keys() error {
 			UserID:        s.UserID,
 			Seq:           l.seq(),
 		}
-		if err := l.op.Save(kernel.KindKey, k.Key, &k, kernel.KeyIndex(&k)); err != nil {
+		if err := l.op.Save(kernel.APIKeys.Name, k.Key, &k, kernel.KeyIndex(&k)); err != nil {
 			return err
 		}
 	}
@@ -256,7 +268,7 @@ func (l *loader) rawJSON(in map[string]any) json.RawMessage {
 func (l *loader) runtimeSettings() error {
 	if a := l.sc.AgentRequests; a != nil && a.ExpiresAfter != "" {
 		d, _ := scenario.ParseDuration(a.ExpiresAfter)
-		if err := agentrequests.SetAgentExpiry(l.op, d); err != nil {
+		if err := agentrequests.SetExpiry(l.op, d); err != nil {
 			return err
 		}
 	}

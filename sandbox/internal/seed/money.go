@@ -5,14 +5,13 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/cards"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
 // cardBucket is where a card's transactions post: its account, its virtual
 // account (the card's own, its group's or the primary one) and the subtype.
-func (l *loader) cardBucket(c *cards.Card) (acc *kernel.Account, vaID, subtype string) {
+func (l *loader) cardBucket(c *cards.Card) (acc *ledger.Account, vaID, subtype string) {
 	acc = l.accs[c.AccountID]
 	vaID = c.VirtualAccountID
 	if g := l.groups[c.CardGroupID]; vaID == "" && g != nil {
@@ -38,7 +37,7 @@ func (l *loader) transactions() error {
 			return err
 		}
 		if s.SettlesAt != "" {
-			if err := ledger.ScheduleSettlement(l.op, t, kernel.At(l.time(s.SettlesAt)), "settled"); err != nil {
+			if err := ledger.ScheduleSettlement(l.op, t, ledger.At(l.time(s.SettlesAt)), "settled"); err != nil {
 				return err
 			}
 		}
@@ -120,7 +119,7 @@ func (l *loader) openingBalances() error {
 		if acc.Type == "charge_card" && va.Primary {
 			owner, bucket = acc.ID, "cash"
 		}
-		cur, err := ledger.Totals(l.op, owner, bucket)
+		cur, err := ledger.TotalsOf(l.op, owner, bucket)
 		if err != nil {
 			return err
 		}

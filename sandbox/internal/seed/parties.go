@@ -7,17 +7,16 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
-func address(a *scenario.Address) *kernel.Address {
+func address(a *scenario.Address) *parties.Address {
 	if a == nil {
 		return nil
 	}
-	return &kernel.Address{AddressLine: a.AddressLine, AddressLine2: a.AddressLine2, AddressCity: a.AddressCity,
+	return &parties.Address{AddressLine: a.AddressLine, AddressLine2: a.AddressLine2, AddressCity: a.AddressCity,
 		AddressState: a.AddressState, AddressZip: a.AddressZip, AddressCountry: a.AddressCountry}
 }
 
@@ -33,7 +32,7 @@ func (l *loader) contacts() error {
 		if c.RecipientLegalName == "" {
 			c.RecipientLegalName = c.Name
 		}
-		if err := l.op.Save(kernel.KindContact, c.ID, c, parties.ContactIndexes(c)...); err != nil {
+		if err := l.op.Save(parties.KindContact, c.ID, c, parties.ContactIndexes(c)...); err != nil {
 			return err
 		}
 		for _, ds := range s.Destinations {
@@ -51,7 +50,7 @@ func (l *loader) contacts() error {
 
 func (l *loader) customers() error {
 	for _, s := range l.sc.Customers {
-		id, err := l.id(s.ID, kernel.PrefixCustomer)
+		id, err := l.id(s.ID, parties.PrefixCustomer)
 		if err != nil {
 			return err
 		}
@@ -62,7 +61,7 @@ func (l *loader) customers() error {
 		if c.Status == "" {
 			c.Status = "active"
 		}
-		if err := l.op.Save(kernel.KindCustomer, c.ID, c, parties.CustomerIndexes(c)...); err != nil {
+		if err := l.op.Save(parties.KindCustomer, c.ID, c, parties.CustomerIndexes(c)...); err != nil {
 			return err
 		}
 	}
@@ -75,10 +74,10 @@ func (l *loader) invoices() error {
 		if err != nil {
 			return err
 		}
-		if err := invoices.AttachInvoiceDocument(l.op, inv); err != nil {
+		if err := invoices.AttachDocument(l.op, inv); err != nil {
 			return err
 		}
-		if err := invoices.StoreInvoice(l.op, inv); err != nil {
+		if err := invoices.Store(l.op, inv); err != nil {
 			return err
 		}
 		if s.Emailed {
@@ -92,17 +91,17 @@ func (l *loader) invoices() error {
 // start of their days in the invoice's zone, as with the API; anything
 // not scheduled has been sent on its issue date.
 func (l *loader) invoice(s scenario.Invoice) (*invoices.Invoice, error) {
-	id, err := l.id(s.ID, kernel.PrefixInvoice)
+	id, err := l.id(s.ID, invoices.Prefix)
 	if err != nil {
 		return nil, err
 	}
-	detailsID, err := l.op.NewID(kernel.PrefixInvoiceDetails)
+	detailsID, err := l.op.NewID(invoices.PrefixDetails)
 	if err != nil {
 		return nil, err
 	}
 	acc := l.accs[s.AccountID]
 	var cust parties.Customer
-	if _, err := l.op.Get(kernel.KindCustomer, s.CustomerID, &cust); err != nil {
+	if _, err := l.op.Get(parties.KindCustomer, s.CustomerID, &cust); err != nil {
 		return nil, err
 	}
 	inv := &invoices.Invoice{
@@ -125,8 +124,8 @@ func (l *loader) invoice(s scenario.Invoice) (*invoices.Invoice, error) {
 	}
 	loc := inv.Location()
 	issued := l.createdAt(s.IssuedAt, l.op.Now)
-	inv.IssuedAt = kernel.CalDateOf(issued, loc).Start(loc)
-	inv.DueAt = kernel.CalDateOf(l.createdAt(s.DueAt, issued.AddDate(0, 0, 30)), loc).Start(loc)
+	inv.IssuedAt = invoices.CalDateOf(issued, loc).Start(loc)
+	inv.DueAt = invoices.CalDateOf(l.createdAt(s.DueAt, issued.AddDate(0, 0, 30)), loc).Start(loc)
 	inv.CreatedAt = inv.IssuedAt
 	for _, li := range s.LineItems {
 		inv.LineItems = append(inv.LineItems,
@@ -137,11 +136,11 @@ func (l *loader) invoice(s scenario.Invoice) (*invoices.Invoice, error) {
 		inv.ScheduledSendDate = &t
 	}
 	if s.PaidCents > 0 {
-		inv.Transactions = []invoices.InvoicePayment{{Type: "external", PaymentMethod: json.RawMessage(`"other"`),
+		inv.Transactions = []invoices.Payment{{Type: "external", PaymentMethod: json.RawMessage(`"other"`),
 			PaidAt: inv.IssuedAt.Add(72 * time.Hour).Format(time.RFC3339), AmountCents: s.PaidCents}}
 	}
-	inv.Status = invoices.InvoiceStatus(inv, s.Void, l.op.Now)
-	if inv.Status != invoices.InvoiceScheduled {
+	inv.Status = invoices.StatusOf(inv, s.Void, l.op.Now)
+	if inv.Status != invoices.StatusScheduled {
 		sent := inv.IssuedAt
 		inv.SentAt = &sent
 	}
@@ -154,7 +153,7 @@ func (l *loader) invoice(s scenario.Invoice) (*invoices.Invoice, error) {
 
 func (l *loader) webhooks() error {
 	for _, s := range l.sc.Webhooks {
-		id, err := l.id(s.ID, kernel.PrefixWebhook)
+		id, err := l.id(s.ID, deliveries.PrefixWebhook)
 		if err != nil {
 			return err
 		}
@@ -164,7 +163,7 @@ func (l *loader) webhooks() error {
 			w.Status = "active"
 		}
 		w.SetStatus(w.Status, w.CreatedAt, nil)
-		if err := l.op.Save(kernel.KindWebhook, w.ID, w, deliveries.WebhookIndexes(w)...); err != nil {
+		if err := l.op.Save(deliveries.KindWebhook, w.ID, w, deliveries.WebhookIndexes(w)...); err != nil {
 			return err
 		}
 		if s.Failing != nil {

@@ -34,8 +34,8 @@ func (l *loader) receivables() error {
 
 func (l *loader) invoiceSettings() error {
 	for _, s := range l.sc.InvoiceSettings {
-		st := &invoices.InvoiceSettings{
-			ID:                      "invoice_settings_" + strings.TrimPrefix(s.LegalEntityID, kernel.PrefixLegalEntity),
+		st := &invoices.Settings{
+			ID:                      "invoice_settings_" + strings.TrimPrefix(s.LegalEntityID, kernel.LegalEntities.Prefix),
 			LegalEntityID:           s.LegalEntityID,
 			CompanyName:             s.CompanyName,
 			Email:                   s.Email,
@@ -45,7 +45,7 @@ func (l *loader) invoiceSettings() error {
 			DefaultPaymentTermsDays: s.DefaultPaymentTermsDays,
 			Timestamp:               l.op.Now,
 		}
-		if err := l.op.Save(invoices.KindInvoiceSettings, st.LegalEntityID, st); err != nil {
+		if err := l.op.Save(invoices.KindSettings, st.LegalEntityID, st); err != nil {
 			return err
 		}
 	}
@@ -88,7 +88,7 @@ func (l *loader) userBankAccounts() error {
 
 func (l *loader) bankAccount(b *expenses.UserBankAccount) error {
 	var u kernel.User
-	if _, err := l.op.Get(kernel.KindUser, b.UserID, &u); err != nil {
+	if _, err := l.op.Get(kernel.Users.Name, b.UserID, &u); err != nil {
 		return err
 	}
 	if b.Status == "" {
@@ -139,8 +139,8 @@ func (l *loader) invoiceSeries() error {
 		loc, _ := time.LoadLocation(tz)
 		terms := s.PaymentTermsDays
 		nth, _ := json.Marshal(s.Recurrence.Nth)
-		start := kernel.CalDateOf(l.time(s.StartDate), loc)
-		if day, ok := kernel.ParseCalDate(s.StartDate); ok {
+		start := invoices.CalDateOf(l.time(s.StartDate), loc)
+		if day, ok := invoices.ParseCalDate(s.StartDate); ok {
 			start = day
 		}
 		in := &invoices.SeriesInput{
@@ -153,7 +153,7 @@ func (l *loader) invoiceSeries() error {
 				DayOfWeek:  s.Recurrence.DayOfWeek,
 				DayOfMonth: s.Recurrence.DayOfMonth,
 			},
-			EndCondition: &invoices.EndInput{Type: kernel.EndNever},
+			EndCondition: &invoices.EndInput{Type: invoices.EndNever},
 			Template:     &invoices.TemplateInput{LineItemsAndTotals: &invoices.LineItemsInput{}},
 		}
 		if s.Recurrence.Nth != nil {
@@ -185,10 +185,10 @@ func (l *loader) seriesEnd(in *invoices.SeriesInput, e *scenario.SeriesEnd) {
 		return
 	}
 	in.EndCondition = &invoices.EndInput{Type: e.Type}
-	if e.Type == kernel.EndAfterCount {
+	if e.Type == invoices.EndAfterCount {
 		in.EndCondition.Count = &e.Count
 	}
-	if e.Type == kernel.EndOnDate {
+	if e.Type == invoices.EndOnDate {
 		in.EndCondition.Date = &e.Date
 	}
 }
@@ -216,7 +216,7 @@ func (l *loader) tasks() error {
 			t.Data["description"], t.Data["status"] = txn.Description, txn.DetailedStatus
 		}
 		if len(t.AssigneeUserIDs) == 0 {
-			admins, err := expenses.ExpenseReviewers(l.op, t.LegalEntityID, t.OriginatorUserID)
+			admins, err := expenses.Reviewers(l.op, t.LegalEntityID, t.OriginatorUserID)
 			if err != nil {
 				return err
 			}

@@ -125,7 +125,7 @@ func Attach(eng *kernel.Engine, o Options) *Sender {
 	s := &Sender{eng: eng, client: client, queues: map[*kernel.World]*queue{}, AdvanceWait: o.AdvanceWait, log: o.Log,
 		Caller: &Caller{Client: &http.Client{Transport: client.Transport, CheckRedirect: client.CheckRedirect},
 			Timeout: o.AuthorizationTimeout, WallClock: o.WallClock, Log: o.Log}}
-	eng.SetDeliveryNotifier(func(w *kernel.World) { s.Kick(w) })
+	deliveries.SetNotifier(eng, func(w *kernel.World) { s.Kick(w) })
 	cards.SetAuthorizer(eng, s.Caller)
 	eng.OnWorldDeleted(s.forgetDeleted)
 	for _, w := range eng.Worlds() {

@@ -109,7 +109,7 @@ func TestSenderSignsRetriesOnTheVirtualClockAndTimesOut(t *testing.T) {
 	rc := newReceiver(t, 500, 0, 204)
 	hook := endpoint(t, w, rc.URL+"/hooks")
 	start := w.Now()
-	d, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, "card_x")
+	d, err := deliveries.TriggerWebhook(w, hook.ID, deliveries.EventCardUpdate, "card_x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestSenderSignsRetriesOnTheVirtualClockAndTimesOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := settle(t, s, w)
-	if len(out.Delivered) != 1 || out.Delivered[0].Status != deliveries.DeliverySucceeded {
+	if len(out.Delivered) != 1 || out.Delivered[0].Status != deliveries.StatusSucceeded {
 		t.Fatalf("last settle delivered %+v", out.Delivered)
 	}
 	pub, err := webhooks.PublicKey()
@@ -155,7 +155,7 @@ func TestSenderSignsRetriesOnTheVirtualClockAndTimesOut(t *testing.T) {
 		t.Fatalf("timed-out attempt = %+v", a)
 	}
 	if final.Attempts[0].ResponseStatus != 500 || final.Attempts[0].ResponseBody != "answer 500" ||
-		final.Status != deliveries.DeliverySucceeded {
+		final.Status != deliveries.StatusSucceeded {
 		t.Fatalf("delivery = %+v", final)
 	}
 }
@@ -167,7 +167,7 @@ func TestSettleWaitsForEveryDeliveryDueInOrder(t *testing.T) {
 	hook := endpoint(t, w, rc.URL)
 	var ids []string
 	for _, entity := range []string{"card_1", "card_2", "card_3"} {
-		d, err := deliveries.TriggerWebhook(w, hook.ID, kernel.EventCardUpdate, entity)
+		d, err := deliveries.TriggerWebhook(w, hook.ID, deliveries.EventCardUpdate, entity)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package kernel
+package ledger
 
 import (
 	"bytes"
@@ -55,4 +55,27 @@ func AmountCents(raw json.RawMessage, pointer string, d map[string]string) int64
 		return 0
 	}
 	return int64(f)
+}
+
+// FormatCents renders cents as a dollar amount, e.g. "$1,234.50".
+func FormatCents(c int64) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	digits := strconv.FormatInt(c/100, 10)
+	grouped := make([]byte, 0, len(digits)+len(digits)/3)
+	for i := range len(digits) {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			grouped = append(grouped, ',')
+		}
+		grouped = append(grouped, digits[i])
+	}
+	frac := strconv.FormatInt(c%100+100, 10)[1:]
+	return sign + "$" + string(grouped) + "." + frac
+}
+
+// Money is an amount in cents.
+type Money struct {
+	AmountCents int64 `json:"amountCents"`
 }

@@ -1,4 +1,4 @@
-package kernel
+package invoices
 
 import (
 	"fmt"
@@ -63,8 +63,8 @@ func (c CalDate) nextMonth() CalDate {
 	return CalDate{t.Year(), t.Month(), 1}
 }
 
-// InvoiceZone loads an invoice time zone, which must be canonical.
-func InvoiceZone(name string) (*time.Location, error) {
+// Zone loads an invoice time zone, which must be canonical.
+func Zone(name string) (*time.Location, error) {
 	if !fixtures.CanonicalZone(name) {
 		return nil, fmt.Errorf("must be a canonical IANA time zone in Area/Location form, e.g. America/New_York")
 	}
