@@ -13,13 +13,20 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
-// CORS headers: every header the API reads may be sent by a browser, and
-// every header it writes may be read.
+// CORS: a page of any origin may call the public API with whatever
+// headers its preflight asks for (the official SDKs add X-Stainless-* and
+// Idempotency-Key to every call); a page of a listed origin may call the
+// control API with the headers it reads. Both may read every header the
+// sandbox writes that a browser would otherwise hide: the request id, a
+// deferred write's id, a rate limit's wait, a redirect's target, the
+// methods of a 405 and a statement's file name. No answer marks a replay:
+// a replayed write answers as the first did, byte for byte.
 const (
-	allowHeaders = "X-API-Key, x-legal-entity, X-Idempotency-Key, Content-Type, Authorization, X-Sandbox-World," +
+	controlHeaders = "X-API-Key, x-legal-entity, X-Idempotency-Key, Content-Type, Authorization, X-Sandbox-World," +
 		" X-Admin-Token, X-Request-Id"
-	exposeHeaders = "X-Request-Id, x-deferred-action-id, Retry-After, Location, Content-Length"
-	allowMethods  = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+	exposeHeaders = "X-Request-Id, x-deferred-action-id, Retry-After, Location, Allow, Content-Disposition," +
+		" Content-Length"
+	allowMethods = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
 )
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
@@ -58,6 +65,7 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 			return
 		}
 		guarded, shared := guards(r.URL.Path), ""
+		preflight := r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
 		if guarded {
 			if err := m.Origins.check(r); err != nil {
 				info.Route = "sandbox.refused"
@@ -68,7 +76,7 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 			shared = m.Origins.corsOrigin(r)
 			controlCORS(w, shared)
 		} else {
-			publicCORS(w, r)
+			publicCORS(w, r, preflight)
 		}
 		r.Body = http.MaxBytesReader(raw, r.Body, BodyLimit(r))
 		r.Body = m.paceBody(raw, r)
@@ -81,7 +89,7 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 				WriteError(w, r, GenOf(r.URL.Path), fmt.Errorf("panic: %v", p))
 			}
 		}()
-		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		if preflight {
 			info.Route = "cors.preflight"
 			if guarded && shared == "" {
 				WriteError(
@@ -133,32 +141,40 @@ func requestID(n int64) string {
 var (
 	corsAnyOrigin = []string{"*"}
 	corsMethods   = []string{allowMethods}
-	corsHeaders   = []string{allowHeaders}
+	corsControl   = []string{controlHeaders}
 	corsExposed   = []string{exposeHeaders}
 	varyOrigin    = []string{"Origin"}
+	varyPreflight = []string{"Origin, Access-Control-Request-Headers"}
 )
 
 // publicCORS lets a page of any origin call the public API and read its
-// answers. Keys travel in headers, never in cookies, so no credentials
-// are shared.
-func publicCORS(w http.ResponseWriter, r *http.Request) {
+// answers: a preflight is allowed every header it asks for. Keys travel
+// in headers, never in cookies, so no credentials are shared.
+func publicCORS(w http.ResponseWriter, r *http.Request, preflight bool) {
 	h := w.Header()
 	origin := r.Header.Get("Origin")
-	if origin == "" {
-		shareWith(h, "*")
-		return
+	if preflight {
+		h["Vary"] = varyPreflight
+		if asked := r.Header.Values("Access-Control-Request-Headers"); len(asked) > 0 {
+			h.Set("Access-Control-Allow-Headers", strings.Join(asked, ", "))
+		}
+	} else if origin != "" {
+		h["Vary"] = varyOrigin
 	}
-	h["Vary"] = varyOrigin
+	if origin == "" {
+		origin = "*"
+	}
 	shareWith(h, origin)
 }
 
 // controlCORS shares a control answer with origin, a listed one, and with
-// no other ("": none).
+// no other ("": none), allowing only the headers the control API reads.
 func controlCORS(w http.ResponseWriter, origin string) {
 	h := w.Header()
 	h["Vary"] = varyOrigin
 	if origin != "" {
 		shareWith(h, origin)
+		h["Access-Control-Allow-Headers"] = corsControl
 	}
 }
 
@@ -171,7 +187,6 @@ func shareWith(h http.Header, origin string) {
 		h.Set("Access-Control-Allow-Origin", origin)
 	}
 	h["Access-Control-Allow-Methods"] = corsMethods
-	h["Access-Control-Allow-Headers"] = corsHeaders
 	h["Access-Control-Expose-Headers"] = corsExposed
 }
 
