@@ -17,7 +17,7 @@ import (
 // every header it writes may be read.
 const (
 	allowHeaders = "X-API-Key, x-legal-entity, X-Idempotency-Key, Content-Type, Authorization, X-Sandbox-World," +
-		" X-Admin-Token, X-Request-Id"
+		" X-Admin-Token, X-Request-Id, Prefer"
 	exposeHeaders = "X-Request-Id, x-deferred-action-id, Retry-After, Location, Content-Length"
 	allowMethods  = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
 )
