@@ -8,6 +8,14 @@
 //	sb.Control.Advance(ctx, "36h")
 //	msg := sb.WaitForEmail(sandboxtest.EmailFilter{To: "hello@pixelforge.test"})
 //
+// Key, WaitForEmail and WaitForDelivery fail the test given to Start. In a
+// subtest, call them on sb.In(t), the same sandbox failing the subtest:
+//
+//	t.Run("bank details", func(t *testing.T) {
+//		key := sb.In(t).Key("sk_sandbox_acme")
+//		…
+//	})
+//
 // The sandbox serves everything the binary does except two parts whose
 // dependencies are heavy to compile, which a test adds when it uses them:
 // the SQL engine of POST /analytics (Options.Analytics: sqlite.Engine from
@@ -21,6 +29,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -97,9 +106,23 @@ type Sandbox struct {
 	// benchmark that calls it without a connection.
 	Handler http.Handler
 
-	// t is the test Start was given, noTest for a sandbox made by New.
+	// t is the test the methods fail: the one Start or In was given,
+	// noTest for a sandbox made by New.
 	t     testing.TB
 	close func()
+}
+
+// In returns a view of the sandbox whose methods fail t rather than the
+// test the sandbox was started with: in a subtest, sb.In(t).Key(…),
+// sb.In(t).WaitForEmail(…) and sb.In(t).WaitForDelivery(…) fail the
+// subtest alone, where sb's own would fail its parent from the subtest's
+// goroutine, which Go reports as a subtest calling FailNow on a parent
+// test. The view shares everything else with sb (URL, Keys, Control,
+// Handler); closing either stops the sandbox, once.
+func (s *Sandbox) In(t testing.TB) *Sandbox {
+	view := *s
+	view.t = t
+	return &view
 }
 
 // Start runs a sandbox until the test ends; it fails the test if the
@@ -117,7 +140,8 @@ func Start(t testing.TB, o Options) *Sandbox {
 
 // New runs a sandbox outside a single test, for TestMain or an example;
 // the caller stops it with Close. Its Key and Wait methods have no test to
-// fail, so they panic where a started sandbox's would fail the test.
+// fail, so they panic where a started sandbox's would fail the test; a test
+// sharing it calls them on sb.In(t).
 func New(o Options) (*Sandbox, error) {
 	if o.Scenario == "" {
 		o.Scenario = "demo"
@@ -136,10 +160,11 @@ func New(o Options) (*Sandbox, error) {
 		return nil, err
 	}
 	hs := httptest.NewServer(srv.Handler)
-	sb := &Sandbox{URL: hs.URL, Control: client.New(hs.URL), Handler: srv.Handler, t: noTest{}, close: func() {
+	stop := sync.OnceFunc(func() {
 		hs.Close()
 		srv.Engine.Close()
-	}}
+	})
+	sb := &Sandbox{URL: hs.URL, Control: client.New(hs.URL), Handler: srv.Handler, t: noTest{}, close: stop}
 	sb.Control.AdminToken = o.AdminToken
 	if sb.Keys, err = sb.Control.Keys(context.Background()); err != nil {
 		sb.Close()
@@ -148,7 +173,8 @@ func New(o Options) (*Sandbox, error) {
 	return sb, nil
 }
 
-// Close stops the sandbox. Start's sandbox is closed when its test ends.
+// Close stops the sandbox (a second call does nothing). Start's sandbox is
+// closed when its test ends.
 func (s *Sandbox) Close() { s.close() }
 
 // noTest stands for the test of a sandbox made by New: failing it panics.

@@ -30,6 +30,9 @@ const (
 	// faults: an upstream's failure as a client meets it.
 	CodeBadGateway     Code = "bad_gateway"
 	CodeGatewayTimeout Code = "gateway_timeout"
+	// CodeUnprocessable is only ever forced (an injected fault, a
+	// request's Prefer: code=422): no operation answers it of itself.
+	CodeUnprocessable Code = "unprocessable_entity"
 	// CodeTimeout: what the request waited for did not happen in the time
 	// it allowed.
 	CodeTimeout Code = "timeout"

@@ -58,7 +58,9 @@ func Build(r *mux.Router, reg *Registry, info Info) map[string]any {
 		"openapi": "3.1.0",
 		"info": Schema{"title": info.Title, "version": info.Version,
 			"description": "The operations this slash-sandbox serves. Operations and properties marked x-sandbox-extension are" +
-				" the sandbox's own."},
+				" the sandbox's own. Any operation outside /_sandbox answers the error status a Prefer: code=NNN request" +
+				" header asks for (400, 401, 403, 404, 409, 422, 429, 500, 502, 503 or 504), in its error envelope, without" +
+				" doing anything else; another code= value is refused with 400."},
 		"paths":      paths,
 		"tags":       tagList,
 		"components": Schema{"schemas": g.components, "securitySchemes": securitySchemes()},

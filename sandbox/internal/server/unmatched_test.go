@@ -161,8 +161,8 @@ func TestFaultGatewayStatusesAndUnknownRoutes(t *testing.T) {
 			apitest.Req{Method: http.MethodPost, Path: "/_sandbox/faults", Body: `{"route":"card.list","status":501}`},
 		)
 		r.Gen2(t, 400, "invalid_request")
-		if d := r.JSON(t)["details"].(map[string]any)["/status"]; d != "must be one of 400, 401, 403, 404, 409, 429, 500,"+
-			" 502, 503, 504" {
+		if d := r.JSON(t)["details"].(map[string]any)["/status"]; d != "must be one of 400, 401, 403, 404, 409, 422, 429,"+
+			" 500, 502, 503, 504" {
 			t.Fatalf("details /status = %v", d)
 		}
 	})

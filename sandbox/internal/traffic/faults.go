@@ -16,7 +16,7 @@ import (
 type Fault struct {
 	ID          string  `json:"id"`
 	Route       string  `json:"route" doc:"A public route's name (docs/coverage.md lists them), or * for every public route; an unknown name is refused with the nearest known one."`
-	Status      int     `json:"status,omitempty" doc:"The status to answer with, in the route's generation's error envelope: 400, 401, 403, 404, 409, 429, 500, 502, 503 or 504."`
+	Status      int     `json:"status,omitempty" doc:"The status to answer with, in the route's generation's error envelope: 400, 401, 403, 404, 409, 422, 429, 500, 502, 503 or 504."`
 	LatencyMs   int     `json:"latencyMs,omitempty"`
 	Drop        bool    `json:"drop,omitempty"`
 	Count       int     `json:"count,omitempty"`
@@ -25,16 +25,16 @@ type Fault struct {
 	Hits        int     `json:"hits"`
 }
 
-// faultCodes are the statuses a fault may answer with, each in its proper
-// envelope.
-var faultCodes = map[int]kernel.Code{
+// errorCodes are the statuses a fault or a request's Prefer: code= may
+// answer with, each in its proper envelope.
+var errorCodes = map[int]kernel.Code{
 	400: kernel.CodeInvalidRequest, 401: kernel.CodeUnauthorized, 403: kernel.CodeForbidden,
-	404: kernel.CodeNotFound, 409: kernel.CodeConflict, 429: kernel.CodeRateLimited, 500: kernel.CodeInternal,
-	502: kernel.CodeBadGateway, 503: kernel.CodeUnavailable, 504: kernel.CodeGatewayTimeout,
+	404: kernel.CodeNotFound, 409: kernel.CodeConflict, 422: kernel.CodeUnprocessable, 429: kernel.CodeRateLimited,
+	500: kernel.CodeInternal, 502: kernel.CodeBadGateway, 503: kernel.CodeUnavailable, 504: kernel.CodeGatewayTimeout,
 }
 
-// faultStatuses lists faultCodes' statuses for messages.
-const faultStatuses = "400, 401, 403, 404, 409, 429, 500, 502, 503, 504"
+// errorStatuses lists errorCodes' statuses for messages.
+const errorStatuses = "400, 401, 403, 404, 409, 422, 429, 500, 502, 503, 504"
 
 // checkFault checks a fault; routes are the public route names it may
 // name (nil: any).
@@ -53,8 +53,8 @@ func checkFault(f *Fault, routes []string) error {
 		}
 		d["/route"] = msg + " (docs/coverage.md lists every route)"
 	}
-	if _, ok := faultCodes[f.Status]; f.Status != 0 && !ok {
-		d["/status"] = "must be one of " + faultStatuses
+	if _, ok := errorCodes[f.Status]; f.Status != 0 && !ok {
+		d["/status"] = "must be one of " + errorStatuses
 	}
 	if f.Status == 0 && f.LatencyMs == 0 && !f.Drop {
 		d["/status"] = "give a status, a latencyMs or drop"
@@ -195,9 +195,7 @@ func (rt *worldRuntime) injectFault(w *recorder, r *http.Request, world *kernel.
 		}
 		panic(http.ErrAbortHandler)
 	case f.Status != 0:
-		info := web.InfoOf(r)
-		info.Reference = world.ReferenceID
-		web.WriteError(w, r, web.GenOf(r.URL.Path), kernel.Errorf(faultCodes[f.Status], "injected fault %s", f.ID))
+		writeError(w, r, world, kernel.Errorf(errorCodes[f.Status], "injected fault %s", f.ID))
 		return true
 	}
 	return false

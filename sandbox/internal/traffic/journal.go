@@ -27,6 +27,7 @@ type JournalEntry struct {
 	Key         string            `json:"key,omitempty"`
 	LegalEntity string            `json:"legalEntity,omitempty"`
 	Status      int               `json:"status"`
+	Forced      bool              `json:"forced,omitempty" doc:"True when the request's Prefer: code=NNN header chose the answer (or refused its value with 400): the handler did not run and nothing was written."`
 	LatencyMs   float64           `json:"latencyMs"`
 	ReferenceID string            `json:"referenceId,omitempty"`
 	Headers     map[string]string `json:"requestHeaders"`
@@ -59,6 +60,7 @@ type journalRecord struct {
 	via, hint                 string
 	referenceID, key          string
 	status                    int
+	forced                    bool
 	header                    [len(journalHeaders) + len(maskedHeaders)]string
 	request, response         []byte
 }
@@ -91,7 +93,7 @@ func (rt *worldRuntime) record(
 	e := journalRecord{requestID: info.RequestID, at: start, virtual: virtual, method: r.Method, path: r.URL.Path,
 		query: r.URL.RawQuery, route: info.Route, via: info.Via, hint: info.Hint, key: r.Header.Get("X-API-Key"),
 		legalEntity: info.LegalEntity,
-		status:      rec.status, latency: time.Since(start), referenceID: info.ReferenceID,
+		status:      rec.status, forced: rec.forced, latency: time.Since(start), referenceID: info.ReferenceID,
 		request: keptBody(body), response: rec.body}
 	for i, h := range journalHeaders {
 		e.header[i] = r.Header.Get(h)
@@ -171,6 +173,7 @@ func (e *journalRecord) entry() JournalEntry {
 		Key:         mask(e.key),
 		LegalEntity: e.legalEntity,
 		Status:      e.status,
+		Forced:      e.forced,
 		LatencyMs:   float64(e.latency.Microseconds()) / 1000,
 		ReferenceID: e.referenceID,
 		Headers:     headers,
@@ -209,8 +212,9 @@ func mask(s string) string {
 // The request headers the journal shows: these as they were, and the
 // credentials masked.
 var (
-	journalHeaders = [...]string{"Content-Type", "x-legal-entity", "X-Idempotency-Key", "X-Sandbox-World", "Origin"}
-	maskedHeaders  = [...]string{"X-API-Key", "Authorization", "X-Admin-Token"}
+	journalHeaders = [...]string{"Content-Type", "x-legal-entity", "X-Idempotency-Key", "X-Sandbox-World", "Origin",
+		"Prefer"}
+	maskedHeaders = [...]string{"X-API-Key", "Authorization", "X-Admin-Token"}
 )
 
 // secretFields are JSON properties never kept in the journal.

@@ -75,8 +75,18 @@ func (rt *worldRuntime) limited(w *recorder, r *http.Request, world *kernel.Worl
 		return false
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(retry.Seconds()+0.5))))
+	writeError(w, r, world, kernel.Errorf(kernel.CodeRateLimited, "rate limit exceeded"))
+	return true
+}
+
+// writeError answers a request with an error the traffic rules chose, in
+// its path's generation's envelope; a 429 is plain text with Retry-After,
+// one second unless the rate limit set it.
+func writeError(w http.ResponseWriter, r *http.Request, world *kernel.World, err *kernel.Error) {
+	if web.StatusOf(err.Code) == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "1")
+	}
 	info := web.InfoOf(r)
 	info.Reference = world.ReferenceID
-	web.WriteError(w, r, web.GenOf(r.URL.Path), kernel.Errorf(kernel.CodeRateLimited, "rate limit exceeded"))
-	return true
+	web.WriteError(w, r, web.GenOf(r.URL.Path), err)
 }

@@ -88,8 +88,9 @@ func (t *Traffic) worldOf(r *http.Request) (*kernel.World, bool) {
 }
 
 // Middleware applies the world's traffic rules to every routed request:
-// the journal records it, and public API routes meet the rate limit and
-// injected faults.
+// the journal records it, and public API routes meet the rate limit, the
+// outcome the request's Prefer header asks for and injected faults, in
+// that order.
 func (t *Traffic) Middleware(next http.Handler) http.Handler { return t.serve(next, true) }
 
 // JournalOnly records requests in the journal without shaping them: for the
@@ -111,7 +112,8 @@ func (t *Traffic) serve(next http.Handler, shape bool) http.Handler {
 		body, tee := peekBody(r)
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 		public := !strings.HasPrefix(r.URL.Path, "/_sandbox/")
-		if !shape || !public || (!rt.limited(rec, r, world) && !rt.injectFault(rec, r, world, info.Route)) {
+		if !shape || !public ||
+			(!rt.limited(rec, r, world) && !forced(rec, r, world) && !rt.injectFault(rec, r, world, info.Route)) {
 			next.ServeHTTP(rec, r)
 		}
 		if rec.hijacked {
@@ -167,6 +169,9 @@ type recorder struct {
 	status   int
 	body     []byte
 	hijacked bool
+	// forced: the answer is the one the request's Prefer header asked
+	// for; the handler did not run.
+	forced bool
 }
 
 const journalBodyCap = 16 << 10

@@ -11,7 +11,8 @@ import (
 var gen1Names = map[int]string{
 	400: "BadRequestError", 401: "UnauthorizedError", 403: "ForbiddenError", 404: "NotFoundError",
 	405: "MethodNotAllowedError", 408: "RequestTimeoutError", 409: "ConflictError", 413: "PayloadTooLargeError",
-	415: "UnsupportedMediaTypeError", 429: "TooManyRequestsError", 500: "InternalServerError",
+	415: "UnsupportedMediaTypeError", 422: "UnprocessableEntityError", 429: "TooManyRequestsError",
+	500: "InternalServerError",
 	502: "BadGatewayError", 503: "ServiceUnavailableError", 504: "GatewayTimeoutError",
 }
 

@@ -177,6 +177,7 @@ var statusOf = map[kernel.Code]int{
 	kernel.CodeUnavailable:          http.StatusServiceUnavailable,
 	kernel.CodeBadGateway:           http.StatusBadGateway,
 	kernel.CodeGatewayTimeout:       http.StatusGatewayTimeout,
+	kernel.CodeUnprocessable:        http.StatusUnprocessableEntity,
 	kernel.CodeNotServed:            http.StatusNotImplemented,
 	kernel.CodeTimeout:              http.StatusRequestTimeout,
 	kernel.CodeInsufficientStorage:  http.StatusInsufficientStorage,
