@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"text/tabwriter"
 	"time"
@@ -15,7 +16,8 @@ import (
 // attempts by status.
 func TestAdvanceTableFailures(t *testing.T) {
 	at := time.Date(2026, 6, 15, 14, 0, 0, 0, time.UTC)
-	a := client.Advanced{From: at, Clock: client.Clock{Now: at.Add(24 * time.Hour)}}
+	a := client.Advanced{From: at, Clock: client.Clock{Now: at.Add(24 * time.Hour)},
+		Webhooks: client.AdvancedWebhooks{Settled: true}}
 	for i := range 12 {
 		a.Events = append(
 			a.Events,
@@ -46,5 +48,44 @@ ran       14 events
 	want += "failed … 2 more (--json lists each)\n"
 	if got := out.String(); got != want {
 		t.Errorf("advance table:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestAdvanceTableNotSettled says when the advance answered before the
+// webhook deliveries due: each pending one, or that it did not wait.
+func TestAdvanceTableNotSettled(t *testing.T) {
+	at := time.Date(2026, 6, 15, 14, 0, 0, 0, time.UTC)
+	table := func(a client.Advanced) string {
+		var out bytes.Buffer
+		w := tabwriter.NewWriter(&out, 2, 4, 2, ' ', 0)
+		advanceTable(w, a)
+		w.Flush()
+		return out.String()
+	}
+	a := client.Advanced{From: at, Clock: client.Clock{Now: at.Add(time.Hour)}}
+	a.Webhooks.Pending = []client.PendingWebhook{
+		{DeliveryID: "whdel_1", Event: "card.update", URL: "http://127.0.0.1:4001/slow", Attempt: 1},
+		{DeliveryID: "whdel_2", Event: "card.delete", URL: "http://127.0.0.1:4001/slow", Attempt: 3},
+	}
+	want := `clock        2026-06-15T14:00:00Z → 2026-06-15T15:00:00Z
+not settled  2 deliveries still pending when the advance answered, going on in the background (slash-sandbox deliveries)
+  pending    whdel_1 card.update to http://127.0.0.1:4001/slow, attempt 1
+  pending    whdel_2 card.delete to http://127.0.0.1:4001/slow, attempt 3
+ran          0 events
+`
+	if got := table(a); got != want {
+		t.Errorf("with pending deliveries:\n%s\nwant:\n%s", got, want)
+	}
+	a.Webhooks.Pending = nil
+	want = `clock        2026-06-15T14:00:00Z → 2026-06-15T15:00:00Z
+not settled  the advance did not wait for every delivery due; slash-sandbox deliveries shows them
+ran          0 events
+`
+	if got := table(a); got != want {
+		t.Errorf("not waiting:\n%s\nwant:\n%s", got, want)
+	}
+	a.Webhooks.Settled = true
+	if got := table(a); strings.Contains(got, "settled") {
+		t.Errorf("settled advance says:\n%s", got)
 	}
 }
