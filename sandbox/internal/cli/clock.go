@@ -89,7 +89,7 @@ func (cl *cli) advance(ctx context.Context, args []string) error {
 func (cl *cli) advanced(a client.Advanced, err error) error {
 	var ce *client.Error
 	if errors.As(err, &ce) && ce.Details["clock"] != "" {
-		return fmt.Errorf("%w\nthe advance stopped early at %s, every event up to then run and kept: advance again to go on",
+		return fmt.Errorf("%w\nthe advance stopped early: every event up to %s ran and was kept; advance again to go on",
 			err, ce.Details["clock"])
 	}
 	if err != nil {

@@ -2,7 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"text/tabwriter"
@@ -87,5 +90,32 @@ ran          0 events
 	a.Webhooks.Settled = true
 	if got := table(a); strings.Contains(got, "settled") {
 		t.Errorf("settled advance says:\n%s", got)
+	}
+}
+
+// TestAdvanceStoppedEarly says, after the sandbox's error, that the events
+// up to where an advance stopped ran and were kept (exit 1).
+func TestAdvanceStoppedEarly(t *testing.T) {
+	var asked map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := json.NewDecoder(r.Body).Decode(&asked); err != nil || r.URL.Path != "/_sandbox/clock/advance" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"code":"invalid_request","message":"to: more than 20000 events; 20000 events ran and the clock`+
+			` stands at 2026-09-01T00:00:00Z","details":{"eventsRun":"20000","clock":"2026-09-01T00:00:00Z"}}`)
+	}))
+	defer srv.Close()
+	r := runProgram(t, nil, "clock", "advance", "2026-12-01", "--server", srv.URL)
+	if asked["to"] != "2026-12-01T00:00:00Z" {
+		t.Errorf("asked %v, want to 2026-12-01T00:00:00Z", asked)
+	}
+	want := "slash-sandbox clock advance: 400 invalid_request: to: more than 20000 events; 20000 events ran and the" +
+		" clock stands at 2026-09-01T00:00:00Z\n  clock: 2026-09-01T00:00:00Z\n  eventsRun: 20000\n" +
+		"the advance stopped early: every event up to 2026-09-01T00:00:00Z ran and was kept; advance again to go on\n"
+	if r.code != 1 || r.stderr != want {
+		t.Errorf("advance = %d %q, want 1 %q", r.code, r.stderr, want)
 	}
 }
