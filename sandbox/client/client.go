@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -45,11 +47,11 @@ type Error struct {
 }
 
 // Error prints the status, the code and the message, then each detail
-// on a line of its own.
+// on a line of its own, in the order of their names.
 func (e *Error) Error() string {
 	s := fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
-	for k, v := range e.Details {
-		s += fmt.Sprintf("\n  %s: %s", k, v)
+	for _, k := range slices.Sorted(maps.Keys(e.Details)) {
+		s += fmt.Sprintf("\n  %s: %s", k, e.Details[k])
 	}
 	return s
 }
@@ -141,6 +143,19 @@ type AdvancedWebhooks struct {
 	// deliveries due then.
 	Settled   bool          `json:"settled"`
 	Delivered []SentWebhook `json:"delivered"`
+	// Pending are the deliveries due and not yet answered when the advance
+	// answered (at most 100); they go on in the background.
+	Pending []PendingWebhook `json:"pending"`
+}
+
+// PendingWebhook is a delivery an advance made due and left unanswered.
+type PendingWebhook struct {
+	DeliveryID string `json:"deliveryId"`
+	WebhookID  string `json:"webhookId"`
+	Event      string `json:"event"`
+	URL        string `json:"url"`
+	// Attempt is the number of the attempt it waits for.
+	Attempt int `json:"attempt"`
 }
 
 // SentWebhook is one delivery attempt an advance made.
@@ -304,6 +319,16 @@ func (c *Client) Advance(ctx context.Context, by string) (Advanced, error) {
 func (c *Client) AdvanceTo(ctx context.Context, to string) (Advanced, error) {
 	var a Advanced
 	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/clock/advance", map[string]string{"to": to}, &a)
+	return a, err
+}
+
+// AdvanceToNext moves the clock to the next scheduled event whose kind is
+// not one of skip, running the skipped kinds on the way: with
+// token_prices.tick skipped, to the next business event.
+func (c *Client) AdvanceToNext(ctx context.Context, skip []string) (Advanced, error) {
+	var a Advanced
+	body := map[string]any{"to": "next", "skip": append([]string{}, skip...)}
+	_, err := c.Do(ctx, http.MethodPost, "/_sandbox/clock/advance", body, &a)
 	return a, err
 }
 

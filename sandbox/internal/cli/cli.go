@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,9 +23,11 @@ type cli struct {
 	// control API's JSON instead of a table.
 	server, world, token string
 	json                 bool
-	c                    *client.Client
-	stdout, stderr       io.Writer
-	getenv               func(string) string
+	// serverFlag is whether --server was given.
+	serverFlag     bool
+	c              *client.Client
+	stdout, stderr io.Writer
+	getenv         func(string) string
 	// ready, when set, is told a listen's endpoint once it is registered.
 	ready func(string)
 	// last is the body of the last response, which --json prints.
@@ -93,10 +97,11 @@ func (cl *cli) connect() error {
 // run is the RunE of a command for a running sandbox.
 func (cl *cli) run(f func(ctx context.Context, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
+		cl.serverFlag = cmd.Flags().Changed("server")
 		if err := cl.connect(); err != nil {
 			return err
 		}
-		return f(cmd.Context(), args)
+		return cl.explain(f(cmd.Context(), args))
 	}
 }
 
@@ -213,11 +218,28 @@ func (cl *cli) eventsCommand() *cobra.Command {
 			return cl.show(func(w *tabwriter.Writer) {
 				fmt.Fprintln(w, "AT\tKIND\tSTATUS\tSUMMARY")
 				for _, e := range events {
-					fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", e.At.Format(time.RFC3339), e.Kind, e.Status, firstOf(e.Summary, e.Error))
+					fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", e.At.Format(time.RFC3339), e.Kind, e.Status, summaryOf(e))
 				}
 			})
 		}),
 	}
+}
+
+// summaryOf says what an event is about: the summary it ran with, its
+// error, else what its payload names (a scheduled event has not run yet).
+func summaryOf(e client.Event) string {
+	if s := firstOf(e.Summary, e.Error); s != "" {
+		return s
+	}
+	var payload map[string]any
+	if json.Unmarshal(e.Payload, &payload) != nil {
+		return ""
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(payload)) {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, payload[k]))
+	}
+	return strings.Join(parts, " ")
 }
 
 func firstOf(a, b string) string {

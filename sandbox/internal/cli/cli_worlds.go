@@ -11,7 +11,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 	"github.com/spf13/cobra"
 )
 
@@ -74,6 +76,12 @@ Prints the world's id, clock and keys.`,
 		},
 		RunE: cl.run(func(ctx context.Context, args []string) error {
 			w, err := newWorldOf(args[0])
+			if ps, ok := scenario.AsProblems(err); ok {
+				for _, pr := range ps {
+					fmt.Fprintln(cl.stderr, pr.String())
+				}
+				return errReported
+			}
 			if err != nil {
 				return err
 			}
@@ -128,8 +136,8 @@ func (cl *cli) snapshotsCommand() *cobra.Command {
 				return err
 			}
 			return cl.show(func(w *tabwriter.Writer) {
-				fmt.Fprintf(w, "id\t%s\nworld\t%s\nscenario\t%s\nseed\t%d\nclock\t%s\nlabel\t%s\nsize\t%d\n",
-					s.ID, s.World, s.Scenario, s.Seed, s.Clock.Format(time.RFC3339), s.Label, s.Size)
+				fmt.Fprintf(w, "id\t%s\nworld\t%s\nscenario\t%s\nseed\t%d\nclock\t%s\nlabel\t%s\nsize\t%s\n",
+					s.ID, s.World, s.Scenario, s.Seed, s.Clock.Format(time.RFC3339), s.Label, humanize.IBytes(uint64(s.Size)))
 			})
 		}),
 	}, &cobra.Command{
@@ -157,7 +165,8 @@ func (cl *cli) snapshotsList(ctx context.Context, _ []string) error {
 	return cl.show(func(w *tabwriter.Writer) {
 		fmt.Fprintln(w, "ID\tWORLD\tSCENARIO\tCLOCK\tLABEL\tSIZE")
 		for _, s := range snaps {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\n", s.ID, s.World, s.Scenario, s.Clock.Format(time.RFC3339), s.Label, s.Size)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.World, s.Scenario, s.Clock.Format(time.RFC3339), s.Label,
+				humanize.IBytes(uint64(s.Size)))
 		}
 	})
 }
@@ -180,7 +189,7 @@ func (cl *cli) outboxCommand() *cobra.Command {
 				return err
 			}
 			return cl.show(func(w *tabwriter.Writer) {
-				fmt.Fprintln(w, "ID\tCREATEDAT\tTO\tSUBJECT")
+				fmt.Fprintln(w, "ID\tCREATED\tTO\tSUBJECT")
 				for _, m := range messages {
 					fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", m.ID, m.CreatedAt.Format(time.RFC3339), strings.Join(m.To, ","), m.Subject)
 				}
@@ -195,10 +204,10 @@ func (cl *cli) message(ctx context.Context, id string) error {
 		return err
 	}
 	return cl.show(func(w *tabwriter.Writer) {
-		fmt.Fprintf(w, "id\t%s\nkind\t%s\ncreatedAt\t%s\nto\t%s\ncc\t%s\nsubject\t%s\n",
+		fmt.Fprintf(w, "id\t%s\nkind\t%s\ncreated\t%s\nto\t%s\ncc\t%s\nsubject\t%s\n",
 			m.ID, m.Kind, m.CreatedAt.Format(time.RFC3339), strings.Join(m.To, ","), strings.Join(m.CC, ","), m.Subject)
 		if m.RelatedID != "" {
-			fmt.Fprintf(w, "relatedId\t%s\n", m.RelatedID)
+			fmt.Fprintf(w, "related\t%s\n", m.RelatedID)
 		}
 		for _, name := range slices.Sorted(maps.Keys(m.Links)) {
 			fmt.Fprintf(w, "link %s\t%s\n", name, m.Links[name])
@@ -218,7 +227,7 @@ func (cl *cli) deliveriesCommand() *cobra.Command {
 				return err
 			}
 			return cl.show(func(w *tabwriter.Writer) {
-				fmt.Fprintln(w, "ID\tWEBHOOKID\tEVENT\tSTATUS\tATTEMPTCOUNT")
+				fmt.Fprintln(w, "ID\tWEBHOOK\tEVENT\tSTATUS\tATTEMPTS")
 				for _, d := range deliveries {
 					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\n", d.ID, d.WebhookID, d.Event, d.Status, d.AttemptCount)
 				}
@@ -229,14 +238,17 @@ func (cl *cli) deliveriesCommand() *cobra.Command {
 
 // newWorldOf asks for a world of a scenario: an embedded name (or one of
 // the server's --scenarios-dir), or a file on this machine, which the
-// command reads and sends as inline YAML: the server reads no path a
-// request names.
-func newWorldOf(scenario string) (client.NewWorld, error) {
-	if !strings.ContainsRune(scenario, os.PathSeparator) && !strings.HasSuffix(scenario, ".yaml") &&
-		!strings.HasSuffix(scenario, ".yml") {
-		return client.NewWorld{Scenario: scenario}, nil
+// command checks as validate does, then reads and sends as inline YAML:
+// the server reads no path a request names.
+func newWorldOf(name string) (client.NewWorld, error) {
+	if !strings.ContainsRune(name, os.PathSeparator) && !strings.HasSuffix(name, ".yaml") &&
+		!strings.HasSuffix(name, ".yml") {
+		return client.NewWorld{Scenario: name}, nil
 	}
-	f, err := os.Open(scenario)
+	if _, err := scenario.Load(name); err != nil {
+		return client.NewWorld{}, err
+	}
+	f, err := os.Open(name)
 	if err != nil {
 		return client.NewWorld{}, err
 	}
@@ -248,7 +260,7 @@ func newWorldOf(scenario string) (client.NewWorld, error) {
 	if len(data) > maxInlineScenario {
 		return client.NewWorld{}, fmt.Errorf(
 			"%s is larger than a request takes (%d KiB): put it in the server's --scenarios-dir and name it",
-			scenario,
+			name,
 			maxInlineScenario>>10,
 		)
 	}

@@ -3,14 +3,16 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/dustin/go-humanize"
+	"github.com/dustin/go-humanize/english"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/client"
 	"github.com/spf13/cobra"
 )
@@ -22,18 +24,40 @@ func (cl *cli) clockCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE:  cl.run(cl.clockShow),
 	}, &cobra.Command{
-		Use:   "advance DURATION | RFC3339 | next",
+		Use:   "advance DURATION | DATE | RFC3339 | next",
 		Short: "Advance the clock, running every event due on the way",
-		Long: `Advance the clock by a duration (36h, 2d, 1w), to an instant (RFC 3339) or to the next
-scheduled event, running every event due on the way at its own instant. Prints the new clock and
-how many events ran, by kind; --json prints the control API's whole answer, each event in it.`,
+		Long: `Advance the clock by a duration (36h, 3d, 1w), to a day (2026-07-01, its midnight UTC), to an
+instant (RFC 3339) or to the next scheduled event, running every event due on the way at its own
+instant. Prints the new clock and how many events ran, by kind, and the webhook deliveries still
+pending when the advance answered; --json prints the control API's whole answer, each event in it.`,
 		Example: `  slash-sandbox clock advance 36h
-  slash-sandbox clock advance 2026-07-01T00:00:00Z
+  slash-sandbox clock advance 2026-07-01
+  slash-sandbox clock advance 2026-07-01T12:00:00Z
   slash-sandbox clock advance next --json`,
-		Args:      exactly("advance", "a duration (36h), an RFC 3339 instant or next"),
+		Args:      exactly("advance", "a duration (36h, 3d), a date (2026-07-01), an RFC 3339 instant or next"),
 		ValidArgs: []cobra.Completion{"next"},
 		RunE:      cl.run(cl.advance),
-	})
+	}, cl.clockNextCommand())
+}
+
+func (cl *cli) clockNextCommand() *cobra.Command {
+	var skip string
+	c := &cobra.Command{
+		Use:   "next",
+		Short: "Advance the clock to the next business event (not a token price tick)",
+		Long: `Advance the clock to the next scheduled event whose kind --skip does not name: by default
+the next business event, past the token price ticks (which still run on the way). As the
+dashboard's "next business event"; "clock advance next" stops at the next event of any kind.`,
+		Example: `  slash-sandbox clock next
+  slash-sandbox clock next --skip token_prices.tick,webhook.retry`,
+		Args: cobra.NoArgs,
+		RunE: cl.run(func(ctx context.Context, _ []string) error {
+			a, err := cl.c.AdvanceToNext(ctx, list(skip))
+			return cl.advanced(a, err)
+		}),
+	}
+	c.Flags().StringVar(&skip, "skip", "token_prices.tick", "comma-separated event kinds that do not count as the next")
+	return c
 }
 
 func (cl *cli) clockShow(ctx context.Context, _ []string) error {
@@ -50,11 +74,24 @@ func (cl *cli) clockShow(ctx context.Context, _ []string) error {
 }
 
 func (cl *cli) advance(ctx context.Context, args []string) error {
+	target := args[0]
+	if _, err := time.Parse(time.DateOnly, target); err == nil {
+		target += "T00:00:00Z"
+	}
 	advance := cl.c.Advance
-	if args[0] == "next" || strings.Contains(args[0], "T") {
+	if target == "next" || strings.Contains(target, "T") {
 		advance = cl.c.AdvanceTo
 	}
-	a, err := advance(ctx, args[0])
+	return cl.advanced(advance(ctx, target))
+}
+
+// advanced prints what an advance did, or why it stopped early.
+func (cl *cli) advanced(a client.Advanced, err error) error {
+	var ce *client.Error
+	if errors.As(err, &ce) && ce.Details["clock"] != "" {
+		return fmt.Errorf("%w\nthe advance stopped early: every event up to %s ran and was kept; advance again to go on",
+			err, ce.Details["clock"])
+	}
 	if err != nil {
 		return err
 	}
@@ -78,11 +115,21 @@ func advanceTable(w *tabwriter.Writer, a client.Advanced) {
 		}
 		fmt.Fprintf(w, "webhooks\t%s (%s)\n", count(len(sent), "delivery attempt"), tally(statuses))
 	}
+	if pending := a.Webhooks.Pending; len(pending) > 0 {
+		fmt.Fprintf(w, "not settled\t%s still pending when the advance answered, going on in the background"+
+			" (slash-sandbox deliveries)\n", count(len(pending), "delivery"))
+		for _, p := range pending {
+			fmt.Fprintf(w, "  pending\t%s %s to %s, attempt %d\n", p.DeliveryID, p.Event, p.URL, p.Attempt)
+		}
+	} else if !a.Webhooks.Settled {
+		fmt.Fprintln(w, "not settled\tthe advance did not wait for every delivery due; slash-sandbox deliveries shows them")
+	}
 	fmt.Fprintf(w, "ran\t%s\n", count(len(a.Events), "event"))
 	// Lines without a tab end the aligned block above.
 	kinds := byKind(a.Events)
 	for _, k := range kinds {
-		fmt.Fprintf(w, "  %*d  %s%s\n", len(strconv.Itoa(kinds[0].n)), k.n, k.kind, k.notes())
+		fmt.Fprintf(w, "  %*s  %s%s\n", len(humanize.Comma(int64(kinds[0].n))), humanize.Comma(int64(k.n)), k.kind,
+			k.notes())
 	}
 	failed := 0
 	for _, e := range a.Events {
@@ -145,11 +192,9 @@ func tally(counts map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
+// count is "1 event", "1,204 events".
 func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return humanize.Comma(int64(n)) + " " + english.PluralWord(n, noun, "")
 }
 
 // exactly accepts one argument, and says what it should be when missing.

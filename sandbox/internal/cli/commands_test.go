@@ -283,8 +283,8 @@ func TestHealthExitCodes(t *testing.T) {
 			regexp.MustCompile(`^slash-sandbox health: http://127\.0\.0\.1:\d+ answered 502 Bad Gateway: <html>bad` +
 				` gateway</html>\n$`)},
 		{"nothing listening", closed.URL, 1, "",
-			regexp.MustCompile(`^slash-sandbox health: http://127\.0\.0\.1:\d+ is not answering: dial tcp 127\.0\.0\.1:\d+:` +
-				` connect: connection refused\n$`)},
+			regexp.MustCompile(`^slash-sandbox health: http://127\.0\.0\.1:\d+ \(SANDBOX_SERVER\) is not answering: dial tcp ` +
+				`127\.0\.0\.1:\d+: connect: connection refused; start one with 'slash-sandbox serve' .*\n$`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runProgram(t, map[string]string{"SANDBOX_SERVER": tc.server}, "health")

@@ -57,6 +57,8 @@ func (cl *cli) unreachable(err error) error {
 	case errors.As(err, &ce):
 		return fmt.Errorf("%s answered %d %s: %s", cl.server, ce.Status, ce.Code,
 			strings.Join(strings.Fields(ce.Message), " "))
+	case errors.As(err, &ue) && isDial(ue.Err):
+		return err // explain says how to start one
 	case errors.As(err, &ue):
 		return fmt.Errorf("%s is not answering: %w", cl.server, ue.Err)
 	}

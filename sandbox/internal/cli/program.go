@@ -15,8 +15,10 @@ type Program struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 	Terminal       bool
-	// Ready, when set, is called with the bound address once serving, or
-	// by listen with its temporary endpoint's id once it is registered.
+	// Ready, when set, is called with the bound address once serving, by
+	// listen with its temporary endpoint's id once it is registered, or by
+	// requests --follow with "" once it has printed the newest requests and
+	// waits for more.
 	Ready func(addr string)
 	// logs batches the log's writes to Stderr.
 	logs *logBuffer
@@ -28,7 +30,11 @@ type Program struct {
 func (p *Program) Run(ctx context.Context, args []string) int {
 	root, started := p.root()
 	// cobra reads os.Args when given no arguments at all.
-	root.SetArgs(append([]string{}, args...))
+	args = append([]string{}, args...)
+	if len(args) > 0 && args[0] == "--version" {
+		args[0] = "version"
+	}
+	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return 0
@@ -111,7 +117,7 @@ func (cl *cli) commands() []*cobra.Command {
 	return []*cobra.Command{
 		cl.healthCommand(), cl.clockCommand(), cl.resetCommand(), cl.keysCommand(), cl.eventsCommand(),
 		cl.worldsCommand(), cl.snapshotsCommand(), cl.outboxCommand(), cl.deliveriesCommand(),
-		cl.triggerCommand(), cl.listenCommand(),
+		cl.triggerCommand(), cl.listenCommand(), cl.requestsCommand(), cl.faultsCommand(), cl.agentRequestsCommand(),
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 func (cl *cli) versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version, and the revision the binary was built from",
+		Short: "Print the version, and the revision the binary was built from (also --version)",
 		Long: `Print the version as the running sandbox reports it (GET /_sandbox/health), then what the
 Go toolchain recorded: the module version ("(devel)" for go run and test builds), the version
 control revision, whether the checkout had changes and the commit's time, when recorded.`,
