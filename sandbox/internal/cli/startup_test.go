@@ -93,4 +93,3 @@ func TestLogTimesKeepMilliseconds(t *testing.T) {
 		}
 	}
 }
-

@@ -126,6 +126,26 @@ export async function world() {
   return value;
 }
 
+/**
+ * The names of a public list's items by id, across every legal entity of
+ * the world: namesOf('/webhook'). A list an entity cannot read adds none.
+ */
+export async function namesOf(path) {
+  const { entities } = await world();
+  const names = new Map();
+  await Promise.all(entities.map(async (le) => {
+    const items = await walk(le, path).catch(() => []);
+    for (const x of items) names.set(x.id, x.name);
+  }));
+  return names;
+}
+
+/** The world's keys and legal entities by id, for their names. */
+export async function directory() {
+  const { keys, entities } = await world();
+  return { keys: new Map(keys.map((k) => [k.key, k])), entities: new Map(entities.map((e) => [e.id, e])) };
+}
+
 /** The legal entity the dashboard shows: the chosen one, else the first. */
 export async function entity() {
   const { entities } = await world();
