@@ -26,7 +26,8 @@ func TestDashboardNamesBesideIDs(t *testing.T) {
 	}
 
 	tb.visit("#/agents", "page-agents", "Create Virtual Card")
-	want := "Asked by Acme assistant (read-only) (" + w.keys["sk_sandbox_acme_readonly"] + ") for Acme Robotics Inc. (le_acme)"
+	want := "Asked by Acme assistant (read-only) (" + w.keys["sk_sandbox_acme_readonly"] +
+		") for Acme Robotics Inc. (le_acme)"
 	if got := tb.text("#agent-requests .asked"); !strings.HasPrefix(got, want) {
 		t.Errorf("the agent request says %q, want it to start %q", got, want)
 	}

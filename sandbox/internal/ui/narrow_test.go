@@ -42,7 +42,8 @@ func TestDashboardFitsNarrowWindow(t *testing.T) {
 	// covered by another: what is drawn at its middle is itself.
 	for _, sel := range []string{".brand", "#world-select", "#entity-select", "label[for=world-select]",
 		"label[for=entity-select]", "#clock-pill"} {
-		box := eval[[]float64](tb, fmt.Sprintf(`(() => { window.scrollTo(0, 0); const r = document.querySelector(%q).getBoundingClientRect();`+
+		box := eval[[]float64](tb, fmt.Sprintf(`(() => { window.scrollTo(0, 0);`+
+			` const r = document.querySelector(%q).getBoundingClientRect();`+
 			` return [r.left, r.right, r.top, r.bottom]; })()`, sel))
 		if box[0] < 0 || box[1] > narrow || box[1]-box[0] < 1 || box[3]-box[2] < 1 {
 			t.Errorf("%s lies at x %v–%v, y %v–%v: not inside the %d px window", sel, box[0], box[1], box[2], box[3], narrow)
