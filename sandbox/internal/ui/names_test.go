@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestDashboardNamesBesideIDs: where a list shows a raw id that has a
@@ -44,6 +46,21 @@ func TestDashboardNamesBesideIDs(t *testing.T) {
 	tb.visit("#/browse/card-groups", "browse-card-groups", "Paid acquisition")
 	if got := tb.text("#card-groups"); !strings.Contains(got, "pays from Marketing (subaccount_acmemarketing)") {
 		t.Errorf("the card groups read %q, want the virtual account's name beside its id", clip(got))
+	}
+	tb.noConsoleErrors()
+}
+
+// TestDashboardCountsGroupThousands: the helper the dashboard prints its
+// counts with (the overview's, an advance's events, a search's
+// transactions) groups their thousands.
+func TestDashboardCountsGroupThousands(t *testing.T) {
+	w := newWorld(t)
+	tb := openDashboard(t, w, "#/overview")
+	tb.visit("#/overview", "page-overview", "Upcoming events (51)")
+	got, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](
+		`import('/_sandbox/ui/dom.js').then((m) => m.count(1234567))`, chromedp.EvalAwaitPromise))
+	if err != nil || got != "1,234,567" {
+		t.Errorf("count(1234567) = %q, %v; want 1,234,567", got, err)
 	}
 	tb.noConsoleErrors()
 }

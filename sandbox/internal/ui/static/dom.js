@@ -89,6 +89,13 @@ export function parseDollars(text) {
   return Number(whole) * 100 + Number((frac + '00').slice(0, 2));
 }
 
+const counts = new Intl.NumberFormat('en-US');
+
+/** Formats a count for a person, thousands grouped: 1234567 → "1,234,567". */
+export function count(n) {
+  return counts.format(n);
+}
+
 const dateTime = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
 });
