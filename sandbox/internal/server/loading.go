@@ -49,7 +49,8 @@ func (l *loadLog) done(world string) {
 	if l.total > 0 {
 		ev = ev.Dict("records_by_kind", web.Counts(l.byKind))
 	}
-	ev.Msgf("loaded scenario %s: %s records in %s", l.scenario, humanize.Comma(int64(l.total)), took.Round(time.Millisecond))
+	ev.Msgf("loaded scenario %s: %s records in %s", l.scenario, humanize.Comma(int64(l.total)),
+		took.Round(time.Millisecond))
 }
 
 // repaired logs what opening the data file mended
