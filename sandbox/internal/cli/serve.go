@@ -222,7 +222,7 @@ func (p *Program) logger(level, format string) (zerolog.Logger, error) {
 	default:
 		return zerolog.Nop(), fmt.Errorf("--log-format: %q is not pretty or json", format)
 	}
-	return zerolog.New(out).Level(lvl).With().Timestamp().Logger(), nil
+	return zerolog.New(out).Level(lvl).Hook(stamp{}), nil
 }
 
 // serve checks the options, builds the server and serves until ctx ends.
@@ -275,6 +275,7 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 		Time("clock", w.Now()).
 		Bool("persistent", w.Persistent()).
 		Msg("slash-sandbox listening on http://" + srv.Addr())
+	welcome(cfg.Log, srv.Addr(), w, cfg.AdminToken != "")
 	p.logs.Flush()
 	if p.Ready != nil {
 		p.Ready(srv.Addr())

@@ -17,7 +17,17 @@ import (
 //go:embed templates/form.html
 var formFS embed.FS
 
-var formTemplate = template.Must(template.ParseFS(formFS, "templates/form.html"))
+var formTemplate = template.Must(template.New("form.html").Funcs(template.FuncMap{"sentence": sentence}).
+	ParseFS(formFS, "templates/form.html"))
+
+// sentence ends a sentence with s: a full stop after it, unless s already
+// ends with one ("Acme Robotics Inc." is not followed by a second).
+func sentence(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+		return s
+	}
+	return s + "."
+}
 
 func (c *Control) routesInfoRequests(s *mux.Router) {
 	route := func(method, path, name string, fn web.Func) { web.Route(s, web.Gen2, method, path, name, fn) }
@@ -196,7 +206,7 @@ func (c *Control) formFor(r *http.Request) (*kernel.World, *inforequests.Request
 			http.StatusGone,
 			formPage{
 				Title:   "Request canceled",
-				Message: "This information request was canceled by " + page.Company + ". There is nothing to fill in.",
+				Message: "This information request was canceled by " + sentence(page.Company) + " There is nothing to fill in.",
 			},
 		)
 		return nil, nil, nil, resp, err
@@ -267,7 +277,7 @@ func (c *Control) submitForm(r *http.Request) (any, error) {
 		http.StatusOK,
 		formPage{
 			Title:   "Thank you",
-			Message: "Your details were sent securely to " + page.Company + ". You can close this page.",
+			Message: "Your details were sent securely to " + sentence(page.Company) + " You can close this page.",
 		},
 	)
 }

@@ -253,6 +253,12 @@ func TestSecureFormFlow(t *testing.T) {
 	if strings.Contains(string(page.Raw), `id="cryptoAddress.address"`) {
 		t.Fatal("form asks for a crypto address nobody requested")
 	}
+	// The company's name ends with "Inc.": the sentence it ends takes no
+	// second full stop.
+	if want := "sent securely to Acme Robotics Inc.</p>"; !strings.Contains(string(page.Raw), want) ||
+		strings.Contains(string(page.Raw), "Inc..") {
+		t.Fatalf("the form does not say %q once: %s", want, page.Raw)
+	}
 	fields := url.Values{
 		"bankAccount.holderName": {"Pixelforge Design"}, "bankAccount.routingNumber": {"021000022"},
 		"bankAccount.accountNumber": {"12345678"},
@@ -272,7 +278,8 @@ func TestSecureFormFlow(t *testing.T) {
 	fields.Set("bankAccount.routingNumber", "021000021")
 	fields.Set("internationalWire.iban", "DE89370400440532013000")
 	done := apitest.PostForm(e, link, fields).Status(t, 200)
-	if !strings.Contains(string(done.Raw), "Thank you") {
+	if !strings.Contains(string(done.Raw), "Thank you") ||
+		!strings.Contains(string(done.Raw), "sent securely to Acme Robotics Inc. You can close this page.") {
 		t.Fatalf("thank-you page = %s", done.Raw)
 	}
 	view := e.Get("/_sandbox/information-requests/"+ir["id"].(string), "", "").Status(t,
@@ -304,7 +311,8 @@ func TestCancelAndUnknownLinks(t *testing.T) {
 	if view["status"] != "canceled" || view["canceledAt"] == nil {
 		t.Fatalf("canceled = %v", view)
 	}
-	if page := e.Do(apitest.Req{Path: link}).Status(t, 410); !strings.Contains(string(page.Raw), "canceled") {
+	if page := e.Do(apitest.Req{Path: link}).Status(t, 410); !strings.Contains(string(page.Raw),
+		"canceled by Acme Robotics Inc. There is nothing to fill in.") {
 		t.Fatalf("canceled form page = %s", page.Raw)
 	}
 	apitest.PostForm(e, link, url.Values{}).Status(t, 410)

@@ -3,6 +3,7 @@ package control
 import (
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
@@ -38,8 +39,8 @@ func (a *advanceLog) event(e kernel.Event) {
 		Str("status", e.Status).Str("summary", e.Summary).Str("error", e.Error).Msg("event " + e.Kind)
 	if a.pacer.Due() {
 		a.log.Info().Str("world", a.world.ID).Int("events_done", a.ran).Time("virtual_time", e.At).Time("to", a.to).
-			Dur("elapsed", a.pacer.Now().Sub(a.start)).Msgf("advancing the clock: %d events so far, at %s",
-			a.ran, e.At.UTC().Format(time.RFC3339))
+			Dur("elapsed", a.pacer.Now().Sub(a.start)).Msgf("advancing the clock: %s events so far, at %s",
+			humanize.Comma(int64(a.ran)), e.At.UTC().Format(time.RFC3339))
 	}
 }
 
@@ -55,6 +56,6 @@ func (a *advanceLog) done(err error) {
 	ev.Str("world", a.world.ID).Time("from", a.from).Time("to", now).Int("events", a.ran).
 		Dict("events_by_kind", web.Counts(a.byKind)).Int64("deliveries_queued", made-a.made).
 		Dur("took", a.pacer.Now().Sub(a.start)).
-		Msgf("clock advanced %s → %s: %d events, %d deliveries queued", a.from.UTC().Format(time.RFC3339),
-			now.UTC().Format(time.RFC3339), a.ran, made-a.made)
+		Msgf("clock advanced %s → %s: %s events, %s deliveries queued", a.from.UTC().Format(time.RFC3339),
+			now.UTC().Format(time.RFC3339), humanize.Comma(int64(a.ran)), humanize.Comma(made-a.made))
 }

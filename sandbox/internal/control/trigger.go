@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/gorilla/mux"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
@@ -212,7 +213,7 @@ func nearestEventType(name string) string {
 		if max(len(name)-len(t), len(t)-len(name)) >= bestDist {
 			continue
 		}
-		if d := web.Distance(name, t); d < bestDist {
+		if d := levenshtein.ComputeDistance(name, t); d < bestDist {
 			best, bestDist = t, d
 		}
 	}

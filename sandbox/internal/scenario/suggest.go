@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // suggest returns `; did you mean "x"?` for the candidate closest to got,
@@ -23,7 +25,7 @@ func suggest(got string, candidates []string) string {
 		if m := utf8.RuneCountInString(lc); max(n-m, m-n) > slip(len(got)) {
 			continue
 		}
-		d := distance(lower, lc)
+		d := levenshtein.ComputeDistance(lower, lc)
 		if bestD < 0 || d < bestD || d == bestD && c < best {
 			best, bestD = c, d
 		}
@@ -44,26 +46,4 @@ func slip(n int) int {
 		return 2
 	}
 	return 3
-}
-
-// distance is the Levenshtein edit distance between two strings.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

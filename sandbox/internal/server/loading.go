@@ -3,6 +3,7 @@ package server
 import (
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
@@ -36,7 +37,7 @@ func (l *loadLog) record(kind string) {
 	l.total++
 	if l.total%progressStride == 0 && l.pacer.Due() {
 		l.log.Info().Str("scenario", l.scenario).Int("records", l.total).Dur("elapsed", l.pacer.Now().Sub(l.start)).
-			Msgf("loading scenario %s: %d records so far", l.scenario, l.total)
+			Msgf("loading scenario %s: %s records so far", l.scenario, humanize.Comma(int64(l.total)))
 	}
 }
 
@@ -48,7 +49,8 @@ func (l *loadLog) done(world string) {
 	if l.total > 0 {
 		ev = ev.Dict("records_by_kind", web.Counts(l.byKind))
 	}
-	ev.Msgf("loaded scenario %s: %d records in %s", l.scenario, l.total, took.Round(time.Millisecond))
+	ev.Msgf("loaded scenario %s: %s records in %s", l.scenario, humanize.Comma(int64(l.total)),
+		took.Round(time.Millisecond))
 }
 
 // repaired logs what opening the data file mended

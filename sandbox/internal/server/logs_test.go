@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/apitest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
@@ -194,6 +195,10 @@ func TestLongAdvanceLogsProgressAndASummary(t *testing.T) {
 		s["to"] != "2026-07-15T14:00:00Z" ||
 		s["deliveries_queued"] == nil {
 		t.Fatalf("summary = %v", s)
+	}
+	if want := fmt.Sprintf("clock advanced 2026-06-15T14:00:00Z → 2026-07-15T14:00:00Z: %s events, %s deliveries queued",
+		humanize.Comma(int64(ran)), humanize.Comma(int64(s["deliveries_queued"].(float64)))); s["message"] != want {
+		t.Errorf("the summary says %q, want %q", s["message"], want)
 	}
 	t.Run("at info level the advance is a few lines", func(t *testing.T) {
 		// Besides them, each attempt to the demo's ERP endpoint, which

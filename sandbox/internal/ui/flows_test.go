@@ -131,6 +131,9 @@ func TestDashboardSecureForm(t *testing.T) {
 	}
 
 	tb.do(chromedp.Navigate(link), chromedp.WaitVisible(chromedp.ID("secure-form")))
+	if sub := tb.text("p.sub"); !strings.HasSuffix(sub, "sent securely to Acme Robotics Inc.") {
+		t.Errorf("the form's lead reads %q, want it to end with the company's name and one full stop", sub)
+	}
 	for field, value := range map[string]string{
 		"bankAccount.holderName": "Pixelforge Design LLC", "bankAccount.routingNumber": "021000021",
 		"bankAccount.accountNumber": "000123456789",
@@ -148,7 +151,7 @@ func TestDashboardSecureForm(t *testing.T) {
 	if res.Status != http.StatusOK {
 		t.Fatalf("the form answered %d: %s", res.Status, clip(tb.text("main")))
 	}
-	tb.waitText("#message", "Your details were sent securely to Acme Robotics Inc.")
+	tb.waitText("#message", "Your details were sent securely to Acme Robotics Inc. You can close this page.")
 
 	var got struct {
 		InformationRequest struct {

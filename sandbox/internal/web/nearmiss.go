@@ -3,6 +3,7 @@ package web
 import (
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/gorilla/mux"
 )
 
@@ -88,7 +89,7 @@ func pathDistance(got, tmpl []string) int {
 				cost++
 			}
 		default:
-			cost += Distance(g, t)
+			cost += levenshtein.ComputeDistance(g, t)
 		}
 	}
 	return cost
@@ -99,27 +100,6 @@ func abs(n int) int {
 		return -n
 	}
 	return n
-}
-
-// Distance is the Levenshtein distance between two strings, by byte.
-func Distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			sub := prev[j-1]
-			if a[i-1] != b[j-1] {
-				sub++
-			}
-			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Nearest is the name among names fewest edits away from name, when one
@@ -133,7 +113,7 @@ func Nearest(names []string, name string) (string, bool) {
 		if abs(len(n)-len(name)) > allowed {
 			continue
 		}
-		if c := Distance(n, name); bestCost < 0 || c < bestCost {
+		if c := levenshtein.ComputeDistance(n, name); bestCost < 0 || c < bestCost {
 			best, bestCost = n, c
 		}
 	}

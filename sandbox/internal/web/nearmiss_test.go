@@ -3,6 +3,8 @@ package web
 import (
 	"strings"
 	"testing"
+
+	"github.com/agnivade/levenshtein"
 )
 
 var nearTemplates = []RouteTemplate{
@@ -31,7 +33,7 @@ func TestNearestIsExact(t *testing.T) {
 		want, wantOK := "", false
 		bestCost := -1
 		for _, n := range names {
-			if c := Distance(n, name); bestCost < 0 || c < bestCost {
+			if c := levenshtein.ComputeDistance(n, name); bestCost < 0 || c < bestCost {
 				want, bestCost = n, c
 			}
 		}

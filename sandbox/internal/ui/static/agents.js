@@ -2,8 +2,8 @@
 // Each shows the change it would make; approving runs the write. A
 // deferred write's approval URL opens one of them over the page. The list
 // refreshes itself when the world changes.
-import { control, onChange, qs } from './api.js';
-import { badge, busy, errorBox, field, h, jsonDetails, loading, notify, select, when } from './dom.js';
+import { control, directory, onChange, qs } from './api.js';
+import { badge, busy, errorBox, field, h, jsonDetails, loading, nameAndID, notify, select, when } from './dom.js';
 
 function change(value) {
   if (value && typeof value === 'object' && 'newValue' in value) {
@@ -26,8 +26,13 @@ function sections(ar, id) {
     h('tbody', {}, ar.display.sections.map((s) => h('tr', {}, h('th', { scope: 'row' }, s.label), h('td', {}, change(s.value))))));
 }
 
-function asked(ar) {
-  return h('p', { class: 'hint' }, `Asked by ${ar.apiKey} for ${ar.legalEntityId} at ${when(ar.createdAt)}`,
+// asked says who asked and for whom, by name beside the key and the legal
+// entity's id (dir is the world's directory()).
+function asked(ar, dir) {
+  const key = dir.keys.get(ar.apiKey);
+  const le = dir.entities.get(ar.legalEntityId);
+  return h('p', { class: 'hint asked' },
+    `Asked by ${nameAndID(key && key.name, ar.apiKey)} for ${nameAndID(le && le.name, ar.legalEntityId)} at ${when(ar.createdAt)}`,
     ar.status === 'pending' ? `; expires ${when(ar.expiresAt)}` : '');
 }
 
@@ -37,12 +42,12 @@ function decisions(ar, decide, prefix = '') {
     h('button', { type: 'button', class: 'danger', id: `${prefix}reject-${ar.id}`, onclick: (ev) => decide(ev.currentTarget, ar, 'reject') }, 'Reject'));
 }
 
-function tile(ar, decide) {
+function tile(ar, decide, dir) {
   return h('article', { class: 'tile agent', id: `agent-${ar.id}` },
     h('header', {}, h('h3', {}, ar.display.title), badge(ar.status)),
     h('p', { class: 'muted id' }, `${ar.method} ${ar.path} · ${ar.id}`),
     ar.display.sections.length ? sections(ar) : h('p', { class: 'muted' }, ar.display.description || ''),
-    asked(ar),
+    asked(ar, dir),
     ar.body ? jsonDetails('Request body', ar.body) : null,
     ar.status === 'pending' ? decisions(ar, decide) : null);
 }
@@ -75,7 +80,7 @@ export async function approval(id, onClose) {
     await busy(button, async () => {
       const slot = document.getElementById('deferred-action-outcome');
       try {
-        show(await decideCall(ar, verb));
+        show(await decideCall(ar, verb), await directory());
       } catch (err) {
         slot.replaceChildren(errorBox(err));
       }
@@ -83,20 +88,21 @@ export async function approval(id, onClose) {
     });
   }
 
-  function show(ar) {
+  function show(ar, dir) {
     document.getElementById('deferred-action-title').textContent = ar.display.title;
     body.replaceChildren(h('div', {},
       h('p', {}, badge(ar.status), h('span', { class: 'muted id' }, ` ${ar.id}`)),
       ar.display.sections.length ? sections(ar, 'deferred-action-sections') : null,
       ar.display.description ? h('p', { id: 'deferred-action-description' }, ar.display.description) : null,
-      asked(ar),
+      asked(ar, dir),
       ar.status === 'pending' ? decisions(ar, decide, 'deferred-') : null,
       h('div', { class: 'result-slot', id: 'deferred-action-outcome', 'aria-live': 'polite' },
         ar.status === 'pending' ? null : outcome(ar))));
   }
 
   try {
-    show(await control('GET', `/agent-requests/${encodeURIComponent(id)}`));
+    const [ar, dir] = await Promise.all([control('GET', `/agent-requests/${encodeURIComponent(id)}`), directory()]);
+    show(ar, dir);
   } catch (err) {
     body.replaceChildren(errorBox(err));
   }
@@ -124,8 +130,8 @@ export async function render(view) {
   }
 
   async function refresh() {
-    const res = await control('GET', '/agent-requests' + qs({ status: show.value }));
-    list.replaceChildren(...(res.items.length ? res.items.map((ar) => tile(ar, decide))
+    const [res, dir] = await Promise.all([control('GET', '/agent-requests' + qs({ status: show.value })), directory()]);
+    list.replaceChildren(...(res.items.length ? res.items.map((ar) => tile(ar, decide, dir))
       : [h('p', { class: 'empty' }, show.value ? 'No pending agent requests.' : 'No agent requests in this world.')]));
   }
 

@@ -31,16 +31,15 @@ export class ApiError extends Error {
   }
 }
 
-async function call(path, { method = 'GET', headers = {}, body, signal } = {}) {
+// headersOf adds the dashboard's mark and the chosen world to a call's headers.
+function headersOf(headers) {
   const h = { 'X-Sandbox-Dashboard': '1', ...headers };
   if (session.world.get()) h['X-Sandbox-World'] = session.world.get();
-  let payload;
-  if (body !== undefined) {
-    h['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(path, { method, headers: h, body: payload, cache: 'no-store', signal });
-  const text = await res.text();
+  return h;
+}
+
+// answer reads an answer's text as JSON, throwing ApiError for a status other than 2xx.
+function answer(status, text) {
   let data = null;
   if (text) {
     try {
@@ -49,8 +48,19 @@ async function call(path, { method = 'GET', headers = {}, body, signal } = {}) {
       data = { message: text.trim() };
     }
   }
-  if (!res.ok) throw new ApiError(res.status, data);
+  if (status < 200 || status > 299) throw new ApiError(status, data);
   return data;
+}
+
+async function call(path, { method = 'GET', headers = {}, body } = {}) {
+  const h = headersOf(headers);
+  let payload;
+  if (body !== undefined) {
+    h['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const res = await fetch(path, { method, headers: h, body: payload, cache: 'no-store' });
+  return answer(res.status, await res.text());
 }
 
 /** Builds a query string from an object, leaving out empty values. */
@@ -63,11 +73,14 @@ export function qs(params) {
   return s ? '?' + s : '';
 }
 
-/** A control API call: control('POST', '/clock/advance', {by: '1h'}); a signal may abort it. */
-export function control(method, path, body, signal) {
-  const headers = {};
-  if (session.token.get()) headers['X-Admin-Token'] = session.token.get();
-  return call('/_sandbox' + path, { method, headers, body, signal });
+// adminHeaders carry the admin token, when one was given.
+function adminHeaders() {
+  return session.token.get() ? { 'X-Admin-Token': session.token.get() } : {};
+}
+
+/** A control API call: control('POST', '/clock/advance', {by: '1h'}). */
+export function control(method, path, body) {
+  return call('/_sandbox' + path, { method, headers: adminHeaders(), body });
 }
 
 let cached = null;
@@ -113,6 +126,26 @@ export async function world() {
   return value;
 }
 
+/**
+ * The names of a public list's items by id, across every legal entity of
+ * the world: namesOf('/webhook'). A list an entity cannot read adds none.
+ */
+export async function namesOf(path) {
+  const { entities } = await world();
+  const names = new Map();
+  await Promise.all(entities.map(async (le) => {
+    const items = await walk(le, path).catch(() => []);
+    for (const x of items) names.set(x.id, x.name);
+  }));
+  return names;
+}
+
+/** The world's keys and legal entities by id, for their names. */
+export async function directory() {
+  const { keys, entities } = await world();
+  return { keys: new Map(keys.map((k) => [k.key, k])), entities: new Map(entities.map((e) => [e.id, e])) };
+}
+
 /** The legal entity the dashboard shows: the chosen one, else the first. */
 export async function entity() {
   const { entities } = await world();
@@ -141,11 +174,51 @@ export async function walk(le, path, params = {}, maxPages = 20) {
 
 // The world's changes, watched by one long poll per tab
 // (GET /_sandbox/changes?since=…): pages subscribe with onChange and
-// refresh when something changed, instead of polling on a timer.
+// refresh when something changed, instead of polling on a timer. The poll's
+// requests are made by a worker (poll.js): a request the page itself makes
+// holds a headless browser's virtual time until it is answered, and the
+// poll is always waiting.
 const listeners = new Set();
 let watching = 0;
 let waiting = null;
+let poller = null;
+let polls = 0;
+const answers = new Map();
 const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+// polled is a control GET made by the poll's worker; abort() gives it up.
+function polled(path) {
+  if (!poller) {
+    poller = new Worker('/_sandbox/ui/poll.js');
+    poller.addEventListener('message', (ev) => {
+      const waiter = answers.get(ev.data.id);
+      answers.delete(ev.data.id);
+      if (waiter) waiter(ev.data);
+    });
+  }
+  const id = ++polls;
+  let settle;
+  const result = new Promise((resolve, reject) => {
+    settle = (a) => {
+      if (a.error) reject(new Error(a.error));
+      else {
+        try {
+          resolve(answer(a.status, a.text));
+        } catch (err) {
+          reject(err);
+        }
+      }
+    };
+  });
+  answers.set(id, settle);
+  poller.postMessage({ id, path: '/_sandbox' + path, headers: headersOf(adminHeaders()) });
+  const abort = () => {
+    if (!answers.delete(id)) return;
+    poller.postMessage({ id, abort: true });
+    settle({ error: 'aborted' });
+  };
+  return { result, abort };
+}
 
 /** Calls fn (no arguments) after each change of the world; returns the function that stops it. */
 export function onChange(fn) {
@@ -165,8 +238,8 @@ export async function watch() {
   while (generation === watching) {
     try {
       const started = Date.now();
-      waiting = new AbortController();
-      const res = await control('GET', '/changes' + qs({ since, wait: since === '' ? '' : 25 }), undefined, waiting.signal);
+      waiting = polled('/changes' + qs({ since, wait: since === '' ? '' : 25 }));
+      const res = await waiting.result;
       if (generation !== watching) return;
       if (res.changed) {
         await pause(200);

@@ -1,7 +1,7 @@
 // Browse: the chosen legal entity's state through the public API, one tab
 // per resource. Read-only: changes go through the API or the Simulate page.
 import { entity, pub, walk, world } from './api.js';
-import { badge, day, h, money, table, when } from './dom.js';
+import { badge, day, h, money, named, table, when } from './dom.js';
 import { renderCardGroups, renderCards } from './cards.js';
 import { renderTransactions } from './transactions.js';
 
@@ -16,9 +16,6 @@ const tabs = [
   ['invoices', 'Invoices', renderInvoices],
   ['webhooks', 'Webhooks', renderWebhooks],
 ];
-
-const small = (text) => h('small', { class: 'muted id' }, text);
-const named = (name, id) => [h('strong', {}, name || '—'), h('br'), small(id)];
 
 async function renderEntities(el) {
   const { entities, keys } = await world();
@@ -62,7 +59,7 @@ async function renderVirtualAccounts(el, le) {
   const names = new Map(accounts.map((a) => [a.id, a.name]));
   el.append(table([
     ['Virtual account', (x) => named(x.virtualAccount.name, x.virtualAccount.id)],
-    ['Account', (x) => names.get(x.virtualAccount.accountId) || x.virtualAccount.accountId],
+    ['Account', (x) => named(names.get(x.virtualAccount.accountId), x.virtualAccount.accountId)],
     ['Kind', (x) => x.virtualAccount.accountType],
     ['Status', (x) => (x.virtualAccount.closedAt ? badge('closed') : badge('open'))],
     ['Balance', (x) => money(x.balance && x.balance.amountCents), 'num'],

@@ -1,7 +1,7 @@
 // Cards and card groups: each with its spending constraint in words and a
 // utilization bar per limit.
 import { control, pub, walk } from './api.js';
-import { badge, h, money, when } from './dom.js';
+import { badge, h, money, nameAndID, when } from './dom.js';
 import { describe, limitBar, limitUses, limitsOf } from './limits.js';
 
 function rules(constraint) {
@@ -53,12 +53,14 @@ export async function renderCards(el, le) {
 
 /** The card groups of a legal entity. */
 export async function renderCardGroups(el, le) {
-  const [groups, cards, clock] = await Promise.all([walk(le, '/card-group'), walk(le, '/card'), control('GET', '/clock')]);
+  const [groups, cards, clock, virtualAccounts] = await Promise.all([walk(le, '/card-group'), walk(le, '/card'), control('GET', '/clock'),
+    walk(le, '/virtual-account', { 'filter:includeClosedAccounts': 'true' })]);
+  const vaNames = new Map(virtualAccounts.map((x) => [x.virtualAccount.id, x.virtualAccount.name]));
   const tiles = await Promise.all(groups.map((g) => {
     const members = cards.filter((c) => c.cardGroupId === g.id);
     return tile(le, clock.now, {
       kind: 'card-group', id: g.id, title: g.name, constraint: g.spendingConstraint,
-      subtitle: `${g.id}${g.virtualAccountId ? ` · pays from ${g.virtualAccountId}` : ''}`,
+      subtitle: `${g.id}${g.virtualAccountId ? ` · pays from ${nameAndID(vaNames.get(g.virtualAccountId), g.virtualAccountId)}` : ''}`,
       scope: { 'filter:cardGroupId': g.id }, utilizationPath: `/card-group/${g.id}/utilization`,
       extra: h('p', {}, `${members.length} card${members.length === 1 ? '' : 's'}`,
         members.length ? `: ${members.map((c) => c.name).join(', ')}` : ''),

@@ -1,7 +1,7 @@
 // Webhook deliveries: a live list (refreshed when the world changes) with
 // each delivery's attempts, their requests and responses, and redelivery.
-import { control, onChange, qs } from './api.js';
-import { badge, busy, errorBox, field, h, json, notify, select, toast, when } from './dom.js';
+import { control, namesOf, onChange, qs } from './api.js';
+import { badge, busy, errorBox, field, h, json, named, notify, select, toast, when } from './dom.js';
 
 const statuses = ['queued', 'pending', 'retrying', 'succeeded', 'failed', 'canceled'];
 const maxPages = 4;
@@ -28,12 +28,12 @@ function attempt(a) {
         : h('p', { class: 'error-text' }, a.error || 'no response'))));
 }
 
-function row(d, open, redeliver) {
+function row(d, open, redeliver, endpoints) {
   const details = h('details', { class: 'delivery', id: `delivery-${d.id}`, open: open.has(d.id) },
     h('summary', {},
       h('span', { class: 'cell event' }, h('code', {}, d.event)),
       h('span', { class: 'cell' }, d.entityId),
-      h('span', { class: 'cell' }, d.webhookId),
+      h('span', { class: 'cell endpoint' }, named(endpoints.get(d.webhookId), d.webhookId)),
       h('span', { class: 'cell' }, badge(d.status)),
       h('span', { class: 'cell num' }, `${d.attemptCount} attempt${d.attemptCount === 1 ? '' : 's'}`),
       h('span', { class: 'cell muted' }, d.nextAttemptAt ? `next ${when(d.nextAttemptAt)}` : when(d.createdAt))),
@@ -76,12 +76,12 @@ export async function render(view, args) {
     if (inFlight) return;
     inFlight = true;
     try {
-      const items = await load(status.value);
-      const key = JSON.stringify(items);
+      const [items, endpoints] = await Promise.all([load(status.value), namesOf('/webhook')]);
+      const key = JSON.stringify([items, [...endpoints]]);
       live.classList.remove('stale');
       if (key === last) return;
       last = key;
-      list.replaceChildren(items.length ? h('div', {}, items.map((d) => row(d, open, redeliver)))
+      list.replaceChildren(items.length ? h('div', {}, items.map((d) => row(d, open, redeliver, endpoints)))
         : h('p', { class: 'empty' }, 'No deliveries. Register an endpoint (POST /webhook) and change something.'));
     } catch (err) {
       live.classList.add('stale');

@@ -89,6 +89,13 @@ export function parseDollars(text) {
   return Number(whole) * 100 + Number((frac + '00').slice(0, 2));
 }
 
+const counts = new Intl.NumberFormat('en-US');
+
+/** Formats a count for a person, thousands grouped: 1234567 → "1,234,567". */
+export function count(n) {
+  return counts.format(n);
+}
+
 const dateTime = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
 });
@@ -118,6 +125,24 @@ const tones = {
 /** A coloured status label. */
 export function badge(text, tone) {
   return h('span', { class: `badge ${tone || tones[text] || 'plain'}` }, text);
+}
+
+/** A name in bold with its raw id under it, small: [name, id] cells. */
+export function named(name, id) {
+  return [h('strong', {}, name || '—'), h('br'), h('small', { class: 'muted id' }, id)];
+}
+
+/** A name with its raw id after it, on one line: "Acme backend (sk_…)"; the id alone when there is no name. */
+export function nameAndID(name, id) {
+  return name ? `${name} (${id})` : id;
+}
+
+const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+
+/** Formats an instant as the time of day on this computer's clock: "14:03:07". */
+export function wallClock(iso) {
+  if (!iso) return '—';
+  return clock.format(new Date(iso));
 }
 
 /** A small table; columns are [label, row => cell content, class?]. */

@@ -2,7 +2,7 @@
 // buttons that advance it, the scheduled and finished events, reset, and
 // the other worlds to switch to. It refreshes itself when the world changes.
 import { control, onChange } from './api.js';
-import { badge, busy, errorBox, facts, h, notify, section, table, toast, when } from './dom.js';
+import { badge, busy, count, errorBox, facts, h, notify, section, table, toast, when } from './dom.js';
 
 /** What an event is about, from its payload: "txn_… → settled". */
 function about(e) {
@@ -41,7 +41,7 @@ function ranByKind(ran) {
     if (e.status === 'failed') k.failed += 1;
     kinds.set(e.kind, k);
   }
-  return h('ul', { class: 'plain' }, [...kinds].map(([kind, k]) => h('li', {}, `${k.n} × `, h('code', {}, kind),
+  return h('ul', { class: 'plain' }, [...kinds].map(([kind, k]) => h('li', {}, `${count(k.n)} × `, h('code', {}, kind),
     k.failed ? [' ', badge(`${k.failed} failed`, 'bad')] : null)));
 }
 
@@ -49,7 +49,7 @@ function advanceResult(res) {
   const ran = res.events || [];
   const attempts = res.webhooks && res.webhooks.delivered ? res.webhooks.delivered.length : 0;
   return h('div', { class: 'result', id: 'advance-result' },
-    h('p', {}, `Moved from ${when(res.from)} to ${when(res.to)}: `, h('strong', {}, `${ran.length} event${ran.length === 1 ? '' : 's'} ran`),
+    h('p', {}, `Moved from ${when(res.from)} to ${when(res.to)}: `, h('strong', {}, `${count(ran.length)} event${ran.length === 1 ? '' : 's'} ran`),
       attempts ? `, ${attempts} webhook attempt${attempts === 1 ? '' : 's'} made` : '', '.'),
     ran.length ? ranByKind(ran) : null);
 }
@@ -93,7 +93,7 @@ function tourBanner() {
 
 // stat is one count of the overview's first row, linking to its page.
 function stat(href, value, label, id) {
-  return h(href ? 'a' : 'div', { class: 'stat', href, id }, h('strong', {}, String(value)), h('span', {}, label));
+  return h(href ? 'a' : 'div', { class: 'stat', href, id }, h('strong', {}, count(value)), h('span', {}, label));
 }
 
 // atAGlance counts what waits for a person: pending agent requests, emails
@@ -180,9 +180,9 @@ export async function render(view) {
         h('div', { class: 'actions' }, bBusiness, b1h, b1d, bNext),
         lastResult));
     lists.replaceChildren(
-      section(`Upcoming events (${scheduled.items.length})`,
+      section(`Upcoming events (${count(scheduled.items.length)})`,
         table(eventColumns, scheduled.items.slice(0, 15), { id: 'events-scheduled', empty: 'Nothing is scheduled.' }),
-        scheduled.items.length > 15 ? h('p', { class: 'hint' }, `and ${scheduled.items.length - 15} more`) : null),
+        scheduled.items.length > 15 ? h('p', { class: 'hint' }, `and ${count(scheduled.items.length - 15)} more`) : null),
       section('Recently run',
         table(eventColumns, done.items.slice(0, 10), { id: 'events-done', empty: 'No event has run yet: advance the clock.' })),
       section('Worlds', worldsTable(worlds.items, health.world),

@@ -1,7 +1,7 @@
 // Transactions: the list filters of GET /transaction (account, status,
 // category), cursor pages, and a search that walks the pages for matches.
 import { pub, qs, walk } from './api.js';
-import { badge, errorBox, field, h, jsonDetails, loading, money, select, table, when } from './dom.js';
+import { badge, count, errorBox, field, h, jsonDetails, loading, money, select, table, when } from './dom.js';
 
 const categories = ['card', 'ach', 'wire', 'international_wire', 'rtp', 'fee', 'internal'];
 const searchPages = 20;
@@ -93,7 +93,7 @@ export async function renderTransactions(el, le, args = []) {
     return show(async () => {
       const all = await walk(le, '/transaction', params(), searchPages);
       const found = all.filter((t) => matches(t, text));
-      return [found.slice(0, 100), `${found.length} match${found.length === 1 ? '' : 'es'} among ${all.length} transactions searched`];
+      return [found.slice(0, 100), `${count(found.length)} match${found.length === 1 ? '' : 'es'} among ${count(all.length)} transactions searched`];
     });
   }
 
