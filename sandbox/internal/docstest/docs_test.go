@@ -81,44 +81,66 @@ type fileRun struct {
 	lastScenario string
 }
 
-// run runs one block, or fails the test for a block that says nothing and
-// that the runner does not know how to run.
+// plan says what the runner does with a block: what its marker says, else
+// what its language says (shell run, JSON and YAML parsed); an error for
+// a marker it does not know, a "not run" without a reason, or a block it
+// cannot run that says nothing.
+func plan(b block) (kind, arg string, err error) {
+	kind, arg, _ = strings.Cut(b.marker, ":")
+	arg = strings.TrimSpace(arg)
+	switch {
+	case kind == "not run" && arg == "":
+		return "", "", fmt.Errorf("%s:%d: a block not run says why: <!-- not run: the reason -->", b.file, b.line)
+	case kind == "not run" || kind == "output":
+		return "skip", arg, nil
+	case kind == "scenario" || kind == "go test" || kind == "node --test" || kind == "vitest" || kind == "jest" ||
+		kind == "pytest":
+		return kind, arg, nil
+	case strings.HasPrefix(b.marker, "run by "):
+		return "run by", strings.TrimPrefix(b.marker, "run by "), nil
+	case b.marker != "":
+		return "", "", fmt.Errorf("%s:%d: unknown marker %q (not run: …, output, scenario, go test, node --test,"+
+			" vitest, jest, pytest, run by …)", b.file, b.line, b.marker)
+	case b.lang == "sh" || b.lang == "json" || b.lang == "yaml":
+		return b.lang, "", nil
+	}
+	return "", "", fmt.Errorf("%s:%d: a %q block the runner does not run: run it, or say why on the line before"+
+		" (<!-- not run: … -->, <!-- output -->)", b.file, b.line, b.lang)
+}
+
+// run runs one block as plan says.
 func (r *fileRun) run(b block) {
 	t := r.t
-	kind, reason, _ := strings.Cut(b.marker, ":")
-	reason = strings.TrimSpace(reason)
-	switch {
-	case kind == "not run":
-		if reason == "" {
-			t.Errorf("%s:%d: a block not run says why: <!-- not run: the reason -->", b.file, b.line)
-		}
-	case kind == "output":
-	case kind == "scenario":
-		r.scenario(b, reason)
-	case kind == "go test":
-		r.goTest(b, reason)
-	case strings.HasPrefix(b.marker, "run by "):
-		r.runBy(b, strings.TrimPrefix(b.marker, "run by "))
-	case b.marker != "":
-		t.Errorf("%s:%d: unknown marker %q (not run: …, output, scenario, go test, run by …)", b.file, b.line,
-			b.marker)
-	case b.lang == "sh":
+	kind, arg, err := plan(b)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	switch kind {
+	case "scenario":
+		r.scenario(b, arg)
+	case "go test":
+		r.goTest(b, arg)
+	case "node --test", "vitest", "jest":
+		r.nodeRecipe(b, kind)
+	case "pytest":
+		r.pytestRecipe(b)
+	case "run by":
+		r.runBy(b, arg)
+	case "sh":
 		if r.sb == nil {
 			r.sb = startSandbox(t, r.bin)
 		}
 		shell(t, b, r.sb, r.binDir, r.dir, r.seen)
-	case b.lang == "json":
+	case "json":
 		if !json.Valid([]byte(b.text)) {
 			t.Errorf("%s:%d: the JSON does not parse; mark it <!-- output --> if it elides", b.file, b.line)
 		}
-	case b.lang == "yaml":
+	case "yaml":
 		var v any
 		if err := yaml.Unmarshal([]byte(b.text), &v); err != nil {
 			t.Errorf("%s:%d: the YAML does not parse: %v", b.file, b.line, err)
 		}
-	default:
-		t.Errorf("%s:%d: a %q block the runner does not run: run it, or say why on the line before"+
-			" (<!-- not run: … -->, <!-- output -->)", b.file, b.line, b.lang)
 	}
 }
 
