@@ -3,9 +3,8 @@ package cli
 import (
 	"fmt"
 
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/engine"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
 	"github.com/slash-sandbox/slash-sandbox/scenarios"
 	"github.com/spf13/cobra"
 )
@@ -76,7 +75,7 @@ func (p *Program) validate(files []string) error {
 	for _, f := range files {
 		sc, err := scenario.Load(f)
 		if err == nil {
-			err = loadScratch(sc, budget)
+			err = server.LoadScratch(server.Config{MemoryBudget: budget}, sc)
 			if err == nil {
 				fmt.Fprintf(p.Stdout, "%s: ok\n", f)
 				continue
@@ -97,21 +96,4 @@ func (p *Program) validate(files []string) error {
 		return errReported
 	}
 	return nil
-}
-
-// loadScratch loads a scenario into a world of its own, in memory, under
-// the memory budget start-up has, and drops it: what start-up would refuse
-// (an ACH the account cannot pay, more to generate than a load takes) is
-// refused here with the same error.
-func loadScratch(sc *scenario.Scenario, budget int64) error {
-	eng, err := engine.New(nil)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	if budget != 0 {
-		eng.SetMemoryBudget(max(budget, 0))
-	}
-	_, err = eng.CreateWorld(kernel.WorldSpec{ID: "default", Scenario: sc})
-	return err
 }
