@@ -52,9 +52,7 @@ func (r *fileRun) nodeRecipe(b block, runner string) {
 	}
 	files["package.json"] = pkg
 	files["your-code.cjs"] = mustRead(r, filepath.Join("testdata", "standins", "your-code.cjs"))
-	if !writeFiles(r, dir, files) {
-		return
-	}
+	writeFiles(r, dir, files)
 	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
 	links := map[string]string{
 		"slash-sandbox": abs(filepath.Join(root, "sandbox", "clients", "js")),
@@ -107,9 +105,7 @@ func (r *fileRun) pytestRecipe(b block) {
 		"conftest.py":    mustRead(r, filepath.Join("testdata", "standins", "conftest.py")),
 		"slash_sdk.py":   mustRead(r, filepath.Join("testdata", "standins", "slash_sdk.py")),
 	}
-	if !writeFiles(r, dir, files) {
-		return
-	}
+	writeFiles(r, dir, files)
 	py := pytestPython()
 	if py == "" {
 		if os.Getenv("SANDBOX_DOCS_REQUIRE") != "" {
@@ -148,6 +144,7 @@ func (r *fileRun) runRecipe(b block, dir string, args []string, env ...string) {
 	r.t.Logf("%s:%d: %s passed in %v", b.file, b.line, args[0], time.Since(start).Round(time.Millisecond))
 }
 
+// mustRead reads a file of the runner's own.
 func mustRead(r *fileRun, path string) string {
 	text, err := os.ReadFile(path)
 	if err != nil {
@@ -157,7 +154,7 @@ func mustRead(r *fileRun, path string) string {
 }
 
 // writeFiles writes files (names relative to dir, with folders).
-func writeFiles(r *fileRun, dir string, files map[string]string) bool {
+func writeFiles(r *fileRun, dir string, files map[string]string) {
 	for name, text := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -167,5 +164,4 @@ func writeFiles(r *fileRun, dir string, files map[string]string) bool {
 			r.t.Fatal(err)
 		}
 	}
-	return true
 }
