@@ -538,9 +538,11 @@ func TestHelpIsTheDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, after, ok := strings.Cut(string(raw), "`slash-sandbox help` prints:\n\n```text\n")
+	_, after, ok := strings.Cut(string(raw), "`slash-sandbox help` prints:\n\n")
+	after = strings.TrimPrefix(after, "<!-- run by sandbox/internal/cli/program_test.go -->\n")
+	after, ok1 := strings.CutPrefix(after, "```text\n")
 	shown, _, ok2 := strings.Cut(after, "```")
-	if !ok || !ok2 {
+	if !ok || !ok1 || !ok2 {
 		t.Fatal("docs/cli.md shows no `slash-sandbox help` output block")
 	}
 	if shown != r.stdout {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
 	"github.com/slash-sandbox/slash-sandbox/scenarios"
 	"github.com/spf13/cobra"
 )
@@ -43,7 +44,10 @@ func (p *Program) validateCommand() *cobra.Command {
 		Use:   "validate FILE...",
 		Short: "Check scenario files",
 		Long: `Check scenario files: each good one prints "FILE: ok", each problem "FILE:LINE: message"
-on stderr. Exits 1 when any file has a problem.`,
+on stderr. Each file that reads well is then loaded into a scratch world in memory, under the
+same memory budget as start-up (SANDBOX_MEMORY_BUDGET), so a file start-up would refuse (an
+ACH an account cannot pay) is refused here with the same message. Exits 1 when any file has a
+problem.`,
 		Args: func(_ *cobra.Command, files []string) error {
 			if len(files) == 0 {
 				return fmt.Errorf("validate: name at least one scenario file")
@@ -63,11 +67,22 @@ func (p *Program) printProblems(ps scenario.Problems) {
 }
 
 func (p *Program) validate(files []string) error {
+	budget, err := memoryBudget(envOr(p.Getenv, "SANDBOX_MEMORY_BUDGET", "2GiB"))
+	if err != nil {
+		return usageError(err.Error())
+	}
 	bad := 0
 	for _, f := range files {
-		_, err := scenario.Load(f)
+		sc, err := scenario.Load(f)
 		if err == nil {
-			fmt.Fprintf(p.Stdout, "%s: ok\n", f)
+			err = server.LoadScratch(server.Config{MemoryBudget: budget}, sc)
+			if err == nil {
+				fmt.Fprintf(p.Stdout, "%s: ok\n", f)
+				continue
+			}
+			// What start-up says after "slash-sandbox serve: ".
+			bad++
+			fmt.Fprintln(p.Stderr, err)
 			continue
 		}
 		bad++

@@ -68,7 +68,7 @@ var layers = [][]string{
 	// behaviour tests' HTTP harness
 	{"sandbox/internal/cli", "sandbox/sandboxtest", "sandbox/internal/apitest"},
 	// the public entry point, the opt-in parts of sandboxtest, the benchmarks
-	{"sandbox", "sandbox/sandboxtest/sqlite", "sandbox/sandboxtest/mcp", "bench/perf"},
+	{"sandbox", "sandbox/sandboxtest/sqlite", "sandbox/sandboxtest/mcp", "bench/perf", "sandbox/internal/docstest"},
 	{"cmd/slash-sandbox"},
 }
 

@@ -160,12 +160,9 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	eng, err := engine.New(cfg.Wall)
+	eng, err := newEngine(cfg)
 	if err != nil {
 		return nil, err
-	}
-	if cfg.MemoryBudget != 0 {
-		eng.SetMemoryBudget(max(cfg.MemoryBudget, 0))
 	}
 	loading := newLoadLog(cfg.Log, sc.Name, cfg.Wall)
 	_, err = eng.CreateWorld(kernel.WorldSpec{ID: "default", Scenario: sc, Seed: cfg.Seed, ClockStart: cfg.ClockStart,
@@ -192,6 +189,32 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.Handler = Handler(eng, cfg)
 	return s, nil
+}
+
+// newEngine makes the engine of a configuration, under its memory budget.
+func newEngine(cfg Config) (*kernel.Engine, error) {
+	eng, err := engine.New(cfg.Wall)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.MemoryBudget != 0 {
+		eng.SetMemoryBudget(max(cfg.MemoryBudget, 0))
+	}
+	return eng, nil
+}
+
+// LoadScratch loads a scenario as start-up would (the engine and memory
+// budget of cfg, the scenario's seed and clock start), into a world in
+// memory that it then drops: nothing is written anywhere. The error is the
+// one start-up would stop with.
+func LoadScratch(cfg Config, sc *scenario.Scenario) error {
+	eng, err := newEngine(cfg)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	_, err = eng.CreateWorld(kernel.WorldSpec{ID: "default", Scenario: sc})
+	return err
 }
 
 // Handler builds the whole HTTP handler over an engine.
