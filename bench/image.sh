@@ -25,7 +25,11 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 IMAGE=${IMAGE:-slash-sandbox:dev}
 BUILDER=docker.io/library/golang:1.26-bookworm # what `FROM golang:1.26-bookworm` resolves to
-MAX_MB=${MAX_MB:-25}
+# The size guard: an image past it most likely links something a release
+# does not need (a test-only package, a second copy of a library). The
+# binary is all of it but the CA bundle; the guard moves with deliberate
+# growth, in a commit that says what grew.
+MAX_MB=${MAX_MB:-26}
 STANDIN_LABEL=io.slash-sandbox.standin-go
 
 failures=0

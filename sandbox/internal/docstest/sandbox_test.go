@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -159,11 +160,18 @@ func runCommand(text, dir string, env ...string) ([]byte, error) {
 }
 
 // serves says whether a command serves until stopped: one the docs put in
-// the background (&), or slash-sandbox listen, which the docs run in a
-// terminal of its own. It runs beside the rest of its block.
+// the background (&), slash-sandbox listen, which the docs run in a
+// terminal of its own, or slash-sandbox requests --follow, which tails the
+// journal until interrupted. It runs beside the rest of its block.
 func serves(text string) bool {
 	text = strings.TrimSpace(text)
-	return strings.HasSuffix(text, "&") || strings.HasPrefix(text, "slash-sandbox listen ")
+	if command, _, ok := strings.Cut(text, " #"); ok {
+		text = strings.TrimSpace(command)
+	}
+	fields := strings.Fields(text)
+	follows := strings.HasPrefix(text, "slash-sandbox requests ") &&
+		(slices.Contains(fields, "--follow") || slices.Contains(fields, "-f"))
+	return strings.HasSuffix(text, "&") || strings.HasPrefix(text, "slash-sandbox listen ") || follows
 }
 
 // startBackground starts a command in its own process group, its output
@@ -174,4 +182,21 @@ func startBackground(text, dir string, env ...string) (*exec.Cmd, error) {
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd, cmd.Start()
+}
+
+// TestServes: the commands that run until stopped are told from the ones
+// that end.
+func TestServes(t *testing.T) {
+	for text, want := range map[string]bool{
+		"slash-sandbox listen http://localhost:4000/hooks":               true,
+		"slash-sandbox requests --follow          # the request journal": true,
+		"slash-sandbox requests -f":                                      true,
+		"slash-sandbox requests --limit 100 --json":                      false,
+		"slash-sandbox serve &":                                          true,
+		"curl -s localhost:8080/_sandbox/health # not --follow":          false,
+	} {
+		if got := serves(text); got != want {
+			t.Errorf("serves(%q) = %v, want %v", text, got, want)
+		}
+	}
 }

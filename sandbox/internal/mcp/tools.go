@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	pathpkg "path"
 	"reflect"
@@ -140,10 +139,10 @@ func (s *Server) callEndpoint(ctx context.Context, req *mcp.CallToolRequest, in 
 	if err != nil {
 		return errorResult(err)
 	}
-	rec := httptest.NewRecorder()
+	rec := &recorder{header: http.Header{}}
 	s.API.ServeHTTP(rec, httpReq)
-	res := CallResult{Status: rec.Code, AgentRequestID: rec.Header().Get("X-Deferred-Action-Id")}
-	body := rec.Body.Bytes()
+	res := CallResult{Status: rec.status(), AgentRequestID: rec.header.Get("X-Deferred-Action-Id")}
+	body := rec.body.Bytes()
 	switch {
 	case len(body) == 0:
 	case !json.Valid(body):
@@ -164,7 +163,7 @@ func (s *Server) callEndpoint(ctx context.Context, req *mcp.CallToolRequest, in 
 			return errorResult(fmt.Errorf("encrypting card data: %w", err))
 		}
 	}
-	return jsonResult(res, rec.Code >= 400)
+	return jsonResult(res, res.Status >= 400)
 }
 
 // apiRequest builds the HTTP request a call stands for.
@@ -288,4 +287,36 @@ func jsonResult(v any, isError bool) *mcp.CallToolResult {
 
 func errorResult(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}
+}
+
+// recorder keeps what the public API answers a tool call: its status, its
+// headers and its body.
+type recorder struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+// Header is the answer's header.
+func (r *recorder) Header() http.Header { return r.header }
+
+// WriteHeader keeps the first status written.
+func (r *recorder) WriteHeader(code int) {
+	if r.code == 0 {
+		r.code = code
+	}
+}
+
+// Write keeps the body; a body written without a status is a 200.
+func (r *recorder) Write(p []byte) (int, error) {
+	r.WriteHeader(http.StatusOK)
+	return r.body.Write(p)
+}
+
+// status is the answer's status: 200 when the handler wrote none.
+func (r *recorder) status() int {
+	if r.code == 0 {
+		return http.StatusOK
+	}
+	return r.code
 }

@@ -64,3 +64,23 @@ func askVendorForBankDetails(t *testing.T, c *slashClient, contactID string) {
 		t.Fatalf("information request: %d %s", status, body)
 	}
 }
+
+// listCards lists the cards of Acme the client's key sees, failing t
+// unless the API answers 200.
+func listCards(t *testing.T, c *slashClient) {
+	t.Helper()
+	req, err := http.NewRequest("GET", c.baseURL+"/card", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-API-Key", c.key)
+	req.Header.Set("x-legal-entity", "le_acme")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /card: %d", res.StatusCode)
+	}
+}
