@@ -9,20 +9,12 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
-// must fails the test on err.
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // deferWrite stores a pending request of key for a card.
 func deferWrite(t *testing.T, w *kernel.World, key string) *agentrequests.Request {
 	t.Helper()
 	ar := &agentrequests.Request{LegalEntityID: "le_empty", APIKey: key, Route: "card.create", Method: "POST",
 		Path: "/card", Body: []byte(`{"name":"Figma"}`), Display: agentrequests.Display{Title: "Create a card"}}
-	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.Create(op, ar) }))
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error { return agentrequests.Create(op, ar) }))
 	return ar
 }
 
@@ -30,7 +22,7 @@ func deferWrite(t *testing.T, w *kernel.World, key string) *agentrequests.Reques
 func find(t *testing.T, w *kernel.World, id string) *agentrequests.Request {
 	t.Helper()
 	var ar *agentrequests.Request
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		var err error
 		ar, _, err = agentrequests.Find(op, id)
 		return err
@@ -49,15 +41,15 @@ func TestPendingRequestsExpire(t *testing.T) {
 		t.Fatalf("new request %s, expiring %v; want pending, expiring 72 hours on", waiting.Status, waiting.ExpiresAt)
 	}
 	decided.Status = agentrequests.Rejected
-	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.Save(op, decided) }))
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error { return agentrequests.Save(op, decided) }))
 
 	_, err := w.Advance(waiting.ExpiresAt.Add(-time.Second))
-	must(t, err)
+	enginetest.Must(t, err)
 	if got := find(t, w, waiting.ID); got.Status != agentrequests.Pending {
 		t.Errorf("a second before its expiry the request is %s, want pending", got.Status)
 	}
 	_, err = w.Advance(waiting.ExpiresAt)
-	must(t, err)
+	enginetest.Must(t, err)
 	if got := find(t, w, waiting.ID); got.Status != agentrequests.Expired || !got.UpdatedAt.Equal(waiting.ExpiresAt) {
 		t.Errorf("at its expiry the request is %s (updated %v), want expired then", got.Status, got.UpdatedAt)
 	}
@@ -70,13 +62,13 @@ func TestPendingRequestsExpire(t *testing.T) {
 func TestAgentExpiryIsTheWorlds(t *testing.T) {
 	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "empty"))
 	before := deferWrite(t, w, "sk_ro")
-	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.SetExpiry(op, 90*time.Minute) }))
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error { return agentrequests.SetExpiry(op, 90*time.Minute) }))
 	after := deferWrite(t, w, "sk_ro")
 	if got, want := after.ExpiresAt.Sub(after.CreatedAt), 90*time.Minute; got != want {
 		t.Errorf("a request made after the change waits %v, want %v", got, want)
 	}
 	_, err := w.Advance(after.ExpiresAt)
-	must(t, err)
+	enginetest.Must(t, err)
 	if a, b := find(t, w, after.ID).Status, find(t, w, before.ID).Status; a != agentrequests.Expired ||
 		b != agentrequests.Pending {
 		t.Errorf("after 90 minutes: the new request is %s, the earlier one %s; want expired, pending", a, b)
@@ -90,12 +82,12 @@ func TestAgentRequestsOfKey(t *testing.T) {
 	second := deferWrite(t, w, "sk_ro")
 	other := deferWrite(t, w, "sk_other")
 	second.Status = agentrequests.Approved
-	must(t, w.Update(func(op *kernel.Op) error { return agentrequests.Save(op, second) }))
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error { return agentrequests.Save(op, second) }))
 
 	list := func(key, status string) []string {
 		t.Helper()
 		var ids []string
-		must(t, w.View(func(op *kernel.Op) error {
+		enginetest.Must(t, w.View(func(op *kernel.Op) error {
 			var page kernel.Page[agentrequests.Request]
 			var err error
 			if key == "" {

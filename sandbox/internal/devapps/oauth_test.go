@@ -16,14 +16,6 @@ const (
 	redirect  = "http://127.0.0.1:3000/callback"
 )
 
-// must fails the test on err.
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // wantInvalid fails unless err is invalid_request at field, its problem
 // starting with prefix.
 func wantInvalid(t *testing.T, err error, field, prefix string) {
@@ -39,7 +31,7 @@ func wantInvalid(t *testing.T, err error, field, prefix string) {
 func newApp(t *testing.T, w *kernel.World, key, legalEntityID string, testUsers ...string) *devapps.DeveloperApp {
 	t.Helper()
 	var app *devapps.DeveloperApp
-	must(t, w.Update(func(op *kernel.Op) error {
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error {
 		var err error
 		app, err = devapps.CreateDeveloperApp(op, enginetest.ActorInOp(t, op, key), legalEntityID, "Books sync",
 			devapps.DeveloperAppData{Type: "service", RedirectURIs: []string{redirect}, TestUserEmails: testUsers})
@@ -112,13 +104,13 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 	}
 
 	code, err := authorize(w, req)
-	must(t, err)
+	enginetest.Must(t, err)
 	_, err = exchange(w, app, code, redirect, "wrong-verifier")
 	wantInvalid(t, err, "code_verifier", "invalid_grant")
 	_, err = exchange(w, app, code, redirect+"/", verifier)
 	wantInvalid(t, err, "redirect_uri", "invalid_grant")
 	ts, err := exchange(w, app, code, redirect, verifier)
-	must(t, err)
+	enginetest.Must(t, err)
 	if ts.User.ID != "u_carol" || ts.Nonce != "n-1" || ts.Scope != "openid email" || ts.ExpiresIn != 3600 {
 		t.Errorf("tokens for %s, nonce %q, scope %q, expiring in %d", ts.User.ID, ts.Nonce, ts.Scope, ts.ExpiresIn)
 	}
@@ -129,7 +121,7 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 	wantInvalid(t, err, "code", "invalid_grant: the code was already used")
 
 	p, err := bearer(w, ts.AccessToken)
-	must(t, err)
+	enginetest.Must(t, err)
 	if p.User.ID != "u_carol" || p.Key.Kind != kernel.KeyUser {
 		t.Errorf("the token acts as %s with a %s key, want u_carol as a user", p.User.ID, p.Key.Kind)
 	}
@@ -137,7 +129,7 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 		t.Error("a refresh token is accepted as an access token")
 	}
 	_, err = w.Advance(ts.IssuedAt.Add(devapps.AccessTokenTTL))
-	must(t, err)
+	enginetest.Must(t, err)
 	_, err = bearer(w, ts.AccessToken)
 	if e, ok := kernel.AsError(err); !ok || e.Code != kernel.CodeUnauthorized {
 		t.Errorf("an hour on the access token gives %v, want unauthorized", err)
@@ -150,9 +142,9 @@ func TestRefreshTokenWorksOnce(t *testing.T) {
 	app := newApp(t, w, "sk_sandbox_acme", "le_acme")
 	code, err := authorize(w, devapps.AuthorizeRequest{ClientID: app.ClientID, RedirectURI: redirect,
 		Scope: "offline_access", User: "u_alice"})
-	must(t, err)
+	enginetest.Must(t, err)
 	ts, err := exchange(w, app, code, redirect, "")
-	must(t, err)
+	enginetest.Must(t, err)
 	refresh := func() (*devapps.TokenSet, error) {
 		var out *devapps.TokenSet
 		err := w.Update(func(op *kernel.Op) error {
@@ -163,7 +155,7 @@ func TestRefreshTokenWorksOnce(t *testing.T) {
 		return out, err
 	}
 	next, err := refresh()
-	must(t, err)
+	enginetest.Must(t, err)
 	if next.AccessToken == ts.AccessToken || next.RefreshToken == ts.RefreshToken || next.User.ID != "u_alice" {
 		t.Errorf("refreshed tokens %+v: want new ones for u_alice", next)
 	}
@@ -212,12 +204,12 @@ func TestDeveloperAppsAndSecrets(t *testing.T) {
 	}
 
 	var rotated *devapps.DeveloperApp
-	must(t, w.Update(func(op *kernel.Op) error {
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error {
 		var err error
 		rotated, err = devapps.RotateDeveloperAppSecret(op, enginetest.ActorInOp(t, op, "sk_sandbox_acme"), app.ID)
 		return err
 	}))
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		if _, err := devapps.AuthenticateClient(op, app.ClientID, app.ClientSecret); err == nil {
 			t.Error("the old secret still authenticates")
 		}

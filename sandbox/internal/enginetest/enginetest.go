@@ -100,3 +100,49 @@ func NewEndpoint(t *testing.T, w *kernel.World) *deliveries.Webhook {
 	}
 	return hook
 }
+
+// Demo makes a fresh world of the embedded demo scenario: its clock stands
+// at 2026-06-15T14:00:00Z, a Monday.
+func Demo(t testing.TB) *kernel.World {
+	t.Helper()
+	return MustWorld(t, MustScenario(t, "demo"))
+}
+
+// As runs fn in one write of w as the holder of key and returns its error.
+func As(t *testing.T, w *kernel.World, key string, fn func(op *kernel.Op, a *kernel.Actor) error) error {
+	t.Helper()
+	return w.Update(func(op *kernel.Op) error { return fn(op, ActorInOp(t, op, key)) })
+}
+
+// Must fails the test on err.
+func Must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// DomainError is err as a domain error, failing the test for any other.
+func DomainError(t testing.TB, err error) *kernel.Error {
+	t.Helper()
+	e, ok := kernel.AsError(err)
+	if !ok {
+		t.Fatalf("got %v, want a domain error", err)
+	}
+	return e
+}
+
+// WantError fails unless err is a domain error with code whose details
+// hold every key and value of details.
+func WantError(t testing.TB, err error, code kernel.Code, details map[string]string) {
+	t.Helper()
+	e := DomainError(t, err)
+	if e.Code != code {
+		t.Fatalf("code %s (%s), want %s", e.Code, e.Message, code)
+	}
+	for k, v := range details {
+		if got, ok := e.Details[k]; !ok || got != v {
+			t.Errorf("details[%q] = %q (present %v), want %q; all details %v", k, got, ok, v, e.Details)
+		}
+	}
+}

@@ -9,46 +9,6 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
 
-// demo is a fresh demo world: its clock stands at 2026-06-15T14:00:00Z, a
-// Monday. Brightside has a pending request with a $1,850.00 ACH queued on
-// it.
-func demo(t *testing.T) *kernel.World {
-	t.Helper()
-	return enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
-}
-
-// as runs fn in one write of w as the key's holder and returns its error.
-func as(t *testing.T, w *kernel.World, key string, fn func(op *kernel.Op, a *kernel.Actor) error) error {
-	t.Helper()
-	return w.Update(func(op *kernel.Op) error { return fn(op, enginetest.ActorInOp(t, op, key)) })
-}
-
-// must fails the test on err.
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// wantError fails unless err is a domain error with code whose details
-// hold every key and value of details.
-func wantError(t *testing.T, err error, code kernel.Code, details map[string]string) {
-	t.Helper()
-	e, ok := kernel.AsError(err)
-	if !ok {
-		t.Fatalf("got %v, want a domain error %s", err, code)
-	}
-	if e.Code != code {
-		t.Fatalf("code %s (%s), want %s", e.Code, e.Message, code)
-	}
-	for k, v := range details {
-		if got, ok := e.Details[k]; !ok || got != v {
-			t.Errorf("details[%q] = %q (present %v), want %q; all details %v", k, got, ok, v, e.Details)
-		}
-	}
-}
-
 func ptr[T any](v T) *T { return &v }
 
 // ask is a request to a contact for a US bank account and an address.
@@ -63,7 +23,7 @@ func ask(contactID string) inforequests.Input {
 func request(t *testing.T, w *kernel.World, in inforequests.Input) *inforequests.Request {
 	t.Helper()
 	var ir *inforequests.Request
-	must(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		ir, err = inforequests.CreateInformationRequest(op, a, in)
 		return err
@@ -75,7 +35,7 @@ func request(t *testing.T, w *kernel.World, in inforequests.Input) *inforequests
 func stored(t *testing.T, w *kernel.World, id string) *inforequests.Request {
 	t.Helper()
 	var ir *inforequests.Request
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		var err error
 		ir, _, err = inforequests.InfoRequest(op, id)
 		return err
@@ -86,14 +46,14 @@ func stored(t *testing.T, w *kernel.World, id string) *inforequests.Request {
 // A new request is pending, sent to the contact's email, and the email
 // carries the link to its secure form.
 func TestCreateInformationRequestEmailsTheForm(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	ir := request(t, w, ask("le_c_pixelforge"))
 	if !strings.HasPrefix(ir.ID, "le_c_info_req_") || ir.Status != inforequests.StatusPending ||
 		ir.SentToEmail != "hello@pixelforge.test" || !ir.SentAt.Equal(w.Now()) || ir.FirstSubmittedAt != nil {
 		t.Errorf("created %+v", ir)
 	}
 	page, err := w.Outbox(kernel.OutboxFilter{RelatedID: ir.ID}, kernel.PageRequest{})
-	must(t, err)
+	enginetest.Must(t, err)
 	if len(page.Items) != 1 {
 		t.Fatalf("%d emails about the request, want 1", len(page.Items))
 	}
@@ -105,7 +65,7 @@ func TestCreateInformationRequestEmailsTheForm(t *testing.T) {
 		!strings.Contains(m.Text, "Note from Alice Chen: Moving payments to ACH.") {
 		t.Errorf("email %s to %v cc %v, %q, links %v:\n%s", m.Kind, m.To, m.CC, m.Subject, m.Links, m.Text)
 	}
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		found, ok, err := inforequests.InfoRequestByToken(op, ir.FormToken)
 		if err == nil && (!ok || found.ID != ir.ID) {
 			t.Errorf("the form token finds %v (%v), want %s", found, ok, ir.ID)
@@ -115,9 +75,9 @@ func TestCreateInformationRequestEmailsTheForm(t *testing.T) {
 }
 
 func TestCreateInformationRequestRefuses(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	var pendingID string
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		ir, err := inforequests.PendingInfoRequest(op, "le_c_brightside")
 		if ir != nil {
 			pendingID = ir.ID
@@ -143,14 +103,14 @@ func TestCreateInformationRequestRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			wantError(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+			enginetest.WantError(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 				_, err := inforequests.CreateInformationRequest(op, a, ask(c.contact))
 				return err
 			}), c.code, c.details)
 		})
 	}
 	// Once the pending one is canceled, the contact may be asked again.
-	must(t, w.Update(func(op *kernel.Op) error {
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error {
 		_, err := inforequests.CancelInformationRequest(op, pendingID)
 		return err
 	}))

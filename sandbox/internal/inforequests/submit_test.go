@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/inforequests"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
@@ -78,7 +79,7 @@ func pendingBrightside(t *testing.T, w *kernel.World) (*inforequests.Request, *l
 	t.Helper()
 	var ir *inforequests.Request
 	var txn *ledger.Transaction
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		var err error
 		if ir, err = inforequests.PendingInfoRequest(op, "le_c_brightside"); err != nil || ir == nil {
 			t.Fatalf("Brightside has no pending request (%v)", err)
@@ -97,7 +98,7 @@ func pendingBrightside(t *testing.T, w *kernel.World) (*inforequests.Request, *l
 func transaction(t *testing.T, w *kernel.World, id string) *ledger.Transaction {
 	t.Helper()
 	var txn *ledger.Transaction
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		var err error
 		txn, _, err = ledger.FindTransaction(op, id)
 		return err
@@ -109,20 +110,20 @@ func transaction(t *testing.T, w *kernel.World, id string) *ledger.Transaction {
 // the bank account and address on the contact and sends the ACH, which
 // settles two business days later.
 func TestSubmittingReleasesTheQueuedACH(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	ir, held := pendingBrightside(t, w)
 	if held.DetailedStatus != "pending" || held.AmountCents != -185000 {
 		t.Fatalf("the queued ACH is %s for %d cents, want pending -185000", held.DetailedStatus, held.AmountCents)
 	}
 	// Nothing moves while the request waits, however long.
 	_, err := w.Advance(w.Now().Add(5 * 24 * time.Hour))
-	must(t, err)
+	enginetest.Must(t, err)
 	if got := transaction(t, w, held.ID); got.DetailedStatus != "pending" {
 		t.Fatalf("five days on the held ACH is %s, want pending", got.DetailedStatus)
 	}
 
 	submittedAt := w.Now()
-	must(t, w.Update(func(op *kernel.Op) error {
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error {
 		_, err := inforequests.SubmitInformation(op, ir.ID, &inforequests.Submission{BankAccount: bank(),
 			Address: address()})
 		return err
@@ -133,7 +134,7 @@ func TestSubmittingReleasesTheQueuedACH(t *testing.T) {
 		t.Errorf("after the answer: %s, first %v, last %v; want submitted at %v", got.Status, got.FirstSubmittedAt,
 			got.LastSubmittedAt, submittedAt)
 	}
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		dests, err := inforequests.DestinationsOf(op, "le_c_brightside")
 		if err == nil && (len(dests) != 1 || dests[0].Type != parties.DestinationACH ||
 			dests[0].RoutingNumber != "021000021" || dests[0].AccountNumber != "123456789") {
@@ -155,12 +156,12 @@ func TestSubmittingReleasesTheQueuedACH(t *testing.T) {
 
 	settles := ledger.AddBusinessDays(submittedAt, ledger.DefaultACHSettlementBusinessDays)
 	_, err = w.Advance(settles.Add(-time.Second))
-	must(t, err)
+	enginetest.Must(t, err)
 	if got := transaction(t, w, held.ID); got.DetailedStatus != "pending" {
 		t.Errorf("a second before %v the ACH is %s, want pending", settles, got.DetailedStatus)
 	}
 	_, err = w.Advance(settles)
-	must(t, err)
+	enginetest.Must(t, err)
 	if got := transaction(t, w, held.ID); got.DetailedStatus != "settled" {
 		t.Errorf("at %v the ACH is %s, want settled", settles, got.DetailedStatus)
 	}
@@ -169,7 +170,7 @@ func TestSubmittingReleasesTheQueuedACH(t *testing.T) {
 // A wrong answer changes nothing: the request stays pending and the ACH
 // held.
 func TestAWrongAnswerLeavesTheRequestPending(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	ir, held := pendingBrightside(t, w)
 	b := bank()
 	b.AccountNumber = "12ab"
@@ -177,7 +178,7 @@ func TestAWrongAnswerLeavesTheRequestPending(t *testing.T) {
 		_, err := inforequests.SubmitInformation(op, ir.ID, &inforequests.Submission{BankAccount: b, Address: address()})
 		return err
 	})
-	wantError(t, err, kernel.CodeInvalidRequest, map[string]string{"bankAccount.accountNumber": "must be 4 to 17 digits"})
+	enginetest.WantError(t, err, kernel.CodeInvalidRequest, map[string]string{"bankAccount.accountNumber": "must be 4 to 17 digits"})
 	if got := stored(t, w, ir.ID); got.Status != inforequests.StatusPending || got.FirstSubmittedAt != nil {
 		t.Errorf("after a refused answer the request is %s, first submitted %v", got.Status, got.FirstSubmittedAt)
 	}
@@ -190,9 +191,9 @@ func TestAWrongAnswerLeavesTheRequestPending(t *testing.T) {
 // Canceling a request cancels its held ACH (nothing is debited); after
 // that it takes no answer, no second cancel and no new queued ACH.
 func TestCancelingCancelsTheQueuedACH(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	ir, held := pendingBrightside(t, w)
-	must(t, w.Update(func(op *kernel.Op) error {
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error {
 		_, err := inforequests.CancelInformationRequest(op, ir.ID)
 		return err
 	}))
@@ -202,16 +203,16 @@ func TestCancelingCancelsTheQueuedACH(t *testing.T) {
 	if got := transaction(t, w, held.ID); got.DetailedStatus != "canceled" {
 		t.Errorf("the held ACH is %s, want canceled", got.DetailedStatus)
 	}
-	wantError(t, w.Update(func(op *kernel.Op) error {
+	enginetest.WantError(t, w.Update(func(op *kernel.Op) error {
 		_, err := inforequests.SubmitInformation(op, ir.ID, &inforequests.Submission{BankAccount: bank(),
 			Address: address()})
 		return err
 	}), kernel.CodeConflict, map[string]string{"status": "canceled"})
-	wantError(t, w.Update(func(op *kernel.Op) error {
+	enginetest.WantError(t, w.Update(func(op *kernel.Op) error {
 		_, err := inforequests.CancelInformationRequest(op, ir.ID)
 		return err
 	}), kernel.CodeConflict, map[string]string{"status": "canceled"})
-	wantError(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := inforequests.SendQueuedACH(op, a, ledger.RailTransferRequest{SourceID: "sa_group_acmeoperating",
 			Field: "/sourceAccountId", AmountCents: 1000}, ir.ID)
 		return err
@@ -222,10 +223,10 @@ func TestCancelingCancelsTheQueuedACH(t *testing.T) {
 // that asks for a bank account; once the request is answered it goes
 // straight to the bank account collected.
 func TestSendQueuedACH(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	send := func(key, id string, cents int64) (*ledger.RailTransfer, error) {
 		var rt *ledger.RailTransfer
-		err := as(t, w, key, func(op *kernel.Op, a *kernel.Actor) error {
+		err := enginetest.As(t, w, key, func(op *kernel.Op, a *kernel.Actor) error {
 			var err error
 			rt, err = inforequests.SendQueuedACH(op, a, ledger.RailTransferRequest{SourceID: "sa_group_acmeoperating",
 				Field: "/sourceAccountId", AmountCents: cents, Memo: "June"}, id)
@@ -236,23 +237,23 @@ func TestSendQueuedACH(t *testing.T) {
 	taxOnly := request(t, w, inforequests.Input{ContactID: "le_c_pixelforge", RequesterName: "Alice",
 		RequestedInformation: inforequests.RequestedInformation{Tax: ptr(true)}})
 	_, err := send("sk_sandbox_acme", taxOnly.ID, 1000)
-	wantError(t, err, kernel.CodeInvalidRequest, map[string]string{
+	enginetest.WantError(t, err, kernel.CodeInvalidRequest, map[string]string{
 		"/informationRequestId": "the information request does not ask for a bank account"})
 	ir, _ := pendingBrightside(t, w)
 	_, err = send("sk_sandbox_globex", ir.ID, 1000)
-	wantError(t, err, kernel.CodeNotFound, map[string]string{"field": "informationRequestId", "id": ir.ID})
+	enginetest.WantError(t, err, kernel.CodeNotFound, map[string]string{"field": "informationRequestId", "id": ir.ID})
 
-	must(t, w.Update(func(op *kernel.Op) error {
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error {
 		_, err := inforequests.SubmitInformation(op, ir.ID, &inforequests.Submission{BankAccount: bank(),
 			Address: address()})
 		return err
 	}))
 	rt, err := send("sk_sandbox_acme", ir.ID, 2500)
-	must(t, err)
+	enginetest.Must(t, err)
 	if want := ledger.AddBusinessDays(w.Now(), ledger.DefaultACHSettlementBusinessDays); !rt.SettlesAt.Equal(want) {
 		t.Errorf("an ACH on an answered request settles at %v, want %v", rt.SettlesAt, want)
 	}
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		queued, err := inforequests.QueuedACHOf(op, ir.ID)
 		if err == nil && len(queued) != 1 {
 			t.Errorf("%d ACH queued on the request, want only the first: the second was sent directly", len(queued))
@@ -264,9 +265,9 @@ func TestSendQueuedACH(t *testing.T) {
 // A contact at a "never…" address never answers on its own: the sandbox's
 // generated answer is refused for it, and given for anyone else.
 func TestGeneratedAnswers(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	never := request(t, w, ask("le_c_neverreplies"))
-	wantError(t, w.Update(func(op *kernel.Op) error {
+	enginetest.WantError(t, w.Update(func(op *kernel.Op) error {
 		_, err := inforequests.SubmitInformation(op, never.ID, nil)
 		return err
 	}), kernel.CodeConflict, nil)
@@ -277,14 +278,14 @@ func TestGeneratedAnswers(t *testing.T) {
 	ir := request(t, w, inforequests.Input{ContactID: "le_c_pixelforge", RequesterName: "Alice",
 		RequestedInformation: inforequests.RequestedInformation{DestinationTypes: []string{"bank_account",
 			"international_wire", "crypto_address"}, Address: ptr(true), Tax: ptr(true)}})
-	must(t, w.Update(func(op *kernel.Op) error {
+	enginetest.Must(t, w.Update(func(op *kernel.Op) error {
 		_, err := inforequests.SubmitInformation(op, ir.ID, nil)
 		return err
 	}))
 	if got := stored(t, w, ir.ID); got.Status != inforequests.StatusSubmitted {
 		t.Errorf("the generated answer left the request %s", got.Status)
 	}
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		dests, err := inforequests.DestinationsOf(op, "le_c_pixelforge")
 		types := map[string]bool{}
 		for _, d := range dests {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
@@ -12,7 +13,7 @@ import (
 func at(t *testing.T, s string) time.Time {
 	t.Helper()
 	v, err := time.Parse(time.RFC3339, s)
-	must(t, err)
+	enginetest.Must(t, err)
 	return v
 }
 
@@ -20,7 +21,7 @@ func at(t *testing.T, s string) time.Time {
 func advance(t *testing.T, w *kernel.World, s string) {
 	t.Helper()
 	_, err := w.Advance(at(t, s))
-	must(t, err)
+	enginetest.Must(t, err)
 }
 
 // emails lists the outbox messages of one kind about a record, oldest
@@ -28,7 +29,7 @@ func advance(t *testing.T, w *kernel.World, s string) {
 func emails(t *testing.T, w *kernel.World, relatedID, kind string) []kernel.Message {
 	t.Helper()
 	page, err := w.Outbox(kernel.OutboxFilter{RelatedID: relatedID, Kind: kind}, kernel.PageRequest{Size: 100})
-	must(t, err)
+	enginetest.Must(t, err)
 	out := make([]kernel.Message, 0, len(page.Items))
 	for i := len(page.Items) - 1; i >= 0; i-- {
 		out = append(out, page.Items[i])
@@ -40,7 +41,7 @@ func emails(t *testing.T, w *kernel.World, relatedID, kind string) []kernel.Mess
 // instant of the 18th there, when the first reminder goes out; the next
 // follows a week later.
 func TestOverdueAndRemindersFollowTheClock(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	inv := create(t, w, input("ACME-2101", "2026-06-15", "2026-06-17"))
 	overdueAt := at(t, "2026-06-18T04:00:00Z") // midnight in New York
 	if got := invoices.OverdueAt(inv); !got.Equal(overdueAt) {
@@ -82,12 +83,12 @@ func TestOverdueAndRemindersFollowTheClock(t *testing.T) {
 // A manual reminder goes out for a sent, open invoice, but not twice
 // within a day: the second reports false and sends nothing.
 func TestManualRemindersWaitADay(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	inv := create(t, w, input("ACME-2102", "2026-06-15", "2026-07-15"))
 	remind := func() bool {
 		t.Helper()
 		var sent bool
-		must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+		enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 			var err error
 			sent, err = invoices.Remind(op, a, inv.ID)
 			return err
@@ -118,7 +119,7 @@ func TestManualRemindersWaitADay(t *testing.T) {
 // An invoice issued on a day still ahead waits, scheduled and unsent, and
 // goes out at the first instant of that day in its zone.
 func TestScheduledInvoiceIsSentOnItsIssueDate(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	inv := create(t, w, input("ACME-2103", "2026-06-18", "2026-07-18"))
 	sendAt := at(t, "2026-06-18T04:00:00Z")
 	if inv.Status != invoices.StatusScheduled || inv.SentAt != nil || inv.ScheduledSendDate == nil ||
@@ -129,11 +130,11 @@ func TestScheduledInvoiceIsSentOnItsIssueDate(t *testing.T) {
 	if n := len(emails(t, w, inv.ID, "")); n != 0 {
 		t.Errorf("%d emails about a scheduled invoice, want 0", n)
 	}
-	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Remind(op, a, inv.ID)
 		return err
 	}), kernel.CodeConflict, map[string]string{"status": "scheduled"})
-	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, _, err := invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
 		return err
 	}), kernel.CodeConflict, map[string]string{"status": "scheduled"})

@@ -14,52 +14,6 @@ import (
 // acmeKey is the demo's legal-entity key of Acme Robotics.
 const acmeKey = "sk_sandbox_acme"
 
-// demo is a fresh demo world: its clock stands at 2026-06-15T14:00:00Z, a
-// Monday (10:00 in New York).
-func demo(t *testing.T) *kernel.World {
-	t.Helper()
-	return enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
-}
-
-// as runs fn in one write of w as Acme's backend and returns its error.
-func as(t *testing.T, w *kernel.World, fn func(op *kernel.Op, a *kernel.Actor) error) error {
-	t.Helper()
-	return w.Update(func(op *kernel.Op) error { return fn(op, enginetest.ActorInOp(t, op, acmeKey)) })
-}
-
-// must fails the test on err.
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// domainError is err as a domain error, failing the test for any other.
-func domainError(t *testing.T, err error) *kernel.Error {
-	t.Helper()
-	e, ok := kernel.AsError(err)
-	if !ok {
-		t.Fatalf("got %v, want a domain error", err)
-	}
-	return e
-}
-
-// wantError fails unless err is a domain error with code whose details
-// hold every key and value of details.
-func wantError(t *testing.T, err error, code kernel.Code, details map[string]string) {
-	t.Helper()
-	e := domainError(t, err)
-	if e.Code != code {
-		t.Fatalf("code %s (%s), want %s", e.Code, e.Message, code)
-	}
-	for k, v := range details {
-		if got, ok := e.Details[k]; !ok || got != v {
-			t.Errorf("details[%q] = %q (present %v), want %q; all details %v", k, got, ok, v, e.Details)
-		}
-	}
-}
-
 func ptr[T any](v T) *T { return &v }
 
 // input is a valid invoice for Initech, paid into Acme's operating
@@ -82,7 +36,7 @@ func input(number, issued, due string) *invoices.Input {
 func create(t *testing.T, w *kernel.World, in *invoices.Input) *invoices.Invoice {
 	t.Helper()
 	var inv *invoices.Invoice
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		inv, err = invoices.Create(op, a, in)
 		return err
@@ -94,7 +48,7 @@ func create(t *testing.T, w *kernel.World, in *invoices.Input) *invoices.Invoice
 func load(t *testing.T, w *kernel.World, id string) *invoices.Invoice {
 	t.Helper()
 	var inv *invoices.Invoice
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		var err error
 		inv, err = invoices.InvoiceOf(op, enginetest.ActorInOp(t, op, acmeKey), id)
 		return err
@@ -117,21 +71,21 @@ func TestInvoiceNumberProblem(t *testing.T) {
 // A number belongs to one invoice of a legal entity for good: voiding the
 // invoice does not free it, and another legal entity may use it.
 func TestInvoiceNumberIsUniqueAndNeverFreed(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	inv := create(t, w, input("ACME-2001", "2026-06-15", "2026-07-15"))
 
-	err := as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	err := enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Create(op, a, input("ACME-2001", "2026-06-15", "2026-07-15"))
 		return err
 	})
-	wantError(t, err, kernel.CodeConflict, map[string]string{"field": "/details/invoiceNumber",
+	enginetest.WantError(t, err, kernel.CodeConflict, map[string]string{"field": "/details/invoiceNumber",
 		"invoiceNumber": "ACME-2001", "invoiceId": inv.ID})
 
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Void(op, a, inv.ID)
 		return err
 	}))
-	err = as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	err = enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		free, err := invoices.NumberAvailable(op, a, "ACME-2001")
 		if err == nil && free {
 			return errors.New("ACME-2001 is available again once its invoice is void")
@@ -139,9 +93,9 @@ func TestInvoiceNumberIsUniqueAndNeverFreed(t *testing.T) {
 		_, err = invoices.Create(op, a, input("ACME-2001", "2026-06-15", "2026-07-15"))
 		return err
 	})
-	wantError(t, err, kernel.CodeConflict, map[string]string{"invoiceId": inv.ID})
+	enginetest.WantError(t, err, kernel.CodeConflict, map[string]string{"invoiceId": inv.ID})
 
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		free, err := invoices.NumberAvailable(op, enginetest.ActorInOp(t, op, "sk_sandbox_globex"), "ACME-2001")
 		if err == nil && !free {
 			return errors.New("Globex may not use a number Acme used")
@@ -207,16 +161,16 @@ func TestCreateInvoiceRefusesBadInput(t *testing.T) {
 		{"a closed virtual account", func(in *invoices.Input) { in.AccountID = "subaccount_acmeoldproject" },
 			kernel.CodeInvalidRequest, "/accountId", "virtual account subaccount_acmeoldproject is closed"},
 	}
-	w := demo(t)
+	w := enginetest.Demo(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			in := input("ACME-3001", "2026-06-15", "2026-07-15")
 			c.change(in)
-			err := as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+			err := enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 				_, err := invoices.Create(op, a, in)
 				return err
 			})
-			e := domainError(t, err)
+			e := enginetest.DomainError(t, err)
 			got, ok := e.Details[c.field]
 			if e.Code != c.code || !ok || (c.detail != "" && got != c.detail) {
 				t.Errorf("got %s %v, want %s with %s: %q", e.Code, e.Details, c.code, c.field, c.detail)
@@ -224,7 +178,7 @@ func TestCreateInvoiceRefusesBadInput(t *testing.T) {
 		})
 	}
 	// Nothing refused was stored: the number is still free.
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		if free, err := invoices.NumberAvailable(op, a, "ACME-3001"); err != nil || !free {
 			return errors.New("a refused invoice took its number")
 		}
@@ -267,7 +221,7 @@ func TestInvoiceSums(t *testing.T) {
 // A new invoice is billed to its customer, takes the default memo of the
 // settings, starts at version 1 and is sent at once when issued today.
 func TestCreateInvoiceSendsItToTheCustomer(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	in := input("ACME-2002", "2026-06-15", "2026-07-15")
 	in.Details.CCEmails = []string{"cfo@initech.test"}
 	inv := create(t, w, in)
@@ -285,7 +239,7 @@ func TestCreateInvoiceSendsItToTheCustomer(t *testing.T) {
 		t.Errorf("sentAt %v, want now (%v)", inv.SentAt, w.Now())
 	}
 	page, err := w.Outbox(kernel.OutboxFilter{RelatedID: inv.ID}, kernel.PageRequest{})
-	must(t, err)
+	enginetest.Must(t, err)
 	if len(page.Items) != 1 {
 		t.Fatalf("%d emails about the invoice, want 1", len(page.Items))
 	}
@@ -300,30 +254,30 @@ func TestCreateInvoiceSendsItToTheCustomer(t *testing.T) {
 // Details replace the old ones only at the version last read; each
 // update moves the version on.
 func TestUpdateInvoiceChecksTheVersion(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	inv := create(t, w, input("ACME-2003", "2026-06-15", "2026-07-15"))
 	patch := func(version *int, number string) error {
-		return as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+		return enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 			d := input(number, "2026-06-15", "2026-07-31").Details
 			d.Version = version
 			_, err := invoices.Update(op, a, inv.ID, &invoices.Patch{Details: d})
 			return err
 		})
 	}
-	wantError(t, patch(nil, "ACME-2003"), kernel.CodeInvalidRequest, map[string]string{
+	enginetest.WantError(t, patch(nil, "ACME-2003"), kernel.CodeInvalidRequest, map[string]string{
 		"/details/version": "required on update: the version you last read (optimistic locking)"})
-	wantError(t, patch(ptr(2), "ACME-2003"), kernel.CodeConflict, map[string]string{
+	enginetest.WantError(t, patch(ptr(2), "ACME-2003"), kernel.CodeConflict, map[string]string{
 		"field": "/details/version", "currentVersion": "1"})
-	wantError(t, patch(ptr(1), "ACME-1001"), kernel.CodeConflict, map[string]string{
+	enginetest.WantError(t, patch(ptr(1), "ACME-1001"), kernel.CodeConflict, map[string]string{
 		"field": "/details/invoiceNumber", "invoiceId": "invoice_acme1001"})
-	must(t, patch(ptr(1), "ACME-2003B"))
+	enginetest.Must(t, patch(ptr(1), "ACME-2003B"))
 
 	got := load(t, w, inv.ID)
 	if got.Version != 2 || got.Number != "ACME-2003B" || got.DueAt.Format("2006-01-02") != "2026-07-31" {
 		t.Errorf("version %d, number %s, due %s; want 2, ACME-2003B, 2026-07-31", got.Version, got.Number, got.DueAt)
 	}
-	wantError(t, patch(ptr(1), "ACME-2003C"), kernel.CodeConflict, map[string]string{"currentVersion": "2"})
-	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, patch(ptr(1), "ACME-2003C"), kernel.CodeConflict, map[string]string{"currentVersion": "2"})
+	enginetest.WantError(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Update(op, a, inv.ID, &invoices.Patch{})
 		return err
 	}), kernel.CodeInvalidRequest, map[string]string{"body": "give at least one of accountId, details, paymentMethods"})
@@ -332,9 +286,9 @@ func TestUpdateInvoiceChecksTheVersion(t *testing.T) {
 // Void is final: a void invoice cannot be voided again, changed, reminded
 // about or paid.
 func TestVoidIsFinal(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	inv := create(t, w, input("ACME-2004", "2026-06-15", "2026-07-15"))
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Void(op, a, inv.ID)
 		return err
 	}))
@@ -360,7 +314,7 @@ func TestVoidIsFinal(t *testing.T) {
 	}
 	for name, refuse := range refusals {
 		t.Run(name, func(t *testing.T) {
-			wantError(t, as(t, w, refuse), kernel.CodeConflict, map[string]string{"status": "void"})
+			enginetest.WantError(t, enginetest.As(t, w, acmeKey, refuse), kernel.CodeConflict, map[string]string{"status": "void"})
 		})
 	}
 	if got := load(t, w, inv.ID); got.Status != invoices.StatusVoid || got.Version != 1 {

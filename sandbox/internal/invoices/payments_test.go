@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
@@ -13,7 +14,7 @@ import (
 func entries(t *testing.T, body string) []invoices.TransactionInput {
 	t.Helper()
 	var out []invoices.TransactionInput
-	must(t, json.Unmarshal([]byte(body), &out))
+	enginetest.Must(t, json.Unmarshal([]byte(body), &out))
 	return out
 }
 
@@ -38,10 +39,10 @@ func internal(t *testing.T, id string) []invoices.TransactionInput {
 // paid_partially, the rest pays it, closes it and stops its reminders;
 // nothing more can then be paid, and it cannot be voided.
 func TestPaymentsReduceTheAmountDue(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	inv := create(t, w, input("ACME-2201", "2026-06-15", "2026-07-15")) // $300.00
 
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Reconcile(op, a, inv.ID,
 			external(t, "2026-06-15", "12000"))
 		return err
@@ -52,20 +53,20 @@ func TestPaymentsReduceTheAmountDue(t *testing.T) {
 			got.Status, got.CollectedCents, got.ClosedAt)
 	}
 
-	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, _, err := invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID,
 			AmountCents: ptr[int64](18001)})
 		return err
 	}), kernel.CodeInvalidRequest, map[string]string{"/amountCents": "is more than the $180.00 that remains to be paid",
 		"remaining": "$180.00"})
-	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, _, err := invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID,
 			Method: "cheque"})
 		return err
 	}), kernel.CodeInvalidRequest, nil)
 
 	var txn *ledger.Transaction
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		_, txn, err = invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
 		return err
@@ -99,7 +100,7 @@ func TestPaymentsReduceTheAmountDue(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			wantError(t, as(t, w, refuse), kernel.CodeConflict, map[string]string{"status": "paid"})
+			enginetest.WantError(t, enginetest.As(t, w, acmeKey, refuse), kernel.CodeConflict, map[string]string{"status": "paid"})
 		})
 	}
 }
@@ -107,28 +108,28 @@ func TestPaymentsReduceTheAmountDue(t *testing.T) {
 // Unreconciling a payment gives back what it paid: a paid invoice opens
 // again. An entry that matches no payment is refused.
 func TestUnreconcileReopensTheInvoice(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	inv := create(t, w, input("ACME-2202", "2026-06-15", "2026-07-15"))
 	var txn *ledger.Transaction
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		_, txn, err = invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID})
 		return err
 	}))
 	// The payment already pays this invoice: another cannot take it.
 	other := create(t, w, input("ACME-2203", "2026-06-15", "2026-07-15"))
-	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Reconcile(op, a, other.ID, internal(t, txn.ID))
 		return err
 	}), kernel.CodeConflict, map[string]string{"invoiceId": inv.ID, "field": "/0/transaction/aggregatedTransactionId"})
 
-	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Unreconcile(op, a, inv.ID,
 			external(t, "2026-06-15", ""))
 		return err
 	}), kernel.CodeInvalidRequest, map[string]string{"/0": "is not reconciled to invoice " + inv.ID})
 
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Unreconcile(op, a, inv.ID, internal(t, txn.ID))
 		return err
 	}))
@@ -139,7 +140,7 @@ func TestUnreconcileReopensTheInvoice(t *testing.T) {
 			got.Status, got.CollectedCents, got.ClosedAt, got.Transactions)
 	}
 	// Freed, the payment may pay the other invoice.
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Reconcile(op, a, other.ID, internal(t, txn.ID))
 		return err
 	}))
@@ -154,15 +155,15 @@ func TestValidateInvoiceTransactions(t *testing.T) {
 			"aggregatedTransactionId":"txn_x"}},
 		{"transactionType":"cash","transaction":{"paidAt":"2026-06-15"}},
 		{"transactionType":"internal"}]`))
-	wantError(t, err, kernel.CodeInvalidRequest, map[string]string{
+	enginetest.WantError(t, err, kernel.CodeInvalidRequest, map[string]string{
 		"/0/transaction/paidAt":                  "required: an RFC 3339 date-time or a YYYY-MM-DD date",
 		"/0/transaction/aggregatedTransactionId": "does not apply to an external transaction",
 		"/1/transactionType":                     "must be internal or external",
 		"/2/transaction":                         "required",
 	})
-	if _, ok := domainError(t, err).Details["/0/transaction/amountCents"]; !ok {
+	if _, ok := enginetest.DomainError(t, err).Details["/0/transaction/amountCents"]; !ok {
 		t.Error("an external amount of 0 cents is accepted")
 	}
-	wantError(t, invoices.ValidateTransactions(nil), kernel.CodeInvalidRequest,
+	enginetest.WantError(t, invoices.ValidateTransactions(nil), kernel.CodeInvalidRequest,
 		map[string]string{"body": "an array of at least one invoice transaction is required"})
 }

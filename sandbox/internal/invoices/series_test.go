@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 )
@@ -29,7 +30,7 @@ func weekly(start string, end *invoices.EndInput) *invoices.SeriesInput {
 func series(t *testing.T, w *kernel.World, id string) *invoices.Series {
 	t.Helper()
 	var s *invoices.Series
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		s, err = invoices.SeriesOf(op, a, id)
 		return err
@@ -46,10 +47,10 @@ func number(s *invoices.Series, n int) string {
 // A series keeps its next invoice scheduled for its next date, sends it
 // when the clock gets there, and ends after its count.
 func TestSeriesIssuesOnItsDatesAndEnds(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	var s *invoices.Series
 	var first *invoices.Invoice
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		s, first, err = invoices.CreateSeries(op, a, weekly("2026-06-15",
 			&invoices.EndInput{Type: invoices.EndAfterCount, Count: ptr(2)}))
@@ -111,14 +112,14 @@ func TestCreateSeriesRefusesDatesItCannotUse(t *testing.T) {
 			return in
 		}(), "/recurrenceRule/dayOfWeek", "required: 0 (Sunday) to 6 (Saturday)"},
 	}
-	w := demo(t)
+	w := enginetest.Demo(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+			err := enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 				_, _, err := invoices.CreateSeries(op, a, c.in)
 				return err
 			})
-			wantError(t, err, kernel.CodeInvalidRequest, map[string]string{c.field: c.detail})
+			enginetest.WantError(t, err, kernel.CodeInvalidRequest, map[string]string{c.field: c.detail})
 		})
 	}
 }
@@ -127,16 +128,16 @@ func TestCreateSeriesRefusesDatesItCannotUse(t *testing.T) {
 // voiding that invoice directly does the same. Cancelling voids the next
 // one and is final.
 func TestSeriesSkipAndCancel(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	var s *invoices.Series
 	var first *invoices.Invoice
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		s, first, err = invoices.CreateSeries(op, a, weekly("2026-06-15", &invoices.EndInput{Type: invoices.EndNever}))
 		return err
 	}))
 	var voided *invoices.Invoice
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		_, voided, err = invoices.SkipNextInvoice(op, a, s.ID)
 		return err
@@ -151,7 +152,7 @@ func TestSeriesSkipAndCancel(t *testing.T) {
 			second.IssuedAt, number(s, 2))
 	}
 
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Void(op, a, second.ID)
 		return err
 	}))
@@ -162,7 +163,7 @@ func TestSeriesSkipAndCancel(t *testing.T) {
 	}
 
 	pendingID := s.PendingInvoiceID
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.Void(op, a, pendingID)
 		if err == nil {
 			_, _, err = invoices.CancelSeries(op, a, s.ID)
@@ -184,7 +185,7 @@ func TestSeriesSkipAndCancel(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			wantError(t, as(t, w, refuse), kernel.CodeConflict, map[string]string{"status": "cancelled"})
+			enginetest.WantError(t, enginetest.As(t, w, acmeKey, refuse), kernel.CodeConflict, map[string]string{"status": "cancelled"})
 		})
 	}
 	// Nothing is issued for a cancelled series when its dates come.

@@ -22,9 +22,9 @@ func settingsInput() *invoices.SettingsInput {
 // Until a legal entity sets them, its settings are derived: its name, its
 // first admin's email and an address that stays the same.
 func TestInvoiceSettingsAreDerivedUntilSet(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	var first, again *invoices.Settings
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		var err error
 		if first, err = invoices.SettingsOf(op, "le_globex"); err != nil {
 			return err
@@ -71,7 +71,7 @@ func TestInvoiceSettingsInputValidate(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			in := settingsInput()
 			c.change(in)
-			wantError(t, in.Validate(), kernel.CodeInvalidRequest, map[string]string{c.field: c.detail})
+			enginetest.WantError(t, in.Validate(), kernel.CodeInvalidRequest, map[string]string{c.field: c.detail})
 		})
 	}
 	if err := settingsInput().Validate(); err != nil {
@@ -82,8 +82,8 @@ func TestInvoiceSettingsInputValidate(t *testing.T) {
 // New settings replace the old ones whole; their default memo goes on the
 // next invoice that gives none, and their name on its email.
 func TestReplacedSettingsReachTheNextInvoice(t *testing.T) {
-	w := demo(t)
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	w := enginetest.Demo(t)
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.ReplaceSettings(op, a, settingsInput())
 		return err
 	}))
@@ -101,7 +101,7 @@ func TestReplacedSettingsReachTheNextInvoice(t *testing.T) {
 		t.Errorf("emails %+v, want one from the new company name", m)
 	}
 	var s *invoices.Settings
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		var err error
 		s, err = invoices.SettingsOf(op, "le_acme")
 		return err
@@ -138,20 +138,20 @@ func TestInvoiceLogo(t *testing.T) {
 				}
 				return
 			}
-			wantError(t, err, c.code, nil)
+			enginetest.WantError(t, err, c.code, nil)
 		})
 	}
 
-	w := demo(t)
+	w := enginetest.Demo(t)
 	inv := create(t, w, input("ACME-2303", "2026-06-15", "2026-07-15"))
 	var logo *invoices.Document
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		logo, err = invoices.UploadLogo(op, a, png, "logo.png", "image/png")
 		return err
 	}))
 	var s *invoices.Settings
-	must(t, w.View(func(op *kernel.Op) error {
+	enginetest.Must(t, w.View(func(op *kernel.Op) error {
 		var err error
 		s, err = invoices.SettingsOf(op, "le_acme")
 		return err
@@ -163,7 +163,7 @@ func TestInvoiceLogo(t *testing.T) {
 	// Only an invoice logo of the legal entity may be named as its logo.
 	in := settingsInput()
 	in.LogoDocumentID = &inv.DocumentID
-	wantError(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := invoices.ReplaceSettings(op, a, in)
 		return err
 	}), kernel.CodeInvalidRequest, map[string]string{"/logoDocumentId": "document " + inv.DocumentID +
@@ -173,23 +173,23 @@ func TestInvoiceLogo(t *testing.T) {
 		_, err := invoices.ReplaceSettings(op, enginetest.ActorInOp(t, op, "sk_sandbox_globex"), in)
 		return err
 	})
-	wantError(t, err, kernel.CodeNotFound, map[string]string{"field": "/logoDocumentId", "id": logo.ID})
+	enginetest.WantError(t, err, kernel.CodeNotFound, map[string]string{"field": "/logoDocumentId", "id": logo.ID})
 }
 
 // An invoice's document is rendered from its current state, escaping what
 // the customer typed.
 func TestInvoiceDocumentShowsTheCurrentInvoice(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	in := input("ACME-2304", "2026-06-15", "2026-07-15")
 	in.Details.LineItemsAndTotals.LineItems[0].Name = "<script>alert(1)</script>"
 	inv := create(t, w, in)
-	must(t, as(t, w, func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, acmeKey, func(op *kernel.Op, a *kernel.Actor) error {
 		_, _, err := invoices.SimulatePayment(op, &invoices.SimulatedPayment{InvoiceID: inv.ID,
 			AmountCents: ptr[int64](5000)})
 		return err
 	}))
 	doc, body, err := invoices.DocumentContent(w, inv.DocumentID)
-	must(t, err)
+	enginetest.Must(t, err)
 	html := string(body)
 	if doc.ContentType != "text/html; charset=utf-8" || doc.Filename != "invoice-ACME-2304.html" {
 		t.Errorf("document %s %q", doc.ContentType, doc.Filename)

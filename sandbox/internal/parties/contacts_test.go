@@ -9,44 +9,6 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
 
-// demo is a fresh demo world.
-func demo(t *testing.T) *kernel.World {
-	t.Helper()
-	return enginetest.MustWorld(t, enginetest.MustScenario(t, "demo"))
-}
-
-// as runs fn in one write of w as the key's holder and returns its error.
-func as(t *testing.T, w *kernel.World, key string, fn func(op *kernel.Op, a *kernel.Actor) error) error {
-	t.Helper()
-	return w.Update(func(op *kernel.Op) error { return fn(op, enginetest.ActorInOp(t, op, key)) })
-}
-
-// must fails the test on err.
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// wantError fails unless err is a domain error with code whose details
-// hold every key and value of details.
-func wantError(t *testing.T, err error, code kernel.Code, details map[string]string) {
-	t.Helper()
-	e, ok := kernel.AsError(err)
-	if !ok {
-		t.Fatalf("got %v, want a domain error %s", err, code)
-	}
-	if e.Code != code {
-		t.Fatalf("code %s (%s), want %s", e.Code, e.Message, code)
-	}
-	for k, v := range details {
-		if got, ok := e.Details[k]; !ok || got != v {
-			t.Errorf("details[%q] = %q (present %v), want %q; all details %v", k, got, ok, v, e.Details)
-		}
-	}
-}
-
 func ptr[T any](v T) *T { return &v }
 
 // contact is a valid contact body.
@@ -83,7 +45,7 @@ func TestContactInputValidate(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			in := contact()
 			c.change(in)
-			wantError(t, in.Validate(c.replace), kernel.CodeInvalidRequest, map[string]string{c.field: c.detail})
+			enginetest.WantError(t, in.Validate(c.replace), kernel.CodeInvalidRequest, map[string]string{c.field: c.detail})
 		})
 	}
 	// A new contact may leave out its email and address.
@@ -97,9 +59,9 @@ func TestContactInputValidate(t *testing.T) {
 // A contact belongs to its legal entity: replacing sets all five fields,
 // and another legal entity neither finds nor lists it.
 func TestContactsStayWithTheirLegalEntity(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	var c *parties.Contact
-	must(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		c, err = parties.CreateContact(op, a, contact())
 		return err
@@ -109,7 +71,7 @@ func TestContactsStayWithTheirLegalEntity(t *testing.T) {
 	}
 	in := contact()
 	in.Name, in.RecipientType, in.RecipientEmail = "Zephyr", "contact", ptr("billing@zephyr.test")
-	must(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		got, err := parties.ReplaceContact(op, a, c.ID, in)
 		if err == nil && (got.Name != "Zephyr" || got.RecipientType != "contact" ||
 			got.RecipientEmail != "billing@zephyr.test" || got.ID != c.ID || !got.CreatedAt.Equal(c.CreatedAt)) {
@@ -118,18 +80,18 @@ func TestContactsStayWithTheirLegalEntity(t *testing.T) {
 		return err
 	}))
 
-	wantError(t, as(t, w, "sk_sandbox_globex", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, "sk_sandbox_globex", func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := parties.ReplaceContact(op, a, c.ID, contact())
 		return err
 	}), kernel.CodeNotFound, nil)
-	must(t, as(t, w, "sk_sandbox_globex", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, "sk_sandbox_globex", func(op *kernel.Op, a *kernel.Actor) error {
 		page, err := parties.ListContacts(op, a, parties.ContactFilter{Name: "zephyr"}, kernel.PageRequest{})
 		if err == nil && len(page.Items) != 0 {
 			t.Errorf("Globex lists Acme's contact: %+v", page.Items)
 		}
 		return err
 	}))
-	must(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		page, err := parties.ListContacts(op, a, parties.ContactFilter{Name: "ZEPH"}, kernel.PageRequest{})
 		if err == nil && (len(page.Items) != 1 || page.Items[0].ID != c.ID) {
 			t.Errorf("a search for ZEPH lists %+v, want %s alone", page.Items, c.ID)
@@ -183,10 +145,10 @@ func TestDestinationPatchValidate(t *testing.T) {
 // A destination takes only the fields of its own type; a crypto address,
 // or another legal entity's destination, is not found.
 func TestUpdateDestination(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	update := func(key, id string, p *parties.DestinationPatch) (*parties.Destination, error) {
 		var d *parties.Destination
-		err := as(t, w, key, func(op *kernel.Op, a *kernel.Actor) error {
+		err := enginetest.As(t, w, key, func(op *kernel.Op, a *kernel.Actor) error {
 			var err error
 			d, err = parties.UpdateDestination(op, a, id, p)
 			return err
@@ -195,19 +157,19 @@ func TestUpdateDestination(t *testing.T) {
 	}
 	_, err := update("sk_sandbox_acme", "le_c_dest_northwindach",
 		&parties.DestinationPatch{IBAN: ptr("GB82WEST12345698765432"), SWIFT: ptr("COBADEFF")})
-	wantError(t, err, kernel.CodeInvalidRequest, map[string]string{
+	enginetest.WantError(t, err, kernel.CodeInvalidRequest, map[string]string{
 		"/iban": "does not apply to a bank_account destination", "/swift": "does not apply to a bank_account destination"})
 	_, err = update("sk_sandbox_acme", "le_c_dest_bluefiniban", &parties.DestinationPatch{RoutingNumber: ptr("021000021")})
-	wantError(t, err, kernel.CodeInvalidRequest, map[string]string{
+	enginetest.WantError(t, err, kernel.CodeInvalidRequest, map[string]string{
 		"/routingNumber": "does not apply to a international_wire destination"})
 	_, err = update("sk_sandbox_acme", "le_c_dest_danacrypto", &parties.DestinationPatch{Name: ptr("Wallet")})
-	wantError(t, err, kernel.CodeNotFound, nil)
+	enginetest.WantError(t, err, kernel.CodeNotFound, nil)
 	_, err = update("sk_sandbox_globex", "le_c_dest_northwindach", &parties.DestinationPatch{Name: ptr("Mine")})
-	wantError(t, err, kernel.CodeNotFound, nil)
+	enginetest.WantError(t, err, kernel.CodeNotFound, nil)
 
 	d, err := update("sk_sandbox_acme", "le_c_dest_northwindach", &parties.DestinationPatch{Name: ptr("Main"),
 		AccountType: ptr("savings")})
-	must(t, err)
+	enginetest.Must(t, err)
 	if d.Name != "Main" || d.AccountType != "savings" || d.AccountNumber != "000123456789" ||
 		d.RoutingNumber != "021000021" {
 		t.Errorf("updated %+v: want the new name and type, the numbers kept", d)
@@ -238,15 +200,15 @@ func TestEligibleRails(t *testing.T) {
 // The destination list shows bank destinations only: a contact's crypto
 // address is kept but not listed.
 func TestListDestinationsLeavesOutCryptoAddresses(t *testing.T) {
-	w := demo(t)
-	must(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+	w := enginetest.Demo(t)
+	enginetest.Must(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		page, err := parties.ListDestinations(op, a, "le_c_danaconsulting", kernel.PageRequest{})
 		if err == nil && (len(page.Items) != 1 || page.Items[0].ID != "le_c_dest_danaach") {
 			t.Errorf("Dana's destinations: %+v, want le_c_dest_danaach alone", page.Items)
 		}
 		return err
 	}))
-	wantError(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := parties.ListDestinations(op, a, "le_c_tankerfuel", kernel.PageRequest{})
 		return err
 	}), kernel.CodeNotFound, map[string]string{"field": "filter:contactId", "id": "le_c_tankerfuel"})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/enginetest"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 )
@@ -27,14 +28,14 @@ func TestCustomerInputValidate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			wantError(t, c.in.Validate(), kernel.CodeInvalidRequest, map[string]string{c.field: c.detail})
+			enginetest.WantError(t, c.in.Validate(), kernel.CodeInvalidRequest, map[string]string{c.field: c.detail})
 		})
 	}
-	wantError(t, (&parties.CustomerPatch{Status: ptr("deleted")}).Validate(), kernel.CodeInvalidRequest,
+	enginetest.WantError(t, (&parties.CustomerPatch{Status: ptr("deleted")}).Validate(), kernel.CodeInvalidRequest,
 		map[string]string{"/status": "must be active or archived"})
-	wantError(t, (&parties.CustomerPatch{Phone: json.RawMessage(`5550100`)}).Validate(), kernel.CodeInvalidRequest,
+	enginetest.WantError(t, (&parties.CustomerPatch{Phone: json.RawMessage(`5550100`)}).Validate(), kernel.CodeInvalidRequest,
 		map[string]string{"/phone": "must be a string or null"})
-	wantError(t, (&parties.CustomerPatch{Address: json.RawMessage(`{"addressLine":"1 Way"}`)}).Validate(),
+	enginetest.WantError(t, (&parties.CustomerPatch{Address: json.RawMessage(`{"addressLine":"1 Way"}`)}).Validate(),
 		kernel.CodeInvalidRequest, map[string]string{"/address/addressCity": "required"})
 }
 
@@ -42,9 +43,9 @@ func TestCustomerInputValidate(t *testing.T) {
 // removes an optional field, and archiving is a status the list filters
 // on.
 func TestCustomerLifecycle(t *testing.T) {
-	w := demo(t)
+	w := enginetest.Demo(t)
 	var c *parties.Customer
-	must(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		var err error
 		c, err = parties.CreateCustomer(op, a, &parties.CustomerInput{Name: "Initrode", Email: "ap@initrode.test",
 			Phone: ptr("+1 415 555 0199"), CustomMetadata: json.RawMessage(`{"crmId":"CRM-1"}`)})
@@ -54,7 +55,7 @@ func TestCustomerLifecycle(t *testing.T) {
 		string(c.CustomMetadata) != `{"crmId":"CRM-1"}` {
 		t.Errorf("created %+v", c)
 	}
-	must(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.Must(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		got, err := parties.UpdateCustomer(op, a, c.ID, &parties.CustomerPatch{Phone: json.RawMessage(`null`),
 			Status: ptr(parties.CustomerArchived)})
 		if err == nil && (got.Phone != "" || got.Status != parties.CustomerArchived || got.Name != "Initrode" ||
@@ -67,7 +68,7 @@ func TestCustomerLifecycle(t *testing.T) {
 	list := func(f parties.CustomerFilter) []string {
 		t.Helper()
 		var ids []string
-		must(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+		enginetest.Must(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 			page, err := parties.ListCustomers(op, a, f, kernel.PageRequest{})
 			for _, c := range page.Items {
 				ids = append(ids, c.ID)
@@ -83,11 +84,11 @@ func TestCustomerLifecycle(t *testing.T) {
 	if got := list(parties.CustomerFilter{Name: "INI"}); len(got) != 2 || got[0] != "le_cust_initech" {
 		t.Errorf("customers named like INI: %v, want Initech and Initrode", got)
 	}
-	wantError(t, as(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, "sk_sandbox_acme", func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := parties.ListCustomers(op, a, parties.CustomerFilter{Status: "deleted"}, kernel.PageRequest{})
 		return err
 	}), kernel.CodeInvalidRequest, map[string]string{"filter:status": "must be active or archived"})
-	wantError(t, as(t, w, "sk_sandbox_globex", func(op *kernel.Op, a *kernel.Actor) error {
+	enginetest.WantError(t, enginetest.As(t, w, "sk_sandbox_globex", func(op *kernel.Op, a *kernel.Actor) error {
 		_, err := parties.UpdateCustomer(op, a, c.ID, &parties.CustomerPatch{Name: ptr("Mine")})
 		return err
 	}), kernel.CodeNotFound, nil)
