@@ -175,10 +175,12 @@ func TestAWrongAnswerLeavesTheRequestPending(t *testing.T) {
 	b := bank()
 	b.AccountNumber = "12ab"
 	err := w.Update(func(op *kernel.Op) error {
-		_, err := inforequests.SubmitInformation(op, ir.ID, &inforequests.Submission{BankAccount: b, Address: address()})
+		_, err := inforequests.SubmitInformation(op, ir.ID, &inforequests.Submission{BankAccount: b,
+			Address: address()})
 		return err
 	})
-	enginetest.WantError(t, err, kernel.CodeInvalidRequest, map[string]string{"bankAccount.accountNumber": "must be 4 to 17 digits"})
+	enginetest.WantError(t, err, kernel.CodeInvalidRequest,
+		map[string]string{"bankAccount.accountNumber": "must be 4 to 17 digits"})
 	if got := stored(t, w, ir.ID); got.Status != inforequests.StatusPending || got.FirstSubmittedAt != nil {
 		t.Errorf("after a refused answer the request is %s, first submitted %v", got.Status, got.FirstSubmittedAt)
 	}

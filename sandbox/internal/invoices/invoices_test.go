@@ -314,7 +314,8 @@ func TestVoidIsFinal(t *testing.T) {
 	}
 	for name, refuse := range refusals {
 		t.Run(name, func(t *testing.T) {
-			enginetest.WantError(t, enginetest.As(t, w, acmeKey, refuse), kernel.CodeConflict, map[string]string{"status": "void"})
+			enginetest.WantError(t, enginetest.As(t, w, acmeKey, refuse), kernel.CodeConflict,
+				map[string]string{"status": "void"})
 		})
 	}
 	if got := load(t, w, inv.ID); got.Status != invoices.StatusVoid || got.Version != 1 {

@@ -100,7 +100,8 @@ func TestPaymentsReduceTheAmountDue(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			enginetest.WantError(t, enginetest.As(t, w, acmeKey, refuse), kernel.CodeConflict, map[string]string{"status": "paid"})
+			enginetest.WantError(t, enginetest.As(t, w, acmeKey, refuse), kernel.CodeConflict,
+				map[string]string{"status": "paid"})
 		})
 	}
 }

@@ -185,7 +185,8 @@ func TestSeriesSkipAndCancel(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			enginetest.WantError(t, enginetest.As(t, w, acmeKey, refuse), kernel.CodeConflict, map[string]string{"status": "cancelled"})
+			enginetest.WantError(t, enginetest.As(t, w, acmeKey, refuse), kernel.CodeConflict,
+				map[string]string{"status": "cancelled"})
 		})
 	}
 	// Nothing is issued for a cancelled series when its dates come.

@@ -33,7 +33,8 @@ func TestCustomerInputValidate(t *testing.T) {
 	}
 	enginetest.WantError(t, (&parties.CustomerPatch{Status: ptr("deleted")}).Validate(), kernel.CodeInvalidRequest,
 		map[string]string{"/status": "must be active or archived"})
-	enginetest.WantError(t, (&parties.CustomerPatch{Phone: json.RawMessage(`5550100`)}).Validate(), kernel.CodeInvalidRequest,
+	enginetest.WantError(t, (&parties.CustomerPatch{Phone: json.RawMessage(`5550100`)}).Validate(),
+		kernel.CodeInvalidRequest,
 		map[string]string{"/phone": "must be a string or null"})
 	enginetest.WantError(t, (&parties.CustomerPatch{Address: json.RawMessage(`{"addressLine":"1 Way"}`)}).Validate(),
 		kernel.CodeInvalidRequest, map[string]string{"/address/addressCity": "required"})
