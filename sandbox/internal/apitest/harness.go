@@ -100,7 +100,22 @@ func New(t *testing.T, o Options) *Env {
 	if o.Scenario == "" {
 		o.Scenario = "demo"
 	}
-	sc, err := scenario.Load(o.Scenario)
+	lib, err := scenario.OpenLibrary(o.ScenariosDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	cfg := WithAll(server.Config{AdminToken: o.AdminToken, Scenarios: lib, AllowedHosts: o.AllowedHosts,
+		AllowedOrigins: o.AllowedOrigins})
+	return serve(t, o.Scenario, kernel.WorldSpec{}, o.MemoryBudget, cfg)
+}
+
+// serve serves a world of the named scenario, made from spec, with cfg and
+// its request log kept, until the test ends. budget replaces the engine's
+// memory budget (0: the default; negative: none).
+func serve(t *testing.T, name string, spec kernel.WorldSpec, budget int64, cfg server.Config) *Env {
+	t.Helper()
+	sc, err := scenario.Load(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,21 +123,18 @@ func New(t *testing.T, o Options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.MemoryBudget != 0 {
-		eng.SetMemoryBudget(max(o.MemoryBudget, 0))
+	if budget != 0 {
+		eng.SetMemoryBudget(max(budget, 0))
 	}
-	if _, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc}); err != nil {
-		t.Fatal(err)
-	}
-	lib, err := scenario.OpenLibrary(o.ScenariosDir)
-	if err != nil {
+	spec.Scenario = sc
+	if _, err := eng.CreateWorld(spec); err != nil {
+		eng.Close()
 		t.Fatal(err)
 	}
 	rec := &RouteRecorder{}
-	h := server.Handler(eng, WithAll(server.Config{Log: zerolog.New(rec), AdminToken: o.AdminToken, Scenarios: lib,
-		AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins}))
-	srv := httptest.NewServer(h)
-	t.Cleanup(func() { srv.Close(); eng.Close(); lib.Close() })
+	cfg.Log = zerolog.New(rec)
+	srv := httptest.NewServer(server.Handler(eng, cfg))
+	t.Cleanup(func() { srv.Close(); eng.Close() })
 	return &Env{T: t, Engine: eng, Server: srv, Log: rec}
 }
 

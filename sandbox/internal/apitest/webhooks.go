@@ -13,10 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/engine"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
-	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/webhooks"
 )
@@ -37,22 +34,7 @@ func NewHookEnvAt(t *testing.T, o webhooks.Options, clockStart *time.Time) *Env 
 // NewConfiguredEnv is the demo sandbox served with cfg, its log kept.
 func NewConfiguredEnv(t *testing.T, cfg server.Config, clockStart *time.Time) *Env {
 	t.Helper()
-	sc, err := scenario.Load("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := engine.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := eng.CreateWorld(kernel.WorldSpec{Scenario: sc, ClockStart: clockStart}); err != nil {
-		t.Fatal(err)
-	}
-	rec := &RouteRecorder{}
-	cfg.Log = zerolog.New(rec)
-	srv := httptest.NewServer(server.Handler(eng, cfg))
-	t.Cleanup(func() { srv.Close(); eng.Close() })
-	return &Env{T: t, Engine: eng, Server: srv, Log: rec}
+	return serve(t, "demo", kernel.WorldSpec{ClockStart: clockStart}, 0, cfg)
 }
 
 // Delivered is one request a receiver accepted, signature checked.
