@@ -29,7 +29,8 @@ type Options struct {
 	MaxWait time.Duration
 	// UserAgent names the caller (default "slash-sandbox-drift").
 	UserAgent string
-	// Client sends the requests (default one with a 30-second timeout).
+	// Client sends the requests (default one with a 30-second timeout that
+	// follows no redirect).
 	Client *http.Client
 }
 
@@ -123,7 +124,10 @@ func withDefaults(o Options) Options {
 		o.UserAgent = "slash-sandbox-drift"
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{Timeout: 30 * time.Second}
+		// A redirect is answered as it is, never followed: following it
+		// would send the key to wherever it points.
+		o.Client = &http.Client{Timeout: 30 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
 	return o
 }

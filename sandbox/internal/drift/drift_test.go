@@ -39,6 +39,8 @@ type fake struct {
 	got      []string
 	limited  int
 	retryFor string
+	// redirect, when set, answers GET /thing with a redirect there.
+	redirect string
 }
 
 func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -57,6 +59,8 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"message": "bad key"}`)
 	case path == "/legal-entity":
 		fmt.Fprint(w, `{"items": [{"id": "le_one"}, {"id": "le_two"}]}`)
+	case path == "/thing" && f.redirect != "":
+		http.Redirect(w, r, f.redirect, http.StatusFound)
 	case path == "/thing" && r.URL.Query().Get("filter:status") != "":
 		w.WriteHeader(http.StatusBadRequest)
 		fmt.Fprint(w, `{"message": "bad filter"}`)
@@ -130,6 +134,33 @@ func TestRunHonoursRetryAfter(t *testing.T) {
 	if _, err := runFake(t, &fake{limited: 1, retryFor: "120"}, Options{MaxWait: time.Second}); err == nil ||
 		!strings.Contains(err.Error(), "Retry-After asks for 2m0s") {
 		t.Errorf("a Retry-After longer than --max-wait: %v", err)
+	}
+}
+
+func TestRunStillLimited(t *testing.T) {
+	_, err := runFake(t, &fake{limited: 100, retryFor: "0"}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "still answering 429 after 4 tries") {
+		t.Errorf("a service that keeps answering 429: %v", err)
+	}
+}
+
+// TestRunFollowsNoRedirect: a redirect elsewhere would take the key with
+// it; it is answered as a status instead.
+func TestRunFollowsNoRedirect(t *testing.T) {
+	elsewhere := &fake{}
+	other := httptest.NewServer(elsewhere)
+	defer other.Close()
+	rep, err := runFake(t, &fake{redirect: other.URL + "/thing"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(elsewhere.got) != 0 {
+		t.Errorf("the redirect was followed: %q", elsewhere.got)
+	}
+	want := Difference{Operation: "thing.list", Probe: ProbeRead, Request: "GET /thing", Kind: KindStatus,
+		Production: "302", Sandbox: "200", Count: 1}
+	if !slices.Contains(rep.Differences, want) {
+		t.Errorf("differences %+v, want %+v among them", rep.Differences, want)
 	}
 }
 

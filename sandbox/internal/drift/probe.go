@@ -18,10 +18,17 @@ const maxBody = 16 << 20
 // errBudget: the run has sent as many requests as it may.
 var errBudget = errors.New("the request budget is spent")
 
-// rateLimited: production asked to wait longer than the run may.
-type rateLimited struct{ wait time.Duration }
+// rateLimited: production asked to wait longer than the run may, or kept
+// answering 429 (tries > 0).
+type rateLimited struct {
+	wait  time.Duration
+	tries int
+}
 
 func (e rateLimited) Error() string {
+	if e.tries > 0 {
+		return fmt.Sprintf("rate limited: still answering 429 after %d tries", e.tries)
+	}
 	return fmt.Sprintf("rate limited: Retry-After asks for %s, longer than the wait allowed", e.wait)
 }
 
@@ -53,35 +60,40 @@ const attempts = 4
 // get sends GET path (path and query, already escaped); withEntity adds the
 // x-legal-entity header when the run has one.
 func (r *requester) get(ctx context.Context, path string, withEntity bool) (*answer, error) {
-	var lastErr error
+	var netErr error
 	for try := range attempts {
 		if r.sent >= r.maxRequests {
 			return nil, errBudget
+		}
+		if try > 0 && netErr != nil {
+			if err := sleep(ctx, time.Duration(1<<try)*100*time.Millisecond); err != nil {
+				return nil, err
+			}
 		}
 		a, err := r.once(ctx, path, withEntity)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			lastErr = err
-			if err := sleep(ctx, time.Duration(1<<try)*200*time.Millisecond); err != nil {
-				return nil, err
-			}
+			netErr = err
 			continue
 		}
+		netErr = nil
 		if a.status != http.StatusTooManyRequests {
 			return &a.answer, nil
 		}
 		wait := retryAfter(a.header)
 		if wait > r.maxWait {
-			return nil, rateLimited{wait}
+			return nil, rateLimited{wait: wait}
 		}
-		lastErr = rateLimited{wait}
 		if err := sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
-	return nil, lastErr
+	if netErr != nil {
+		return nil, netErr
+	}
+	return nil, rateLimited{tries: attempts}
 }
 
 // sentAnswer is an answer with the headers the retries read.

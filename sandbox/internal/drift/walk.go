@@ -116,10 +116,11 @@ func suffix(tpl string) string { return tpl[strings.LastIndex(tpl, "}")+1:] }
 
 // read checks the answer to a read: a 2XX against the operation's success
 // schema (and its ids kept for the operations that follow), an error
-// against its error envelope.
+// against its error envelope; any other status (a redirect, a 2XX the
+// operation does not declare) is a difference of status.
 func (r *run) read(op operation, path string, a *answer) {
 	schema, declared := op.response(a.status)
-	if !declared {
+	if !declared || a.status < 200 || a.status/100 == 3 {
 		r.add(op.id, ProbeRead, path, finding{"", KindStatus, fmt.Sprint(a.status), op.successStatus()})
 		return
 	}
