@@ -26,7 +26,8 @@ type Program struct {
 
 // Run runs a command and returns the process exit code: 0 when it did its
 // work, 1 when it failed, 2 for a command line it cannot take (an unknown
-// command or flag, a missing or bad argument).
+// command or flag, a missing or bad argument) or a command that could not
+// run at all (notRun).
 func (p *Program) Run(ctx context.Context, args []string) int {
 	root, started := p.root()
 	// cobra reads os.Args when given no arguments at all.
@@ -41,6 +42,11 @@ func (p *Program) Run(ctx context.Context, args []string) int {
 	}
 	if errors.Is(err, errReported) {
 		return 1
+	}
+	var cannot notRun
+	if errors.As(err, &cannot) {
+		fmt.Fprintf(p.Stderr, "%s: %v\n", cmd.CommandPath(), err)
+		return 2
 	}
 	var usage usageError
 	if !*started || errors.As(err, &usage) {
@@ -98,7 +104,7 @@ With no command it serves (as "slash-sandbox serve", with the same flags).`,
 		&cobra.Group{ID: groupControl, Title: "Commands for a running sandbox (--server, --world, --admin-token, --json):"},
 	)
 	for _, c := range []*cobra.Command{p.serveCommand(o, cl), p.validateCommand(), p.scenariosCommand(),
-		p.schemaCommand()} {
+		p.schemaCommand(), cl.driftCommand()} {
 		c.GroupID = groupLocal
 		root.AddCommand(c)
 	}

@@ -50,6 +50,7 @@ var layers = [][]string{
 		"sandbox/internal/web",
 		"sandbox/internal/openapi",
 		"sandbox/internal/openapi/validate",
+		"sandbox/internal/drift",
 	},
 	{
 		"sandbox/internal/api",
