@@ -174,8 +174,13 @@ type SentWebhook struct {
 
 // Health is the sandbox's readiness.
 type Health struct {
-	Status     string `json:"status"`
-	Version    string `json:"version"`
+	Status  string `json:"status"`
+	Version string `json:"version"`
+	// VaultURL is the base URL of the card vault, e.g.
+	// http://127.0.0.1:8080/vault: the only address whose
+	// GET /card/{cardId}?include_pan=true&include_cvv=true reveals a
+	// card's PAN and CVV, as https://vault.joinslash.com in production.
+	VaultURL   string `json:"vaultUrl"`
 	World      string `json:"world"`
 	Scenario   string `json:"scenario"`
 	Seed       int64  `json:"seed"`

@@ -98,6 +98,11 @@ type DeliveryFilter = client.DeliveryFilter
 type Sandbox struct {
 	// URL is the base address, e.g. http://127.0.0.1:41234.
 	URL string
+	// VaultURL is the card vault's base URL, URL followed by /vault: the
+	// sandbox's https://vault.joinslash.com, the only address whose
+	// GET /card/{cardId}?include_pan=true&include_cvv=true reveals the PAN
+	// and CVV (URL answers the card without them).
+	VaultURL string
 	// Keys are the world's API keys.
 	Keys []client.Key
 	// Control drives the control API: clock, reset, worlds, snapshots.
@@ -164,7 +169,8 @@ func New(o Options) (*Sandbox, error) {
 		hs.Close()
 		srv.Engine.Close()
 	})
-	sb := &Sandbox{URL: hs.URL, Control: client.New(hs.URL), Handler: srv.Handler, t: noTest{}, close: stop}
+	sb := &Sandbox{URL: hs.URL, VaultURL: hs.URL + server.VaultPath, Control: client.New(hs.URL), Handler: srv.Handler,
+		t: noTest{}, close: stop}
 	sb.Control.AdminToken = o.AdminToken
 	if sb.Keys, err = sb.Control.Keys(context.Background()); err != nil {
 		sb.Close()

@@ -136,6 +136,12 @@ class World {
     this.clock = w.clock;
     /** The public API's base URL: give it, with a key, to an official SDK. */
     this.baseURL = sandbox.url;
+    /**
+     * The card vault's base URL, the sandbox's https://vault.joinslash.com:
+     * the only one whose GET /card/{cardId}?include_pan=true&include_cvv=true
+     * reveals the PAN and CVV. Give it to a second SDK client.
+     */
+    this.vaultURL = sandbox.url + '/vault';
   }
 
   /**

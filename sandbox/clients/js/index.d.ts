@@ -166,6 +166,8 @@ export class World {
   readonly clock: Clock;
   /** The public API's base URL: give it, with a key, to an official SDK. */
   readonly baseURL: string;
+  /** The card vault's base URL (the sandbox's https://vault.joinslash.com): only there does GET /card/{cardId} reveal the PAN and CVV. */
+  readonly vaultURL: string;
   /** The world's key for a scenario key name; an unknown name throws, listing the keys. */
   key(name: string): string;
   control<T = any>(method: string, path: string, body?: unknown): Promise<T>;

@@ -132,6 +132,10 @@ class World:
         self.clock = w["clock"]
         # The public API's base URL: an official SDK's base_url.
         self.base_url = sandbox.url
+        # The card vault's base URL, the sandbox's https://vault.joinslash.com:
+        # only there does GET /card/{cardId}?include_pan=true reveal the PAN
+        # (and include_cvv=true the CVV). Give it to a second SDK client.
+        self.vault_url = sandbox.url + "/vault"
 
     def key(self, name):
         """The world's key for a scenario key name (or a key of the world);

@@ -97,7 +97,8 @@ func (a *API) deferWrite(r *http.Request, c *call, body []byte) (any, error) {
 // real service's home?modal=/deferred-action/{id}, here the dashboard at
 // the address the caller used, opened on the caller's world.
 func approvalURL(r *http.Request, world, id string) string {
-	return baseURL(r) + "/_sandbox/ui?world=" + url.QueryEscape(world) + "&modal=/deferred-action/" + url.PathEscape(id)
+	return web.BaseURL(r) + "/_sandbox/ui?world=" + url.QueryEscape(world) + "&modal=/deferred-action/" +
+		url.PathEscape(id)
 }
 
 // display describes a deferred write the way the published example does

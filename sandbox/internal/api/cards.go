@@ -18,6 +18,7 @@ func (a *API) routesCards(r *mux.Router, docs *openapi.Registry) {
 	web.Route(r, web.Gen1, http.MethodGet, "/card", "card.list", a.listCards)
 	web.Route(r, web.Gen1, http.MethodPost, "/card", "card.create", a.createCard)
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}", "card.get", a.getCard)
+	web.Route(r, web.Gen1, http.MethodGet, web.VaultPath+"/card/{cardId}", "card.vault_get", a.getVaultCard)
 	web.Route(r, web.Gen1, http.MethodPatch, "/card/{cardId}", "card.update", a.updateCard)
 	web.Route(r, web.Gen1, http.MethodGet, "/card/{cardId}/utilization", "card.utilization", a.cardUtilization)
 	web.Route(r, web.Gen1, http.MethodPut, "/card/{cardId}/spending-constraint", "card.spending_constraint.replace",
@@ -65,6 +66,14 @@ func describeCards(docs *openapi.Registry) {
 				"userData": openapi.Ref("UserData"), "cardGroupId": stringType, "cardProductId": stringType}, "type", "name")}),
 	)
 	docs.Describe("card.get", openapi.Op{Summary: "Get a card", Response: card{},
+		Description: "include_pan and include_cvv are accepted and ignored here, as on the real service's main host:" +
+			" the PAN and CVV are revealed only at the vault address, GET " + web.VaultPath + "/card/{cardId}.",
+		Query: []openapi.Param{{Name: "include_pan", Schema: flag}, {Name: "include_cvv", Schema: flag}}})
+	docs.Describe("card.vault_get", openapi.Op{Summary: "Get a card, its PAN and CVV revealed (the vault)",
+		Response: card{},
+		Description: "The vault address, which stands for https://vault.joinslash.com: the card as GET /card/{cardId}" +
+			" answers it, with pan when include_pan=true and cvv when include_cvv=true. An SDK reaches it with the" +
+			" sandbox's address followed by " + web.VaultPath + " as its base URL.",
 		Query: []openapi.Param{{Name: "include_pan", Schema: flag}, {Name: "include_cvv", Schema: flag}}})
 	docs.Describe("card.update", openapi.Op{Summary: "Update a card", Response: card{},
 		Description: "Absent properties stay as they are; cardGroupId, spendingConstraint and userData set to null are" +
@@ -206,7 +215,16 @@ func flagParam(r *http.Request, name string) (bool, error) {
 	return false, kernel.InvalidField(name, `must be "true" or "false"`)
 }
 
-func (a *API) getCard(r *http.Request) (any, error) {
+// getCard answers a card at the main address: the flags are checked but
+// reveal nothing, as the real service reveals the PAN and CVV only at its
+// vault host.
+func (a *API) getCard(r *http.Request) (any, error) { return a.readCard(r, false) }
+
+// getVaultCard answers a card at the vault address, where include_pan and
+// include_cvv reveal the PAN and CVV.
+func (a *API) getVaultCard(r *http.Request) (any, error) { return a.readCard(r, true) }
+
+func (a *API) readCard(r *http.Request, vault bool) (any, error) {
 	c, err := a.auth(r, authOpts{gen: web.Gen1})
 	if err != nil {
 		return nil, err
@@ -217,6 +235,9 @@ func (a *API) getCard(r *http.Request) (any, error) {
 	}
 	if s.cvv, err = flagParam(r, "include_cvv"); err != nil {
 		return nil, err
+	}
+	if !vault {
+		s = cardSecrets{}
 	}
 	var out card
 	err = c.view(func(op *kernel.Op) error {

@@ -53,6 +53,8 @@ var goldenReads = []goldenRead{
 		},
 	},
 	{route: "card.get", r: apitest.Req{Path: "/card/card_acmeaws", Key: apitest.AcmeKey}},
+	{route: "card.vault_get", r: apitest.Req{Path: "/vault/card/card_acmeaws?include_pan=true&include_cvv=true",
+		Key: apitest.AcmeKey}},
 	{route: "card.list", r: apitest.Req{Path: "/card", Key: apitest.AcmeKey}},
 	{route: "card.modifier.list", r: apitest.Req{Path: "/card/card_acmesubscriptions/modifier", Key: apitest.AcmeKey}},
 	{route: "card.utilization", r: apitest.Req{Path: "/card/card_acmeoffice/utilization", Key: apitest.AcmeKey}},

@@ -92,17 +92,8 @@ func describeOAuth(docs *openapi.Registry) {
 		openapi.Op{Summary: "The token's user", Security: openapi.BearerOnly, Read: true, Response: userInfo{}})
 }
 
-// baseURL is how the caller reached the sandbox.
-func baseURL(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
-
 func (a *API) openIDConfiguration(r *http.Request) (any, error) {
-	base := baseURL(r)
+	base := web.BaseURL(r)
 	return openIDConfig{
 		Issuer:                            base,
 		AuthorizationEndpoint:             base + "/oauth2/authorize",
@@ -201,7 +192,7 @@ func (a *API) token(r *http.Request) (any, error) {
 		ExpiresIn:    ts.ExpiresIn,
 		RefreshToken: ts.RefreshToken,
 		Scope:        ts.Scope,
-		IDToken:      idToken(baseURL(r), ts),
+		IDToken:      idToken(web.BaseURL(r), ts),
 	}, nil
 }
 

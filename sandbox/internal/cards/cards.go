@@ -331,6 +331,9 @@ func Update(op *kernel.Op, a *kernel.Actor, id string, u CardUpdate) (*Card, err
 		card.Name = u.Name.Value
 	}
 	if u.Status.Set {
+		if err := CheckTransition(card.ID, card.Status, u.Status.Value); err != nil {
+			return nil, err
+		}
 		card.Status = u.Status.Value
 	}
 	if u.CardGroupID.Set {

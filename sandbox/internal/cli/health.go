@@ -44,8 +44,8 @@ HEALTHCHECK.`,
 func healthTable(w *tabwriter.Writer, h client.Health) {
 	fmt.Fprintf(w, "status\t%s\nversion\t%s\n", h.Status, h.Version)
 	if h.World != "" {
-		fmt.Fprintf(w, "world\t%s\nscenario\t%s\nseed\t%d\nclock\t%s (%s)\nworlds\t%d\n",
-			h.World, h.Scenario, h.Seed, h.Clock.Now.Format(time.RFC3339), h.Clock.Mode, h.Worlds)
+		fmt.Fprintf(w, "world\t%s\nscenario\t%s\nseed\t%d\nclock\t%s (%s)\nworlds\t%d\nvault\t%s\n",
+			h.World, h.Scenario, h.Seed, h.Clock.Now.Format(time.RFC3339), h.Clock.Mode, h.Worlds, h.VaultURL)
 	}
 }
 

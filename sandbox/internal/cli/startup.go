@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
 // logTime is how the log writes an entry's time: RFC 3339 to the
@@ -24,7 +25,8 @@ func (stamp) Run(e *zerolog.Event, _ zerolog.Level, _ string) {
 }
 
 // welcome tells whoever started the sandbox where to go first: the
-// dashboard's address and a call to try with one of the world's keys.
+// dashboard's address, the card vault's (the base URL that reveals PANs
+// and CVVs) and a call to try with one of the world's keys.
 func welcome(log zerolog.Logger, addr string, w *kernel.World, adminToken bool) {
 	base := "http://" + browsable(addr)
 	msg := "dashboard: " + base + "/_sandbox/ui"
@@ -32,6 +34,8 @@ func welcome(log zerolog.Logger, addr string, w *kernel.World, adminToken bool) 
 		msg += " (it asks for the admin token)"
 	}
 	log.Info().Str("url", base+"/_sandbox/ui").Msg(msg)
+	vault := base + web.VaultPath
+	log.Info().Str("vaultUrl", vault).Msg("card vault (PAN and CVV): " + vault)
 	keys, err := w.Keys()
 	if k, ok := keyToTry(keys); err == nil && ok {
 		log.Info().Str("key", k.Key.Key).Msg("try the API: " + curlLine(base, k))

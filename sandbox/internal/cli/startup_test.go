@@ -31,6 +31,7 @@ func TestStartupNamesDashboardAndKey(t *testing.T) {
 	}
 	for _, want := range []string{
 		"dashboard: http://" + addr[1] + "/_sandbox/ui",
+		"card vault (PAN and CVV): http://" + addr[1] + "/vault",
 		"try the API: curl -s -H 'X-API-Key: sk_sandbox_acme' http://" + addr[1] + "/account",
 	} {
 		if !messages[want] {

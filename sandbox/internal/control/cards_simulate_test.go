@@ -330,15 +330,16 @@ func TestSingleUseCardClosesAfterItsFirstAttempt(t *testing.T) {
 		"card.status",
 		"card_closed",
 	)
+	// A closed card cannot be reopened, so the used card stays declined.
 	e.Do(apitest.Req{Method: http.MethodPatch, Path: "/card/card_acmeoneoff", Key: "sk_sandbox_acme",
 		Body: `{"status":"active"}`}).
-		Status(t, 200)
+		Gen1(t, 400, "invalid_request")
 	apitest.WantDecision(
 		t,
 		apitest.Authorize(t, e, "card_acmeoneoff", 1000, "merchant_v2_aws"),
 		false,
-		"card.isSingleUse",
-		"single_use_card_used",
+		"card.status",
+		"card_closed",
 	)
 	t.Run("an approved first use closes it too", func(t *testing.T) {
 		c := apitest.CreateTestCard(t, e, `{"type":"virtual","name":"Once","isSingleUse":true}`)

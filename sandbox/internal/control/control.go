@@ -173,8 +173,11 @@ func clockOf(w *kernel.World) (clockView, error) {
 func ts(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 type health struct {
-	Status     string    `json:"status"`
-	Version    string    `json:"version"`
+	Status  string `json:"status"`
+	Version string `json:"version"`
+	// VaultURL is the base URL of the card vault, the only address that
+	// reveals a card's PAN and CVV (production: https://vault.joinslash.com).
+	VaultURL   string    `json:"vaultUrl"`
 	World      string    `json:"world"`
 	Scenario   string    `json:"scenario"`
 	Seed       int64     `json:"seed"`
@@ -213,8 +216,9 @@ func (c *Control) health(r *http.Request) (any, error) {
 	if mem.Used, limit = c.Engine.MemoryUse(); limit > 0 {
 		mem.Budget = &limit
 	}
-	return health{Status: "ok", Version: c.Version, World: w.ID, Scenario: m.Scenario, Seed: m.Seed,
-		Persistent: w.Persistent(), Clock: cv, Worlds: len(c.Engine.Worlds()), Memory: mem}, err
+	return health{Status: "ok", Version: c.Version, VaultURL: web.BaseURL(r) + web.VaultPath, World: w.ID,
+		Scenario: m.Scenario, Seed: m.Seed, Persistent: w.Persistent(), Clock: cv, Worlds: len(c.Engine.Worlds()),
+		Memory: mem}, err
 }
 
 func (c *Control) reset(r *http.Request) (any, error) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
 // Endpoint is one operation as list_endpoints shows it.
@@ -46,7 +48,9 @@ func newCatalog(doc map[string]any) *catalog {
 	_ = json.Unmarshal(raw, &plain)
 	c := &catalog{paths: map[string]map[string]any{}, components: plain.Components.Schemas}
 	for path, item := range plain.Paths {
-		if !callable(path) {
+		// The vault's read of a card is reached as GET /card/{cardId}
+		// (viaVault), as on the real MCP server, which lists no vault.
+		if !callable(path) || strings.HasPrefix(path, web.VaultPath+"/") {
 			continue
 		}
 		c.paths[path] = item

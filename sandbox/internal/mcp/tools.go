@@ -207,7 +207,7 @@ func (s *Server) apiRequest(ctx context.Context, req *mcp.CallToolRequest, in Ca
 	}
 	// The URL is set field by field, never read back from a string, so
 	// the path is the one the API's router matches.
-	httpReq.URL = &url.URL{Path: path, RawQuery: q.Encode()}
+	httpReq.URL = &url.URL{Path: viaVault(method, path), RawQuery: q.Encode()}
 	httpReq.RequestURI = httpReq.URL.RequestURI()
 	httpReq.Host = header(req, hostHeader)
 	if in.Body != nil {
@@ -250,6 +250,18 @@ func apiPath(raw string) (string, error) {
 			"list_endpoints lists what they call")
 	}
 	return clean, nil
+}
+
+// viaVault sends the read of one card to the vault address, as the real
+// MCP server answers a card with its PAN and CVV when asked for them (and
+// encrypted when the client gave a key); the API's main address never
+// reveals them.
+func viaVault(method, path string) string {
+	rest, ok := strings.CutPrefix(path, "/card/")
+	if method != http.MethodGet || !ok || rest == "" || strings.Contains(rest, "/") {
+		return path
+	}
+	return web.VaultPath + path
 }
 
 // queryValues turns a JSON query value into parameter values.

@@ -133,6 +133,11 @@ type MCPHost struct {
 // command's forwards); the sandbox refuses any request that carries it.
 const SenderHeader = web.SenderHeader
 
+// VaultPath is where the card vault answers on the sandbox's address: the
+// sandbox's address followed by it is the base URL that stands for
+// https://vault.joinslash.com, the only one that reveals PANs and CVVs.
+const VaultPath = web.VaultPath
+
 // SentByListen is SenderHeader's value on the listen command's forwards.
 const SentByListen = web.SentByListen
 

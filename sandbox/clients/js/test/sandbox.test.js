@@ -56,6 +56,24 @@ describe('slash-sandbox from node:test', { skip: !haveSandbox && 'set SLASH_SAND
     assert.ok(accounts.items.some((a) => a.id === 'sa_group_acmeoperating'), JSON.stringify(accounts));
   });
 
+  test('vaultURL reveals the PAN and CVV, baseURL does not', async () => {
+    // docs.slash.com/api-reference/card-get-by-id: the PAN and CVV come only
+    // from the vault host, a second SDK client's baseURL.
+    const read = async (base) => {
+      const res = await fetch(base + '/card/card_acmeaws?include_pan=true&include_cvv=true', {
+        headers: { 'X-API-Key': world.key('sk_sandbox_acme') },
+      });
+      assert.equal(res.status, 200);
+      return res.json();
+    };
+    const vault = await read(world.vaultURL);
+    assert.equal(vault.pan.length, 16, JSON.stringify(vault));
+    assert.ok(vault.pan.endsWith(vault.last4) && vault.cvv, JSON.stringify(vault));
+    const main = await read(world.baseURL);
+    assert.equal(main.id, 'card_acmeaws');
+    assert.ok(!('pan' in main) && !('cvv' in main), JSON.stringify(main));
+  });
+
   test('waitForEmail answers the email the code under test made the sandbox send', async () => {
     const pending = world.waitForEmail({ to: 'hello@pixelforge.test', timeout: 30_000 });
     const ir = await askForBankDetails(world, 'le_c_pixelforge', 'js-1');

@@ -45,6 +45,22 @@ def test_world_keys_and_base_url(sandbox_world):
     assert "sa_group_acmeoperating" in [a["id"] for a in accounts["items"]]
 
 
+def test_vault_url_reveals_the_pan(sandbox_world):
+    # docs.slash.com/api-reference/card-get-by-id: the PAN and CVV come only
+    # from the vault host; the main base URL answers the card without them.
+    key = sandbox_world.key("sk_sandbox_acme")
+    query = "/card/card_acmeaws?include_pan=true&include_cvv=true"
+    for base, revealed in ((sandbox_world.vault_url, True), (sandbox_world.base_url, False)):
+        req = urllib.request.Request(base + query)
+        req.add_header("X-API-Key", key)
+        with urllib.request.urlopen(req, timeout=30) as res:
+            card = json.loads(res.read())
+        assert card["id"] == "card_acmeaws"
+        assert ("pan" in card and "cvv" in card) == revealed, (base, card)
+        if revealed:
+            assert len(card["pan"]) == 16 and card["pan"].endswith(card["last4"])
+
+
 def test_wait_for_email(sandbox_world):
     ir = ask_for_bank_details(sandbox_world, "le_c_pixelforge", "py-1")
     msg = sandbox_world.wait_for_email(to="hello@pixelforge.test", timeout=30)
