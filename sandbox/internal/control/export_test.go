@@ -324,7 +324,7 @@ var knownGaps = map[string]string{
 	"/webhook/{webhookId}/notification": "webhook deliveries (queued, attempted, failed) are not exported",
 	"/agent-request": "agent requests (read-only keys' deferred writes) are not exported: a pending one " +
 		"would need its id, display and expiry kept",
-	"/agent-request/{agentRequestId}": "agent requests are not exported (see /agent-request)",
+	"/agent-request/{agentRequestId}":    "agent requests are not exported (see /agent-request)",
 	"/invoice/{invoiceId}/send-reminder": "invoices are not exported (see /invoice)",
 }
 
