@@ -40,8 +40,9 @@ var listOf = map[string]string{
 // queries are the query strings a route is read with besides none: the
 // filters that need a value to answer at all.
 var queries = map[string][]string{
-	"/invoice/validate-number": {"number=INV-0001"},
-	"/transaction/aggregation": {"groupBy=category"},
+	"/invoice/validate-number":              {"invoiceNumber=INV-0001", "invoiceNumber=ZZ-404"},
+	"/transaction/aggregation":              {"groupBy=category"},
+	"/expense-report/reimbursement-sources": {"userId=u_alice", "userId=u_bob", "userId=u_owner"},
 }
 
 // unwalked are the GET routes the walk does not read, and why.
