@@ -148,6 +148,8 @@ func got(n *yaml.Node) string {
 		return "a date"
 	case "!!str":
 		return "text"
+	case "!!null":
+		return "nothing"
 	}
 	return "a value of another kind"
 }
@@ -204,6 +206,11 @@ func (d *decoder) sequence(path string, n *yaml.Node, v reflect.Value) {
 	for i, c := range n.Content {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		d.at(p, nil, resolve(c))
+		if r := resolve(c); r.ShortTag() == "!!null" && deref(v.Type().Elem()).Kind() == reflect.Struct {
+			// An empty item would skip its required keys.
+			d.mismatch(p, r, "a mapping")
+			continue
+		}
 		d.decode(p, c, out.Index(i))
 	}
 	v.Set(out)

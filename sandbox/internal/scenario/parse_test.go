@@ -55,6 +55,7 @@ func TestParseStrictErrors(t *testing.T) {
 			"already declared at line 6",
 		},
 		{"bad legal entity id", "legalEntities:\n  - id: acme\n    name: A\n", 2, "must match"},
+		{"empty list item", "legalEntities:\n  -\n", 2, "legalEntities[0]: expected a mapping, got nothing"},
 		{"unknown enum value", base + "    type: savings\n", 9, `"savings" is not one of debit, charge_card`},
 		{"key without kind", base + "keys:\n  - key: k1\n    legalEntityId: le_one\n", 10, "kind: is required"},
 		{
