@@ -140,3 +140,35 @@ func RecordPast(op *kernel.Op, req AuthorizationRequest) (*Authorization, error)
 	}
 	return ac.commit(d)
 }
+
+// PurchaseOf rebuilds the purchase a card transaction records, as Replay
+// takes it: from the transaction's authorization event when it has one
+// (the merchant as it was decided, whether it was recurring), else from
+// the transaction itself (its merchant, categorised by the catalogue's
+// merchant or MCC). It reports false for a transaction that is no card
+// purchase (a refund, a bank transfer).
+func PurchaseOf(op *kernel.Op, t *ledger.Transaction) (AuthorizationRequest, bool, error) {
+	if t.Category != "card" || t.CardID == "" || t.AmountCents >= 0 {
+		return AuthorizationRequest{}, false, nil
+	}
+	req := AuthorizationRequest{CardID: t.CardID, AmountCents: -t.AmountCents}
+	evs, err := cardEventsWhere(op, t.CardID, func(e *Event) bool {
+		return e.Type == EventAuthorization && e.TransactionID == t.ID && e.Merchant != nil
+	})
+	if err != nil {
+		return req, false, err
+	}
+	if len(evs) > 0 {
+		req.Merchant, req.Recurring, req.AmountCents = *evs[0].Merchant, evs[0].Recurring, evs[0].AmountCents
+		return req, true, nil
+	}
+	if m := merchantOfTransaction(t); m != nil {
+		req.Merchant = *m
+	}
+	if m, ok := CatalogMerchant(op.W.Catalog, req.Merchant.ID); ok {
+		req.Merchant.CategoryID = m.CategoryID
+	} else if mcc, ok := op.W.Catalog.MCC(req.Merchant.MCC); ok {
+		req.Merchant.CategoryID = mcc.CategoryID
+	}
+	return req, true, nil
+}

@@ -225,3 +225,35 @@ func TestReplayKeepsTheOrderWithinAnInstant(t *testing.T) {
 	wantDecision(t, "live", &auth.Decision, false, "card_paused")
 	wantDecision(t, "replayed", h.replay(-hour, 1000, auth.Transaction.ID), false, "card_paused")
 }
+
+// PurchaseOf rebuilds a purchase from its transaction and authorization
+// event, recurring flag included, so its replay decides as the live one did.
+func TestPurchaseOfRebuildsTheRequest(t *testing.T) {
+	h := newHistory(t, cards.NewCard{Name: "Subscriptions"})
+	h.at(-5*hour, func(op *kernel.Op, a *kernel.Actor) error {
+		return cards.SetModifier(op, a, h.card, cards.Modifier{Name: cards.ModifierRecurringOnly, Value: true})
+	})
+	var auth *cards.Authorization
+	h.at(-4*hour, func(op *kernel.Op, _ *kernel.Actor) error {
+		var err error
+		auth, err = cards.SimulateAuthorization(op, cards.AuthorizationRequest{CardID: h.card, AmountCents: 1999,
+			Merchant: books, Recurring: true})
+		return err
+	})
+	wantDecision(t, "live recurring", &auth.Decision, true, "approved")
+	h.at(-4*hour, func(op *kernel.Op, _ *kernel.Actor) error {
+		req, ok, err := cards.PurchaseOf(op, auth.Transaction)
+		if err != nil || !ok {
+			t.Fatalf("PurchaseOf: %v, %v", ok, err)
+		}
+		if !req.Recurring || req.AmountCents != 1999 || req.Merchant.Name != books.Name || req.CardID != h.card {
+			t.Fatalf("rebuilt %+v", req)
+		}
+		d, err := cards.Replay(op, req, auth.Transaction.ID)
+		wantDecision(t, "replayed", d, true, "approved")
+		req.Recurring = false
+		d, _ = cards.Replay(op, req, auth.Transaction.ID)
+		wantDecision(t, "replayed as not recurring", d, false, "recurring_payments_only")
+		return err
+	})
+}

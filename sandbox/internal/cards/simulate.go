@@ -123,7 +123,8 @@ func (ac *authContext) commit(d *Decision) (*Authorization, error) {
 		return nil, err
 	}
 	ev := &Event{CardID: card.ID, LegalEntityID: card.LegalEntityID, Type: EventAuthorization,
-		AmountCents: req.AmountCents, Merchant: &req.Merchant, Approved: d.Approved, Decision: d, TransactionID: t.ID}
+		AmountCents: req.AmountCents, Merchant: &req.Merchant, Approved: d.Approved, Decision: d, TransactionID: t.ID,
+		Recurring: req.Recurring}
 	if err := recordCardEvent(op, ev); err != nil {
 		return nil, err
 	}
