@@ -172,3 +172,19 @@ func PurchaseOf(op *kernel.Op, t *ledger.Transaction) (AuthorizationRequest, boo
 	}
 	return req, true, nil
 }
+
+// MerchantAllowed reports whether a purchase at m passes the merchant,
+// category, MCC and country rules of the card's and its group's spending
+// constraints, the rules that look at the merchant alone.
+func MerchantAllowed(op *kernel.Op, card *Card, m Merchant) (bool, error) {
+	ac, err := authContextOf(op, card, AuthorizationRequest{CardID: card.ID, Merchant: m})
+	if err != nil {
+		return false, err
+	}
+	for _, s := range ac.scopes() {
+		if s.merchantRules(m) != nil {
+			return false, nil
+		}
+	}
+	return true, nil
+}

@@ -166,6 +166,7 @@ type Card struct {
 	UserData           map[string]any `yaml:"userData" doc:"Free-form data kept with the card."`
 	Modifiers          []Modifier     `yaml:"modifiers" doc:"Its modifiers."`
 	CreatedAt          string         `yaml:"createdAt" doc:"When it was issued (a time)." unset:"three months before the clock start"`
+	StatusSince        string         `yaml:"statusSince" doc:"When it took a status other than active (a time after createdAt, not after the clock start): purchases generated after it decline with the status as reason." unset:"halfway between createdAt and the clock start"`
 }
 
 // Modifier is a card modifier.
