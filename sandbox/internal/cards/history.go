@@ -93,15 +93,6 @@ func recordStatusChange(op *kernel.Op, c *Card, before string) error {
 // sandbox's magic values take no part. The constraints are the card's and
 // group's current ones.
 func Replay(op *kernel.Op, req AuthorizationRequest, exclude string) (*Decision, error) {
-	ac, err := pastContext(op, req, exclude)
-	if err != nil {
-		return nil, err
-	}
-	return ac.decide()
-}
-
-// pastContext is what replaying a purchase at op.Now reads.
-func pastContext(op *kernel.Op, req AuthorizationRequest, exclude string) (*authContext, error) {
 	ac, err := authContextFor(op, req)
 	if err != nil {
 		return nil, err
@@ -116,26 +107,26 @@ func pastContext(op *kernel.Op, req AuthorizationRequest, exclude string) (*auth
 			ac.cut.seq = t.Seq
 		}
 	}
-	return ac, nil
+	return ac.decide()
 }
 
 // RecordPast writes a purchase made at op.Now, in the past, into the
-// world's history: decided as Replay decides it, and recorded as
-// SimulateAuthorization records a live one (the transaction, pending when
-// approved and declined otherwise; a card event with the decision; a
-// single-use card closed after its attempt). An approved purchase is left
-// pending with nothing scheduled: the caller gives it the rest of its life
-// (settling, reversing, refunding).
+// world's history: decided by Replay, and recorded as SimulateAuthorization
+// records a live one (the transaction, pending when approved and declined
+// otherwise; a card event with the decision; a single-use card closed after
+// its attempt). An approved purchase is left pending with nothing
+// scheduled: the caller gives it the rest of its life (settling, reversing,
+// refunding).
 func RecordPast(op *kernel.Op, req AuthorizationRequest) (*Authorization, error) {
-	ac, err := pastContext(op, req, "")
+	d, err := Replay(op, req, "")
+	if err != nil {
+		return nil, err
+	}
+	ac, err := authContextFor(op, req)
 	if err != nil {
 		return nil, err
 	}
 	if ac.authID, err = op.NewID(prefixAuthorization); err != nil {
-		return nil, err
-	}
-	d, err := ac.decide()
-	if err != nil {
 		return nil, err
 	}
 	return ac.commit(d)

@@ -248,6 +248,14 @@ func (l *loader) planCard(i int, g scenario.Generate, over time.Duration,
 				pu.at = between(f, recent, p.to)
 			}
 		}
+		// What is younger than the clearing delay is still pending; keep
+		// that to the last 36 hours, so nothing settles in the world's
+		// first hours.
+		if age := p.to.Sub(pu.at); age > 36*time.Hour && age <= cards.ClearingDelay {
+			if earlier := pu.at.Add(-12 * time.Hour); earlier.After(p.from) {
+				pu.at = earlier
+			}
+		}
 		plan = append(plan, pu)
 	}
 	return plan, nil
@@ -314,7 +322,9 @@ func (p *cardProfile) refusedPurchase(f *gofakeit.Faker) cards.AuthorizationRequ
 // recorded as the card's history records one (cards.RecordPast), then
 // gives an approved one the rest of its life: pending when it is younger
 // than the clearing delay (settling when the delay ends), else settled,
-// reversed before it settled, refunded after, or disputed.
+// reversed before it settled, refunded after, or disputed. A settled
+// purchase keeps its purchase instant as its date, so the spend a
+// dashboard sums by date is the spend the limits count.
 func (l *loader) makePurchase(p purchase) error {
 	now := l.op.Now
 	defer func() { l.op.Now = now }()
@@ -334,18 +344,17 @@ func (l *loader) makePurchase(p purchase) error {
 		_, err := cards.SimulateEvent(l.op, cards.NetworkEvent{Type: cards.EventReversal, TransactionID: t.ID})
 		return err
 	}
-	l.op.Now = cleared
 	if err := ledger.SetTransactionStatus(l.op, t, "settled"); err != nil {
 		return err
 	}
 	later := cleared.Add(time.Duration(1+p.f.IntN(14*24)) * time.Hour)
-	if life == "settled" || !later.Before(now) {
+	switch {
+	case life == "settled" || !later.Before(now):
 		return nil
-	}
-	l.op.Now = later
-	if life == "dispute" {
+	case life == "dispute":
 		return ledger.SetTransactionStatus(l.op, t, "dispute")
 	}
+	l.op.Now = later
 	_, err = cards.SimulateEvent(l.op, cards.NetworkEvent{Type: cards.EventRefund, TransactionID: t.ID})
 	return err
 }
