@@ -176,16 +176,19 @@ func (l *loader) profile(c *cards.Card, over time.Duration) (*cardProfile, error
 		}
 	}
 	cat := l.op.W.Catalog
-	for _, m := range cat.Merchants {
-		cm, _ := cards.CatalogMerchant(cat, m.ID)
-		ok, err := cards.MerchantAllowed(l.op, c, cm)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			p.allowed = append(p.allowed, stock{cm, m.TypicalCents})
+	ms := make([]cards.Merchant, len(cat.Merchants))
+	for i, m := range cat.Merchants {
+		ms[i], _ = cards.CatalogMerchant(cat, m.ID)
+	}
+	ok, err := cards.MerchantsAllowed(l.op, c, ms)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range cat.Merchants {
+		if ok[i] {
+			p.allowed = append(p.allowed, stock{ms[i], m.TypicalCents})
 		} else {
-			p.refused = append(p.refused, stock{cm, m.TypicalCents})
+			p.refused = append(p.refused, stock{ms[i], m.TypicalCents})
 		}
 	}
 	if len(p.allowed) == 0 {
