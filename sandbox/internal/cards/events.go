@@ -106,6 +106,8 @@ type Event struct {
 	Merchant      *Merchant `json:"merchant,omitempty"`
 	Approved      bool      `json:"approved"`
 	Decision      *Decision `json:"decision,omitempty"`
+	// Recurring marks an authorization of a recurring payment.
+	Recurring bool `json:"recurring,omitempty"`
 	// TransactionID is the transaction the event made or changed.
 	TransactionID string `json:"transactionId,omitempty"`
 	// OriginalTransactionID is the purchase a refund gives money back for.
@@ -214,12 +216,17 @@ func Events(
 	return kernel.List(op, KindEvent, kernel.IndexPrefix(indexCardEventCard, cardID), req, keep)
 }
 
-// cardEventsWhere loads a card's events that keep accepts, oldest first.
-func cardEventsWhere(op *kernel.Op, cardID string, keep func(*Event) bool) ([]Event, error) {
+// cardEventsWhere loads a card's events recorded at or after since that
+// keep accepts, oldest first.
+func cardEventsWhere(op *kernel.Op, cardID string, since time.Time, keep func(*Event) bool) ([]Event, error) {
 	var out []Event
+	prefix := kernel.IndexPrefix(indexCardEventCard, cardID)
 	after := ""
+	if !since.IsZero() {
+		after = prefix + store.Millis(since)
+	}
 	for {
-		p, err := kernel.List(op, KindEvent, kernel.IndexPrefix(indexCardEventCard, cardID),
+		p, err := kernel.List(op, KindEvent, prefix,
 			kernel.PageRequest{After: after, Size: 500}, keep)
 		if err != nil {
 			return nil, err
@@ -345,7 +352,7 @@ func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult
 			t.ID, t.DetailedStatus).
 			With("detailedStatus", t.DetailedStatus)
 	}
-	prior, err := cardEventsWhere(op, t.CardID, func(e *Event) bool {
+	prior, err := cardEventsWhere(op, t.CardID, t.CreatedAt, func(e *Event) bool {
 		return e.Type == EventRefund && e.OriginalTransactionID == t.ID
 	})
 	if err != nil {

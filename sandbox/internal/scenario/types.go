@@ -198,6 +198,7 @@ type Card struct {
 	ExpiryMonth string `yaml:"expiryMonth" doc:"Its expiry month, 01 to 12 (quote it)." unset:"three years after it was issued"`
 	ExpiryYear  string `yaml:"expiryYear" doc:"Its expiry year, four digits (quote it)." unset:"three years after it was issued"`
 	IsPhysical  bool   `yaml:"isPhysical" doc:"Whether it is a physical card." default:"false"`
+	StatusSince string `yaml:"statusSince" doc:"When it took a status other than active (a time after createdAt, not after the clock start): purchases generated after it decline with the status as reason." unset:"halfway between createdAt and the clock start"`
 }
 
 // Modifier is a card modifier.

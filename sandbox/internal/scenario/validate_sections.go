@@ -107,6 +107,10 @@ func (v *validator) cards() {
 		if c.ExpiryYear != "" && !expiryYearPattern.MatchString(c.ExpiryYear) {
 			v.add(p+".expiryYear", "%q must be a year of four digits", c.ExpiryYear)
 		}
+		v.time(p+".statusSince", c.StatusSince)
+		if c.StatusSince != "" && (c.Status == "" || c.Status == "active") {
+			v.add(p+".statusSince", "only a card whose status is not active has one")
+		}
 	}
 }
 
