@@ -299,6 +299,9 @@ func (x *exporter) cards() error {
 			CardGroupID: c.CardGroupID, CardProductID: c.CardProductID, Name: c.Name, Status: c.Status,
 			IsSingleUse: c.IsSingleUse, SpendingConstraint: con, UserData: data, CreatedAt: stamp(c.CreatedAt),
 			Last4: c.Last4(), ExpiryMonth: c.ExpiryMonth, ExpiryYear: c.ExpiryYear, IsPhysical: c.IsPhysical}
+		if h := c.StatusHistory; c.Status != cards.StatusActive && len(h) > 0 {
+			s.StatusSince = stamp(h[len(h)-1].At)
+		}
 		for _, m := range c.Modifiers {
 			s.Modifiers = append(s.Modifiers, scenario.Modifier{Name: m.Name, Value: m.Value})
 		}
