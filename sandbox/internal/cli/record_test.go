@@ -1,0 +1,258 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// source is a sandbox standing in for production, behind a proxy that
+// fails the test for any request other than GET or HEAD and keeps every
+// request it saw.
+type source struct {
+	direct string // the sandbox itself, for the test's own reads
+	proxy  *httptest.Server
+	mu     sync.Mutex
+	seen   []string
+	// answer, when set, may answer a request in the sandbox's place.
+	answer func(w http.ResponseWriter, r *http.Request, n int) bool
+	n      atomic.Int64
+}
+
+func startSource(t *testing.T) *source {
+	t.Helper()
+	s := startProgram(t, nil, "--addr", "127.0.0.1:0", "--log-level", "error")
+	t.Cleanup(func() { s.stop(t) })
+	src := &source{direct: "http://" + s.addr}
+	target, _ := url.Parse(src.direct)
+	rp := httputil.NewSingleHostReverseProxy(target)
+	src.proxy = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		src.mu.Lock()
+		src.seen = append(src.seen, r.Method+" "+r.URL.RequestURI())
+		src.mu.Unlock()
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			t.Errorf("the recording sent %s %s", r.Method, r.URL)
+			http.Error(w, "read only", http.StatusMethodNotAllowed)
+			return
+		}
+		if a := src.answer; a != nil && a(w, r, int(src.n.Add(1))) {
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(src.proxy.Close)
+	return src
+}
+
+// requests are the requests the proxy saw.
+func (s *source) requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.seen)
+}
+
+// readAPI reads a public GET of a sandbox.
+func readAPI(t *testing.T, base, path, key, le string, v any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+	req.Header.Set("X-API-Key", key)
+	if le != "" {
+		req.Header.Set("x-legal-entity", le)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", path, res.StatusCode, body)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+}
+
+// listAll reads every page of a list.
+func listAll(t *testing.T, base, path, key, le string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	q := ""
+	for {
+		var p struct {
+			Items    []map[string]any
+			Metadata struct{ NextCursor string }
+		}
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		readAPI(t, base, path+q, key, le, &p)
+		out = append(out, p.Items...)
+		if p.Metadata.NextCursor == "" {
+			return out
+		}
+		q = sep + "cursor=" + url.QueryEscape(p.Metadata.NextCursor)
+	}
+}
+
+// project keeps the named fields of each item, keyed by its id, as text.
+func project(items []map[string]any, id string, fields ...string) map[string]string {
+	out := map[string]string{}
+	for _, it := range items {
+		var parts []string
+		for _, f := range fields {
+			parts = append(parts, fmt.Sprintf("%s=%v", f, it[f]))
+		}
+		out[fmt.Sprint(it[id])] = strings.Join(parts, " ")
+	}
+	return out
+}
+
+// sameMaps fails the test where two projections differ.
+func sameMaps(t *testing.T, what string, want, got map[string]string) {
+	t.Helper()
+	for id, w := range want {
+		if g, ok := got[id]; !ok {
+			t.Errorf("%s %s: missing from the loaded world", what, id)
+		} else if g != w {
+			t.Errorf("%s %s:\n source %s\n loaded %s", what, id, w, g)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: source has %d, loaded world %d", what, len(want), len(got))
+	}
+}
+
+// recordTo runs record against the source and returns its result.
+func recordTo(t *testing.T, src *source, out string, args ...string) run {
+	t.Helper()
+	return runProgram(t, nil, append([]string{"record", "--from", src.proxy.URL, "--out", out}, args...)...)
+}
+
+func TestRecordLoadsIntoTheSameWorld(t *testing.T) {
+	src := startSource(t)
+	out := filepath.Join(t.TempDir(), "recorded.yaml")
+	r := recordTo(t, src, out, "--api-key", "sk_sandbox_alice")
+	if r.code != 0 {
+		t.Fatalf("record = %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"542  transactions", "sk_recorded_acme", "sk_recorded_user",
+		"webhook signing secrets", "effects scheduled on the source's clock"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	for _, req := range src.requests() {
+		if strings.Contains(req, "include_pan") || strings.Contains(req, "include_cvv") {
+			t.Errorf("the recording asked for a card's number: %s", req)
+		}
+	}
+	loaded := startProgram(t, nil, "--addr", "127.0.0.1:0", "--log-level", "error", "--scenario", out)
+	defer loaded.stop(t)
+	dst := "http://" + loaded.addr
+
+	for _, e := range []struct{ le, srcKey, dstKey string }{
+		{"le_acme", "sk_sandbox_acme", "sk_recorded_acme"},
+		{"le_globex", "sk_sandbox_globex", "sk_recorded_globex"},
+	} {
+		t.Run(e.le, func(t *testing.T) {
+			// An expense report's payout is made again, under a new id, when
+			// the world loads: payouts are compared by their report.
+			payouts := func(base, key string) (map[string]bool, map[string]string) {
+				ids, byReport := map[string]bool{}, map[string]string{}
+				for _, r := range listAll(t, base, "/expense-report", key, "") {
+					if p, ok := r["aggregatedTransaction"].(map[string]any); ok {
+						ids[p["id"].(string)] = true
+						byReport[r["id"].(string)] = fmt.Sprint(p["amount"], p["status"], p["date"])
+					}
+				}
+				return ids, byReport
+			}
+			srcPayouts, wantPayouts := payouts(src.direct, e.srcKey)
+			dstPayouts, gotPayouts := payouts(dst, e.dstKey)
+			sameMaps(t, "payout of expense report", wantPayouts, gotPayouts)
+			same := func(what, path, id string, fields ...string) {
+				t.Helper()
+				want := project(listAll(t, src.direct, path, e.srcKey, ""), id, fields...)
+				got := project(listAll(t, dst, path, e.dstKey, ""), id, fields...)
+				if len(want) == 0 && e.le == "le_acme" {
+					t.Errorf("%s: the source has none to compare", what)
+				}
+				for id := range srcPayouts {
+					delete(want, id)
+				}
+				for id := range dstPayouts {
+					delete(got, id)
+				}
+				sameMaps(t, what, want, got)
+			}
+			same("account", "/account", "id", "status", "type", "createdAt")
+			same("card", "/card", "id", "accountId", "cardGroupId", "status", "createdAt", "spendingConstraint")
+			same("card group", "/card-group", "id", "virtualAccountId", "spendingConstraint")
+			same("transaction", "/transaction", "id", "amountCents", "detailedStatus", "status", "date", "cardId",
+				"accountId", "declineReason")
+			same("contact", "/contact", "id", "recipientType")
+			same("customer", "/customer", "id", "status", "customMetadata")
+			same("webhook", "/webhook", "id", "status", "createdAt", "url")
+			same("expense report", "/expense-report", "id", "amountCents", "status", "submittedByUserId",
+				"transactionDate")
+
+			var accounts struct{ Items []struct{ ID string } }
+			readAPI(t, src.direct, "/account", e.srcKey, "", &accounts)
+			for _, a := range accounts.Items {
+				var want, got map[string]any
+				readAPI(t, src.direct, "/account/"+a.ID+"/balance", e.srcKey, "", &want)
+				readAPI(t, dst, "/account/"+a.ID+"/balance", e.dstKey, "", &got)
+				if fmt.Sprint(want) != fmt.Sprint(got) {
+					t.Errorf("balance of %s:\n source %v\n loaded %v", a.ID, want, got)
+				}
+			}
+		})
+	}
+
+	t.Run("names are replaced", func(t *testing.T) {
+		var les struct{ Items []struct{ ID, Name string } }
+		readAPI(t, dst, "/legal-entity", "sk_recorded_user", "", &les)
+		if len(les.Items) != 2 {
+			t.Fatalf("the user key reads %v", les.Items)
+		}
+		data, _ := os.ReadFile(out)
+		for _, real := range []string{"Acme Robotics", "Globex Logistics", "Alice Chen", "Northwind Supply",
+			"ap@northwind.test", "500 Market St", "Initech", "+1 415 555 0100"} {
+			if strings.Contains(string(data), real) {
+				t.Errorf("the recording holds %q", real)
+			}
+		}
+	})
+
+	t.Run("no card number or CVV", func(t *testing.T) {
+		data, _ := os.ReadFile(out)
+		for _, c := range listAll(t, src.direct, "/card", "sk_sandbox_acme", "") {
+			var full map[string]any
+			readAPI(t, src.direct, "/card/"+c["id"].(string)+"?include_pan=true&include_cvv=true", "sk_sandbox_acme",
+				"", &full)
+			pan, _ := full["pan"].(string)
+			if len(pan) < 12 {
+				t.Fatalf("card %s has no PAN to look for: %v", c["id"], full)
+			}
+			if strings.Contains(string(data), pan) {
+				t.Errorf("the recording holds card %s's number", c["id"])
+			}
+		}
+		if strings.Contains(strings.ToLower(string(data)), "cvv") || strings.Contains(string(data), "pan:") {
+			t.Error("the recording names a CVV or PAN")
+		}
+	})
+}

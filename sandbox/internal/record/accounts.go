@@ -1,0 +1,135 @@
+package record
+
+import (
+	"context"
+	"net/url"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
+)
+
+// cents is the API's money: {"amountCents": n}.
+type cents struct {
+	AmountCents int64 `json:"amountCents"`
+}
+
+// accounts reads the accounts, their posted balances and their virtual
+// accounts.
+func (rc *recording) accounts(ctx context.Context, le string) error {
+	var p struct {
+		Items []struct {
+			ID, Status, Name, CreatedAt, Type string
+		} `json:"items"`
+	}
+	if err := rc.r.get(ctx, "/account", nil, le, &p); err != nil {
+		return err
+	}
+	rc.count("accounts", len(p.Items))
+	start := len(rc.sc.Accounts)
+	for _, a := range p.Items {
+		acc := scenario.Account{ID: a.ID, LegalEntityID: le, Name: a.Name, Type: a.Type, Status: a.Status,
+			CreatedAt: a.CreatedAt}
+		var b struct {
+			Balances []struct {
+				Type      string `json:"type"`
+				Posted    cents  `json:"posted"`
+				Timestamp string `json:"timestamp"`
+			} `json:"balances"`
+		}
+		if err := rc.r.get(ctx, "/account/"+url.PathEscape(a.ID)+"/balance", nil, le, &b); err != nil {
+			return err
+		}
+		for _, bal := range b.Balances {
+			if bal.Type == "debit" || bal.Type == "cash" {
+				acc.BalanceCents = bal.Posted.AmountCents
+			}
+			if t, err := time.Parse(time.RFC3339, bal.Timestamp); err == nil && t.After(rc.now) {
+				rc.now = t
+			}
+		}
+		rc.sc.Accounts = append(rc.sc.Accounts, acc)
+	}
+	vas, err := items[struct {
+		VirtualAccount struct {
+			ID, Name, AccountID, AccountType, ClosedAt string
+		} `json:"virtualAccount"`
+		Balance cents `json:"balance"`
+	}](ctx, rc, "virtual accounts", "/virtual-account", url.Values{"filter:includeClosedAccounts": {"true"}}, le)
+	if err != nil {
+		return err
+	}
+	for _, v := range vas {
+		va := v.VirtualAccount
+		if va.AccountType == "primary" {
+			rc.primaries[va.ID] = true
+		}
+		for i := start; i < len(rc.sc.Accounts); i++ {
+			acc := &rc.sc.Accounts[i]
+			if acc.ID != va.AccountID || va.AccountType == "primary" {
+				continue
+			}
+			acc.VirtualAccounts = append(acc.VirtualAccounts, scenario.VirtualAccount{ID: va.ID, Name: va.Name,
+				BalanceCents: v.Balance.AmountCents, Closed: va.ClosedAt != ""})
+		}
+	}
+	return nil
+}
+
+// cardGroups reads the card groups, active and archived.
+func (rc *recording) cardGroups(ctx context.Context, le string) error {
+	type group struct {
+		ID, Name, VirtualAccountID string
+		SpendingConstraint         map[string]any
+	}
+	for _, status := range []string{"active", "archived"} {
+		gs, err := items[group](ctx, rc, "card groups", "/card-group", url.Values{"filter:status": {status}}, le)
+		if err != nil {
+			return err
+		}
+		if status == "archived" && len(gs) > 0 {
+			rc.note("card groups' archived status (%d recorded as active)", len(gs))
+		}
+		for _, g := range gs {
+			rc.sc.CardGroups = append(rc.sc.CardGroups, scenario.CardGroup{ID: g.ID, LegalEntityID: le,
+				Name: g.Name, VirtualAccountID: g.VirtualAccountID, SpendingConstraint: whole(g.SpendingConstraint)})
+		}
+	}
+	return nil
+}
+
+// cards reads the cards, with their modifiers; never their numbers.
+func (rc *recording) cards(ctx context.Context, le string) error {
+	cs, err := items[struct {
+		ID, AccountID, VirtualAccountID, CardGroupID, CardProductID, Name, Status, CreatedAt string
+		IsSingleUse                                                                          bool
+		SpendingConstraint, UserData                                                         map[string]any
+	}](ctx, rc, "cards", "/card", nil, le)
+	if err != nil {
+		return err
+	}
+	modifiers := true
+	for i, c := range cs {
+		if i > 0 && i%100 == 0 {
+			rc.progress("card modifiers of %s: %d of %d read", le, i, len(cs))
+		}
+		card := scenario.Card{ID: c.ID, AccountID: c.AccountID, VirtualAccountID: c.VirtualAccountID,
+			CardGroupID: c.CardGroupID, CardProductID: c.CardProductID, Name: c.Name, Status: c.Status,
+			IsSingleUse: c.IsSingleUse, SpendingConstraint: whole(c.SpendingConstraint), UserData: whole(c.UserData),
+			CreatedAt: c.CreatedAt}
+		var m struct {
+			Modifiers []scenario.Modifier `json:"modifiers"`
+		}
+		if modifiers {
+			err := rc.r.get(ctx, "/card/"+url.PathEscape(c.ID)+"/modifier", nil, le, &m)
+			if modifiers, err = rc.refused(err, "card modifiers", le); err != nil {
+				return err
+			}
+		}
+		card.Modifiers = m.Modifiers
+		rc.sc.Cards = append(rc.sc.Cards, card)
+	}
+	if len(cs) > 0 {
+		rc.note("card numbers and CVVs (never read: a loaded world issues its own)")
+	}
+	return nil
+}
