@@ -256,3 +256,125 @@ func TestRecordLoadsIntoTheSameWorld(t *testing.T) {
 		}
 	})
 }
+
+func TestRecordIsDeterministicAndKeepsNamesWhenAsked(t *testing.T) {
+	src := startSource(t)
+	dir := t.TempDir()
+	read := func(name string, args ...string) string {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		if r := recordTo(t, src, out, append([]string{"--api-key", "sk_sandbox_acme"}, args...)...); r.code != 0 {
+			t.Fatalf("record %v = %d %s", args, r.code, r.stderr)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	a, b, c := read("a.yaml", "--seed", "7"), read("b.yaml", "--seed", "7"), read("c.yaml", "--seed", "8")
+	if a != b {
+		t.Error("the same seed made two different files")
+	}
+	if a == c {
+		t.Error("another seed made the same file")
+	}
+	kept := read("kept.yaml", "--keep-names")
+	for _, real := range []string{"name: Acme Robotics Inc.", "Northwind Supply", "ap@northwind.test",
+		"500 Market St", "+1 415 555 0100", "name: Alice Chen", "name: Alice travel"} {
+		if !strings.Contains(kept, real) {
+			t.Errorf("--keep-names lost %q", real)
+		}
+	}
+	if strings.Contains(a, "le_globex") || !strings.Contains(a, "le_acme") {
+		t.Error("a legal entity's key recorded another legal entity")
+	}
+}
+
+func TestRecordChoosesLegalEntities(t *testing.T) {
+	src := startSource(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "globex.yaml")
+	r := recordTo(t, src, out, "--api-key", "sk_sandbox_alice", "--legal-entity", "le_globex")
+	if r.code != 0 {
+		t.Fatalf("record = %d %s", r.code, r.stderr)
+	}
+	data, _ := os.ReadFile(out)
+	if strings.Contains(string(data), "le_acme") || !strings.Contains(string(data), "id: le_globex") {
+		t.Errorf("--legal-entity le_globex recorded:\n%.400s", data)
+	}
+	for _, req := range src.requests() {
+		if strings.Contains(req, "sa_group_acme") {
+			t.Errorf("read Acme's %s", req)
+		}
+	}
+	r = recordTo(t, src, filepath.Join(dir, "none.yaml"), "--api-key", "sk_sandbox_alice", "--legal-entity", "le_nope")
+	if r.code != 1 || !strings.Contains(r.stderr, "le_nope: the key reads no such legal entity (it reads le_acme, le_globex)") {
+		t.Errorf("unknown legal entity = %d %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none.yaml")); !os.IsNotExist(err) {
+		t.Errorf("a failed recording left a file: %v", err)
+	}
+}
+
+func TestRecordWaitsForTheRateLimit(t *testing.T) {
+	src := startSource(t)
+	limited := 0
+	src.answer = func(w http.ResponseWriter, r *http.Request, n int) bool {
+		if n == 3 || n == 4 {
+			limited++
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return true
+		}
+		return false
+	}
+	out := filepath.Join(t.TempDir(), "r.yaml")
+	r := recordTo(t, src, out, "--api-key", "sk_sandbox_acme")
+	if r.code != 0 || limited != 2 || !strings.Contains(r.stderr, "rate limited: waiting 1s as the source asks") {
+		t.Fatalf("record = %d after %d 429s: %s", r.code, limited, r.stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestRecordThatFailsMidwayWritesNothing(t *testing.T) {
+	src := startSource(t)
+	src.answer = func(w http.ResponseWriter, r *http.Request, n int) bool {
+		if strings.HasPrefix(r.URL.Path, "/transaction") && r.URL.Query().Get("cursor") != "" {
+			http.Error(w, "upstream unavailable", http.StatusBadGateway)
+			return true
+		}
+		return false
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.yaml")
+	r := recordTo(t, src, out, "--api-key", "sk_sandbox_acme")
+	if r.code != 1 || !strings.Contains(r.stderr, "gave up after 4 attempts") ||
+		!strings.Contains(r.stderr, "nothing written") {
+		t.Fatalf("record = %d %q", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a failed recording left %v", entries)
+	}
+}
+
+func TestRecordUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"record", "--api-key", "k", "--out", "x.yaml"},
+		{"record", "--from", "http://127.0.0.1:1", "--out", "x.yaml"},
+		{"record", "--from", "http://127.0.0.1:1", "--api-key", "k"},
+		{"record", "--from", "ftp://x", "--api-key", "k", "--out", "x.yaml"},
+		{"record", "--from", "http://127.0.0.1:1", "--api-key", "k", "--out", "x.yaml", "--seed", "many"},
+	} {
+		if r := runProgram(t, nil, args...); r.code != 2 || !strings.Contains(r.stderr, "Run 'slash-sandbox record --help'") {
+			t.Errorf("%v = %d %q", args, r.code, r.stderr)
+		}
+	}
+	r := runProgram(t, map[string]string{"SLASH_API_KEY": "k"}, "record", "--from", "http://127.0.0.1:1", "--out",
+		filepath.Join(t.TempDir(), "x.yaml"))
+	if r.code != 1 || !strings.Contains(r.stderr, "connection refused") {
+		t.Errorf("nothing listening = %d %q", r.code, r.stderr)
+	}
+}
