@@ -309,7 +309,8 @@ func TestRecordChoosesLegalEntities(t *testing.T) {
 		}
 	}
 	r = recordTo(t, src, filepath.Join(dir, "none.yaml"), "--api-key", "sk_sandbox_alice", "--legal-entity", "le_nope")
-	if r.code != 1 || !strings.Contains(r.stderr, "le_nope: the key reads no such legal entity (it reads le_acme, le_globex)") {
+	if r.code != 1 ||
+		!strings.Contains(r.stderr, "le_nope: the key reads no such legal entity (it reads le_acme, le_globex)") {
 		t.Errorf("unknown legal entity = %d %q", r.code, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.yaml")); !os.IsNotExist(err) {
