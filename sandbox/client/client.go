@@ -372,6 +372,27 @@ func (c *Client) DeleteWorld(ctx context.Context, id string) error {
 	return err
 }
 
+// ExportWorld reads a world as a scenario file (YAML) that loads into a
+// world answering every public read the same. With id "" it reads the
+// client's World, else the sandbox's default world.
+func (c *Client) ExportWorld(ctx context.Context, id string) ([]byte, error) {
+	if id == "" {
+		id = c.World
+	}
+	if id == "" {
+		worlds, err := c.Worlds(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range worlds {
+			if w.Default {
+				id = w.ID
+			}
+		}
+	}
+	return c.Do(ctx, http.MethodGet, "/_sandbox/worlds/"+url.PathEscape(id)+"/scenario", nil, nil)
+}
+
 // Snapshot saves the world's state and returns the snapshot id.
 func (c *Client) Snapshot(ctx context.Context, label string) (string, error) {
 	s, err := c.CreateSnapshot(ctx, label)

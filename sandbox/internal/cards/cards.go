@@ -478,6 +478,8 @@ const IndexCardLE = "card.le"
 var twoDigits = [...]string{"00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12"}
 
 // Issue fills a new card's id, number, expiry and product and stores it.
+// A card that comes with its expiry keeps it; one whose PAN comes as its
+// last four digits gets a number ending in them.
 func Issue(op *kernel.Op, card *Card, declaredID string) error {
 	id := declaredID
 	if id == "" {
@@ -494,16 +496,19 @@ func Issue(op *kernel.Op, card *Card, declaredID string) error {
 	if card.CreatedAt.IsZero() {
 		card.CreatedAt = op.Now
 	}
+	last4 := card.PAN
 	if card.CardProductID == "" {
 		products := op.W.Catalog.CardProducts
 		card.CardProductID = products[kernel.Derive(op.W.Seed, "product:"+id, 0)%2].ID
 	}
 	product, _ := op.W.Catalog.CardProduct(card.CardProductID)
 	f := op.W.Faker("card:"+id, seq)
-	card.PAN = LuhnComplete(product.Prefix + f.DigitN(uint(15-len(product.Prefix))))
+	card.PAN = EndingIn(LuhnComplete(product.Prefix+f.DigitN(uint(15-len(product.Prefix)))), last4)
 	card.CVV = f.DigitN(3)
-	exp := card.CreatedAt.AddDate(3, 0, 0)
-	card.ExpiryMonth = twoDigits[exp.Month()]
-	card.ExpiryYear = strconv.Itoa(exp.Year())
+	if card.ExpiryMonth == "" || card.ExpiryYear == "" {
+		exp := card.CreatedAt.AddDate(3, 0, 0)
+		card.ExpiryMonth = twoDigits[exp.Month()]
+		card.ExpiryYear = strconv.Itoa(exp.Year())
+	}
 	return op.Save(Kind, card.ID, card, Indexes(card)...)
 }

@@ -25,3 +25,18 @@ func LuhnValid(pan string) bool {
 	}
 	return LuhnComplete(pan[:len(pan)-1]) == pan
 }
+
+// EndingIn makes a card number end in last4 and still pass the Luhn check:
+// the digit before the last four is the one that changes to make it so.
+func EndingIn(pan, last4 string) string {
+	if len(pan) < 5 || len(last4) != 4 {
+		return pan
+	}
+	head := pan[:len(pan)-5]
+	for d := '0'; d <= '9'; d++ {
+		if p := head + string(d) + last4; LuhnValid(p) {
+			return p
+		}
+	}
+	return pan
+}

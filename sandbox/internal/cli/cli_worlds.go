@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -23,7 +24,7 @@ func (cl *cli) worldsCommand() *cobra.Command {
 		Short: "List the sandbox's worlds",
 		Args:  cobra.NoArgs,
 		RunE:  cl.run(cl.worldsList),
-	}, cl.worldsCreateCommand(), &cobra.Command{
+	}, cl.worldsCreateCommand(), cl.worldsExportCommand(), &cobra.Command{
 		Use:               "delete ID",
 		Short:             "Delete a world",
 		Args:              exactly("delete", "the world's id"),
@@ -111,6 +112,65 @@ Prints the world's id, clock and keys.`,
 		}
 	}
 	return c
+}
+
+func (cl *cli) worldsExportCommand() *cobra.Command {
+	var out string
+	c := &cobra.Command{
+		Use:   "export [ID]",
+		Short: "Write a world as a scenario file",
+		Long: `Write a world (the default one without ID) as a scenario that loads into a world answering
+every public GET the same, ids included, at the same clock: every record written explicitly.
+Prints it, or writes it to --out: whole or not at all.`,
+		Example: `  slash-sandbox worlds export > world.yaml
+  slash-sandbox worlds export w1 --out w1.yaml`,
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: cl.complete(cl.worldIDs),
+		RunE: cl.run(func(ctx context.Context, args []string) error {
+			id := ""
+			if len(args) == 1 {
+				id = args[0]
+			}
+			file, err := cl.c.ExportWorld(ctx, id)
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				_, err := cl.stdout.Write(file)
+				return err
+			}
+			if err := writeAtomically(out, file); err != nil {
+				return err
+			}
+			fmt.Fprintf(cl.stderr, "wrote %s (%s)\n", out, humanize.IBytes(uint64(len(file))))
+			return nil
+		}),
+	}
+	c.Flags().StringVar(&out, "out", "", "the file to write; default standard output")
+	return c
+}
+
+// writeAtomically writes data to a new file beside path and renames it to
+// path: path holds the whole data or what it held before, never a part.
+func writeAtomically(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // flagOf is the flag of an option given the older way, "clockStart=…".

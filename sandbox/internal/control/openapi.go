@@ -92,6 +92,10 @@ func describe(docs *openapi.Registry) {
 		openapi.Op{Body: createWorldRequest{}, Status: http.StatusCreated, Response: worldView{}})
 	d("sandbox.worlds.get", "Get a world", openapi.Op{Response: worldView{}})
 	d("sandbox.worlds.delete", "Delete a world", openapi.Op{Response: deleted})
+	d("sandbox.worlds.scenario", "Export a world as a scenario", openapi.Op{
+		Description: "The world as a scenario file (YAML) that loads into a world answering every public read " +
+			"the same, ids included, at the same clock: every record written explicitly.",
+		Content: openapi.Content{"application/yaml": openapi.Schema{"type": "string"}}})
 	d("sandbox.snapshots.list", "List snapshots", openapi.Op{Response: items(snapshotView{})})
 	d("sandbox.snapshots.create", "Snapshot the world", openapi.Op{Status: http.StatusCreated, Response: snapshotView{},
 		Body: openapi.Schema{"type": "object", "properties": openapi.Schema{"label": openapi.Schema{"type": "string"}}}})

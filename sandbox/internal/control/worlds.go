@@ -10,6 +10,7 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/clock"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/seed"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/web"
 )
 
@@ -19,6 +20,7 @@ func (c *Control) routesWorlds(s *mux.Router) {
 	route(http.MethodPost, "/worlds", "sandbox.worlds.create", c.createWorld)
 	route(http.MethodGet, "/worlds/{id}", "sandbox.worlds.get", c.getWorld)
 	route(http.MethodDelete, "/worlds/{id}", "sandbox.worlds.delete", c.deleteWorld)
+	route(http.MethodGet, "/worlds/{id}/scenario", "sandbox.worlds.scenario", c.exportWorld)
 	route(http.MethodPost, "/clock/mode", "sandbox.clock.mode", c.clockMode)
 	route(http.MethodGet, "/snapshots", "sandbox.snapshots.list", c.listSnapshots)
 	route(http.MethodPost, "/snapshots", "sandbox.snapshots.create", c.createSnapshot)
@@ -159,6 +161,31 @@ func (c *Control) getWorld(r *http.Request) (any, error) {
 		return nil, kernel.NotFound("world", "id", mux.Vars(r)["id"])
 	}
 	return c.worldView(w)
+}
+
+// exportWorld writes a world as a scenario file that loads back into a
+// world answering the same.
+func (c *Control) exportWorld(r *http.Request) (any, error) {
+	id := mux.Vars(r)["id"]
+	w, ok := c.Engine.World(id)
+	if !ok {
+		return nil, kernel.NotFound("world", "id", id)
+	}
+	var sc *scenario.Scenario
+	if err := w.View(func(op *kernel.Op) error {
+		var err error
+		sc, err = seed.Export(op)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	file, err := scenario.Encode(sc)
+	if err != nil {
+		return nil, err
+	}
+	resp := &web.Response{Status: http.StatusOK, Raw: file, ContentType: "application/yaml"}
+	resp.Header = http.Header{"Content-Disposition": {`attachment; filename="` + id + `.yaml"`}}
+	return resp, nil
 }
 
 func (c *Control) deleteWorld(r *http.Request) (any, error) {

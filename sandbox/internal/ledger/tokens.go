@@ -54,6 +54,32 @@ func InitTokens(op *kernel.Op, interval time.Duration) error {
 	return err
 }
 
+// TokenWalk is where the world's token prices stand: how often they move
+// (0: never), how many moves they made and the prices now.
+func TokenWalk(op *kernel.Op) (interval time.Duration, tick int64, prices []TokenPrice, err error) {
+	var st tokenState
+	_, err = op.Tx.Get(tokenKey, &st)
+	return st.Interval, st.Tick, st.Prices, err
+}
+
+// SetTokenWalk puts the token prices where a walk left them: tick moves
+// made, prices replacing those of the same symbols.
+func SetTokenWalk(op *kernel.Op, tick int64, prices []TokenPrice) error {
+	var st tokenState
+	if _, err := op.Tx.Get(tokenKey, &st); err != nil {
+		return err
+	}
+	st.Tick = tick
+	for _, p := range prices {
+		for i := range st.Prices {
+			if st.Prices[i].Symbol == p.Symbol {
+				st.Prices[i] = p
+			}
+		}
+	}
+	return op.Tx.Put(tokenKey, &st)
+}
+
 // RunTokenTick moves every price one step of a seeded random walk and
 // schedules the next tick.
 func RunTokenTick(op *kernel.Op, _ *kernel.Event) (string, error) {

@@ -18,6 +18,7 @@ import (
 // tags the decoder reads; a key whose value is unset (zero, nil, empty) is
 // left out; free-form mappings have their keys sorted; text that YAML would
 // read as something else (a number, true or false, a date, null) is quoted.
+// An empty mapping is written ({}), as it may differ from an absent one.
 // The same scenario always encodes to the same bytes; one with no key set
 // encodes to none, as Parse reads an empty file.
 func Encode(sc *Scenario) ([]byte, error) {
@@ -69,7 +70,7 @@ func encodeStruct(v reflect.Value) (*yaml.Node, error) {
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	for _, f := range shapeOf(v.Type()).fields {
 		fv := v.Field(f.index)
-		if fv.IsZero() || fv.Kind() == reflect.Slice && fv.Len() == 0 || fv.Kind() == reflect.Map && fv.Len() == 0 {
+		if fv.IsZero() || fv.Kind() == reflect.Slice && fv.Len() == 0 {
 			continue
 		}
 		n, err := encodeValue(fv)

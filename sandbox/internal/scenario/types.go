@@ -56,7 +56,16 @@ type Scenario struct {
 
 // TokenPrices configures the token price walk.
 type TokenPrices struct {
-	TickInterval string `yaml:"tickInterval" doc:"How often token prices move: a duration of at least 1m." default:"1h"`
+	TickInterval string       `yaml:"tickInterval" doc:"How often token prices move: a duration of at least 1m." default:"1h"`
+	Tick         int64        `yaml:"tick" doc:"How many moves the prices made before the clock start; the walk goes on from there." default:"0"`
+	Prices       []TokenPrice `yaml:"prices" doc:"The prices at the clock start." unset:"the catalogue's"`
+}
+
+// TokenPrice is a token's price at the clock start.
+type TokenPrice struct {
+	Symbol        string `yaml:"symbol" doc:"The token, a symbol of the fixtures catalogue such as BTC." required:"true"`
+	Micros        int64  `yaml:"micros" doc:"Its price in millionths of a dollar; positive." required:"true"`
+	LastUpdatedAt string `yaml:"lastUpdatedAt" doc:"When it last moved (a time)." unset:"the clock start"`
 }
 
 // AgentRequests configures read-only keys' deferred writes.
@@ -128,6 +137,10 @@ type Account struct {
 	BalanceCents    int64            `yaml:"balanceCents" doc:"Its posted balance in cents after every transaction of the scenario, reached by an opening balance." default:"0"`
 	CreatedAt       string           `yaml:"createdAt" doc:"When it was opened (a time)." unset:"a year before the clock start"`
 	VirtualAccounts []VirtualAccount `yaml:"virtualAccounts" doc:"Its virtual accounts besides the primary one every account gets."`
+	AccountNumber   string           `yaml:"accountNumber" doc:"Its account number (quote it to keep leading zeros)." unset:"generated"`
+	RoutingNumber   string           `yaml:"routingNumber" doc:"Its routing number (quote it)." unset:"generated"`
+	// Primary names the primary virtual account every account gets.
+	Primary *PrimaryVirtualAccount `yaml:"primaryVirtualAccount" doc:"Its primary virtual account, whose balance is the account's less its other virtual accounts'." unset:"one named Primary account"`
 
 	// CreditLimitCents is a charge card's credit limit (default $100,000).
 	CreditLimitCents *int64 `yaml:"creditLimitCents" doc:"A charge_card account's credit limit in cents." default:"10000000"`
@@ -140,6 +153,17 @@ type VirtualAccount struct {
 	BalanceCents int64  `yaml:"balanceCents" doc:"Its posted balance in cents." default:"0"`
 	Closed       bool   `yaml:"closed" doc:"Whether it is closed." default:"false"`
 	CreatedAt    string `yaml:"createdAt" doc:"When it was opened (a time)." unset:"its account's creation"`
+	// ClosedAt and the numbers restore a virtual account exactly.
+	ClosedAt       string         `yaml:"closedAt" doc:"When it was closed (a time); only with closed." unset:"the clock start"`
+	AccountNumber  string         `yaml:"accountNumber" doc:"Its account number (quote it to keep leading zeros)." unset:"generated"`
+	CommissionRule map[string]any `yaml:"commissionRule" doc:"Its commission rule, as the API's commissionRule."`
+}
+
+// PrimaryVirtualAccount declares the primary virtual account of an account.
+type PrimaryVirtualAccount struct {
+	ID        string `yaml:"id" doc:"Its id." unset:"generated"`
+	Name      string `yaml:"name" doc:"Its name." default:"Primary account"`
+	CreatedAt string `yaml:"createdAt" doc:"When it was opened (a time)." unset:"its account's creation"`
 }
 
 // CardGroup declares a card group.
@@ -150,6 +174,7 @@ type CardGroup struct {
 	VirtualAccountID   string         `yaml:"virtualAccountId" doc:"The virtual account its cards spend from (virtual_account card group model)." ref:"virtual_account"`
 	SpendingConstraint map[string]any `yaml:"spendingConstraint" doc:"Its spending constraint, as the API's spendingConstraint (see docs/cards.md); checked when the world loads."`
 	CreatedAt          string         `yaml:"createdAt" doc:"When it was created (a time)." unset:"six months before the clock start"`
+	Status             string         `yaml:"status" doc:"Its status." enum:"active,archived" default:"active"`
 }
 
 // Card declares a card.
@@ -166,6 +191,12 @@ type Card struct {
 	UserData           map[string]any `yaml:"userData" doc:"Free-form data kept with the card."`
 	Modifiers          []Modifier     `yaml:"modifiers" doc:"Its modifiers."`
 	CreatedAt          string         `yaml:"createdAt" doc:"When it was issued (a time)." unset:"three months before the clock start"`
+	// Last4 and the expiry restore a card's visible number; the rest of
+	// the number and the CVV are always generated.
+	Last4       string `yaml:"last4" doc:"The last four digits of its number (quote them)." unset:"generated"`
+	ExpiryMonth string `yaml:"expiryMonth" doc:"Its expiry month, 01 to 12 (quote it)." unset:"three years after it was issued"`
+	ExpiryYear  string `yaml:"expiryYear" doc:"Its expiry year, four digits (quote it)." unset:"three years after it was issued"`
+	IsPhysical  bool   `yaml:"isPhysical" doc:"Whether it is a physical card." default:"false"`
 }
 
 // Modifier is a card modifier.
@@ -272,6 +303,17 @@ type Transaction struct {
 	Memo             string `yaml:"memo" doc:"A memo."`
 	DeclineReason    string `yaml:"declineReason" doc:"Why a declined transaction was declined." unset:"insufficient_funds when declined"`
 	Rail             string `yaml:"rail" doc:"An international_wire's local rail." enum:"sepa,pix,spei,fps"`
+	// The keys below restore a transaction exactly, as the API shows it.
+	CreatedAt               string         `yaml:"createdAt" doc:"When it was recorded (a time)." unset:"its date"`
+	CardGroupID             string         `yaml:"cardGroupId" doc:"The card group its card was in when it was made." ref:"card_group" unset:"its card's"`
+	Note                    string         `yaml:"note" doc:"A note, as PATCH /transaction/{id}/note sets it."`
+	ReferenceNumber         string         `yaml:"referenceNumber" doc:"Its reference number."`
+	ApprovalReason          string         `yaml:"approvalReason" doc:"Why it was approved."`
+	ProviderAuthorizationID string         `yaml:"providerAuthorizationId" doc:"The card network's authorization id." ref:"external"`
+	AuthorizedAt            string         `yaml:"authorizedAt" doc:"When it was authorized (a time)."`
+	TransferID              string         `yaml:"transferId" doc:"The transfer that made it, shared by its debit and credit." ref:"external"`
+	MerchantData            map[string]any `yaml:"merchantData" doc:"Its merchant, as the API's merchantData: description, categoryCode, location." unset:"its merchantId's"`
+	Details                 map[string]any `yaml:"details" doc:"Its rail's details, as the API shows them: wireInfo, achInfo, sepaInfo, pixInfo, speiInfo, fpsInfo, rtpInfo or feeInfo." unset:"generated for its category and rail"`
 }
 
 // Webhook declares an event-delivery endpoint.
@@ -346,6 +388,7 @@ type InvoiceSettings struct {
 	DefaultMemo             string   `yaml:"defaultMemo" doc:"The memo of invoices that give none."`
 	InvoiceTerms            string   `yaml:"invoiceTerms" doc:"Terms printed on its invoices."`
 	DefaultPaymentTermsDays *int     `yaml:"defaultPaymentTermsDays" doc:"Days from issue to due date of invoices that give none."`
+	UpdatedAt               string   `yaml:"updatedAt" doc:"When they were last changed (a time)." unset:"the clock start"`
 }
 
 // UserBankAccount declares a user's own bank account, where expense
@@ -359,6 +402,7 @@ type UserBankAccount struct {
 	Mask            string `yaml:"mask" doc:"The last digits of its number." default:"0000"`
 	Subtype         string `yaml:"subtype" doc:"Checking or savings." enum:"checking,savings" default:"checking"`
 	Status          string `yaml:"status" doc:"Its link status; a payout to an account that is not active fails." enum:"active,login_required,inactive,unknown_error" default:"active"`
+	CreatedAt       string `yaml:"createdAt" doc:"When it was linked (a time)." unset:"six months before the clock start"`
 }
 
 // CustomMerchant declares a merchant a legal entity added itself.
@@ -367,6 +411,7 @@ type CustomMerchant struct {
 	LegalEntityID string `yaml:"legalEntityId" doc:"The legal entity that added it." required:"true" ref:"legal_entity"`
 	MerchantName  string `yaml:"merchantName" doc:"Its name." required:"true"`
 	AddedByUserID string `yaml:"addedByUserId" doc:"The user who added it." ref:"user"`
+	CreatedAt     string `yaml:"createdAt" doc:"When it was added (a time)." unset:"a month before the clock start"`
 }
 
 // ExpenseReport declares an expense report in any status. merchantId is a

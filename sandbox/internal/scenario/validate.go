@@ -43,6 +43,9 @@ var refKinds = map[string]string{
 	"task": "task", "card_product": "card product", "merchant": "merchant", "merchant_or_custom": "merchant",
 	"key": "API key", "account_or_virtual_account": "account or virtual account",
 	"webhook_entity": "card, transaction or expense report",
+	// external ids name something outside the scenario (the card network's
+	// authorization, a transfer): kept as they are, never checked.
+	"external": "outside identifier",
 }
 
 // refUnions are the kinds a key may name one of several kinds by.
@@ -173,6 +176,8 @@ func (v *validator) ref(path, kind, id string) {
 	}
 	var known []string
 	switch kind {
+	case "external":
+		return
 	case "card_product":
 		if _, ok := v.cat.CardProduct(id); ok {
 			return
@@ -241,6 +246,36 @@ func (v *validator) header() {
 			v.add("tokenPrices.tickInterval", "must be a duration of at least 1m")
 		}
 	}
+	if v.sc.TokenPrices != nil {
+		v.tokenPrices(v.sc.TokenPrices)
+	}
+}
+
+// tokenPrices checks the prices a walk starts from: tokens of the
+// catalogue, each once, at a positive price.
+func (v *validator) tokenPrices(tp *TokenPrices) {
+	if tp.Tick < 0 {
+		v.add("tokenPrices.tick", "must not be negative")
+	}
+	seen := map[string]bool{}
+	for i, p := range tp.Prices {
+		path := fmt.Sprintf("tokenPrices.prices[%d]", i)
+		known := false
+		for _, t := range v.cat.Tokens {
+			known = known || t.Symbol == p.Symbol
+		}
+		switch {
+		case !known:
+			v.add(path+".symbol", "%q is no token of the fixtures catalogue", p.Symbol)
+		case seen[p.Symbol]:
+			v.add(path+".symbol", "%q is given twice", p.Symbol)
+		}
+		seen[p.Symbol] = true
+		if p.Micros <= 0 {
+			v.add(path+".micros", "must be positive")
+		}
+		v.time(path+".lastUpdatedAt", p.LastUpdatedAt)
+	}
 }
 
 // declare records every id first, so references may point forwards.
@@ -260,6 +295,9 @@ func (v *validator) declare() {
 	}
 	for i, a := range sc.Accounts {
 		v.id(fmt.Sprintf("accounts[%d].id", i), "account", a.ID, a.LegalEntityID)
+		if a.Primary != nil {
+			v.id(fmt.Sprintf("accounts[%d].primaryVirtualAccount.id", i), "virtual_account", a.Primary.ID, a.LegalEntityID)
+		}
 		for j, va := range a.VirtualAccounts {
 			v.id(fmt.Sprintf("accounts[%d].virtualAccounts[%d].id", i, j), "virtual_account", va.ID, a.LegalEntityID)
 		}

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -45,6 +46,13 @@ func (v *validator) money() {
 		v.time(p+".createdAt", a.CreatedAt)
 		for j, va := range a.VirtualAccounts {
 			v.time(fmt.Sprintf("%s.virtualAccounts[%d].createdAt", p, j), va.CreatedAt)
+			v.time(fmt.Sprintf("%s.virtualAccounts[%d].closedAt", p, j), va.ClosedAt)
+			if va.ClosedAt != "" && !va.Closed {
+				v.add(fmt.Sprintf("%s.virtualAccounts[%d].closedAt", p, j), "only a closed virtual account has closedAt")
+			}
+		}
+		if a.Primary != nil {
+			v.time(p+".primaryVirtualAccount.createdAt", a.Primary.CreatedAt)
 		}
 	}
 	for i, t := range v.sc.Transactions {
@@ -64,6 +72,8 @@ func (v *validator) money() {
 		}
 		v.time(p+".date", t.Date)
 		v.time(p+".settlesAt", t.SettlesAt)
+		v.time(p+".createdAt", t.CreatedAt)
+		v.time(p+".authorizedAt", t.AuthorizedAt)
 		if t.SettlesAt != "" && t.DetailedStatus != "" && t.DetailedStatus != "pending" {
 			v.add(p+".settlesAt", "only a pending transaction can settle later")
 		}
@@ -88,8 +98,23 @@ func (v *validator) cards() {
 			v.sameEntity(p+".cardGroupId", owner, o)
 		}
 		v.time(p+".createdAt", c.CreatedAt)
+		if c.Last4 != "" && !last4Pattern.MatchString(c.Last4) {
+			v.add(p+".last4", "%q must be four digits", c.Last4)
+		}
+		if c.ExpiryMonth != "" && !expiryMonthPattern.MatchString(c.ExpiryMonth) {
+			v.add(p+".expiryMonth", "%q must be a month, 01 to 12", c.ExpiryMonth)
+		}
+		if c.ExpiryYear != "" && !expiryYearPattern.MatchString(c.ExpiryYear) {
+			v.add(p+".expiryYear", "%q must be a year of four digits", c.ExpiryYear)
+		}
 	}
 }
+
+var (
+	last4Pattern       = regexp.MustCompile(`^[0-9]{4}$`)
+	expiryMonthPattern = regexp.MustCompile(`^(0[1-9]|1[0-2])$`)
+	expiryYearPattern  = regexp.MustCompile(`^[0-9]{4}$`)
+)
 
 func (v *validator) parties() {
 	for i, c := range v.sc.Contacts {
@@ -135,6 +160,15 @@ const MaxGenerated = 1_000_000
 func (v *validator) rest() {
 	for i, w := range v.sc.Webhooks {
 		v.time(fmt.Sprintf("webhooks[%d].createdAt", i), w.CreatedAt)
+	}
+	for i, s := range v.sc.InvoiceSettings {
+		v.time(fmt.Sprintf("invoiceSettings[%d].updatedAt", i), s.UpdatedAt)
+	}
+	for i, b := range v.sc.UserBankAccounts {
+		v.time(fmt.Sprintf("userBankAccounts[%d].createdAt", i), b.CreatedAt)
+	}
+	for i, m := range v.sc.CustomMerchants {
+		v.time(fmt.Sprintf("customMerchants[%d].createdAt", i), m.CreatedAt)
 	}
 	total := 0
 	for i, g := range v.sc.Generate {

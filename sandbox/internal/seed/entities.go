@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -40,8 +41,13 @@ func (l *loader) accounts() error {
 		if acc.Status == "" {
 			acc.Status = "open"
 		}
-		primary, err := l.virtualAccount(acc, scenario.VirtualAccount{Name: "Primary account", CreatedAt: s.CreatedAt}, true,
-			i*100)
+		acc.AccountNumber = cmp.Or(s.AccountNumber, acc.AccountNumber)
+		acc.RoutingNumber = cmp.Or(s.RoutingNumber, acc.RoutingNumber)
+		ps := scenario.VirtualAccount{Name: "Primary account", CreatedAt: s.CreatedAt}
+		if p := s.Primary; p != nil {
+			ps.ID, ps.Name, ps.CreatedAt = p.ID, cmp.Or(p.Name, ps.Name), cmp.Or(p.CreatedAt, ps.CreatedAt)
+		}
+		primary, err := l.virtualAccount(acc, ps, true, i*100)
 		if err != nil {
 			return err
 		}
@@ -81,7 +87,7 @@ func (l *loader) virtualAccount(
 		LegalEntityID: acc.LegalEntityID,
 		Name:          s.Name,
 		Primary:       primary,
-		AccountNumber: f.DigitN(12),
+		AccountNumber: cmp.Or(s.AccountNumber, f.DigitN(12)),
 		RoutingNumber: acc.RoutingNumber,
 		CreatedAt:     l.createdAt(s.CreatedAt, acc.CreatedAt),
 		Seq:           l.seq(),
@@ -90,8 +96,11 @@ func (l *loader) virtualAccount(
 		va.AccountNumber = acc.AccountNumber
 	}
 	if s.Closed {
-		closed := l.op.Now
+		closed := l.createdAt(s.ClosedAt, l.op.Now)
 		va.ClosedAt = &closed
+	}
+	if s.CommissionRule != nil {
+		va.CommissionRule = l.rawJSON(s.CommissionRule)
 	}
 	l.vas[va.ID] = va
 	return va, l.op.Save(ledger.KindVirtualAccount, va.ID, va, ledger.VaIndex(va))
@@ -108,7 +117,7 @@ func (l *loader) cardGroups() error {
 			return err
 		}
 		g := &cards.Group{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, VirtualAccountID: s.VirtualAccountID,
-			Status: "active", SpendingConstraint: c, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)),
+			Status: cmp.Or(s.Status, cards.GroupActive), SpendingConstraint: c, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)),
 			Seq: l.seq()}
 		l.groups[g.ID] = g
 		if err := l.op.Save(cards.KindGroup, g.ID, g, cards.GroupIndexes(g)...); err != nil {
@@ -128,7 +137,8 @@ func (l *loader) cards_() error {
 		card := &cards.Card{AccountID: acc.ID, LegalEntityID: acc.LegalEntityID, VirtualAccountID: s.VirtualAccountID,
 			CardGroupID: s.CardGroupID, CardProductID: s.CardProductID, Name: s.Name, Status: s.Status,
 			IsSingleUse: s.IsSingleUse, SpendingConstraint: c, UserData: l.rawJSON(s.UserData),
-			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -3, 0))}
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -3, 0)), PAN: s.Last4, ExpiryMonth: s.ExpiryMonth,
+			ExpiryYear: s.ExpiryYear, IsPhysical: s.IsPhysical}
 		for _, m := range s.Modifiers {
 			card.Modifiers = append(card.Modifiers, cards.Modifier{Name: m.Name, Value: m.Value})
 		}

@@ -1,6 +1,8 @@
 package seed
 
 import (
+	"cmp"
+	"fmt"
 	"sort"
 
 	"github.com/slash-sandbox/slash-sandbox/fixtures"
@@ -78,14 +80,68 @@ func (l *loader) transaction(i int, s scenario.Transaction) (*ledger.Transaction
 		m, _ := l.op.W.Catalog.Merchant(s.MerchantID)
 		t.Merchant = merchantData(m)
 	}
-	ledger.FillRail(f, t, s.Rail)
+	if s.Details == nil {
+		ledger.FillRail(f, t, s.Rail)
+	}
+	if err := l.exact(i, s, t); err != nil {
+		return nil, err
+	}
 	if t.Description == "" {
 		t.Description = ledger.Describe(t)
 	}
 	if t.Date = t.CreatedAt; t.DetailedStatus == "declined" && t.DeclineReason == "" {
 		t.DeclineReason = "insufficient_funds"
 	}
+	if s.CreatedAt != "" {
+		t.CreatedAt = l.time(s.CreatedAt)
+	}
 	return t, nil
+}
+
+// railDetails are the rail objects a transaction's details may give.
+type railDetails struct {
+	WireInfo *ledger.WireInfo `json:"wireInfo"`
+	ACHInfo  *ledger.ACHInfo  `json:"achInfo"`
+	SEPAInfo *ledger.SEPAInfo `json:"sepaInfo"`
+	PIXInfo  *ledger.PIXInfo  `json:"pixInfo"`
+	SPEIInfo *ledger.SPEIInfo `json:"speiInfo"`
+	FPSInfo  *ledger.FPSInfo  `json:"fpsInfo"`
+	RTPInfo  *ledger.RTPInfo  `json:"rtpInfo"`
+	FeeInfo  *ledger.FeeInfo  `json:"feeInfo"`
+}
+
+// exact sets what a transaction declares to restore it as it was: its
+// note, reference, authorization, transfer, merchant and rail details.
+func (l *loader) exact(i int, s scenario.Transaction, t *ledger.Transaction) error {
+	t.Note, t.ApprovalReason = s.Note, s.ApprovalReason
+	t.ReferenceNumber = cmp.Or(s.ReferenceNumber, t.ReferenceNumber)
+	t.ProviderAuthorizationID, t.TransferID = s.ProviderAuthorizationID, s.TransferID
+	if s.CardGroupID != "" {
+		t.CardGroupID = s.CardGroupID
+	}
+	if s.AuthorizedAt != "" {
+		at := l.time(s.AuthorizedAt)
+		t.AuthorizedAt = &at
+	}
+	if s.MerchantData != nil {
+		md := &ledger.MerchantData{}
+		if err := decodeStrict(s.MerchantData, md); err != nil {
+			return l.problem(fmt.Sprintf("transactions[%d].merchantData", i), "%v", err)
+		}
+		if t.Merchant != nil {
+			md.MerchantID = t.Merchant.MerchantID
+		}
+		t.Merchant = md
+	}
+	if s.Details != nil {
+		var d railDetails
+		if err := decodeStrict(s.Details, &d); err != nil {
+			return l.problem(fmt.Sprintf("transactions[%d].details", i), "%v", err)
+		}
+		t.WireInfo, t.ACHInfo, t.SEPAInfo, t.PIXInfo = d.WireInfo, d.ACHInfo, d.SEPAInfo, d.PIXInfo
+		t.SPEIInfo, t.FPSInfo, t.RTPInfo, t.FeeInfo = d.SPEIInfo, d.FPSInfo, d.RTPInfo, d.FeeInfo
+	}
+	return nil
 }
 
 func (l *loader) cardByID(id string) *cards.Card {

@@ -180,7 +180,15 @@ func (l *loader) tokens() error {
 	if l.sc.TokenPrices != nil && l.sc.TokenPrices.TickInterval != "" {
 		interval, _ = scenario.ParseDuration(l.sc.TokenPrices.TickInterval)
 	}
-	return ledger.InitTokens(l.op, interval)
+	if err := ledger.InitTokens(l.op, interval); err != nil || l.sc.TokenPrices == nil {
+		return err
+	}
+	var prices []ledger.TokenPrice
+	for _, p := range l.sc.TokenPrices.Prices {
+		prices = append(prices, ledger.TokenPrice{Symbol: p.Symbol, Micros: p.Micros,
+			LastUpdatedAt: l.createdAt(p.LastUpdatedAt, l.op.Now)})
+	}
+	return ledger.SetTokenWalk(l.op, l.sc.TokenPrices.Tick, prices)
 }
 
 func (l *loader) events() error {

@@ -43,7 +43,7 @@ func (l *loader) invoiceSettings() error {
 			DefaultMemo:             s.DefaultMemo,
 			InvoiceTerms:            s.InvoiceTerms,
 			DefaultPaymentTermsDays: s.DefaultPaymentTermsDays,
-			Timestamp:               l.op.Now,
+			Timestamp:               l.createdAt(s.UpdatedAt, l.op.Now),
 		}
 		if err := l.op.Save(invoices.KindSettings, st.LegalEntityID, st); err != nil {
 			return err
@@ -67,6 +67,7 @@ func (l *loader) userBankAccounts() error {
 			Subtype:         s.Subtype,
 			Mask:            s.Mask,
 			InstitutionName: s.InstitutionName,
+			CreatedAt:       l.createdAt(s.CreatedAt, time.Time{}),
 		}
 		if err := l.bankAccount(b); err != nil {
 			return err
@@ -106,7 +107,10 @@ func (l *loader) bankAccount(b *expenses.UserBankAccount) error {
 	if b.Mask == "" {
 		b.Mask = "0000"
 	}
-	b.Type, b.AccountOwnerName, b.CreatedAt = "depository", u.Name, l.op.Now.AddDate(0, -6, 0)
+	b.Type, b.AccountOwnerName = "depository", u.Name
+	if b.CreatedAt.IsZero() {
+		b.CreatedAt = l.op.Now.AddDate(0, -6, 0)
+	}
 	b.InstitutionID = "ins_" + strings.ReplaceAll(strings.ToLower(b.InstitutionName), " ", "_")
 	b.BalanceCents = int64(kernel.Derive(l.op.W.Seed, "user-bank-balance:"+b.UserID+":"+b.Mask, 0)%500000) + 50000
 	return expenses.SaveUserBankAccount(l.op, b)
@@ -119,7 +123,7 @@ func (l *loader) customMerchants() error {
 			LegalEntityID: s.LegalEntityID,
 			AddedByUserID: s.AddedByUserID,
 			MerchantName:  s.MerchantName,
-			CreatedAt:     l.op.Now.AddDate(0, -1, 0),
+			CreatedAt:     l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -1, 0)),
 		}
 		if err := l.op.Save(expenses.KindCustomMerchant, m.ID, m); err != nil {
 			return err
