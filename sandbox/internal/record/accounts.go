@@ -18,7 +18,7 @@ type cents struct {
 func (rc *recording) accounts(ctx context.Context, le string) error {
 	var p struct {
 		Items []struct {
-			ID, Status, Name, CreatedAt, Type string
+			ID, Status, Name, CreatedAt, Type, AccountNumber, RoutingNumber string
 		} `json:"items"`
 	}
 	if err := rc.r.get(ctx, "/account", nil, le, &p); err != nil {
@@ -28,7 +28,8 @@ func (rc *recording) accounts(ctx context.Context, le string) error {
 	start := len(rc.sc.Accounts)
 	for _, a := range p.Items {
 		acc := scenario.Account{ID: a.ID, LegalEntityID: le, Name: a.Name, Type: a.Type, Status: a.Status,
-			CreatedAt: a.CreatedAt}
+			CreatedAt: a.CreatedAt, AccountNumber: rc.anon.digits("account", a.AccountNumber),
+			RoutingNumber: rc.anon.routing(a.RoutingNumber)}
 		var b struct {
 			Balances []struct {
 				Type      string `json:"type"`
@@ -51,7 +52,8 @@ func (rc *recording) accounts(ctx context.Context, le string) error {
 	}
 	vas, err := items[struct {
 		VirtualAccount struct {
-			ID, Name, AccountID, AccountType, ClosedAt string
+			ID, Name, AccountID, AccountType, ClosedAt, AccountNumber string
+			CommissionRule                                            map[string]any
 		} `json:"virtualAccount"`
 		Balance cents `json:"balance"`
 	}](ctx, rc, "virtual accounts", "/virtual-account", url.Values{"filter:includeClosedAccounts": {"true"}}, le)
@@ -60,16 +62,18 @@ func (rc *recording) accounts(ctx context.Context, le string) error {
 	}
 	for _, v := range vas {
 		va := v.VirtualAccount
-		if va.AccountType == "primary" {
-			rc.primaries[va.ID] = true
-		}
 		for i := start; i < len(rc.sc.Accounts); i++ {
 			acc := &rc.sc.Accounts[i]
-			if acc.ID != va.AccountID || va.AccountType == "primary" {
-				continue
+			switch {
+			case acc.ID != va.AccountID:
+			case va.AccountType == "primary":
+				acc.Primary = &scenario.PrimaryVirtualAccount{ID: va.ID, Name: va.Name}
+			default:
+				acc.VirtualAccounts = append(acc.VirtualAccounts, scenario.VirtualAccount{ID: va.ID, Name: va.Name,
+					BalanceCents: v.Balance.AmountCents, Closed: va.ClosedAt != "", ClosedAt: va.ClosedAt,
+					AccountNumber:  rc.anon.digits("account", va.AccountNumber),
+					CommissionRule: whole(va.CommissionRule)})
 			}
-			acc.VirtualAccounts = append(acc.VirtualAccounts, scenario.VirtualAccount{ID: va.ID, Name: va.Name,
-				BalanceCents: v.Balance.AmountCents, Closed: va.ClosedAt != ""})
 		}
 	}
 	return nil
@@ -86,12 +90,10 @@ func (rc *recording) cardGroups(ctx context.Context, le string) error {
 		if err != nil {
 			return err
 		}
-		if status == "archived" && len(gs) > 0 {
-			rc.note("card groups' archived status (%d recorded as active)", len(gs))
-		}
 		for _, g := range gs {
 			rc.sc.CardGroups = append(rc.sc.CardGroups, scenario.CardGroup{ID: g.ID, LegalEntityID: le,
-				Name: g.Name, VirtualAccountID: g.VirtualAccountID, SpendingConstraint: whole(g.SpendingConstraint)})
+				Name: g.Name, VirtualAccountID: g.VirtualAccountID, SpendingConstraint: whole(g.SpendingConstraint),
+				Status: status})
 		}
 	}
 	return nil
@@ -101,7 +103,8 @@ func (rc *recording) cardGroups(ctx context.Context, le string) error {
 func (rc *recording) cards(ctx context.Context, le string) error {
 	cs, err := items[struct {
 		ID, AccountID, VirtualAccountID, CardGroupID, CardProductID, Name, Status, CreatedAt string
-		IsSingleUse                                                                          bool
+		Last4, ExpiryMonth, ExpiryYear                                                       string
+		IsSingleUse, IsPhysical                                                              bool
 		SpendingConstraint, UserData                                                         map[string]any
 	}](ctx, rc, "cards", "/card", nil, le)
 	if err != nil {
@@ -115,7 +118,8 @@ func (rc *recording) cards(ctx context.Context, le string) error {
 		card := scenario.Card{ID: c.ID, AccountID: c.AccountID, VirtualAccountID: c.VirtualAccountID,
 			CardGroupID: c.CardGroupID, CardProductID: c.CardProductID, Name: c.Name, Status: c.Status,
 			IsSingleUse: c.IsSingleUse, SpendingConstraint: whole(c.SpendingConstraint), UserData: whole(c.UserData),
-			CreatedAt: c.CreatedAt}
+			CreatedAt: c.CreatedAt, Last4: c.Last4, ExpiryMonth: c.ExpiryMonth, ExpiryYear: c.ExpiryYear,
+			IsPhysical: c.IsPhysical}
 		var m struct {
 			Modifiers []scenario.Modifier `json:"modifiers"`
 		}

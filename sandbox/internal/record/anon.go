@@ -194,3 +194,39 @@ func replaceWords(s, old, new string) string {
 func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
+
+// railDetails replaces, in a transaction's rail details, the names of the
+// other party and its account numbers, or, when text is set, the free text
+// that may repeat the names replaced (a second pass, once every name is
+// known). Bank names and codes, and the network's own references, stay.
+func (a *anonymizer) railDetails(d map[string]any, text bool) {
+	if a.keep {
+		return
+	}
+	for k, v := range d {
+		s, ok := v.(string)
+		if !ok || s == "" {
+			continue
+		}
+		switch k {
+		case "description", "reference", "paymentRelatedInfo", "companyDiscretionaryData", "senderReference":
+			if text {
+				d[k] = a.text(s)
+			}
+			continue
+		}
+		if text {
+			continue
+		}
+		switch k {
+		case "senderName", "recipientName", "originatorName":
+			d[k] = a.company(s)
+		case "routingNumber":
+			d[k] = a.routing(s)
+		case "accountNumber", "last4", "ibanLast4", "clabe", "sortCode", "receiverId", "companyId":
+			d[k] = a.digits("account", s)
+		case "iban":
+			d[k] = a.alnum("iban", s, 2)
+		}
+	}
+}

@@ -18,8 +18,6 @@ var unreadAlways = []string{
 	"effects scheduled on the source's clock (settlements, sends and retries to come): a loaded world schedules its own",
 	"users and roles the records do not name (the API lists no users); each named user is an admin of their entity",
 	"legal entities' creation dates, API v2 access and card group model (defaults used)",
-	"accounts' and virtual accounts' account and routing numbers, and primary virtual accounts' ids " +
-		"(a loaded world issues its own)",
 	"API keys (the recording declares its own), agent requests, information requests and the email outbox",
 }
 
@@ -38,9 +36,11 @@ func (rc *recording) finish() {
 	}
 	sc.ClockStart = rc.now.UTC().Truncate(time.Second).Format(time.RFC3339)
 	rc.catalogue()
-	rc.primaryRefs()
 	rc.dropReimbursements()
 	rc.keys(rc.sc.LegalEntities)
+	for i := range rc.sc.Transactions {
+		rc.railDetails(&rc.sc.Transactions[i], false)
+	}
 	rc.freeText()
 	rc.res.Unread = append(slices.Clone(rc.notes), unreadAlways...)
 }
@@ -124,7 +124,8 @@ func (rc *recording) freeText() {
 	}
 	for i := range sc.Transactions {
 		t := &sc.Transactions[i]
-		t.Description, t.Memo = a.text(t.Description), a.text(t.Memo)
+		t.Description, t.Memo, t.Note = a.text(t.Description), a.text(t.Memo), a.text(t.Note)
+		rc.railDetails(t, true)
 	}
 	for i := range sc.Invoices {
 		sc.Invoices[i].Memo = a.text(sc.Invoices[i].Memo)
@@ -139,22 +140,6 @@ func (rc *recording) freeText() {
 		for j := range sc.Contacts[i].Destinations {
 			d := &sc.Contacts[i].Destinations[j]
 			d.Name = a.text(d.Name)
-		}
-	}
-}
-
-// primaryRefs leaves the primary virtual accounts to their accounts where
-// cards and transactions name them: a loaded world gives each account its
-// own.
-func (rc *recording) primaryRefs() {
-	for i := range rc.sc.Cards {
-		if c := &rc.sc.Cards[i]; rc.primaries[c.VirtualAccountID] {
-			c.VirtualAccountID = ""
-		}
-	}
-	for i := range rc.sc.Transactions {
-		if t := &rc.sc.Transactions[i]; rc.primaries[t.VirtualAccountID] {
-			t.VirtualAccountID = ""
 		}
 	}
 }
@@ -188,6 +173,16 @@ func (rc *recording) dropReimbursements() {
 					va.BalanceCents -= t.AmountCents
 				}
 			}
+		}
+	}
+}
+
+// railDetails anonymizes a transaction's rail details: the names and
+// numbers, or the text.
+func (rc *recording) railDetails(t *scenario.Transaction, text bool) {
+	for _, d := range t.Details {
+		if m, ok := d.(map[string]any); ok {
+			rc.anon.railDetails(m, text)
 		}
 	}
 }

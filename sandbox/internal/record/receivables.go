@@ -28,6 +28,9 @@ func (rc *recording) invoices(ctx context.Context, le string) error {
 	if err != nil {
 		return err
 	}
+	if len(is) > 0 {
+		rc.note("invoices' details and document ids (a loaded invoice gets its own)")
+	}
 	for _, it := range is {
 		inv, d := it.Invoice, it.InvoiceDetails
 		switch {

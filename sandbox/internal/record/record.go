@@ -59,9 +59,6 @@ type recording struct {
 	sc    *scenario.Scenario
 	res   *Result
 	users map[string]*scenario.User
-	// primaries are the primary virtual accounts' ids, which a scenario
-	// leaves to the account.
-	primaries map[string]bool
 	// reimbursements are the expense reports' payout transactions, which
 	// a loaded expense report makes again.
 	reimbursements map[string]bool
@@ -90,7 +87,7 @@ func Record(ctx context.Context, o Options) (*Result, error) {
 		rd.sleep = sleepCtx
 	}
 	rc := &recording{r: rd, anon: newAnonymizer(o.Seed, o.KeepNames), sc: &scenario.Scenario{},
-		res: &Result{}, users: map[string]*scenario.User{}, primaries: map[string]bool{},
+		res: &Result{}, users: map[string]*scenario.User{},
 		reimbursements: map[string]bool{}, posted: map[string]transaction{}}
 	les, err := rc.legalEntities(ctx, o.LegalEntities)
 	if err != nil {
@@ -260,12 +257,16 @@ func (rc *recording) user(id, name, le string) {
 		return
 	}
 	u := rc.users[id]
-	if u == nil {
-		if name == "" {
-			name = id
-		}
+	switch {
+	case u == nil && name == "":
+		// Named by id alone so far: a later answer may give the name.
+		u = &scenario.User{ID: id, Name: id}
+		rc.users[id] = u
+	case u == nil:
 		u = &scenario.User{ID: id, Name: rc.anon.person(name)}
 		rc.users[id] = u
+	case u.Name == id && name != "":
+		u.Name = rc.anon.person(name)
 	}
 	if !slices.ContainsFunc(u.Roles, func(r scenario.Role) bool { return r.LegalEntityID == le }) {
 		u.Roles = append(u.Roles, scenario.Role{LegalEntityID: le, Role: "admin"})
