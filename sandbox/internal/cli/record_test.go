@@ -246,7 +246,8 @@ func TestRecordLoadsIntoTheSameWorld(t *testing.T) {
 		}
 		data, _ := os.ReadFile(out)
 		for _, real := range []string{"Acme Robotics", "Globex Logistics", "Alice Chen", "Northwind Supply",
-			"ap@northwind.test", "500 Market St", "Initech", "+1 415 555 0100"} {
+			"ap@northwind.test", "500 Market St", "Initech", "+1 415 555 0100", "Business and Legal Resources",
+			"DE89370400440532013000", "Bob travel"} {
 			if strings.Contains(string(data), real) {
 				t.Errorf("the recording holds %q", real)
 			}
@@ -413,9 +414,12 @@ func TestRecordKeepingNamesAnswersAlike(t *testing.T) {
 		"/invoice", "/task"} {
 		want := listAll(t, src.direct, path, "sk_sandbox_acme", "")
 		got := listAll(t, dst, path, "sk_recorded_acme", "")
-		byID := func(items []map[string]any) map[string]string {
+		byID := func(items []map[string]any, payouts map[string]bool) map[string]string {
 			m := map[string]string{}
 			for _, it := range items {
+				if remade(it, payouts) {
+					continue
+				}
 				id := field(it, "id")
 				if id == nil {
 					id = field(it, "virtualAccount.id")
@@ -428,7 +432,10 @@ func TestRecordKeepingNamesAnswersAlike(t *testing.T) {
 			}
 			return m
 		}
-		w, g := byID(want), byID(got)
+		w, g := byID(want, payoutsOf(t, src.direct, "sk_sandbox_acme")), byID(got, payoutsOf(t, dst, "sk_recorded_acme"))
+		if len(w) == 0 || len(w) != len(g) {
+			t.Errorf("%s: the source shows %d, the loaded world %d", path, len(w), len(g))
+		}
 		for id, wb := range w {
 			if gb, ok := g[id]; !ok {
 				t.Errorf("%s: %s missing", path, id)
@@ -437,4 +444,36 @@ func TestRecordKeepingNamesAnswersAlike(t *testing.T) {
 			}
 		}
 	}
+}
+
+// payoutsOf are the ids of the expense reports' payout transactions.
+func payoutsOf(t *testing.T, base, key string) map[string]bool {
+	ids := map[string]bool{}
+	for _, r := range listAll(t, base, "/expense-report", key, "") {
+		if p, ok := r["aggregatedTransaction"].(map[string]any); ok {
+			ids[p["id"].(string)] = true
+		}
+	}
+	return ids
+}
+
+// remade reports whether a loaded world makes an item again, under new
+// ids, from what it loads (a payout, an expense submission task, a
+// series' invoice), and leaves out of the others the ids it makes again
+// (an invoice's details and document, an expense report's review and
+// payout): what docs/production.md says a recording does not keep.
+func remade(it map[string]any, payouts map[string]bool) bool {
+	if payouts[fmt.Sprint(it["id"])] || it["type"] == "expense_submission" || field(it, "invoice.invoiceSeriesId") != nil {
+		return true
+	}
+	for _, path := range []string{"invoiceDetails.id", "invoiceDetails.documentId", "invoice.invoiceDetailsId",
+		"review.id", "aggregatedTransaction.id"} {
+		parent, key := it, path
+		if i := strings.LastIndex(path, "."); i > 0 {
+			parent, _ = field(it, path[:i]).(map[string]any)
+			key = path[i+1:]
+		}
+		delete(parent, key)
+	}
+	return false
 }

@@ -66,3 +66,20 @@ func TestKeepKeepsEverything(t *testing.T) {
 		t.Error("keep replaced something")
 	}
 }
+
+func TestRailDetailsLoseTheOtherParty(t *testing.T) {
+	a := newAnonymizer(1, false)
+	d := map[string]any{"senderName": "Business and Legal Resources", "description": "Pagamento",
+		"reference": "From Business and Legal Resources", "iban": "DE89370400440532013000", "bic": "COBADEFFXXX",
+		"routingNumber": "021000021", "traceNumber": "633420646053142"}
+	a.railDetails(d, false)
+	a.railDetails(d, true)
+	sender := d["senderName"].(string)
+	if sender == "Business and Legal Resources" || d["reference"] != "From "+sender ||
+		d["iban"] == "DE89370400440532013000" || !parties.RoutingNumberValid(d["routingNumber"].(string)) {
+		t.Errorf("details %v", d)
+	}
+	if d["bic"] != "COBADEFFXXX" || d["traceNumber"] != "633420646053142" || d["description"] != "Pagamento" {
+		t.Errorf("a bank's or the network's own value changed: %v", d)
+	}
+}
