@@ -40,7 +40,7 @@ func startSource(t *testing.T) *source {
 	rp := httputil.NewSingleHostReverseProxy(target)
 	src.proxy = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		src.mu.Lock()
-		src.seen = append(src.seen, r.Method+" "+r.URL.RequestURI())
+		src.seen = append(src.seen, r.Method+" "+r.URL.RequestURI()+" x-legal-entity="+r.Header.Get("x-legal-entity"))
 		src.mu.Unlock()
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			t.Errorf("the recording sent %s %s", r.Method, r.URL)
@@ -306,6 +306,11 @@ func TestRecordIsDeterministicAndKeepsNamesWhenAsked(t *testing.T) {
 	if strings.Contains(a, "le_globex") || !strings.Contains(a, "le_acme") {
 		t.Error("a legal entity's key recorded another legal entity")
 	}
+	for _, req := range src.requests() {
+		if !strings.HasSuffix(req, " x-legal-entity=") {
+			t.Errorf("a legal entity's key sent x-legal-entity: %s", req)
+		}
+	}
 }
 
 func TestRecordChoosesLegalEntities(t *testing.T) {
@@ -323,6 +328,9 @@ func TestRecordChoosesLegalEntities(t *testing.T) {
 	for _, req := range src.requests() {
 		if strings.Contains(req, "sa_group_acme") {
 			t.Errorf("read Acme's %s", req)
+		}
+		if !strings.HasPrefix(req, "GET /legal-entity ") && !strings.HasSuffix(req, " x-legal-entity=le_globex") {
+			t.Errorf("a user key's request for Globex: %s", req)
 		}
 	}
 	r = recordTo(t, src, filepath.Join(dir, "none.yaml"), "--api-key", "sk_sandbox_alice", "--legal-entity", "le_nope")

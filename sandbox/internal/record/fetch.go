@@ -21,9 +21,11 @@ type reader struct {
 	sleep func(ctx context.Context, d time.Duration) error
 	// progress, when set, is told of long reads.
 	progress func(format string, args ...any)
-	// requests counts the requests sent; now is the source's clock, read
-	// from its answers.
+	// requests counts the requests sent.
 	requests int
+	// entityKey is set for a legal entity's key, which sends no
+	// x-legal-entity: only a user key needs it.
+	entityKey bool
 }
 
 // Attempts: a rate-limited request is sent again after the Retry-After
@@ -102,7 +104,7 @@ func (r *reader) once(ctx context.Context, u, le string) (body []byte, status in
 	}
 	req.Header.Set("X-API-Key", r.key)
 	req.Header.Set("Accept", "application/json")
-	if le != "" {
+	if le != "" && !r.entityKey {
 		req.Header.Set("x-legal-entity", le)
 	}
 	r.requests++

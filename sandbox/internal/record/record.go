@@ -152,6 +152,16 @@ func (rc *recording) legalEntities(ctx context.Context, named []string) ([]scena
 	for _, it := range p.Items {
 		all = append(all, scenario.LegalEntity{ID: it.ID, Name: it.Name, Structure: it.Structure})
 	}
+	if len(all) == 1 {
+		// A legal entity's key reads its accounts without x-legal-entity;
+		// a user key is refused (400).
+		var accounts page
+		err := rc.r.get(ctx, "/account", nil, "", &accounts)
+		if _, ok := errors.AsType[*statusError](err); err != nil && !ok {
+			return nil, err
+		}
+		rc.r.entityKey = err == nil
+	}
 	if len(named) == 0 {
 		out = all
 	}
