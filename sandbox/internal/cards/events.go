@@ -41,10 +41,10 @@ var MessageTypes = []string{MessageVerification, MessageAuthorisations, MessageF
 // PrefixEvent starts every card event id.
 const PrefixEvent = "card_event_"
 
-const (
-	kindEvent          = "card_event"
-	indexCardEventCard = "card_event.card"
-)
+// KindEvent is the kind of record a card event is.
+const KindEvent = "card_event"
+
+const indexCardEventCard = "card_event.card"
 
 func cardEventIndex(e *Event) string {
 	return kernel.IndexKey(indexCardEventCard, e.CardID, store.Millis(e.CreatedAt), store.Seq(e.Seq), e.ID)
@@ -180,7 +180,18 @@ func recordCardEvent(op *kernel.Op, e *Event) error {
 		e.Last4, e.CardName = card.Last4(), card.Name
 	}
 	e.ID, e.Seq, e.CreatedAt = id, seq, op.Now
-	return op.Save(kindEvent, e.ID, e, cardEventIndex(e))
+	return op.Save(KindEvent, e.ID, e, cardEventIndex(e))
+}
+
+// SaveEvent stores a card event as it was recorded elsewhere: its id, time,
+// card name and last four digits kept.
+func SaveEvent(op *kernel.Op, e *Event) error {
+	seq, err := op.NextSeq()
+	if err != nil {
+		return err
+	}
+	e.Seq = seq
+	return op.Save(KindEvent, e.ID, e, cardEventIndex(e))
 }
 
 // Events lists a card's network events, newest first; messageTypes,
@@ -200,7 +211,7 @@ func Events(
 	if len(messageTypes) > 0 {
 		keep = func(e *Event) bool { return slices.Contains(messageTypes, e.MessageType()) }
 	}
-	return kernel.List(op, kindEvent, kernel.IndexPrefix(indexCardEventCard, cardID), req, keep)
+	return kernel.List(op, KindEvent, kernel.IndexPrefix(indexCardEventCard, cardID), req, keep)
 }
 
 // cardEventsWhere loads a card's events that keep accepts, oldest first.
@@ -208,7 +219,7 @@ func cardEventsWhere(op *kernel.Op, cardID string, keep func(*Event) bool) ([]Ev
 	var out []Event
 	after := ""
 	for {
-		p, err := kernel.List(op, kindEvent, kernel.IndexPrefix(indexCardEventCard, cardID),
+		p, err := kernel.List(op, KindEvent, kernel.IndexPrefix(indexCardEventCard, cardID),
 			kernel.PageRequest{After: after, Size: 500}, keep)
 		if err != nil {
 			return nil, err

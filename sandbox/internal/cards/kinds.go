@@ -17,7 +17,7 @@ const (
 var Kinds = []kernel.Kind{
 	{Name: Kind, Prefix: Prefix, Derive: kernel.Derived(Indexes)},
 	{Name: KindGroup, Prefix: PrefixGroup, Derive: kernel.Derived(GroupIndexes)},
-	{Name: kindEvent, Prefix: PrefixEvent},
+	{Name: KindEvent, Prefix: PrefixEvent},
 	{Name: kindAuthorizationWebhook},
 	{Prefix: prefixAuthorization},
 }

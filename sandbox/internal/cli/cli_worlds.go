@@ -19,7 +19,7 @@ import (
 )
 
 func (cl *cli) worldsCommand() *cobra.Command {
-	return group("worlds", "List the sandbox's worlds, create or delete one", &cobra.Command{
+	return group("worlds", "List the sandbox's worlds, create, export or delete one", &cobra.Command{
 		Use:   "list",
 		Short: "List the sandbox's worlds",
 		Args:  cobra.NoArgs,

@@ -324,15 +324,14 @@ var knownGaps = map[string]string{
 	"/webhook/{webhookId}/notification": "webhook deliveries (queued, attempted, failed) are not exported",
 	"/agent-request": "agent requests (read-only keys' deferred writes) are not exported: a pending one " +
 		"would need its id, display and expiry kept",
-	"/agent-request/{agentRequestId}": "agent requests are not exported (see /agent-request)",
-	"/card/{cardId}/events": "card events (the authorizations and clearings a simulated purchase " +
-		"records) are not exported",
+	"/agent-request/{agentRequestId}":    "agent requests are not exported (see /agent-request)",
 	"/invoice/{invoiceId}/send-reminder": "invoices are not exported (see /invoice)",
 }
 
 // random sends a seeded sequence of writes: cards created, paused and
 // spent with, transfers between virtual accounts, ACH payments, incoming
-// transfers, notes, and the clock moved on.
+// transfers, customers, card groups with constraints, virtual accounts,
+// webhook endpoints, notes, and the clock moved on.
 func random(t *testing.T, e *apitest.Env, seed int64, n int) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(uint64(seed), 34))
@@ -340,7 +339,7 @@ func random(t *testing.T, e *apitest.Env, seed int64, n int) {
 	cards := []string{}
 	for i := range n {
 		idem := fmt.Sprintf("rnd-%d-%d", seed, i)
-		switch op := r.IntN(8); {
+		switch op := r.IntN(13); {
 		case op == 0 || len(cards) == 0:
 			c := apitest.CreateTestCard(t, e, fmt.Sprintf(`{"accountId":%q,"name":"Random %d","type":"virtual"}`, account, i))
 			cards = append(cards, c.ID)
@@ -361,6 +360,19 @@ func random(t *testing.T, e *apitest.Env, seed int64, n int) {
 			e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/simulate/incoming-transfer",
 				Body: map[string]any{"accountId": account, "rail": []string{"ach", "wire", "rtp", "sepa"}[r.IntN(4)],
 					"amountCents": 1000 + r.IntN(100000)}}).Status(t, 201)
+		case op == 7:
+			e.Post("/customer", acme, "", idem, map[string]any{"name": fmt.Sprintf("Customer %d", i),
+				"email": fmt.Sprintf("ap%d@customer.test", i)}).Status(t, 200)
+		case op == 8:
+			e.Post("/card-group", acme, "", idem, map[string]any{"name": fmt.Sprintf("Group %d", i),
+				"spendingConstraint": map[string]any{"spendingRule": map[string]any{"transactionSizeLimit": map[string]any{
+					"maximum": map[string]any{"amountCents": 1000 + r.IntN(50000)}}}}}).Status(t, 200)
+		case op == 9:
+			e.Post("/virtual-account", acme, "", idem, map[string]any{"accountId": account,
+				"name": fmt.Sprintf("Sub %d", i)}).Status(t, 201)
+		case op == 10:
+			e.Post("/webhook", acme, "", idem, map[string]any{"url": fmt.Sprintf("https://hooks.example.test/%d", i),
+				"name": fmt.Sprintf("Hook %d", i)}).Status(t, 201)
 		default:
 			apitest.Advance(t, e, fmt.Sprintf(`{"by":"%dh"}`, 1+r.IntN(60)))
 		}

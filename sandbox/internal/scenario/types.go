@@ -40,6 +40,7 @@ type Scenario struct {
 	ExpenseReports   []ExpenseReport   `yaml:"expenseReports" doc:"Expense reports in any status."`
 	Tasks            []Task            `yaml:"tasks" doc:"Tasks."`
 	Transactions     []Transaction     `yaml:"transactions" doc:"Ledger entries."`
+	CardEvents       []CardEvent       `yaml:"cardEvents" doc:"Card-network events already recorded: authorizations and their decisions, reversals, clearings, refunds, verifications."`
 	Webhooks         []Webhook         `yaml:"webhooks" doc:"Webhook endpoints."`
 	Generate         []Generate        `yaml:"generate" doc:"Bulk data made by the seeded faker."`
 	Events           []Event           `yaml:"events" doc:"Effects scheduled at later virtual times."`
@@ -314,6 +315,23 @@ type Transaction struct {
 	TransferID              string         `yaml:"transferId" doc:"The transfer that made it, shared by its debit and credit." ref:"external"`
 	MerchantData            map[string]any `yaml:"merchantData" doc:"Its merchant, as the API's merchantData: description, categoryCode, location." unset:"its merchantId's"`
 	Details                 map[string]any `yaml:"details" doc:"Its rail's details, as the API shows them: wireInfo, achInfo, sepaInfo, pixInfo, speiInfo, fpsInfo, rtpInfo or feeInfo." unset:"generated for its category and rail"`
+}
+
+// CardEvent declares a card-network event already recorded, as
+// GET /card/{cardId}/events shows it.
+type CardEvent struct {
+	ID                    string         `yaml:"id" doc:"Its id, card_event_ then anything." required:"true"`
+	CardID                string         `yaml:"cardId" doc:"The card it happened to." required:"true" ref:"card"`
+	Type                  string         `yaml:"type" doc:"What happened." required:"true" enum:"authorization,reversal,clearing,refund,verification"`
+	AmountCents           int64          `yaml:"amountCents" doc:"Its amount in cents." default:"0"`
+	Merchant              map[string]any `yaml:"merchant" doc:"Its merchant: id, name, mcc, city, state, country, zip."`
+	Approved              bool           `yaml:"approved" doc:"Whether it was approved." default:"false"`
+	Decision              map[string]any `yaml:"decision" doc:"How an authorization ended: approved, rule, reason, detail, scope, cardGroupId, fallbackApplied."`
+	TransactionID         string         `yaml:"transactionId" doc:"The transaction it made or changed." ref:"transaction"`
+	OriginalTransactionID string         `yaml:"originalTransactionId" doc:"The purchase a refund gives money back for." ref:"transaction"`
+	Last4                 string         `yaml:"last4" doc:"The card's last four digits when it happened (quote them)." unset:"the card's"`
+	CardName              string         `yaml:"cardName" doc:"The card's name when it happened." unset:"the card's"`
+	At                    string         `yaml:"at" doc:"When it happened (a time)." unset:"the clock start"`
 }
 
 // Webhook declares an event-delivery endpoint.

@@ -323,6 +323,9 @@ func (v *validator) declare() {
 	for i, w := range sc.Webhooks {
 		v.id(fmt.Sprintf("webhooks[%d].id", i), "webhook", w.ID, w.LegalEntityID)
 	}
+	for i, e := range sc.CardEvents {
+		v.id(fmt.Sprintf("cardEvents[%d].id", i), "card_event", e.ID, "")
+	}
 	for i, b := range sc.UserBankAccounts {
 		v.id(fmt.Sprintf("userBankAccounts[%d].id", i), "user_bank_account", b.ID, b.UserID)
 	}

@@ -161,6 +161,14 @@ func (v *validator) rest() {
 	for i, w := range v.sc.Webhooks {
 		v.time(fmt.Sprintf("webhooks[%d].createdAt", i), w.CreatedAt)
 	}
+	for i, e := range v.sc.CardEvents {
+		p := fmt.Sprintf("cardEvents[%d]", i)
+		v.prefixed(p+".id", e.ID, "card_event_")
+		v.time(p+".at", e.At)
+		if e.Last4 != "" && !last4Pattern.MatchString(e.Last4) {
+			v.add(p+".last4", "%q must be four digits", e.Last4)
+		}
+	}
 	for i, s := range v.sc.InvoiceSettings {
 		v.time(fmt.Sprintf("invoiceSettings[%d].updatedAt", i), s.UpdatedAt)
 	}

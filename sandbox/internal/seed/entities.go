@@ -117,8 +117,8 @@ func (l *loader) cardGroups() error {
 			return err
 		}
 		g := &cards.Group{ID: id, LegalEntityID: s.LegalEntityID, Name: s.Name, VirtualAccountID: s.VirtualAccountID,
-			Status: cmp.Or(s.Status, cards.GroupActive), SpendingConstraint: c, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)),
-			Seq: l.seq()}
+			Status: cmp.Or(s.Status, cards.GroupActive), SpendingConstraint: c,
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -6, 0)), Seq: l.seq()}
 		l.groups[g.ID] = g
 		if err := l.op.Save(cards.KindGroup, g.ID, g, cards.GroupIndexes(g)...); err != nil {
 			return err

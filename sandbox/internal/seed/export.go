@@ -35,7 +35,7 @@ func Export(op *kernel.Op) (*scenario.Scenario, error) {
 		x.sc.Description = src.Description
 	}
 	steps := []func() error{x.settings, x.people, x.accounts, x.cardGroups, x.cards, x.contacts, x.customers,
-		x.transactions, x.webhooks, x.receivables}
+		x.transactions, x.cardEvents, x.webhooks, x.receivables}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
@@ -277,12 +277,7 @@ func (x *exporter) cardGroups() error {
 	return nil
 }
 
-func constraintOf(c *cards.SpendingConstraint) (map[string]any, error) {
-	if c == nil {
-		return nil, nil
-	}
-	return freeFormOf(c)
-}
+func constraintOf(c *cards.SpendingConstraint) (map[string]any, error) { return optionalMap(c) }
 
 // cards writes the cards: their last four digits and expiry, never the
 // rest of the number or the CVV.
@@ -482,4 +477,33 @@ func (x *exporter) receivables() error {
 			CreatedAt: stamp(m.CreatedAt)})
 	}
 	return nil
+}
+
+// cardEvents writes the card-network events.
+func (x *exporter) cardEvents() error {
+	all, err := records[cards.Event](x.op, cards.KindEvent)
+	if err != nil {
+		return err
+	}
+	for _, e := range all {
+		s := scenario.CardEvent{ID: e.ID, CardID: e.CardID, Type: e.Type, AmountCents: e.AmountCents,
+			Approved: e.Approved, TransactionID: e.TransactionID, OriginalTransactionID: e.OriginalTransactionID,
+			Last4: e.Last4, CardName: e.CardName, At: stamp(e.CreatedAt)}
+		if s.Merchant, err = optionalMap(e.Merchant); err != nil {
+			return err
+		}
+		if s.Decision, err = optionalMap(e.Decision); err != nil {
+			return err
+		}
+		x.sc.CardEvents = append(x.sc.CardEvents, s)
+	}
+	return nil
+}
+
+// optionalMap is freeFormOf of a value that may be nil.
+func optionalMap[T any](v *T) (map[string]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	return freeFormOf(v)
 }

@@ -229,3 +229,31 @@ func (l *loader) moneyMovement() error {
 	}
 	return nil
 }
+
+// cardEvents stores the card-network events already recorded.
+func (l *loader) cardEvents() error {
+	for i, s := range l.sc.CardEvents {
+		path := fmt.Sprintf("cardEvents[%d]", i)
+		card := l.cardByID(s.CardID)
+		e := &cards.Event{ID: s.ID, CardID: s.CardID, LegalEntityID: card.LegalEntityID, Type: s.Type,
+			AmountCents: s.AmountCents, Approved: s.Approved, TransactionID: s.TransactionID,
+			OriginalTransactionID: s.OriginalTransactionID, Last4: cmp.Or(s.Last4, card.Last4()),
+			CardName: cmp.Or(s.CardName, card.Name), CreatedAt: l.time(s.At)}
+		if s.Merchant != nil {
+			e.Merchant = &cards.Merchant{}
+			if err := decodeStrict(s.Merchant, e.Merchant); err != nil {
+				return l.problem(path+".merchant", "%v", err)
+			}
+		}
+		if s.Decision != nil {
+			e.Decision = &cards.Decision{}
+			if err := decodeStrict(s.Decision, e.Decision); err != nil {
+				return l.problem(path+".decision", "%v", err)
+			}
+		}
+		if err := cards.SaveEvent(l.op, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}

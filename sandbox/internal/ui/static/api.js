@@ -83,6 +83,13 @@ export function control(method, path, body) {
   return call('/_sandbox' + path, { method, headers: adminHeaders(), body });
 }
 
+/** A control API file as a Blob: controlFile('/worlds/w1/scenario'). */
+export async function controlFile(path) {
+  const res = await fetch('/_sandbox' + path, { headers: headersOf(adminHeaders()), cache: 'no-store' });
+  if (!res.ok) return answer(res.status, await res.text());
+  return res.blob();
+}
+
 let cached = null;
 
 /** Forgets what was read about the world (after switching world or token). */

@@ -1,7 +1,7 @@
 // Overview: the world, its scenario and seed, the virtual clock with the
 // buttons that advance it, the scheduled and finished events, reset, and
 // the other worlds to switch to. It refreshes itself when the world changes.
-import { control, onChange } from './api.js';
+import { control, controlFile, onChange } from './api.js';
 import { badge, busy, count, errorBox, facts, h, notify, section, table, toast, when } from './dom.js';
 
 /** What an event is about, from its payload: "txn_… → settled". */
@@ -20,12 +20,27 @@ const eventColumns = [
   ['Status', (e) => badge(e.status)],
 ];
 
+/** Downloads a world as a scenario file (GET /_sandbox/worlds/{id}/scenario). */
+async function exportWorld(id) {
+  try {
+    const blob = await controlFile(`/worlds/${encodeURIComponent(id)}/scenario`);
+    const a = h('a', { href: URL.createObjectURL(blob), download: `${id}.yaml` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  } catch (err) {
+    toast(err && err.message ? err.message : String(err), 'bad');
+  }
+}
+
 function worldsTable(worlds, current) {
   return table([
     ['World', (w) => [h('strong', {}, w.id), w.default ? [' ', badge('default', 'plain')] : null]],
     ['Scenario', (w) => w.scenario],
     ['Seed', (w) => String(w.seed)],
     ['Virtual time', (w) => when(w.clock.now)],
+    ['Scenario file', (w) => h('button', { type: 'button', class: 'small', id: `export-${w.id}`, title: 'Every record of the world as a scenario that loads back into the same world', onclick: () => exportWorld(w.id) }, 'Export')],
     ['', (w) => (w.id === current ? badge('shown', 'good')
       : h('button', { type: 'button', class: 'small', id: `switch-${w.id}`, onclick: () => notify('sandbox:world', w.id) }, `Switch to ${w.id}`))],
   ], worlds, { id: 'worlds-table' });
