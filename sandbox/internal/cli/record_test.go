@@ -410,6 +410,16 @@ func TestRecordUsage(t *testing.T) {
 // API does not let a recording read, which docs/production.md lists.
 func TestRecordKeepingNamesAnswersAlike(t *testing.T) {
 	src := startSource(t)
+	// Card-network events: an approved purchase and a declined one.
+	for _, body := range []string{`{"cardId":"card_acmeaws","amountCents":1200,"merchantId":"merchant_v2_aws"}`,
+		`{"cardId":"card_acmeoffice","amountCents":990000,"merchantId":"merchant_v2_aws"}`} {
+		res, err := http.Post(src.direct+"/_sandbox/simulate/card-authorization", "application/json",
+			strings.NewReader(body))
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("simulate: %v %v", err, res)
+		}
+		res.Body.Close()
+	}
 	out := filepath.Join(t.TempDir(), "kept.yaml")
 	if r := recordTo(t, src, out, "--api-key", "sk_sandbox_acme", "--keep-names"); r.code != 0 {
 		t.Fatalf("record = %d %s", r.code, r.stderr)
@@ -419,7 +429,7 @@ func TestRecordKeepingNamesAnswersAlike(t *testing.T) {
 	dst := "http://" + loaded.addr
 	for _, path := range []string{"/legal-entity", "/card-group", "/card", "/contact", "/customer", "/webhook",
 		"/transaction", "/virtual-account?filter:includeClosedAccounts=true", "/expense-report", "/invoice/series",
-		"/invoice", "/task"} {
+		"/invoice", "/task", "/card/card_acmeaws/events", "/card/card_acmeoffice/events"} {
 		want := listAll(t, src.direct, path, "sk_sandbox_acme", "")
 		got := listAll(t, dst, path, "sk_recorded_acme", "")
 		byID := func(items []map[string]any, payouts map[string]bool) map[string]string {

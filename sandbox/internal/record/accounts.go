@@ -110,7 +110,7 @@ func (rc *recording) cards(ctx context.Context, le string) error {
 	if err != nil {
 		return err
 	}
-	modifiers := true
+	modifiers, events := true, true
 	for i, c := range cs {
 		if i > 0 && i%100 == 0 {
 			rc.progress("card modifiers of %s: %d of %d read", le, i, len(cs))
@@ -130,10 +130,53 @@ func (rc *recording) cards(ctx context.Context, le string) error {
 			}
 		}
 		card.Modifiers = m.Modifiers
+		if events {
+			if events, err = rc.cardEvents(ctx, c.ID, le); err != nil {
+				return err
+			}
+		}
 		rc.sc.Cards = append(rc.sc.Cards, card)
 	}
 	if len(cs) > 0 {
 		rc.note("card numbers and CVVs (never read: a loaded world issues its own)")
 	}
 	return nil
+}
+
+// cardEvents reads a card's network events: authorizations and their
+// decisions, reversals, clearings, refunds. It reports false when the
+// source does not serve them.
+func (rc *recording) cardEvents(ctx context.Context, card, le string) (bool, error) {
+	es, err := items[struct {
+		ProcessorTransactionID, Timestamp, CardID, Type, TransactionID, OriginalTransactionID string
+		Last4, FriendlyName                                                                   string
+		AmountCents                                                                           int64
+		IsApprovedBySlash                                                                     bool
+		MerchantData                                                                          *struct {
+			ID, Name, CategoryCode, CategoryID string
+			Location                           struct{ City, State, Country, Zip string }
+		}
+		Decision map[string]any
+	}](ctx, rc, "card events", "/card/"+url.PathEscape(card)+"/events", nil, le)
+	if read, err := rc.refused(err, "card events", le); !read {
+		return false, err
+	}
+	for _, e := range es {
+		ev := scenario.CardEvent{ID: e.ProcessorTransactionID, CardID: e.CardID, Type: e.Type,
+			AmountCents: e.AmountCents, Approved: e.IsApprovedBySlash, Decision: whole(e.Decision),
+			TransactionID: e.TransactionID, OriginalTransactionID: e.OriginalTransactionID, Last4: e.Last4,
+			CardName: e.FriendlyName, At: e.Timestamp}
+		if ev.Decision != nil {
+			ev.Decision["approved"] = e.IsApprovedBySlash
+		}
+		if m := e.MerchantData; m != nil {
+			ev.Merchant = map[string]any{"id": m.ID, "name": m.Name, "mcc": m.CategoryCode, "city": m.Location.City,
+				"state": m.Location.State, "country": m.Location.Country, "zip": m.Location.Zip}
+			if m.CategoryID != "" {
+				ev.Merchant["categoryId"] = m.CategoryID
+			}
+		}
+		rc.sc.CardEvents = append(rc.sc.CardEvents, ev)
+	}
+	return true, nil
 }

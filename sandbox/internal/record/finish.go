@@ -122,6 +122,9 @@ func (rc *recording) freeText() {
 	for i := range sc.Cards {
 		sc.Cards[i].Name = a.text(sc.Cards[i].Name)
 	}
+	for i := range sc.CardEvents {
+		sc.CardEvents[i].CardName = a.text(sc.CardEvents[i].CardName)
+	}
 	for i := range sc.Transactions {
 		t := &sc.Transactions[i]
 		t.Description, t.Memo, t.Note = a.text(t.Description), a.text(t.Memo), a.text(t.Note)
