@@ -345,10 +345,10 @@ func TestRecordChoosesLegalEntities(t *testing.T) {
 
 func TestRecordWaitsForTheRateLimit(t *testing.T) {
 	src := startSource(t)
-	limited := 0
+	var limited atomic.Int64
 	src.answer = func(w http.ResponseWriter, r *http.Request, n int) bool {
 		if n == 3 || n == 4 {
-			limited++
+			limited.Add(1)
 			w.Header().Set("Retry-After", "1")
 			w.WriteHeader(http.StatusTooManyRequests)
 			return true
@@ -357,8 +357,8 @@ func TestRecordWaitsForTheRateLimit(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "r.yaml")
 	r := recordTo(t, src, out, "--api-key", "sk_sandbox_acme")
-	if r.code != 0 || limited != 2 || !strings.Contains(r.stderr, "rate limited: waiting 1s as the source asks") {
-		t.Fatalf("record = %d after %d 429s: %s", r.code, limited, r.stderr)
+	if r.code != 0 || limited.Load() != 2 || !strings.Contains(r.stderr, "rate limited: waiting 1s as the source asks") {
+		t.Fatalf("record = %d after %d 429s: %s", r.code, limited.Load(), r.stderr)
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Error(err)
