@@ -104,7 +104,7 @@ With no command it serves (as "slash-sandbox serve", with the same flags).`,
 		&cobra.Group{ID: groupControl, Title: "Commands for a running sandbox (--server, --world, --admin-token, --json):"},
 	)
 	for _, c := range []*cobra.Command{p.serveCommand(o, cl), p.validateCommand(), p.scenariosCommand(),
-		p.schemaCommand(), cl.driftCommand()} {
+		p.schemaCommand(), cl.driftCommand(), p.recordCommand()} {
 		c.GroupID = groupLocal
 		root.AddCommand(c)
 	}

@@ -63,8 +63,9 @@ var layers = [][]string{
 	{"sandbox/internal/control"},
 	// the assembly, and the typed client of its control API
 	{"sandbox/internal/server", "sandbox/client"},
-	// the parts heavy to compile, which the binary adds and a test may
-	{"sandbox/internal/parts"},
+	// the parts heavy to compile, which the binary adds and a test may; the
+	// recorder of an account of the API, which reads it over HTTP
+	{"sandbox/internal/parts", "sandbox/internal/record"},
 	// the command line, the in-process sandbox a Go test starts, and the
 	// behaviour tests' HTTP harness
 	{"sandbox/internal/cli", "sandbox/sandboxtest", "sandbox/internal/apitest"},

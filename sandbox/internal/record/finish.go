@@ -1,0 +1,191 @@
+package record
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/fixtures"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
+)
+
+// recordedUser is the user whose key reads every recorded legal entity.
+const recordedUser = "u_recorded"
+
+// unreadAlways are what no recording reads through the API.
+var unreadAlways = []string{
+	"effects scheduled on the source's clock (settlements, sends and retries to come): a loaded world schedules its own",
+	"users and roles the records do not name (the API lists no users); each named user is an admin of their entity",
+	"legal entities' creation dates, API v2 access and card group model (defaults used)",
+	"API keys (the recording declares its own), agent requests, information requests and the email outbox",
+}
+
+// finish declares the users and keys, checks references against the
+// catalogue, replaces names in free text and sets the clock.
+func (rc *recording) finish() {
+	sc := rc.sc
+	sc.Name = "recorded"
+	sc.Description = fmt.Sprintf("Recorded through the API: %d legal entities.", len(sc.LegalEntities))
+	if rc.anon.keep {
+		sc.Description = fmt.Sprintf("Recorded through the API, names kept: %d legal entities.",
+			len(sc.LegalEntities))
+	}
+	if rc.now.IsZero() {
+		rc.now = time.Now()
+	}
+	sc.ClockStart = rc.now.UTC().Truncate(time.Second).Format(time.RFC3339)
+	rc.catalogue()
+	rc.dropReimbursements()
+	rc.keys(rc.sc.LegalEntities)
+	for i := range rc.sc.Transactions {
+		rc.railDetails(&rc.sc.Transactions[i], false)
+	}
+	rc.freeText()
+	rc.res.Unread = append(slices.Clone(rc.notes), unreadAlways...)
+}
+
+// keys declares a key per legal entity and a user key over all of them.
+func (rc *recording) keys(les []scenario.LegalEntity) {
+	ids := make([]string, 0, len(rc.users))
+	for id := range rc.users {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	all := scenario.User{ID: recordedUser, Name: "Recorded account user"}
+	for _, id := range ids {
+		rc.sc.Users = append(rc.sc.Users, *rc.users[id])
+	}
+	for _, le := range les {
+		rc.sc.Keys = append(rc.sc.Keys, scenario.Key{Key: "sk_recorded_" + keyName(le.ID),
+			Name: le.Name + " (recorded)", Kind: "legal_entity", LegalEntityID: le.ID})
+		all.Roles = append(all.Roles, scenario.Role{LegalEntityID: le.ID, Role: "admin"})
+	}
+	if _, taken := rc.users[recordedUser]; !taken {
+		rc.sc.Users = append(rc.sc.Users, all)
+		rc.sc.Keys = append(rc.sc.Keys, scenario.Key{Key: "sk_recorded_user", Name: "Every recorded legal entity",
+			Kind: "user", UserID: recordedUser})
+	}
+	rc.count("users", len(rc.sc.Users))
+	rc.count("keys", len(rc.sc.Keys))
+}
+
+// keyName is a legal entity id as a key's tail: le_acme → acme.
+func keyName(id string) string {
+	return strings.TrimPrefix(id, "le_")
+}
+
+// catalogue drops the card products the sandbox's catalogue does not hold,
+// and makes the expense reports' unknown merchants custom ones.
+func (rc *recording) catalogue() {
+	cat := fixtures.MustLoad()
+	for i := range rc.sc.Cards {
+		c := &rc.sc.Cards[i]
+		if _, ok := cat.CardProduct(c.CardProductID); c.CardProductID != "" && !ok {
+			rc.note("card products the sandbox's catalogue does not hold (the default product used)")
+			c.CardProductID = ""
+		}
+	}
+	for i := range rc.sc.ExpenseReports {
+		r := &rc.sc.ExpenseReports[i]
+		_, known := cat.Merchant(r.MerchantID)
+		custom := slices.ContainsFunc(rc.sc.CustomMerchants, func(m scenario.CustomMerchant) bool {
+			return m.ID == r.MerchantID
+		})
+		if known || custom {
+			continue
+		}
+		rc.note("merchants the sandbox's catalogue does not hold (recorded as custom merchants)")
+		id := "custom_merchant_" + strings.TrimPrefix(r.MerchantID, "merchant_v2_")
+		if !slices.ContainsFunc(rc.sc.CustomMerchants, func(m scenario.CustomMerchant) bool { return m.ID == id }) {
+			rc.sc.CustomMerchants = append(rc.sc.CustomMerchants, scenario.CustomMerchant{ID: id,
+				LegalEntityID: r.LegalEntityID, MerchantName: r.MerchantID})
+		}
+		r.MerchantID = id
+	}
+}
+
+// freeText replaces the names already replaced where free text repeats
+// them: descriptions, memos and the names people give things.
+func (rc *recording) freeText() {
+	a, sc := rc.anon, rc.sc
+	for i := range sc.Accounts {
+		acc := &sc.Accounts[i]
+		acc.Name = a.text(acc.Name)
+		for j := range acc.VirtualAccounts {
+			acc.VirtualAccounts[j].Name = a.text(acc.VirtualAccounts[j].Name)
+		}
+	}
+	for i := range sc.CardGroups {
+		sc.CardGroups[i].Name = a.text(sc.CardGroups[i].Name)
+	}
+	for i := range sc.Cards {
+		sc.Cards[i].Name = a.text(sc.Cards[i].Name)
+	}
+	for i := range sc.CardEvents {
+		sc.CardEvents[i].CardName = a.text(sc.CardEvents[i].CardName)
+	}
+	for i := range sc.Transactions {
+		t := &sc.Transactions[i]
+		t.Description, t.Memo, t.Note = a.text(t.Description), a.text(t.Memo), a.text(t.Note)
+		rc.railDetails(t, true)
+	}
+	for i := range sc.Invoices {
+		sc.Invoices[i].Memo = a.text(sc.Invoices[i].Memo)
+	}
+	for i := range sc.ExpenseReports {
+		sc.ExpenseReports[i].Memo = a.text(sc.ExpenseReports[i].Memo)
+	}
+	for i := range sc.Webhooks {
+		sc.Webhooks[i].Name = a.text(sc.Webhooks[i].Name)
+	}
+	for i := range sc.Contacts {
+		for j := range sc.Contacts[i].Destinations {
+			d := &sc.Contacts[i].Destinations[j]
+			d.Name = a.text(d.Name)
+		}
+	}
+}
+
+// dropReimbursements leaves out the expense reports' payouts, which a
+// loaded expense report makes again after the opening balances: the
+// balances declared are the source's before the posted ones.
+func (rc *recording) dropReimbursements() {
+	if len(rc.reimbursements) == 0 {
+		return
+	}
+	n := len(rc.sc.Transactions)
+	rc.sc.Transactions = slices.DeleteFunc(rc.sc.Transactions, func(t scenario.Transaction) bool {
+		return rc.reimbursements[t.ID]
+	})
+	rc.count("transactions", len(rc.sc.Transactions)-n)
+	rc.note("the ids of expense reimbursements' transactions (a loaded expense report pays out again)")
+	for id := range rc.reimbursements {
+		t, ok := rc.posted[id]
+		if !ok {
+			continue
+		}
+		for i := range rc.sc.Accounts {
+			acc := &rc.sc.Accounts[i]
+			if acc.ID != t.AccountID {
+				continue
+			}
+			acc.BalanceCents -= t.AmountCents
+			for j := range acc.VirtualAccounts {
+				if va := &acc.VirtualAccounts[j]; va.ID == t.VirtualAccountID {
+					va.BalanceCents -= t.AmountCents
+				}
+			}
+		}
+	}
+}
+
+// railDetails anonymizes a transaction's rail details: the names and
+// numbers, or the text.
+func (rc *recording) railDetails(t *scenario.Transaction, text bool) {
+	for _, d := range t.Details {
+		if m, ok := d.(map[string]any); ok {
+			rc.anon.railDetails(m, text)
+		}
+	}
+}
