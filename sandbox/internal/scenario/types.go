@@ -128,6 +128,7 @@ type Account struct {
 	BalanceCents    int64            `yaml:"balanceCents" doc:"Its posted balance in cents after every transaction of the scenario, reached by an opening balance." default:"0"`
 	CreatedAt       string           `yaml:"createdAt" doc:"When it was opened (a time)." unset:"a year before the clock start"`
 	VirtualAccounts []VirtualAccount `yaml:"virtualAccounts" doc:"Its virtual accounts besides the primary one every account gets."`
+	Breaks          []string         `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as balance.overdrawn), or its family (balance)."`
 
 	// CreditLimitCents is a charge card's credit limit (default $100,000).
 	CreditLimitCents *int64 `yaml:"creditLimitCents" doc:"A charge_card account's credit limit in cents." default:"10000000"`
@@ -135,11 +136,12 @@ type Account struct {
 
 // VirtualAccount declares a sub-account.
 type VirtualAccount struct {
-	ID           string `yaml:"id" doc:"Its id." unset:"generated"`
-	Name         string `yaml:"name" doc:"Its name." required:"true"`
-	BalanceCents int64  `yaml:"balanceCents" doc:"Its posted balance in cents." default:"0"`
-	Closed       bool   `yaml:"closed" doc:"Whether it is closed." default:"false"`
-	CreatedAt    string `yaml:"createdAt" doc:"When it was opened (a time)." unset:"its account's creation"`
+	ID           string   `yaml:"id" doc:"Its id." unset:"generated"`
+	Name         string   `yaml:"name" doc:"Its name." required:"true"`
+	BalanceCents int64    `yaml:"balanceCents" doc:"Its posted balance in cents." default:"0"`
+	Closed       bool     `yaml:"closed" doc:"Whether it is closed." default:"false"`
+	CreatedAt    string   `yaml:"createdAt" doc:"When it was opened (a time)." unset:"its account's creation"`
+	Breaks       []string `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as date.beforeAccount), or its family (date)."`
 }
 
 // CardGroup declares a card group.
@@ -166,6 +168,7 @@ type Card struct {
 	UserData           map[string]any `yaml:"userData" doc:"Free-form data kept with the card."`
 	Modifiers          []Modifier     `yaml:"modifiers" doc:"Its modifiers."`
 	CreatedAt          string         `yaml:"createdAt" doc:"When it was issued (a time)." unset:"three months before the clock start"`
+	Breaks             []string       `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as date.beforeAccount), or its family (date)."`
 }
 
 // Modifier is a card modifier.
@@ -247,6 +250,7 @@ type Invoice struct {
 	Void          bool       `yaml:"void" doc:"Whether it is void." default:"false"`
 	ScheduledSend string     `yaml:"scheduledSendAt" doc:"When it will be sent (a time); it stays scheduled until then."`
 	Emailed       bool       `yaml:"emailed" doc:"Whether its email is in the outbox, sent on its issue date; not with scheduledSendAt." default:"false"`
+	Breaks        []string   `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as invoice.status), or its family (invoice)."`
 }
 
 // LineItem is an invoice line.
@@ -258,20 +262,21 @@ type LineItem struct {
 
 // Transaction declares a ledger entry.
 type Transaction struct {
-	ID               string `yaml:"id" doc:"Its id, for events and tasks to name." unset:"generated"`
-	AccountID        string `yaml:"accountId" doc:"The account it moves money on; it or cardId is required." ref:"account"`
-	VirtualAccountID string `yaml:"virtualAccountId" doc:"The virtual account it moves money on." ref:"virtual_account" unset:"the card's, else the account's primary one"`
-	CardID           string `yaml:"cardId" doc:"The card it was made with." ref:"card"`
-	Category         string `yaml:"category" doc:"Its category." enum:"card,ach,wire,international_wire,rtp,fee,internal" unset:"card with a card, else ach"`
-	AmountCents      int64  `yaml:"amountCents" doc:"Its amount in cents: negative leaves the account, positive comes in; never zero." required:"true"`
-	Description      string `yaml:"description" doc:"Its description." unset:"made from its merchant or rail"`
-	DetailedStatus   string `yaml:"detailedStatus" doc:"Its detailed status." enum:"pending,pending_approval,canceled,failed,settled,declined,refund,reversed,returned,dispute" default:"settled"`
-	Date             string `yaml:"date" doc:"When it was made (a time)." unset:"the clock start"`
-	SettlesAt        string `yaml:"settlesAt" doc:"When a pending transaction settles (a time)."`
-	MerchantID       string `yaml:"merchantId" doc:"A merchant of the fixtures catalogue." ref:"merchant"`
-	Memo             string `yaml:"memo" doc:"A memo."`
-	DeclineReason    string `yaml:"declineReason" doc:"Why a declined transaction was declined." unset:"insufficient_funds when declined"`
-	Rail             string `yaml:"rail" doc:"An international_wire's local rail." enum:"sepa,pix,spei,fps"`
+	ID               string   `yaml:"id" doc:"Its id, for events and tasks to name." unset:"generated"`
+	AccountID        string   `yaml:"accountId" doc:"The account it moves money on; it or cardId is required." ref:"account"`
+	VirtualAccountID string   `yaml:"virtualAccountId" doc:"The virtual account it moves money on." ref:"virtual_account" unset:"the card's, else the account's primary one"`
+	CardID           string   `yaml:"cardId" doc:"The card it was made with." ref:"card"`
+	Category         string   `yaml:"category" doc:"Its category." enum:"card,ach,wire,international_wire,rtp,fee,internal" unset:"card with a card, else ach"`
+	AmountCents      int64    `yaml:"amountCents" doc:"Its amount in cents: negative leaves the account, positive comes in; never zero." required:"true"`
+	Description      string   `yaml:"description" doc:"Its description." unset:"made from its merchant or rail"`
+	DetailedStatus   string   `yaml:"detailedStatus" doc:"Its detailed status." enum:"pending,pending_approval,canceled,failed,settled,declined,refund,reversed,returned,dispute" default:"settled"`
+	Date             string   `yaml:"date" doc:"When it was made (a time)." unset:"the clock start"`
+	SettlesAt        string   `yaml:"settlesAt" doc:"When a pending transaction settles (a time)."`
+	MerchantID       string   `yaml:"merchantId" doc:"A merchant of the fixtures catalogue." ref:"merchant"`
+	Memo             string   `yaml:"memo" doc:"A memo."`
+	DeclineReason    string   `yaml:"declineReason" doc:"Why a declined transaction was declined." unset:"insufficient_funds when declined"`
+	Rail             string   `yaml:"rail" doc:"An international_wire's local rail." enum:"sepa,pix,spei,fps"`
+	Breaks           []string `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as spendingRule.transactionSizeLimit.maximum), or its family (spendingRule)."`
 }
 
 // Webhook declares an event-delivery endpoint.
@@ -417,6 +422,7 @@ type InformationRequest struct {
 	Note                 string               `yaml:"note" doc:"A note the email carries."`
 	SentAt               string               `yaml:"sentAt" doc:"When it was sent (a time)." unset:"the clock start"`
 	QueuedACH            *QueuedACH           `yaml:"queuedAch" doc:"An ACH to the contact held until the form brings its bank account; the request must ask for a bank_account destination."`
+	Breaks               []string             `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as informationRequest.beforeContact), or its family (informationRequest)."`
 }
 
 // RequestedInformation is what the contact is asked for.

@@ -52,6 +52,7 @@ var declineReasons = []string{
 // generate makes the bulk data the scenario asks for.
 func (l *loader) generate() error {
 	for i, g := range l.sc.Generate {
+		l.op.SetOrigin(fmt.Sprintf("generate[%d]", i))
 		over := 90 * 24 * time.Hour
 		if g.Over != "" {
 			over, _ = scenario.ParseDuration(g.Over)

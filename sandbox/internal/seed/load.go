@@ -77,7 +77,9 @@ func (l *loader) Run() error {
 		l.tokens, l.events, l.moneyMovement, l.runtimeSettings, l.activity,
 	}
 	for _, step := range steps {
-		if err := step(); err != nil {
+		err := step()
+		l.op.SetOrigin("")
+		if err != nil {
 			return err
 		}
 	}
