@@ -26,7 +26,8 @@ type Program struct {
 
 // Run runs a command and returns the process exit code: 0 when it did its
 // work, 1 when it failed, 2 for a command line it cannot take (an unknown
-// command or flag, a missing or bad argument).
+// command or flag, a missing or bad argument, a file validate --deep cannot
+// load).
 func (p *Program) Run(ctx context.Context, args []string) int {
 	root, started := p.root()
 	// cobra reads os.Args when given no arguments at all.
@@ -41,6 +42,9 @@ func (p *Program) Run(ctx context.Context, args []string) int {
 	}
 	if errors.Is(err, errReported) {
 		return 1
+	}
+	if errors.Is(err, errUnloadable) {
+		return 2
 	}
 	var usage usageError
 	if !*started || errors.As(err, &usage) {
