@@ -12,8 +12,8 @@ import (
 
 // A card writes its own stored form, exactly the compaction of what
 // json.Marshal gives, whichever optional fields it has; with a spending
-// constraint, user data, modifiers or strings that need escaping it leaves
-// the work to json.Marshal.
+// constraint, user data, modifiers, a status history or strings that need
+// escaping it leaves the work to json.Marshal.
 func TestCardAppendsItsStoredForm(t *testing.T) {
 	plain := []string{"", "card_group_acmetravel", "subaccount_acmeengineering", "card_product_visa_commercial"}
 	names := []string{"Bench card", "Team lunch", "Ops <ads> & more", "Café", `say "hi"`}
@@ -34,6 +34,8 @@ func TestCardAppendsItsStoredForm(t *testing.T) {
 			c.UserData = json.RawMessage(`{"costCenter":"OPS-7"}`)
 		case 3:
 			c.Modifiers = []Modifier{{Name: "only_allow_recurring_payments", Value: true}}
+		case 4:
+			c.StatusHistory = []StatusChange{{At: c.CreatedAt.Add(time.Hour), Seq: 7, From: "active", To: "paused"}}
 		}
 		wrote, err := store.CheckStoredForm(&c)
 		if err != nil {
@@ -60,7 +62,8 @@ func TestCardAppendKnowsEveryField(t *testing.T) {
 	}
 	want := []string{"id", "legalEntityId", "accountId", "virtualAccountId,omitempty", "cardGroupId,omitempty",
 		"cardProductId,omitempty", "name", "status", "pan", "cvv", "expiryMonth", "expiryYear", "isPhysical",
-		"isSingleUse", "spendingConstraint,omitempty", "userData,omitempty", "modifiers,omitempty", "createdAt", "seq"}
+		"isSingleUse", "spendingConstraint,omitempty", "userData,omitempty", "modifiers,omitempty", "createdAt", "seq",
+		"statusHistory,omitempty"}
 	if !slices.Equal(tags, want) {
 		t.Fatalf("Card's fields are\n%v\nAppendStored knows\n%v", tags, want)
 	}

@@ -189,9 +189,13 @@ func CardOf(op *kernel.Op, a *kernel.Actor, id, field string) (*Card, error) {
 	return c, nil
 }
 
-// storeCard saves a changed card and tells webhook receivers: card.update
-// for every change, card.delete as well when it has just been closed.
+// storeCard saves a changed card, its status change in its history, and
+// tells webhook receivers: card.update for every change, card.delete as
+// well when it has just been closed.
 func storeCard(op *kernel.Op, c *Card, statusBefore string) error {
+	if err := recordStatusChange(op, c, statusBefore); err != nil {
+		return err
+	}
 	if err := op.Save(Kind, c.ID, c, Indexes(c)...); err != nil {
 		return err
 	}

@@ -106,6 +106,8 @@ type Event struct {
 	Merchant      *Merchant `json:"merchant,omitempty"`
 	Approved      bool      `json:"approved"`
 	Decision      *Decision `json:"decision,omitempty"`
+	// Recurring marks an authorization of a recurring payment.
+	Recurring bool `json:"recurring,omitempty"`
 	// TransactionID is the transaction the event made or changed.
 	TransactionID string `json:"transactionId,omitempty"`
 	// OriginalTransactionID is the purchase a refund gives money back for.

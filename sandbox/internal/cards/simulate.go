@@ -82,14 +82,7 @@ func CheckMerchant(m *Merchant, at string, cat *fixtures.Catalog) error {
 // CardClearingDelay) when approved, declined otherwise. A single-use card
 // closes after its first attempt, approved or not.
 func SimulateAuthorization(op *kernel.Op, req AuthorizationRequest) (*Authorization, error) {
-	card, ok, err := ByID(op, req.CardID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, kernel.NotFound("card", "cardId", req.CardID)
-	}
-	ac, err := authContextOf(op, card, req)
+	ac, err := authContextFor(op, req)
 	if err != nil {
 		return nil, err
 	}
@@ -100,12 +93,38 @@ func SimulateAuthorization(op *kernel.Op, req AuthorizationRequest) (*Authorizat
 	if err != nil {
 		return nil, err
 	}
+	a, err := ac.commit(d)
+	if err != nil || !d.Approved {
+		return a, err
+	}
+	return a, ledger.ScheduleSettlement(op, a.Transaction, ledger.At(op.Now.Add(ClearingDelay)), "settled")
+}
+
+// authContextFor loads the card a request names and what deciding its
+// purchase reads.
+func authContextFor(op *kernel.Op, req AuthorizationRequest) (*authContext, error) {
+	card, ok, err := ByID(op, req.CardID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, kernel.NotFound("card", "cardId", req.CardID)
+	}
+	return authContextOf(op, card, req)
+}
+
+// commit records a decided authorization as the world keeps every one: its
+// transaction (pending when approved, declined otherwise), a card event
+// carrying the decision, and a single-use card closed after its attempt.
+func (ac *authContext) commit(d *Decision) (*Authorization, error) {
+	op, card, req := ac.op, ac.card, ac.req
 	t, err := ac.record(d)
 	if err != nil {
 		return nil, err
 	}
 	ev := &Event{CardID: card.ID, LegalEntityID: card.LegalEntityID, Type: EventAuthorization,
-		AmountCents: req.AmountCents, Merchant: &req.Merchant, Approved: d.Approved, Decision: d, TransactionID: t.ID}
+		AmountCents: req.AmountCents, Merchant: &req.Merchant, Approved: d.Approved, Decision: d, TransactionID: t.ID,
+		Recurring: req.Recurring}
 	if err := recordCardEvent(op, ev); err != nil {
 		return nil, err
 	}
@@ -131,6 +150,14 @@ type authContext struct {
 	// authID is the authorization's id: the transaction's
 	// providerAuthorizationId and the authorization webhook's event id.
 	authID string
+	// cut is the instant the decision is made at: only what happened
+	// before it counts (status changes, earlier attempts, spend).
+	cut cutoff
+	// past marks a decision replayed from history: funds, the magic
+	// values and the authorization webhook take no part.
+	past bool
+	// exclude is a transaction a replay leaves out: the purchase itself.
+	exclude string
 }
 
 // authContextOf loads a card's group, account and the virtual account its
@@ -141,6 +168,7 @@ func authContextOf(op *kernel.Op, card *Card, req AuthorizationRequest) (*authCo
 		op:      op,
 		card:    card,
 		req:     req,
+		cut:     liveCutoff(op),
 		account: &ledger.Account{},
 		va:      &ledger.VirtualAccount{},
 		subtype: "cash",
@@ -186,24 +214,34 @@ func (ac *authContext) groupVirtualAccount() string {
 }
 
 // decide runs every check in order; the first decline decides. The
-// sandbox's magic values come first, so a test can force any outcome.
+// sandbox's magic values come first, so a test can force any outcome. A
+// replayed decision (past) runs the card's and its groups' rules only.
 func (ac *authContext) decide() (*Decision, error) {
-	if d := checkMagic(ac.req); d != nil {
+	if d := checkMagic(ac.req); d != nil && !ac.past {
 		return d, nil
 	}
 	if d := ac.checkStatus(); d != nil {
 		return d, nil
 	}
-	checks := []func() (*Decision, error){ac.checkSingleUse, ac.checkModifiers, ac.checkFunds}
+	checks := []func() (*Decision, error){ac.checkSingleUse, ac.checkModifiers}
+	if !ac.past {
+		checks = append(checks, ac.checkFunds)
+	}
 	for _, s := range ac.scopes() {
 		checks = append(checks, s.check)
 	}
-	checks = append(checks, ac.checkAuthorizationWebhook)
+	if !ac.past {
+		checks = append(checks, ac.checkAuthorizationWebhook)
+	}
 	for _, check := range checks {
 		d, err := check()
 		if err != nil || d != nil {
 			return d, err
 		}
+	}
+	if ac.past {
+		return &Decision{Approved: true, Rule: "standardAuthorization", Reason: "approved",
+			Detail: "passed the card's status at the time and every spending rule of the card and its group"}, nil
 	}
 	return &Decision{Approved: true, Rule: "standardAuthorization", Reason: "approved",
 		Detail: "passed the card's status, the available funds and every spending rule of the card and its group"}, nil
@@ -214,7 +252,7 @@ func declineBy(rule, reason, detail string) *Decision {
 }
 
 func (ac *authContext) checkStatus() *Decision {
-	if s := ac.card.Status; s != StatusActive {
+	if s := statusAt(ac.card, ac.cut); s != StatusActive {
 		return declineBy("card.status", "card_"+s, fmt.Sprintf("card %s is %s", ac.card.ID, s))
 	}
 	return nil
@@ -224,7 +262,10 @@ func (ac *authContext) checkSingleUse() (*Decision, error) {
 	if !ac.card.IsSingleUse {
 		return nil, nil
 	}
-	used, err := cardEventsWhere(ac.op, ac.card.ID, func(e *Event) bool { return e.Type == EventAuthorization })
+	used, err := cardEventsWhere(ac.op, ac.card.ID, func(e *Event) bool {
+		return e.Type == EventAuthorization && ac.cut.holds(e.CreatedAt, e.Seq) &&
+			(ac.exclude == "" || e.TransactionID != ac.exclude)
+	})
 	if err != nil || len(used) == 0 {
 		return nil, err
 	}
@@ -281,8 +322,8 @@ func (ac *authContext) checkFunds() (*Decision, error) {
 	return nil, nil
 }
 
-// record posts the authorization's transaction: pending with a scheduled
-// settlement when approved, declined (no balance effect) otherwise.
+// record posts the authorization's transaction: pending when approved,
+// declined (no balance effect) otherwise.
 func (ac *authContext) record(d *Decision) (*ledger.Transaction, error) {
 	op, m := ac.op, ac.req.Merchant
 	now := op.Now
@@ -294,13 +335,7 @@ func (ac *authContext) record(d *Decision) (*ledger.Transaction, error) {
 	if d.Approved {
 		t.DetailedStatus, t.DeclineReason, t.ApprovalReason = "pending", "", d.Reason
 	}
-	if err := ledger.PostTransaction(op, t); err != nil {
-		return nil, err
-	}
-	if d.Approved {
-		return t, ledger.ScheduleSettlement(op, t, ledger.At(now.Add(ClearingDelay)), "settled")
-	}
-	return t, nil
+	return t, ledger.PostTransaction(op, t)
 }
 
 // checkAuthorizationWebhook lets the account's authorization webhook take
@@ -385,7 +420,7 @@ func (s ruleScope) check() (*Decision, error) {
 			), nil
 		}
 	}
-	uses, err := limitUses(s.ac.op, s.constraint, s.prefix)
+	uses, err := limitUses(s.ac.op, s.constraint, s.prefix, s.ac.cut)
 	if err != nil {
 		return nil, err
 	}

@@ -131,15 +131,18 @@ func spendOf(t *ledger.Transaction) int64 {
 }
 
 // spendSince sums the spend of the transactions under an index prefix
-// (txn.card or txn.group) created at or after from. It walks the index
-// newest first and stops at the first entry before from.
-func spendSince(op *kernel.Op, prefix string, from time.Time) (int64, error) {
-	floor := prefix + store.Millis(from)
+// (txn.card or txn.group) created at or after from and before cut. It
+// walks the index newest first and stops at the first entry before from.
+func spendSince(op *kernel.Op, prefix string, from time.Time, cut cutoff) (int64, error) {
+	floor, ceiling := prefix+store.Millis(from), cut.key(prefix)
 	var total int64
 	var loadErr error
 	err := op.Tx.Scan(prefix, "", true, func(key, id string) bool {
 		if key < floor {
 			return false
+		}
+		if key >= ceiling {
+			return true
 		}
 		t, ok, err := ledger.FindTransaction(op, id)
 		if err != nil {
@@ -172,16 +175,17 @@ type LimitUse struct {
 // window is already over its limit).
 func (u LimitUse) Remaining() int64 { return u.Limit.LimitAmount.AmountCents - u.Spend }
 
-// limitUses computes every utilization limit of a constraint against the
-// transactions under an index prefix.
-func limitUses(op *kernel.Op, c *SpendingConstraint, prefix string) ([]LimitUse, error) {
+// limitUses computes every utilization limit of a constraint, in the
+// windows that hold at cut, against the transactions under an index prefix
+// made before cut.
+func limitUses(op *kernel.Op, c *SpendingConstraint, prefix string, cut cutoff) ([]LimitUse, error) {
 	if c == nil || c.SpendingRule == nil {
 		return nil, nil
 	}
 	var uses []LimitUse
 	add := func(rule string, l UtilizationLimit) error {
-		w := LimitWindow(&l, op.Now)
-		spend, err := spendSince(op, prefix, w.Start)
+		w := LimitWindow(&l, cut.at)
+		spend, err := spendSince(op, prefix, w.Start, cut)
 		uses = append(uses, LimitUse{Rule: rule, Limit: l, Window: w, Spend: spend})
 		return err
 	}
@@ -213,12 +217,12 @@ type Utilization struct {
 // utilizationOf reports the binding limit: the one with the least left.
 // Without any limit the spend is lifetime spend.
 func utilizationOf(op *kernel.Op, c *SpendingConstraint, prefix string) (Utilization, error) {
-	uses, err := limitUses(op, c, prefix)
+	uses, err := limitUses(op, c, prefix, liveCutoff(op))
 	if err != nil {
 		return Utilization{}, err
 	}
 	if len(uses) == 0 {
-		spend, err := spendSince(op, prefix, time.Time{})
+		spend, err := spendSince(op, prefix, time.Time{}, liveCutoff(op))
 		return Utilization{Spend: spend}, err
 	}
 	binding := uses[0]

@@ -29,6 +29,9 @@ type Card struct {
 	Modifiers          []Modifier          `json:"modifiers,omitempty"`
 	CreatedAt          time.Time           `json:"createdAt"`
 	Seq                int64               `json:"seq"`
+	// StatusHistory is every change of the card's status, oldest first:
+	// kept with the card, never part of its API view.
+	StatusHistory []StatusChange `json:"statusHistory,omitempty"`
 }
 
 // Last4 is the last four digits of the PAN.
@@ -120,12 +123,12 @@ var cardNames = struct {
 	store.NameOf("pan"), store.NameOf("cvv"), store.NameOf("expiryMonth"), store.NameOf("expiryYear"),
 	store.NameOf("isPhysical"), store.NameOf("isSingleUse"), store.NameOf("createdAt"), store.NameOf("seq")}
 
-// AppendStored writes a card without a spending constraint, user data or
-// modifiers in its stored form (store.StoredAppender): every POST /card
+// AppendStored writes a card without a spending constraint, user data,
+// modifiers or status history in its stored form (store.StoredAppender): every POST /card
 // stores one. Others, and strings that need escaping, are left to
 // json.Marshal.
 func (c *Card) AppendStored(b []byte) ([]byte, bool) {
-	if c.SpendingConstraint != nil || len(c.UserData) > 0 || len(c.Modifiers) > 0 {
+	if c.SpendingConstraint != nil || len(c.UserData) > 0 || len(c.Modifiers) > 0 || len(c.StatusHistory) > 0 {
 		return b, false
 	}
 	n := &cardNames

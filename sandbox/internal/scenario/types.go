@@ -168,6 +168,7 @@ type Card struct {
 	UserData           map[string]any `yaml:"userData" doc:"Free-form data kept with the card."`
 	Modifiers          []Modifier     `yaml:"modifiers" doc:"Its modifiers."`
 	CreatedAt          string         `yaml:"createdAt" doc:"When it was issued (a time)." unset:"three months before the clock start"`
+	StatusSince        string         `yaml:"statusSince" doc:"When it took a status other than active (a time after createdAt, not after the clock start): purchases generated after it decline with the status as reason." unset:"halfway between createdAt and the clock start"`
 	Breaks             []string       `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as date.beforeAccount), or its family (date)."`
 }
 

@@ -88,6 +88,10 @@ func (v *validator) cards() {
 			v.sameEntity(p+".cardGroupId", owner, o)
 		}
 		v.time(p+".createdAt", c.CreatedAt)
+		v.time(p+".statusSince", c.StatusSince)
+		if c.StatusSince != "" && (c.Status == "" || c.Status == "active") {
+			v.add(p+".statusSince", "only a card whose status is not active has one")
+		}
 	}
 }
 

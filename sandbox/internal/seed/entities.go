@@ -140,10 +140,33 @@ func (l *loader) cards_() error {
 		if card.Status == "" {
 			card.Status = "active"
 		}
+		if err := l.statusSince(i, s, card); err != nil {
+			return err
+		}
 		if err := cards.Issue(l.op, card, s.ID); err != nil {
 			return err
 		}
 		l.cards = append(l.cards, card)
 	}
+	return nil
+}
+
+// statusSince gives a paused or closed card the instant it took its status,
+// so purchases before it were made on an active card and those after it
+// decline: its statusSince, else halfway between its creation and the
+// clock start.
+func (l *loader) statusSince(i int, s scenario.Card, card *cards.Card) error {
+	if card.Status != cards.StatusPaused && card.Status != cards.StatusClosed {
+		return nil
+	}
+	since := card.CreatedAt.Add(max(0, l.op.Now.Sub(card.CreatedAt)/2)).Truncate(time.Second)
+	if s.StatusSince != "" {
+		since = l.time(s.StatusSince)
+		if !since.After(card.CreatedAt) || since.After(l.op.Now) {
+			return l.problem(fmt.Sprintf("cards[%d].statusSince", i),
+				"must be after the card's createdAt and not after the clock start")
+		}
+	}
+	card.StatusHistory = []cards.StatusChange{{At: since, From: cards.StatusActive, To: card.Status}}
 	return nil
 }

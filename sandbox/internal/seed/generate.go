@@ -2,6 +2,7 @@ package seed
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,43 +33,58 @@ func pick(f *gofakeit.Faker, ws []weighted) string {
 	return ws[len(ws)-1].value
 }
 
-var cardStatusWeights = []weighted{
-	{"settled", 80}, {"pending", 6}, {"declined", 6}, {"reversed", 3}, {"refund", 3}, {"dispute", 2},
-}
+// lifeWeights give an approved generated purchase older than the
+// clearing delay the rest of its life.
+var lifeWeights = []weighted{{"settled", 88}, {"reversed", 4}, {"refund", 5}, {"dispute", 3}}
 
 var bankStatusWeights = []weighted{
 	{"settled", 78}, {"pending", 8}, {"pending_approval", 3}, {"canceled", 3}, {"failed", 3}, {"returned", 5},
 }
 
-var declineReasons = []string{
-	"insufficient_funds",
-	"merchant_blocked",
-	"merchant_category_blocked",
-	"transaction_size_exceeded",
-	"spending_limit_exceeded",
-	"card_paused",
-}
-
-// generate makes the bulk data the scenario asks for.
+// generate makes the bulk data the scenario asks for: every entry's card
+// purchases first, together in the order they were made, then the bank
+// transactions.
 func (l *loader) generate() error {
+	var plan []purchase
+	used := map[string]bool{} // the single-use cards given their one attempt
 	for i, g := range l.sc.Generate {
-		l.op.SetOrigin(fmt.Sprintf("generate[%d]", i))
-		over := 90 * 24 * time.Hour
-		if g.Over != "" {
-			over, _ = scenario.ParseDuration(g.Over)
+		if g.Kind != "card_transactions" {
+			continue
 		}
-		var err error
-		switch g.Kind {
-		case "card_transactions":
-			err = l.generateCard(i, g, over)
-		case "bank_transactions":
-			err = l.generateBank(i, g, over)
-		}
+		p, err := l.planCard(i, g, overOf(g), used)
 		if err != nil {
 			return err
 		}
+		for k := range p {
+			p[k].origin = fmt.Sprintf("generate[%d]", i)
+		}
+		plan = append(plan, p...)
+	}
+	slices.SortStableFunc(plan, func(a, b purchase) int { return a.at.Compare(b.at) })
+	for _, p := range plan {
+		l.op.SetOrigin(p.origin)
+		if err := l.makePurchase(p); err != nil {
+			return err
+		}
+	}
+	for i, g := range l.sc.Generate {
+		if g.Kind == "bank_transactions" {
+			l.op.SetOrigin(fmt.Sprintf("generate[%d]", i))
+			if err := l.generateBank(i, g, overOf(g)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// overOf is how far back an entry's items spread.
+func overOf(g scenario.Generate) time.Duration {
+	if g.Over == "" {
+		return 90 * 24 * time.Hour
+	}
+	over, _ := scenario.ParseDuration(g.Over)
+	return over
 }
 
 func (l *loader) generatedCards(g scenario.Generate) []*cards.Card {
@@ -79,7 +95,7 @@ func (l *loader) generatedCards(g scenario.Generate) []*cards.Card {
 		for _, id := range g.Cards {
 			named = named || id == c.ID
 		}
-		if inEntity && named && c.Status != "inactive" {
+		if inEntity && named && c.Status != cards.StatusInactive {
 			out = append(out, c)
 		}
 	}
@@ -95,51 +111,250 @@ func when(f *gofakeit.Faker, now time.Time, over time.Duration, status string) t
 	return now.Add(-time.Duration(f.Uint64() % uint64(over))).Truncate(time.Second)
 }
 
-func (l *loader) generateCard(i int, g scenario.Generate, over time.Duration) error {
-	generated := l.generatedCards(g)
-	if len(generated) == 0 {
-		return l.problem(fmt.Sprintf("generate[%d]", i), "no card matches; declare generated first")
+// between is an instant in [from, to), to the second.
+func between(f *gofakeit.Faker, from, to time.Time) time.Time {
+	span := to.Sub(from).Truncate(time.Second)
+	if span <= time.Second {
+		return from
+	}
+	return from.Add(time.Duration(f.Uint64()%uint64(span/time.Second)) * time.Second)
+}
+
+// purchase is a generated card purchase, planned before it is made.
+type purchase struct {
+	at  time.Time
+	req cards.AuthorizationRequest
+	f   *gofakeit.Faker
+	// origin is the path of the entry that asked for it.
+	origin string
+}
+
+// stock is a catalogue merchant with the usual size of its purchases.
+type stock struct {
+	m       cards.Merchant
+	typical int64
+}
+
+// cardProfile is what generating purchases on a card needs to know.
+type cardProfile struct {
+	card *cards.Card
+	// from and to bound the instants of its purchases: after its creation
+	// (and the period's start), before the clock start; active is when it
+	// stopped being active (to when it still is).
+	from, to, active time.Time
+	// allowed and refused are the catalogue's merchants its merchant rules
+	// let through and turn away.
+	allowed, refused   []stock
+	minCents, maxCents int64 // 0 when it has none
+	recurringOnly      bool
+	// planned counts the purchases planned on it.
+	planned int
+}
+
+// profile describes a card for an entry's period, or returns nil for a
+// card that gets no purchases: a single-use card declared active (its one
+// use is still to come), one already used, or one that was active at no
+// time of the period.
+func (l *loader) profile(c *cards.Card, over time.Duration) (*cardProfile, error) {
+	p := &cardProfile{card: c, to: l.op.Now, active: l.op.Now, recurringOnly: c.Modifier(cards.ModifierRecurringOnly)}
+	p.from = c.CreatedAt.Truncate(time.Second).Add(time.Second)
+	if start := l.op.Now.Add(-over); start.After(p.from) {
+		p.from = start
+	}
+	if n := len(c.StatusHistory); n > 0 {
+		p.active = c.StatusHistory[n-1].At
+	}
+	if c.IsSingleUse && c.Status == cards.StatusActive || !p.active.After(p.from.Add(time.Second)) {
+		return nil, nil
+	}
+	constraints := []*cards.SpendingConstraint{c.SpendingConstraint}
+	if g := l.groups[c.CardGroupID]; g != nil {
+		constraints = append(constraints, g.SpendingConstraint)
+	}
+	for _, sc := range constraints {
+		if sc == nil || sc.SpendingRule == nil || sc.SpendingRule.TransactionSizeLimit == nil {
+			continue
+		}
+		if m := sc.SpendingRule.TransactionSizeLimit.Minimum; m != nil {
+			p.minCents = max(p.minCents, m.AmountCents)
+		}
+		if m := sc.SpendingRule.TransactionSizeLimit.Maximum; m != nil && (p.maxCents == 0 || m.AmountCents < p.maxCents) {
+			p.maxCents = m.AmountCents
+		}
 	}
 	cat := l.op.W.Catalog
-	for n := range g.Count {
-		f := l.op.W.Faker(fmt.Sprintf("generate:%d", i), int64(n))
-		card := generated[f.IntN(len(generated))]
-		m := &cat.Merchants[f.IntN(len(cat.Merchants))]
-		status := pick(f, cardStatusWeights)
-		amount := max(100, m.TypicalCents/2+int64(f.Uint64()%uint64(max(1, m.TypicalCents))))
-		acc, va, sub := l.cardBucket(card)
-		t := &ledger.Transaction{
-			LegalEntityID:    acc.LegalEntityID,
-			AccountID:        acc.ID,
-			VirtualAccountID: va,
-			AccountSubtype:   sub,
-			CardID:           card.ID,
-			CardGroupID:      card.CardGroupID,
-			Category:         "card",
-			AmountCents:      -amount,
-			DetailedStatus:   status,
-			Merchant:         merchantData(m),
-			Description:      m.Name,
-			CreatedAt:        when(f, l.op.Now, over, status),
+	for _, m := range cat.Merchants {
+		cm, _ := cards.CatalogMerchant(cat, m.ID)
+		ok, err := cards.MerchantAllowed(l.op, c, cm)
+		if err != nil {
+			return nil, err
 		}
-		t.Date = t.CreatedAt
-		authorized := t.CreatedAt
-		t.AuthorizedAt = &authorized
-		t.ProviderAuthorizationID = "auth_" + f.LetterN(16)
-		switch status {
-		case "declined":
-			t.DeclineReason = declineReasons[f.IntN(len(declineReasons))]
-		case "refund":
-			t.AmountCents = amount
-			t.Description = "Refund: " + m.Name
-		case "pending", "settled":
-			t.ApprovalReason = "approved"
-		}
-		if err := l.postGenerated(t); err != nil {
-			return err
+		if ok {
+			p.allowed = append(p.allowed, stock{cm, m.TypicalCents})
+		} else {
+			p.refused = append(p.refused, stock{cm, m.TypicalCents})
 		}
 	}
-	return nil
+	if len(p.allowed) == 0 {
+		return nil, nil
+	}
+	return p, nil
+}
+
+// planCard plans an entry's purchases. Each card's first purchase is one
+// its rules allow, made while it was active, and its second one its rules
+// refuse, so every card's history has both; of the rest most are allowed.
+// A single-use card that is closed gets its one attempt, just before it
+// closed.
+func (l *loader) planCard(i int, g scenario.Generate, over time.Duration,
+	used map[string]bool) ([]purchase, error) {
+	var eligible, once []*cardProfile
+	for _, c := range l.generatedCards(g) {
+		p, err := l.profile(c, over)
+		switch {
+		case err != nil:
+			return nil, err
+		case p == nil:
+		case c.IsSingleUse:
+			if !used[c.ID] {
+				used[c.ID] = true
+				once = append(once, p)
+			}
+		default:
+			eligible = append(eligible, p)
+		}
+	}
+	if len(eligible)+len(once) == 0 {
+		return nil, l.problem(fmt.Sprintf("generate[%d]", i),
+			"no card matches; declare generated first (a card must have been active during the period,"+
+				" and a single-use one must be closed, its one use made)")
+	}
+	var plan []purchase
+	for n := range g.Count {
+		f := l.op.W.Faker(fmt.Sprintf("generate:%d", i), int64(n))
+		if n < len(once) {
+			p := once[n]
+			plan = append(plan, purchase{at: p.active.Add(-time.Second), req: p.allowedPurchase(f), f: f})
+			continue
+		}
+		if len(eligible) == 0 {
+			break
+		}
+		p := eligible[f.IntN(len(eligible))]
+		k := p.planned
+		p.planned++
+		pu := purchase{at: between(f, p.from, p.to), f: f}
+		switch {
+		case k == 0:
+			pu.at, pu.req = between(f, p.from, p.active), p.allowedPurchase(f)
+		case k == 1 || f.IntN(100) < 12:
+			pu.req = p.refusedPurchase(f)
+		default:
+			pu.req = p.allowedPurchase(f)
+			if recent := p.to.Add(-36 * time.Hour); f.IntN(100) < 6 && p.active.Equal(p.to) && recent.After(p.from) {
+				pu.at = between(f, recent, p.to)
+			}
+		}
+		plan = append(plan, pu)
+	}
+	return plan, nil
+}
+
+// amountAt is a purchase's amount around a merchant's typical one.
+func amountAt(f *gofakeit.Faker, m stock) int64 {
+	return max(100, m.typical/2+int64(f.Uint64()%uint64(max(1, m.typical))))
+}
+
+// request is a purchase on the card at a catalogue merchant.
+func (p *cardProfile) request(m stock, amount int64, recurring bool) cards.AuthorizationRequest {
+	return cards.AuthorizationRequest{CardID: p.card.ID, AmountCents: amount, Recurring: recurring, Merchant: m.m}
+}
+
+// allowedPurchase is a purchase the card's rules allow: at a merchant they
+// let through, within its size limits, recurring when it takes only that.
+func (p *cardProfile) allowedPurchase(f *gofakeit.Faker) cards.AuthorizationRequest {
+	m := p.allowed[f.IntN(len(p.allowed))]
+	amount := amountAt(f, m)
+	if p.maxCents > 0 && amount > p.maxCents {
+		amount = max(p.minCents, p.maxCents/2+int64(f.Uint64()%uint64(max(1, p.maxCents/2))))
+	}
+	return p.request(m, max(amount, p.minCents), p.recurringOnly)
+}
+
+// refusedPurchase is a purchase one of the card's rules refuses, picked
+// among those it has: a merchant turned away, an amount above the maximum
+// or below the minimum, a payment that is not recurring. A card without any
+// such rule gets an allowed purchase.
+func (p *cardProfile) refusedPurchase(f *gofakeit.Faker) cards.AuthorizationRequest {
+	var ways []func() cards.AuthorizationRequest
+	if len(p.refused) > 0 {
+		ways = append(ways, func() cards.AuthorizationRequest {
+			m := p.refused[f.IntN(len(p.refused))]
+			return p.request(m, amountAt(f, m), p.recurringOnly)
+		})
+	}
+	if p.maxCents > 0 {
+		ways = append(ways, func() cards.AuthorizationRequest {
+			m := p.allowed[f.IntN(len(p.allowed))]
+			return p.request(m, p.maxCents+1+int64(f.Uint64()%uint64(max(1, p.maxCents))), p.recurringOnly)
+		})
+	}
+	if p.minCents > 1 {
+		ways = append(ways, func() cards.AuthorizationRequest {
+			m := p.allowed[f.IntN(len(p.allowed))]
+			return p.request(m, 1+int64(f.Uint64()%uint64(p.minCents-1)), p.recurringOnly)
+		})
+	}
+	if p.recurringOnly {
+		ways = append(ways, func() cards.AuthorizationRequest {
+			m := p.allowed[f.IntN(len(p.allowed))]
+			return p.request(m, amountAt(f, m), false)
+		})
+	}
+	if len(ways) == 0 {
+		return p.allowedPurchase(f)
+	}
+	return ways[f.IntN(len(ways))]()
+}
+
+// makePurchase makes a planned purchase at its instant, decided and
+// recorded as the card's history records one (cards.RecordPast), then
+// gives an approved one the rest of its life: pending when it is younger
+// than the clearing delay (settling when the delay ends), else settled,
+// reversed before it settled, refunded after, or disputed.
+func (l *loader) makePurchase(p purchase) error {
+	now := l.op.Now
+	defer func() { l.op.Now = now }()
+	l.op.Now = p.at
+	auth, err := cards.RecordPast(l.op, p.req)
+	if err != nil || !auth.Decision.Approved {
+		return err
+	}
+	t := auth.Transaction
+	cleared := p.at.Add(cards.ClearingDelay)
+	if !cleared.Before(now) {
+		return ledger.ScheduleSettlement(l.op, t, ledger.At(cleared), "settled")
+	}
+	life := pick(p.f, lifeWeights)
+	if life == "reversed" {
+		l.op.Now = between(p.f, p.at.Add(time.Hour), cleared)
+		_, err := cards.SimulateEvent(l.op, cards.NetworkEvent{Type: cards.EventReversal, TransactionID: t.ID})
+		return err
+	}
+	l.op.Now = cleared
+	if err := ledger.SetTransactionStatus(l.op, t, "settled"); err != nil {
+		return err
+	}
+	later := cleared.Add(time.Duration(1+p.f.IntN(14*24)) * time.Hour)
+	if life == "settled" || !later.Before(now) {
+		return nil
+	}
+	l.op.Now = later
+	if life == "dispute" {
+		return ledger.SetTransactionStatus(l.op, t, "dispute")
+	}
+	_, err = cards.SimulateEvent(l.op, cards.NetworkEvent{Type: cards.EventRefund, TransactionID: t.ID})
+	return err
 }
 
 func (l *loader) generateBank(i int, g scenario.Generate, over time.Duration) error {
