@@ -51,7 +51,7 @@ const badScenario = "legalEntities:\n  - {id: le_x, name: X}\naccounts:\n  - leg
 func badProblems(file string) string {
 	return file + `:4:20: accounts[0].legalEntityId: no legal entity "le_y"; did you mean "le_x"?` + "\n" +
 		file + ":6:5: accounts[0].colour: unknown key; the keys here are id, legalEntityId, name, type, status, commercial," +
-		" balanceCents, createdAt, virtualAccounts, creditLimitCents\n"
+		" balanceCents, createdAt, virtualAccounts, creditLimitCents, breaks\n"
 }
 
 func TestValidate(t *testing.T) {

@@ -128,10 +128,10 @@ type Account struct {
 	BalanceCents    int64            `yaml:"balanceCents" doc:"Its posted balance in cents after every transaction of the scenario, reached by an opening balance." default:"0"`
 	CreatedAt       string           `yaml:"createdAt" doc:"When it was opened (a time)." unset:"a year before the clock start"`
 	VirtualAccounts []VirtualAccount `yaml:"virtualAccounts" doc:"Its virtual accounts besides the primary one every account gets."`
-	Breaks          []string         `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as balance.overdrawn), or its family (balance)."`
 
 	// CreditLimitCents is a charge card's credit limit (default $100,000).
-	CreditLimitCents *int64 `yaml:"creditLimitCents" doc:"A charge_card account's credit limit in cents." default:"10000000"`
+	CreditLimitCents *int64   `yaml:"creditLimitCents" doc:"A charge_card account's credit limit in cents." default:"10000000"`
+	Breaks           []string `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as balance.overdrawn), or its family (balance)."`
 }
 
 // VirtualAccount declares a sub-account.
