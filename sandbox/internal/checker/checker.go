@@ -82,8 +82,10 @@ type check struct {
 	origins Origins
 	now     time.Time
 	found   []Finding
-	// cache holds the records read, by kind/id (a nil pointer for none).
+	// cache holds the records looked up, by kind/id (a nil pointer for
+	// none); made, the records the load created by kind (madeOf).
 	cache map[string]any
+	made  map[string][]made
 }
 
 // report records a finding at path unless the record there breaks rule on
@@ -112,20 +114,23 @@ type made struct{ id, path string }
 // madeOf lists the records of a kind the load created, in the file's order
 // (then by id).
 func (c *check) madeOf(kind string) []made {
-	var out []made
-	for key, path := range c.origins {
-		if k, id, _ := strings.Cut(key, "/"); k == kind {
-			out = append(out, made{id: id, path: path})
+	if c.made == nil {
+		c.made = map[string][]made{}
+		for key, path := range c.origins {
+			k, id, _ := strings.Cut(key, "/")
+			c.made[k] = append(c.made[k], made{id: id, path: path})
+		}
+		for _, ms := range c.made {
+			sort.Slice(ms, func(i, j int) bool {
+				li, lj := c.sc.Line(ms[i].path), c.sc.Line(ms[j].path)
+				if li != lj {
+					return li < lj
+				}
+				return ms[i].id < ms[j].id
+			})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		li, lj := c.sc.Line(out[i].path), c.sc.Line(out[j].path)
-		if li != lj {
-			return li < lj
-		}
-		return out[i].id < out[j].id
-	})
-	return out
+	return c.made[kind]
 }
 
 // get loads a record, from the check's cache when it was read before; it
@@ -149,14 +154,15 @@ func get[T any](c *check, op *kernel.Op, kind, id string) (*T, error) {
 }
 
 // each loads every record of a kind the load created and calls fn with it
-// and its path.
+// and its path (past the cache: a file may generate a million).
 func each[T any](c *check, op *kernel.Op, kind string, fn func(r *T, path string) error) error {
 	for _, m := range c.madeOf(kind) {
-		r, err := get[T](c, op, kind, m.id)
+		r := new(T)
+		ok, err := op.Get(kind, m.id, r)
 		if err != nil {
 			return err
 		}
-		if r == nil {
+		if !ok {
 			continue
 		}
 		if err := fn(r, m.path); err != nil {

@@ -16,10 +16,12 @@ func TestDatesAgainstCreation(t *testing.T) {
   - {id: card_early, accountId: sa_x, name: Early, createdAt: -310d} # planted
 `, "date.beforeAccount", "date", "card card_early is dated"},
 		{"an invoice before its customer", `invoices:
-  - {accountId: sa_x, customerId: le_cust_y, number: Y-1, issuedAt: -120d, dueAt: -90d, lineItems: [{name: a, quantity: 1, priceCents: 5000}]} # planted
+  - {accountId: sa_x, customerId: le_cust_y, number: Y-1, issuedAt: -120d, dueAt: -90d, # planted
+     lineItems: [{name: a, quantity: 1, priceCents: 5000}]}
 `, "date.beforeCustomer", "date.beforeCustomer", "before customer le_cust_y existed"},
 		{"a payment after the clock start", `invoices:
-  - {accountId: sa_x, customerId: le_cust_y, number: Y-2, issuedAt: -1d, paidCents: 5000, lineItems: [{name: a, quantity: 1, priceCents: 5000}]} # planted
+  - {accountId: sa_x, customerId: le_cust_y, number: Y-2, issuedAt: -1d, paidCents: 5000, # planted
+     lineItems: [{name: a, quantity: 1, priceCents: 5000}]}
 `, "date.paymentInFuture", "date", "after the clock start"},
 	} {
 		t.Run(c.name, func(t *testing.T) { expectPlanted(t, c.extra, c.rule, c.marker, c.want) })

@@ -17,8 +17,9 @@ customers: [{id: le_cust_y, legalEntityId: le_x, name: Y, email: y@y.test, creat
 contacts: [{id: le_c_v, legalEntityId: le_x, name: V, recipientEmail: v@v.test, createdAt: -100d}]
 `
 
-// planted is a mark on the line of the record that breaks a rule.
-const planted = "} # planted"
+// planted marks the first line of the record that breaks a rule, a flow
+// mapping ("- {…").
+const planted = " # planted"
 
 // plantedLine is the line of s that carries the planted mark.
 func plantedLine(t *testing.T, s string) int {
@@ -60,7 +61,10 @@ func expectPlanted(t *testing.T, extra, rule, marker, want string) {
 	if s := f.String(); !strings.HasPrefix(s, "s.yaml:") || !strings.Contains(s, ": warning: "+rule+": ") {
 		t.Fatalf("finding prints as %q", s)
 	}
-	onPurpose := strings.Replace(yaml, planted, ", breaks: ["+marker+"]"+planted, 1)
+	line := plantedLine(t, yaml)
+	lines := strings.Split(yaml, "\n")
+	lines[line-1] = strings.Replace(lines[line-1], "- {", "- {breaks: ["+marker+"], ", 1)
+	onPurpose := strings.Join(lines, "\n")
 	if found := findings(t, onPurpose); len(found) != 0 {
 		t.Fatalf("with breaks: [%s], %d findings, want none: %v", marker, len(found), found)
 	}

@@ -11,12 +11,16 @@ import (
 )
 
 // overMaximum is a world whose office card has a settled purchase above
-// its per-purchase maximum, on line 7.
+// its per-purchase maximum, on line 11.
 const overMaximum = `clockStart: 2026-06-15T14:00:00Z
 legalEntities: [{id: le_x, name: X, createdAt: -400d}]
 accounts: [{id: sa_x, legalEntityId: le_x, name: A, balanceCents: 1000000, createdAt: -300d}]
 cards:
-  - {id: card_office, accountId: sa_x, name: Office, createdAt: -30d, spendingConstraint: {spendingRule: {transactionSizeLimit: {maximum: {amountCents: 50000}}}}}
+  - id: card_office
+    accountId: sa_x
+    name: Office
+    createdAt: -30d
+    spendingConstraint: {spendingRule: {transactionSizeLimit: {maximum: {amountCents: 50000}}}}
 transactions:
   - {cardId: card_office, merchantId: merchant_v2_staples, amountCents: -60000, date: -1d}
 `
@@ -38,7 +42,7 @@ func writeScenario(t *testing.T, yaml string) string {
 func TestValidateDeep(t *testing.T) {
 	file := writeScenario(t, overMaximum)
 	r := runProgram(t, nil, "validate", "--deep", file)
-	want := file + ":7: warning: spendingRule.transactionSizeLimit.maximum: the purchase of $600.00 at Staples on card " +
+	want := file + ":11: warning: spendingRule.transactionSizeLimit.maximum: the purchase of $600.00 at Staples on card " +
 		"card_office on 2026-06-14T14:00:00Z is settled, but the rules then decline it (transaction_size_exceeded): " +
 		"$600.00 is above the card's maximum of $500.00\n"
 	if r.code != 1 || r.stderr != want || r.stdout != "" {
@@ -98,13 +102,13 @@ func TestServeCheck(t *testing.T) {
 	var warned bool
 	for _, line := range strings.Split(r.stderr, "\n") {
 		var entry struct{ Level, At, Rule, Message string }
-		if json.Unmarshal([]byte(line), &entry) == nil && entry.Level == "warn" && entry.At == file+":7" &&
+		if json.Unmarshal([]byte(line), &entry) == nil && entry.Level == "warn" && entry.At == file+":11" &&
 			entry.Rule == "spendingRule.transactionSizeLimit.maximum" && strings.Contains(entry.Message, "$600.00") {
 			warned = true
 		}
 	}
 	if !warned || !strings.Contains(r.stderr, "listening") {
-		t.Fatalf("serve --check logged no warning for line 7, or did not serve:\n%s", r.stderr)
+		t.Fatalf("serve --check logged no warning for line 11, or did not serve:\n%s", r.stderr)
 	}
 	if r := runProgram(t, map[string]string{"SANDBOX_CHECK": "maybe"}, "--addr", "127.0.0.1:0"); r.code != 2 ||
 		!strings.Contains(r.stderr, "SANDBOX_CHECK") {
