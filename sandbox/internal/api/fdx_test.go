@@ -159,10 +159,18 @@ func TestFDXTransactions(t *testing.T) {
 		var pg txns
 		e.Get(path+"?startTime=2026-06-10&endTime=2026-06-12", "sk_sandbox_acme", "").Status(t, 200).Decode(t, &pg)
 		for _, it := range pg.Transactions {
-			ts := it["depositTransaction"]["transactionTimestamp"].(string)
-			if ts < "2026-06-09" || ts > "2026-06-13" {
-				t.Fatalf("transaction at %s is outside the window", ts)
+			// The window is on the posting date: a purchase posts when it
+			// settles, days after it was made.
+			ts, _ := it["depositTransaction"]["postedTimestamp"].(string)
+			if ts == "" {
+				ts = it["depositTransaction"]["transactionTimestamp"].(string)
 			}
+			if ts < "2026-06-09" || ts > "2026-06-13" {
+				t.Fatalf("transaction posted at %s is outside the window", ts)
+			}
+		}
+		if len(pg.Transactions) == 0 {
+			t.Fatal("no transaction in the window")
 		}
 		e.Get(path+"?startTime=yesterday", "sk_sandbox_acme", "").Gen1(t, 400, "invalid_request")
 		e.Get(path+"?offset=txn_unknown", "sk_sandbox_acme", "").Gen1(t, 400, "invalid_request")

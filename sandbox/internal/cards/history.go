@@ -93,15 +93,15 @@ func recordStatusChange(op *kernel.Op, c *Card, before string) error {
 // sandbox's magic values take no part. The constraints are the card's and
 // group's current ones.
 func Replay(op *kernel.Op, req AuthorizationRequest, exclude string) (*Decision, error) {
-	ac, err := pastContext(op, req, exclude)
+	ac, err := replayContext(op, req, exclude)
 	if err != nil {
 		return nil, err
 	}
 	return ac.decide()
 }
 
-// pastContext is what replaying a purchase at op.Now reads.
-func pastContext(op *kernel.Op, req AuthorizationRequest, exclude string) (*authContext, error) {
+// replayContext is what replaying a purchase at op.Now reads.
+func replayContext(op *kernel.Op, req AuthorizationRequest, exclude string) (*authContext, error) {
 	ac, err := authContextFor(op, req)
 	if err != nil {
 		return nil, err
@@ -127,15 +127,15 @@ func pastContext(op *kernel.Op, req AuthorizationRequest, exclude string) (*auth
 // pending with nothing scheduled: the caller gives it the rest of its life
 // (settling, reversing, refunding).
 func RecordPast(op *kernel.Op, req AuthorizationRequest) (*Authorization, error) {
-	ac, err := pastContext(op, req, "")
+	ac, err := replayContext(op, req, "")
 	if err != nil {
-		return nil, err
-	}
-	if ac.authID, err = op.NewID(prefixAuthorization); err != nil {
 		return nil, err
 	}
 	d, err := ac.decide()
 	if err != nil {
+		return nil, err
+	}
+	if ac.authID, err = op.NewID(prefixAuthorization); err != nil {
 		return nil, err
 	}
 	return ac.commit(d)
@@ -173,18 +173,21 @@ func PurchaseOf(op *kernel.Op, t *ledger.Transaction) (AuthorizationRequest, boo
 	return req, true, nil
 }
 
-// MerchantAllowed reports whether a purchase at m passes the merchant,
-// category, MCC and country rules of the card's and its group's spending
-// constraints, the rules that look at the merchant alone.
-func MerchantAllowed(op *kernel.Op, card *Card, m Merchant) (bool, error) {
-	ac, err := authContextOf(op, card, AuthorizationRequest{CardID: card.ID, Merchant: m})
+// MerchantsAllowed reports, for each merchant, whether a purchase there
+// passes the merchant, category, MCC and country rules of the card's and
+// its group's spending constraints, the rules that look at the merchant
+// alone.
+func MerchantsAllowed(op *kernel.Op, card *Card, ms []Merchant) ([]bool, error) {
+	ac, err := authContextOf(op, card, AuthorizationRequest{CardID: card.ID})
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	for _, s := range ac.scopes() {
-		if s.merchantRules(m) != nil {
-			return false, nil
+	out := make([]bool, len(ms))
+	for i, m := range ms {
+		out[i] = true
+		for _, s := range ac.scopes() {
+			out[i] = out[i] && s.merchantRules(m) == nil
 		}
 	}
-	return true, nil
+	return out, nil
 }

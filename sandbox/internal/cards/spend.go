@@ -2,6 +2,7 @@ package cards
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
@@ -49,15 +50,22 @@ func clamped(y int, m time.Month, d int) calDay {
 // midnightOf is the start of t's day in t's location.
 func midnightOf(t time.Time) time.Time { return dayOf(t).at(t.Location()) }
 
+// zones keeps the zones limits have named, loaded once each.
+var zones sync.Map
+
 // zoneOf loads a limit's zone; UTC when it names none.
 func zoneOf(name string) *time.Location {
 	if name == "" {
 		return time.UTC
 	}
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location)
+	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
 		return time.UTC
 	}
+	zones.Store(name, loc)
 	return loc
 }
 

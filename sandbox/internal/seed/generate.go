@@ -183,16 +183,19 @@ func (l *loader) profile(c *cards.Card, over time.Duration) (*cardProfile, error
 		}
 	}
 	cat := l.op.W.Catalog
-	for _, m := range cat.Merchants {
-		cm, _ := cards.CatalogMerchant(cat, m.ID)
-		ok, err := cards.MerchantAllowed(l.op, c, cm)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			p.allowed = append(p.allowed, stock{cm, m.TypicalCents})
+	ms := make([]cards.Merchant, len(cat.Merchants))
+	for i, m := range cat.Merchants {
+		ms[i], _ = cards.CatalogMerchant(cat, m.ID)
+	}
+	ok, err := cards.MerchantsAllowed(l.op, c, ms)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range cat.Merchants {
+		if ok[i] {
+			p.allowed = append(p.allowed, stock{ms[i], m.TypicalCents})
 		} else {
-			p.refused = append(p.refused, stock{cm, m.TypicalCents})
+			p.refused = append(p.refused, stock{ms[i], m.TypicalCents})
 		}
 	}
 	if len(p.allowed) == 0 {
@@ -253,6 +256,14 @@ func (l *loader) planCard(i int, g scenario.Generate, over time.Duration,
 			pu.req = p.allowedPurchase(f)
 			if recent := p.to.Add(-36 * time.Hour); f.IntN(100) < 6 && p.active.Equal(p.to) && recent.After(p.from) {
 				pu.at = between(f, recent, p.to)
+			}
+		}
+		// What is younger than the clearing delay is still pending; keep
+		// that to the last 36 hours, so nothing settles in the world's
+		// first hours.
+		if age := p.to.Sub(pu.at); age > 36*time.Hour && age <= cards.ClearingDelay {
+			if earlier := pu.at.Add(-12 * time.Hour); earlier.After(p.from) {
+				pu.at = earlier
 			}
 		}
 		plan = append(plan, pu)
@@ -321,7 +332,9 @@ func (p *cardProfile) refusedPurchase(f *gofakeit.Faker) cards.AuthorizationRequ
 // recorded as the card's history records one (cards.RecordPast), then
 // gives an approved one the rest of its life: pending when it is younger
 // than the clearing delay (settling when the delay ends), else settled,
-// reversed before it settled, refunded after, or disputed.
+// reversed before it settled, refunded after, or disputed. A settled
+// purchase keeps its purchase instant as its date, so the spend a
+// dashboard sums by date is the spend the limits count.
 func (l *loader) makePurchase(p purchase) error {
 	now := l.op.Now
 	defer func() { l.op.Now = now }()
@@ -341,18 +354,17 @@ func (l *loader) makePurchase(p purchase) error {
 		_, err := cards.SimulateEvent(l.op, cards.NetworkEvent{Type: cards.EventReversal, TransactionID: t.ID})
 		return err
 	}
-	l.op.Now = cleared
 	if err := ledger.SetTransactionStatus(l.op, t, "settled"); err != nil {
 		return err
 	}
 	later := cleared.Add(time.Duration(1+p.f.IntN(14*24)) * time.Hour)
-	if life == "settled" || !later.Before(now) {
+	switch {
+	case life == "settled" || !later.Before(now):
 		return nil
-	}
-	l.op.Now = later
-	if life == "dispute" {
+	case life == "dispute":
 		return ledger.SetTransactionStatus(l.op, t, "dispute")
 	}
+	l.op.Now = later
 	_, err = cards.SimulateEvent(l.op, cards.NetworkEvent{Type: cards.EventRefund, TransactionID: t.ID})
 	return err
 }

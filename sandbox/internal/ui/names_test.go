@@ -56,7 +56,7 @@ func TestDashboardNamesBesideIDs(t *testing.T) {
 func TestDashboardCountsGroupThousands(t *testing.T) {
 	w := newWorld(t)
 	tb := openDashboard(t, w, "#/overview")
-	tb.visit("#/overview", "page-overview", "Upcoming events (51)")
+	tb.visit("#/overview", "page-overview", "Upcoming events (50)")
 	got, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](
 		`import('/_sandbox/ui/dom.js').then((m) => m.count(1234567))`, chromedp.EvalAwaitPromise))
 	if err != nil || got != "1,234,567" {
