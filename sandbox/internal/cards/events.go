@@ -205,12 +205,17 @@ func Events(
 	return kernel.List(op, kindEvent, kernel.IndexPrefix(indexCardEventCard, cardID), req, keep)
 }
 
-// cardEventsWhere loads a card's events that keep accepts, oldest first.
-func cardEventsWhere(op *kernel.Op, cardID string, keep func(*Event) bool) ([]Event, error) {
+// cardEventsWhere loads a card's events recorded at or after since that
+// keep accepts, oldest first.
+func cardEventsWhere(op *kernel.Op, cardID string, since time.Time, keep func(*Event) bool) ([]Event, error) {
 	var out []Event
+	prefix := kernel.IndexPrefix(indexCardEventCard, cardID)
 	after := ""
+	if !since.IsZero() {
+		after = prefix + store.Millis(since)
+	}
 	for {
-		p, err := kernel.List(op, kindEvent, kernel.IndexPrefix(indexCardEventCard, cardID),
+		p, err := kernel.List(op, kindEvent, prefix,
 			kernel.PageRequest{After: after, Size: 500}, keep)
 		if err != nil {
 			return nil, err
@@ -336,7 +341,7 @@ func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult
 			t.ID, t.DetailedStatus).
 			With("detailedStatus", t.DetailedStatus)
 	}
-	prior, err := cardEventsWhere(op, t.CardID, func(e *Event) bool {
+	prior, err := cardEventsWhere(op, t.CardID, t.CreatedAt, func(e *Event) bool {
 		return e.Type == EventRefund && e.OriginalTransactionID == t.ID
 	})
 	if err != nil {

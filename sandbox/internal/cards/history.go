@@ -152,7 +152,7 @@ func PurchaseOf(op *kernel.Op, t *ledger.Transaction) (AuthorizationRequest, boo
 		return AuthorizationRequest{}, false, nil
 	}
 	req := AuthorizationRequest{CardID: t.CardID, AmountCents: -t.AmountCents}
-	evs, err := cardEventsWhere(op, t.CardID, func(e *Event) bool {
+	evs, err := cardEventsWhere(op, t.CardID, t.CreatedAt, func(e *Event) bool {
 		return e.Type == EventAuthorization && e.TransactionID == t.ID && e.Merchant != nil
 	})
 	if err != nil {

@@ -262,7 +262,7 @@ func (ac *authContext) checkSingleUse() (*Decision, error) {
 	if !ac.card.IsSingleUse {
 		return nil, nil
 	}
-	used, err := cardEventsWhere(ac.op, ac.card.ID, func(e *Event) bool {
+	used, err := cardEventsWhere(ac.op, ac.card.ID, time.Time{}, func(e *Event) bool {
 		return e.Type == EventAuthorization && ac.cut.holds(e.CreatedAt, e.Seq) &&
 			(ac.exclude == "" || e.TransactionID != ac.exclude)
 	})

@@ -27,7 +27,7 @@ func TestControlCommands(t *testing.T) {
 		if r.code != 0 ||
 			!strings.Contains(
 				r.stdout,
-				"webhooks    2 delivery attempts (2 retrying)\nran         83 events\n  48  token_prices.tick\n  32 "+
+				"webhooks    2 delivery attempts (2 retrying)\nran         82 events\n  48  token_prices.tick\n  31 "+
 					" transaction.settle\n   2  webhook.retry\n   1  expense_report.payout\n",
 			) ||
 			strings.Count(r.stdout, "\n") != 8 {

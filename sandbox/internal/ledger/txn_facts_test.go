@@ -31,8 +31,11 @@ func TestAggregationFromIndexFactsEqualsRecords(t *testing.T) {
 		return op.Tx.Scan(kernel.IndexPrefix(ledger.IndexTxnLE, "le_acme"), "", false, func(_, val string) bool {
 			id, _ := kernel.SplitIndexValue(val)
 			t, _, _ := ledger.FindTransaction(op, id)
+			if t.ProviderAuthorizationID == "" || t.Status == ledger.StatusFailed {
+				return true // aggregations leave failed transactions out
+			}
 			auth = t.ProviderAuthorizationID
-			return auth == ""
+			return false
 		})
 	})
 	filters = append(filters, ledger.TransactionFilter{ProviderAuthorizationID: auth})
