@@ -26,8 +26,8 @@ type Program struct {
 
 // Run runs a command and returns the process exit code: 0 when it did its
 // work, 1 when it failed, 2 for a command line it cannot take (an unknown
-// command or flag, a missing or bad argument) or a command that could not
-// run at all (notRun).
+// command or flag, a missing or bad argument, a file validate --deep cannot
+// load) or a command that could not run at all (notRun).
 func (p *Program) Run(ctx context.Context, args []string) int {
 	root, started := p.root()
 	// cobra reads os.Args when given no arguments at all.
@@ -46,6 +46,9 @@ func (p *Program) Run(ctx context.Context, args []string) int {
 	var cannot notRun
 	if errors.As(err, &cannot) {
 		fmt.Fprintf(p.Stderr, "%s: %v\n", cmd.CommandPath(), err)
+		return 2
+	}
+	if errors.Is(err, errUnloadable) {
 		return 2
 	}
 	var usage usageError

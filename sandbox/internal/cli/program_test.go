@@ -52,7 +52,7 @@ func badProblems(file string) string {
 	return file + `:4:20: accounts[0].legalEntityId: no legal entity "le_y"; did you mean "le_x"?` + "\n" +
 		file + ":6:5: accounts[0].colour: unknown key; the keys here are id, legalEntityId, name, type, status, commercial," +
 		" balanceCents, createdAt, virtualAccounts, accountNumber, routingNumber, primaryVirtualAccount," +
-		" creditLimitCents\n"
+		" creditLimitCents, breaks\n"
 }
 
 func TestValidate(t *testing.T) {

@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
+	"time"
 
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/checker"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/server"
 	"github.com/slash-sandbox/slash-sandbox/scenarios"
@@ -39,23 +44,44 @@ A running sandbox serves the same schema at /_sandbox/scenario.schema.json.`,
 	}
 }
 
+// validateOptions are validate's flags.
+type validateOptions struct {
+	deep             bool
+	seed, clockStart string
+}
+
 func (p *Program) validateCommand() *cobra.Command {
-	return &cobra.Command{
+	o := &validateOptions{}
+	c := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check scenario files",
 		Long: `Check scenario files: each good one prints "FILE: ok", each problem "FILE:LINE: message"
 on stderr. Each file that reads well is then loaded into a scratch world in memory, under the
 same memory budget as start-up (SANDBOX_MEMORY_BUDGET), so a file start-up would refuse (an
 ACH an account cannot pay) is refused here with the same message. Exits 1 when any file has a
-problem.`,
+problem.
+
+With --deep, the loaded world is then checked against its own rules: card purchases against
+their card's and group's constraints and status, balances against entries, dates against
+creation, invoices against their payments, information requests against their contacts. Each
+record that contradicts one prints "FILE:LINE: warning: RULE: what" on stderr (with --json, a
+JSON array of findings on stdout); a record whose breaks key names the rule is accepted. Exits 0
+with no findings, 1 with findings, 2 when a file cannot be read or loaded.`,
 		Args: func(_ *cobra.Command, files []string) error {
 			if len(files) == 0 {
 				return fmt.Errorf("validate: name at least one scenario file")
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, files []string) error { return p.validate(files) },
+		RunE: func(cmd *cobra.Command, files []string) error {
+			asJSON, _ := cmd.Flags().GetBool("json")
+			return p.validate(files, o, asJSON)
+		},
 	}
+	c.Flags().BoolVar(&o.deep, "deep", false, "check the loaded world against its own rules and report each contradiction")
+	c.Flags().StringVar(&o.seed, "seed", "", "load at this seed; default the scenario's")
+	c.Flags().StringVar(&o.clockStart, "clock-start", "", "load at this clock start, RFC 3339; default the scenario's")
+	return c
 }
 
 // printProblems prints a scenario's problems, one file:line:column:
@@ -66,34 +92,94 @@ func (p *Program) printProblems(ps scenario.Problems) {
 	}
 }
 
-func (p *Program) validate(files []string) error {
-	budget, err := memoryBudget(envOr(p.Getenv, "SANDBOX_MEMORY_BUDGET", "2GiB"))
+// errUnloadable is validate --deep's failure when a file cannot be read
+// or loaded (exit 2), already described on stderr.
+var errUnloadable = errors.New("unloadable")
+
+func (p *Program) validate(files []string, o *validateOptions, asJSON bool) error {
+	cfg, err := o.config(p.Getenv)
 	if err != nil {
 		return usageError(err.Error())
 	}
-	bad := 0
+	asJSON = asJSON && o.deep
+	bad, unloadable := 0, 0
+	findings := []checker.Finding{}
 	for _, f := range files {
 		sc, err := scenario.Load(f)
 		if err == nil {
-			err = server.LoadScratch(server.Config{MemoryBudget: budget}, sc)
+			var found []checker.Finding
+			if o.deep {
+				found, err = server.CheckScratch(cfg, sc)
+			} else {
+				err = server.LoadScratch(cfg, sc)
+			}
 			if err == nil {
-				fmt.Fprintf(p.Stdout, "%s: ok\n", f)
+				findings = append(findings, found...)
+				if len(found) > 0 {
+					bad++
+				} else if !asJSON {
+					fmt.Fprintf(p.Stdout, "%s: ok\n", f)
+				}
 				continue
 			}
 			// What start-up says after "slash-sandbox serve: ".
-			bad++
+			unloadable++
 			fmt.Fprintln(p.Stderr, err)
 			continue
 		}
-		bad++
+		unloadable++
 		if ps, ok := scenario.AsProblems(err); ok {
 			p.printProblems(ps)
 			continue
 		}
 		fmt.Fprintf(p.Stderr, "%s:1: %v\n", f, err)
 	}
-	if bad > 0 {
+	if err := p.printFindings(findings, asJSON); err != nil {
+		return err
+	}
+	switch {
+	case unloadable > 0 && o.deep:
+		return errUnloadable
+	case unloadable+bad > 0:
 		return errReported
+	}
+	return nil
+}
+
+// config is the configuration the files are loaded with.
+func (o *validateOptions) config(getenv func(string) string) (server.Config, error) {
+	budget, err := memoryBudget(envOr(getenv, "SANDBOX_MEMORY_BUDGET", "2GiB"))
+	cfg := server.Config{MemoryBudget: budget}
+	if err != nil {
+		return cfg, err
+	}
+	if o.seed != "" {
+		n, err := strconv.ParseInt(o.seed, 10, 64)
+		if err != nil {
+			return cfg, fmt.Errorf("--seed: %q is not an integer", o.seed)
+		}
+		cfg.Seed = &n
+	}
+	if o.clockStart != "" {
+		t, err := time.Parse(time.RFC3339, o.clockStart)
+		if err != nil {
+			return cfg, fmt.Errorf("--clock-start: %q is not an RFC 3339 instant", o.clockStart)
+		}
+		cfg.ClockStart = &t
+	}
+	return cfg, nil
+}
+
+// printFindings prints the checker's findings: one warning a line on
+// stderr, or all of them as a JSON array on stdout.
+func (p *Program) printFindings(findings []checker.Finding, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(p.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(findings)
+	}
+	for _, f := range findings {
+		fmt.Fprintln(p.Stderr, f)
 	}
 	return nil
 }

@@ -29,9 +29,10 @@ type options struct {
 	scenariosDir, allowedHosts, allowedOrigins              string
 	webhookTimeout, advanceWait, memoryBudget               string
 	idleTimeout, bodyReadTimeout                            string
-	resetData                                               bool
-	// resetDataEnv is SANDBOX_RESET_DATA as given, checked with the rest.
-	resetDataEnv string
+	resetData, check                                        bool
+	// resetDataEnv and checkEnv are SANDBOX_RESET_DATA and SANDBOX_CHECK as
+	// given, checked with the rest.
+	resetDataEnv, checkEnv string
 }
 
 func (p *Program) serveCommand(o *options, cl *cli) *cobra.Command {
@@ -69,6 +70,11 @@ func (p *Program) serveFlags(o *options) *pflag.FlagSet {
 	resetData, _ := strconv.ParseBool(o.resetDataEnv)
 	fs.BoolVar(&o.resetData, "reset-data", resetData,
 		"with --data: discard the world the file holds and seed it afresh (SANDBOX_RESET_DATA)")
+	o.checkEnv = p.Getenv("SANDBOX_CHECK")
+	check, _ := strconv.ParseBool(o.checkEnv)
+	fs.BoolVar(&o.check, "check", check,
+		"check the scenario against the world's own rules at start-up and log each record that contradicts one as a"+
+			" warning, as validate --deep does (SANDBOX_CHECK)")
 	fs.StringVar(&o.durability, "durability", env("SANDBOX_DURABILITY", "always"),
 		"with --data: always, everysecond or never fsync (SANDBOX_DURABILITY)")
 	fs.StringVar(&o.logLevel, "log-level", env("SANDBOX_LOG_LEVEL", "info"),
@@ -113,6 +119,9 @@ func (p *Program) config(o *options, adminToken string) (server.Config, error) {
 	cfg.ResetData = o.resetData
 	if _, err := strconv.ParseBool(o.resetDataEnv); o.resetDataEnv != "" && err != nil {
 		return cfg, fmt.Errorf("SANDBOX_RESET_DATA: %q is not true or false", o.resetDataEnv)
+	}
+	if _, err := strconv.ParseBool(o.checkEnv); o.checkEnv != "" && err != nil {
+		return cfg, fmt.Errorf("SANDBOX_CHECK: %q is not true or false", o.checkEnv)
 	}
 	if o.resetData && o.data == "" {
 		return cfg, fmt.Errorf("--reset-data: there is no data file to reset; name it with --data")
@@ -248,6 +257,12 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 	if err != nil {
 		return err
 	}
+	if o.check {
+		if err := p.checkAtStartUp(cfg); err != nil {
+			srv.Engine.Close()
+			return err
+		}
+	}
 	if cfg.ResetData {
 		cfg.Log.Warn().
 			Str("data", cfg.DataPath).
@@ -293,5 +308,34 @@ func (p *Program) serve(ctx context.Context, o *options, adminToken string) erro
 		return err
 	}
 	cfg.Log.Info().Msg("stopped")
+	return nil
+}
+
+// shownFindings is how many findings start-up logs one by one.
+const shownFindings = 20
+
+// checkAtStartUp checks the scenario in a scratch world, as validate --deep
+// does, and logs each finding as a warning: the sandbox serves all the same.
+func (p *Program) checkAtStartUp(cfg server.Config) error {
+	sc, err := scenario.Load(cfg.Scenario)
+	if err != nil {
+		return err
+	}
+	scratch := cfg
+	scratch.DataPath = ""
+	found, err := server.CheckScratch(scratch, sc)
+	if err != nil {
+		return err
+	}
+	for i, f := range found {
+		if i == shownFindings {
+			cfg.Log.Warn().Int("more", len(found)-i).Msg("and more findings: slash-sandbox validate --deep lists them all")
+			break
+		}
+		cfg.Log.Warn().Str("at", fmt.Sprintf("%s:%d", f.File, f.Line)).Str("rule", f.Rule).Msg(f.Message)
+	}
+	if len(found) == 0 {
+		cfg.Log.Info().Str("scenario", sc.Name).Msg("the scenario obeys the world's rules (--check)")
+	}
 	return nil
 }

@@ -116,15 +116,17 @@ func buildBinary(t *testing.T, root, dir string) string {
 }
 
 // validateScenario writes a scenario to dir and runs `slash-sandbox
-// validate` on it, which also loads it in a scratch world.
+// validate --deep` on it, which loads it in a scratch world and checks its
+// records against the world's rules.
 func validateScenario(t *testing.T, b block, bin, dir, text string) {
 	t.Helper()
 	file := filepath.Join(dir, fmt.Sprintf("%s-%d.yaml", filepath.Base(b.file), b.line))
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(bin, "validate", file).CombinedOutput(); err != nil {
-		t.Errorf("%s:%d: the scenario does not validate and load: %v\n%s", b.file, b.line, err, out)
+	if out, err := exec.Command(bin, "validate", "--deep", file).CombinedOutput(); err != nil {
+		t.Errorf("%s:%d: the scenario does not validate, load and obey the world's rules: %v\n%s", b.file, b.line, err,
+			out)
 	}
 }
 

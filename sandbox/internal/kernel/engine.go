@@ -38,6 +38,12 @@ type WorldSpec struct {
 	// scenario's loading creates, so a large load can report progress. A
 	// world copied from one loaded before creates none.
 	OnRecord func(kind string)
+	// OnOrigin, when set, is called with the kind and id of every record
+	// the scenario's loading creates while the loader names the scenario
+	// path it is writing (Op.SetOrigin), and with that path: how a checker
+	// tells which line of the file a record came from. A world copied from
+	// one loaded before creates none.
+	OnOrigin func(kind, id, path string)
 }
 
 // Engine holds every world and finds the world of an API key.
@@ -280,7 +286,7 @@ func (e *Engine) load(spec WorldSpec, seed int64, start time.Time, res *Reservat
 		wiring:       e.wiring,
 	}
 	err = w.fill(func(op *Op) error {
-		op.onRecord = spec.OnRecord
+		op.onRecord, op.onOrigin = spec.OnRecord, spec.OnOrigin
 		if res != nil {
 			op.budget = &loadBudget{r: res}
 		}

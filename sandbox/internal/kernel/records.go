@@ -68,6 +68,9 @@ func (op *Op) Save(kind, id string, v any, index ...string) error {
 	if !existed && op.onRecord != nil {
 		op.onRecord(kind)
 	}
+	if !existed && op.onOrigin != nil && op.origin != "" {
+		op.onOrigin(kind, id, op.origin)
+	}
 	if !existed && op.budget != nil {
 		if err := op.budget.created(op); err != nil {
 			return err

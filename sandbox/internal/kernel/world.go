@@ -93,6 +93,10 @@ type Op struct {
 	emitted []Emitted
 	// onRecord hears of every record Save creates (WorldSpec.OnRecord).
 	onRecord func(kind string)
+	// onOrigin hears of every record Save creates while origin is set
+	// (WorldSpec.OnOrigin); origin is the scenario path being loaded.
+	onOrigin func(kind, id, path string)
+	origin   string
 	// budget checks a scenario's load against the memory budget as its
 	// records are created; nil outside a load.
 	budget *loadBudget
@@ -110,6 +114,10 @@ type Quiet interface {
 
 // SetQuiet makes the operation quiet (nil: no longer).
 func (op *Op) SetQuiet(q Quiet) { op.quiet = q }
+
+// SetOrigin names the scenario path a load is writing ("" for none): the
+// records Save creates until the next call came from it (WorldSpec.OnOrigin).
+func (op *Op) SetOrigin(path string) { op.origin = path }
 
 // Value is what another layer keeps on the operation under key (nil when
 // nothing): state that lasts one operation, such as the totals a ledger

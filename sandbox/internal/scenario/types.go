@@ -144,7 +144,8 @@ type Account struct {
 	Primary *PrimaryVirtualAccount `yaml:"primaryVirtualAccount" doc:"Its primary virtual account, whose balance is the account's less its other virtual accounts'." unset:"one named Primary account"`
 
 	// CreditLimitCents is a charge card's credit limit (default $100,000).
-	CreditLimitCents *int64 `yaml:"creditLimitCents" doc:"A charge_card account's credit limit in cents." default:"10000000"`
+	CreditLimitCents *int64   `yaml:"creditLimitCents" doc:"A charge_card account's credit limit in cents." default:"10000000"`
+	Breaks           []string `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as balance.overdrawn), or its family (balance)."`
 }
 
 // VirtualAccount declares a sub-account.
@@ -158,6 +159,7 @@ type VirtualAccount struct {
 	ClosedAt       string         `yaml:"closedAt" doc:"When it was closed (a time); only with closed." unset:"the clock start"`
 	AccountNumber  string         `yaml:"accountNumber" doc:"Its account number (quote it to keep leading zeros)." unset:"generated"`
 	CommissionRule map[string]any `yaml:"commissionRule" doc:"Its commission rule, as the API's commissionRule."`
+	Breaks         []string       `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as date.beforeAccount), or its family (date)."`
 }
 
 // PrimaryVirtualAccount declares the primary virtual account of an account.
@@ -194,11 +196,12 @@ type Card struct {
 	CreatedAt          string         `yaml:"createdAt" doc:"When it was issued (a time)." unset:"three months before the clock start"`
 	// Last4 and the expiry restore a card's visible number; the rest of
 	// the number and the CVV are always generated.
-	Last4       string `yaml:"last4" doc:"The last four digits of its number (quote them)." unset:"generated"`
-	ExpiryMonth string `yaml:"expiryMonth" doc:"Its expiry month, 01 to 12 (quote it)." unset:"three years after it was issued"`
-	ExpiryYear  string `yaml:"expiryYear" doc:"Its expiry year, four digits (quote it)." unset:"three years after it was issued"`
-	IsPhysical  bool   `yaml:"isPhysical" doc:"Whether it is a physical card." default:"false"`
-	StatusSince string `yaml:"statusSince" doc:"When it took a status other than active (a time after createdAt, not after the clock start): purchases generated after it decline with the status as reason." unset:"halfway between createdAt and the clock start"`
+	Last4       string   `yaml:"last4" doc:"The last four digits of its number (quote them)." unset:"generated"`
+	ExpiryMonth string   `yaml:"expiryMonth" doc:"Its expiry month, 01 to 12 (quote it)." unset:"three years after it was issued"`
+	ExpiryYear  string   `yaml:"expiryYear" doc:"Its expiry year, four digits (quote it)." unset:"three years after it was issued"`
+	IsPhysical  bool     `yaml:"isPhysical" doc:"Whether it is a physical card." default:"false"`
+	StatusSince string   `yaml:"statusSince" doc:"When it took a status other than active (a time after createdAt, not after the clock start): purchases generated after it decline with the status as reason." unset:"halfway between createdAt and the clock start"`
+	Breaks      []string `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as date.beforeAccount), or its family (date)."`
 }
 
 // Modifier is a card modifier.
@@ -280,6 +283,7 @@ type Invoice struct {
 	Void          bool       `yaml:"void" doc:"Whether it is void." default:"false"`
 	ScheduledSend string     `yaml:"scheduledSendAt" doc:"When it will be sent (a time); it stays scheduled until then."`
 	Emailed       bool       `yaml:"emailed" doc:"Whether its email is in the outbox, sent on its issue date; not with scheduledSendAt." default:"false"`
+	Breaks        []string   `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as invoice.status), or its family (invoice)."`
 }
 
 // LineItem is an invoice line.
@@ -316,6 +320,7 @@ type Transaction struct {
 	TransferID              string         `yaml:"transferId" doc:"The transfer that made it, shared by its debit and credit." ref:"external"`
 	MerchantData            map[string]any `yaml:"merchantData" doc:"Its merchant, as the API's merchantData: description, categoryCode, location." unset:"its merchantId's"`
 	Details                 map[string]any `yaml:"details" doc:"Its rail's details, as the API shows them: wireInfo, achInfo, sepaInfo, pixInfo, speiInfo, fpsInfo, rtpInfo or feeInfo." unset:"generated for its category and rail"`
+	Breaks                  []string       `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as spendingRule.transactionSizeLimit.maximum), or its family (spendingRule)."`
 }
 
 // CardEvent declares a card-network event already recorded, as
@@ -481,6 +486,7 @@ type InformationRequest struct {
 	Note                 string               `yaml:"note" doc:"A note the email carries."`
 	SentAt               string               `yaml:"sentAt" doc:"When it was sent (a time)." unset:"the clock start"`
 	QueuedACH            *QueuedACH           `yaml:"queuedAch" doc:"An ACH to the contact held until the form brings its bank account; the request must ask for a bank_account destination."`
+	Breaks               []string             `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as informationRequest.beforeContact), or its family (informationRequest)."`
 }
 
 // RequestedInformation is what the contact is asked for.

@@ -46,6 +46,7 @@ func (l *loader) activity() error {
 		}
 	}
 	for i, s := range l.sc.InformationRequests {
+		l.op.SetOrigin(fmt.Sprintf("informationRequests[%d]", i))
 		if err := l.informationRequest(fmt.Sprintf("informationRequests[%d]", i), s); err != nil {
 			return err
 		}

@@ -20,6 +20,8 @@ func (l *loader) createdAt(spec string, fallback time.Time) time.Time {
 
 func (l *loader) accounts() error {
 	for i, s := range l.sc.Accounts {
+		path := fmt.Sprintf("accounts[%d]", i)
+		l.op.SetOrigin(path)
 		id, err := l.id(s.ID, ledger.PrefixAccount)
 		if err != nil {
 			return err
@@ -58,6 +60,7 @@ func (l *loader) accounts() error {
 		}
 		rest := s.BalanceCents
 		for j, vs := range s.VirtualAccounts {
+			l.op.SetOrigin(fmt.Sprintf("%s.virtualAccounts[%d]", path, j))
 			va, err := l.virtualAccount(acc, vs, false, i*100+j+1)
 			if err != nil {
 				return err
@@ -108,6 +111,7 @@ func (l *loader) virtualAccount(
 
 func (l *loader) cardGroups() error {
 	for i, s := range l.sc.CardGroups {
+		l.op.SetOrigin(fmt.Sprintf("cardGroups[%d]", i))
 		id, err := l.id(s.ID, cards.PrefixGroup)
 		if err != nil {
 			return err
@@ -129,6 +133,7 @@ func (l *loader) cardGroups() error {
 
 func (l *loader) cards_() error {
 	for i, s := range l.sc.Cards {
+		l.op.SetOrigin(fmt.Sprintf("cards[%d]", i))
 		c, err := l.constraint(fmt.Sprintf("cards[%d].spendingConstraint", i), s.SpendingConstraint)
 		if err != nil {
 			return err

@@ -55,16 +55,21 @@ func (l *loader) generate() error {
 		if err != nil {
 			return err
 		}
+		for k := range p {
+			p[k].origin = fmt.Sprintf("generate[%d]", i)
+		}
 		plan = append(plan, p...)
 	}
 	slices.SortStableFunc(plan, func(a, b purchase) int { return a.at.Compare(b.at) })
 	for _, p := range plan {
+		l.op.SetOrigin(p.origin)
 		if err := l.makePurchase(p); err != nil {
 			return err
 		}
 	}
 	for i, g := range l.sc.Generate {
 		if g.Kind == "bank_transactions" {
+			l.op.SetOrigin(fmt.Sprintf("generate[%d]", i))
 			if err := l.generateBank(i, g, overOf(g)); err != nil {
 				return err
 			}
@@ -120,6 +125,8 @@ type purchase struct {
 	at  time.Time
 	req cards.AuthorizationRequest
 	f   *gofakeit.Faker
+	// origin is the path of the entry that asked for it.
+	origin string
 }
 
 // stock is a catalogue merchant with the usual size of its purchases.

@@ -73,11 +73,14 @@ func (l *loader) Run() error {
 	}
 	steps := []func() error{
 		l.legalEntities, l.users, l.keys, l.accounts, l.cardGroups, l.cards_, l.contacts,
-		l.customers, l.transactions, l.generate, l.cardEvents, l.openingBalances, l.invoices, l.receivables, l.webhooks,
+		l.customers, l.transactions, l.generate, l.cardEvents, l.invoices, l.receivables, l.openingBalances,
+		l.webhooks,
 		l.tokens, l.events, l.moneyMovement, l.runtimeSettings, l.activity,
 	}
 	for _, step := range steps {
-		if err := step(); err != nil {
+		err := step()
+		l.op.SetOrigin("")
+		if err != nil {
 			return err
 		}
 	}

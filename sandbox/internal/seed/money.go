@@ -31,6 +31,7 @@ func (l *loader) cardBucket(c *cards.Card) (acc *ledger.Account, vaID, subtype s
 
 func (l *loader) transactions() error {
 	for i, s := range l.sc.Transactions {
+		l.op.SetOrigin(fmt.Sprintf("transactions[%d]", i))
 		t, err := l.transaction(i, s)
 		if err != nil {
 			return err

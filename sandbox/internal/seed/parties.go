@@ -21,7 +21,8 @@ func address(a *scenario.Address) *parties.Address {
 }
 
 func (l *loader) contacts() error {
-	for _, s := range l.sc.Contacts {
+	for i, s := range l.sc.Contacts {
+		l.op.SetOrigin(fmt.Sprintf("contacts[%d]", i))
 		c := &parties.Contact{ID: s.ID, LegalEntityID: s.LegalEntityID, Name: s.Name, RecipientType: s.RecipientType,
 			RecipientLegalName: s.RecipientLegalName, RecipientEmail: s.RecipientEmail, Address: address(s.Address),
 			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, -2, 0)), Seq: l.seq(),
@@ -49,7 +50,8 @@ func (l *loader) contacts() error {
 }
 
 func (l *loader) customers() error {
-	for _, s := range l.sc.Customers {
+	for i, s := range l.sc.Customers {
+		l.op.SetOrigin(fmt.Sprintf("customers[%d]", i))
 		id, err := l.id(s.ID, parties.PrefixCustomer)
 		if err != nil {
 			return err
@@ -69,7 +71,8 @@ func (l *loader) customers() error {
 }
 
 func (l *loader) invoices() error {
-	for _, s := range l.sc.Invoices {
+	for i, s := range l.sc.Invoices {
+		l.op.SetOrigin(fmt.Sprintf("invoices[%d]", i))
 		inv, err := l.invoice(s)
 		if err != nil {
 			return err

@@ -136,6 +136,7 @@ func (l *loader) customMerchants() error {
 // series started in the past has issued its past invoices already.
 func (l *loader) invoiceSeries() error {
 	for i, s := range l.sc.InvoiceSeries {
+		l.op.SetOrigin(fmt.Sprintf("invoiceSeries[%d]", i))
 		tz := s.Timezone
 		if tz == "" {
 			tz = "America/New_York"

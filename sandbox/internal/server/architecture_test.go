@@ -41,7 +41,7 @@ var layers = [][]string{
 	{"sandbox/internal/ledger"},
 	{"sandbox/internal/cards", "sandbox/internal/inforequests", "sandbox/internal/invoices"},
 	{"sandbox/internal/expenses"},
-	{"sandbox/internal/seed", "sandbox/internal/analytics"},
+	{"sandbox/internal/seed", "sandbox/internal/analytics", "sandbox/internal/checker"},
 	// the engine: every domain wired into the kernel
 	{"sandbox/internal/engine"},
 	// the HTTP side, and the worlds domain tests make

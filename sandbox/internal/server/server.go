@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/analytics"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/api"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/checker"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/clock"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/control"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/engine"
@@ -220,6 +221,19 @@ func LoadScratch(cfg Config, sc *scenario.Scenario) error {
 	defer eng.Close()
 	_, err = eng.CreateWorld(kernel.WorldSpec{ID: "default", Scenario: sc})
 	return err
+}
+
+// CheckScratch loads a scenario as LoadScratch does, at cfg's seed and
+// clock start when given, and returns every record of the world that
+// contradicts its rules (see package checker). The error is the one
+// start-up would stop with.
+func CheckScratch(cfg Config, sc *scenario.Scenario) ([]checker.Finding, error) {
+	eng, err := newEngine(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	return checker.Scratch(eng, sc, cfg.Seed, cfg.ClockStart)
 }
 
 // Handler builds the whole HTTP handler over an engine.
