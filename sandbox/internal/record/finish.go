@@ -148,8 +148,8 @@ func (rc *recording) freeText() {
 }
 
 // dropReimbursements leaves out the expense reports' payouts, which a
-// loaded expense report makes again after the opening balances: the
-// balances declared are the source's before the posted ones.
+// loaded expense report makes again before the opening balances reach the
+// balances declared: the source's posted ones.
 func (rc *recording) dropReimbursements() {
 	if len(rc.reimbursements) == 0 {
 		return
@@ -160,24 +160,6 @@ func (rc *recording) dropReimbursements() {
 	})
 	rc.count("transactions", len(rc.sc.Transactions)-n)
 	rc.note("the ids of expense reimbursements' transactions (a loaded expense report pays out again)")
-	for id := range rc.reimbursements {
-		t, ok := rc.posted[id]
-		if !ok {
-			continue
-		}
-		for i := range rc.sc.Accounts {
-			acc := &rc.sc.Accounts[i]
-			if acc.ID != t.AccountID {
-				continue
-			}
-			acc.BalanceCents -= t.AmountCents
-			for j := range acc.VirtualAccounts {
-				if va := &acc.VirtualAccounts[j]; va.ID == t.VirtualAccountID {
-					va.BalanceCents -= t.AmountCents
-				}
-			}
-		}
-	}
 }
 
 // railDetails anonymizes a transaction's rail details: the names and

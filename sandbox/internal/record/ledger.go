@@ -96,9 +96,6 @@ func (rc *recording) transactions(ctx context.Context, le string) error {
 	}
 	pending := 0
 	for _, t := range ts {
-		if t.Status == "posted" {
-			rc.posted[t.ID] = t
-		}
 		if t.DetailedStatus == "pending" {
 			pending++
 		}

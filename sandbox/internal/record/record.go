@@ -62,8 +62,6 @@ type recording struct {
 	// reimbursements are the expense reports' payout transactions, which
 	// a loaded expense report makes again.
 	reimbursements map[string]bool
-	// posted are the posted transactions, by id.
-	posted map[string]transaction
 	// now is the source's clock: the latest balance timestamp read.
 	now time.Time
 	// notes are the unread things and the dropped references, deduplicated.
@@ -88,7 +86,7 @@ func Record(ctx context.Context, o Options) (*Result, error) {
 	}
 	rc := &recording{r: rd, anon: newAnonymizer(o.Seed, o.KeepNames), sc: &scenario.Scenario{},
 		res: &Result{}, users: map[string]*scenario.User{},
-		reimbursements: map[string]bool{}, posted: map[string]transaction{}}
+		reimbursements: map[string]bool{}}
 	les, err := rc.legalEntities(ctx, o.LegalEntities)
 	if err != nil {
 		return nil, err

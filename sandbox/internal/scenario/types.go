@@ -200,7 +200,7 @@ type Card struct {
 	ExpiryMonth string   `yaml:"expiryMonth" doc:"Its expiry month, 01 to 12 (quote it)." unset:"three years after it was issued"`
 	ExpiryYear  string   `yaml:"expiryYear" doc:"Its expiry year, four digits (quote it)." unset:"three years after it was issued"`
 	IsPhysical  bool     `yaml:"isPhysical" doc:"Whether it is a physical card." default:"false"`
-	StatusSince string   `yaml:"statusSince" doc:"When it took a status other than active (a time after createdAt, not after the clock start): purchases generated after it decline with the status as reason." unset:"halfway between createdAt and the clock start"`
+	StatusSince string   `yaml:"statusSince" doc:"When it took a status other than active (a time, not before createdAt nor after the clock start): purchases generated after it decline with the status as reason." unset:"halfway between createdAt and the clock start"`
 	Breaks      []string `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as date.beforeAccount), or its family (date)."`
 }
 

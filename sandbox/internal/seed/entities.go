@@ -172,9 +172,9 @@ func (l *loader) statusSince(i int, s scenario.Card, card *cards.Card) error {
 	since := card.CreatedAt.Add(max(0, l.op.Now.Sub(card.CreatedAt)/2)).Truncate(time.Second)
 	if s.StatusSince != "" {
 		since = l.time(s.StatusSince)
-		if !since.After(card.CreatedAt) || since.After(l.op.Now) {
+		if since.Before(card.CreatedAt) || since.After(l.op.Now) {
 			return l.problem(fmt.Sprintf("cards[%d].statusSince", i),
-				"must be after the card's createdAt and not after the clock start")
+				"must be at or after the card's createdAt and not after the clock start")
 		}
 	}
 	card.StatusHistory = []cards.StatusChange{{At: since, From: cards.StatusActive, To: card.Status}}

@@ -280,7 +280,7 @@ func TestStatusSinceMistakes(t *testing.T) {
 	defer eng.Close()
 	_, err = eng.CreateWorld(kernel.WorldSpec{Scenario: sc})
 	if err == nil || !strings.Contains(err.Error(), "cards[0].statusSince") ||
-		!strings.Contains(err.Error(), "must be after the card's createdAt") {
+		!strings.Contains(err.Error(), "must be at or after the card's createdAt") {
 		t.Fatalf("statusSince before createdAt: %v", err)
 	}
 }
