@@ -168,6 +168,9 @@ func (e *Engine) build(spec WorldSpec, res *Reservation) (*World, error) {
 	e.mu.RLock()
 	cached := e.loaded[key]
 	e.mu.RUnlock()
+	if cached == nil && sharable(spec) {
+		cached = sharedStart(key)
+	}
 	w, items, err := e.fromCacheOrLoad(spec, seed, start, key, cached, res)
 	if err != nil {
 		return nil, err
@@ -242,6 +245,9 @@ func (e *Engine) fromCacheOrLoad(spec WorldSpec, seed int64, start time.Time, ke
 	e.mu.Lock()
 	e.loaded[key] = items
 	e.mu.Unlock()
+	if sharable(spec) {
+		keepSharedStart(key, items)
+	}
 	return w, items, nil
 }
 
