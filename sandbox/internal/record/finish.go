@@ -108,43 +108,52 @@ func (rc *recording) catalogue() {
 // freeText replaces the names already replaced where free text repeats
 // them: descriptions, memos and the names people give things.
 func (rc *recording) freeText() {
-	a, sc := rc.anon, rc.sc
+	for _, p := range freeTexts(rc.sc) {
+		*p = rc.anon.text(*p)
+	}
+	for i := range rc.sc.Transactions {
+		rc.railDetails(&rc.sc.Transactions[i], true)
+	}
+}
+
+// freeTexts are the fields of a recording that hold free text.
+func freeTexts(sc *scenario.Scenario) []*string {
+	var out []*string
 	for i := range sc.Accounts {
 		acc := &sc.Accounts[i]
-		acc.Name = a.text(acc.Name)
+		out = append(out, &acc.Name)
 		for j := range acc.VirtualAccounts {
-			acc.VirtualAccounts[j].Name = a.text(acc.VirtualAccounts[j].Name)
+			out = append(out, &acc.VirtualAccounts[j].Name)
 		}
 	}
 	for i := range sc.CardGroups {
-		sc.CardGroups[i].Name = a.text(sc.CardGroups[i].Name)
+		out = append(out, &sc.CardGroups[i].Name)
 	}
 	for i := range sc.Cards {
-		sc.Cards[i].Name = a.text(sc.Cards[i].Name)
+		out = append(out, &sc.Cards[i].Name)
 	}
 	for i := range sc.CardEvents {
-		sc.CardEvents[i].CardName = a.text(sc.CardEvents[i].CardName)
+		out = append(out, &sc.CardEvents[i].CardName)
 	}
 	for i := range sc.Transactions {
 		t := &sc.Transactions[i]
-		t.Description, t.Memo, t.Note = a.text(t.Description), a.text(t.Memo), a.text(t.Note)
-		rc.railDetails(t, true)
+		out = append(out, &t.Description, &t.Memo, &t.Note)
 	}
 	for i := range sc.Invoices {
-		sc.Invoices[i].Memo = a.text(sc.Invoices[i].Memo)
+		out = append(out, &sc.Invoices[i].Memo)
 	}
 	for i := range sc.ExpenseReports {
-		sc.ExpenseReports[i].Memo = a.text(sc.ExpenseReports[i].Memo)
+		out = append(out, &sc.ExpenseReports[i].Memo)
 	}
 	for i := range sc.Webhooks {
-		sc.Webhooks[i].Name = a.text(sc.Webhooks[i].Name)
+		out = append(out, &sc.Webhooks[i].Name)
 	}
 	for i := range sc.Contacts {
 		for j := range sc.Contacts[i].Destinations {
-			d := &sc.Contacts[i].Destinations[j]
-			d.Name = a.text(d.Name)
+			out = append(out, &sc.Contacts[i].Destinations[j].Name)
 		}
 	}
+	return out
 }
 
 // dropReimbursements leaves out the expense reports' payouts, which a
