@@ -135,6 +135,13 @@ func TestExportedExpensesGoOnAlike(t *testing.T) {
 	if n := processing(copy); n != 0 {
 		t.Errorf("two days on, %d reimbursements of the loaded world are still under way", n)
 	}
+	// The payment its approval task released settles in both worlds.
+	released := func(env *apitest.Env) any {
+		return env.Get("/transaction/txn_acmepixelforgehold", apitest.AcmeKey, "").JSON(t)["detailedStatus"]
+	}
+	if a, b := released(e), released(copy); a != "settled" || b != a {
+		t.Errorf("two days on, the released payment is %v, in the loaded world %v", a, b)
+	}
 	var routes []string
 	for _, r := range getRoutes(t) {
 		if strings.HasPrefix(r, "/expense-report") || strings.HasPrefix(r, "/task") {

@@ -15,7 +15,11 @@ import (
 // when it finishes; a task is written as it is, an expense_submission one
 // naming its report, so the report opens no other.
 func (x *exporter) expenses() error {
-	payouts, err := x.payoutsDue()
+	payouts, err := x.due(expenses.EventPayout, "expenseReportId")
+	if err != nil {
+		return err
+	}
+	settles, err := x.due("transaction.settle", "transactionId")
 	if err != nil {
 		return err
 	}
@@ -38,6 +42,7 @@ func (x *exporter) expenses() error {
 		case expenses.TaskPaymentApproval:
 			id, _ := t.Data["transactionId"].(string)
 			s.TransactionID = cmp.Or(t.RelatedID, id)
+			x.settlesAt(s.TransactionID, settles)
 		case expenses.TaskExpenseSubmission:
 			s.ExpenseReportID = t.RelatedID
 		}
@@ -64,27 +69,39 @@ func expenseReport(r *expenses.Report, payouts map[string]string) scenario.Expen
 	return s
 }
 
-// payoutsDue are the reimbursements under way: when each report's is due
-// to finish.
-func (x *exporter) payoutsDue() (map[string]string, error) {
-	due := map[string]string{}
+// settlesAt carries when a released payment settles: the transaction a
+// payment approval let go settles as it would have.
+func (x *exporter) settlesAt(id string, settles map[string]string) {
+	for i := range x.sc.Transactions {
+		if t := &x.sc.Transactions[i]; t.ID == id && settles[id] != "" {
+			t.SettlesAt = settles[id]
+		}
+	}
+}
+
+// due is when each scheduled event of a kind falls, by the id its payload
+// names under key. A settlement to another status than settled is left
+// out: a scenario's settlesAt settles.
+func (x *exporter) due(kind, key string) (map[string]string, error) {
+	at := map[string]string{}
 	req := kernel.PageRequest{Size: 1000}
 	for {
 		page, err := kernel.List(x.op, kernel.Events.Name, kernel.IndexPrefix(kernel.IndexEventDue), req,
-			func(ev *kernel.Event) bool { return ev.Kind == expenses.EventPayout })
+			func(ev *kernel.Event) bool { return ev.Kind == kind })
 		if err != nil {
 			return nil, err
 		}
 		for _, ev := range page.Items {
-			var p struct {
-				ID string `json:"expenseReportId"`
-			}
-			if json.Unmarshal(ev.Payload, &p) == nil && due[p.ID] == "" {
-				due[p.ID] = stamp(ev.At)
+			var p map[string]any
+			_ = json.Unmarshal(ev.Payload, &p)
+			id, _ := p[key].(string)
+			status, _ := p["detailedStatus"].(string)
+			if id != "" && at[id] == "" && cmp.Or(status, "settled") == "settled" {
+				at[id] = stamp(ev.At)
 			}
 		}
 		if page.Next == "" {
-			return due, nil
+			return at, nil
 		}
 		req.After = page.Next
 	}
