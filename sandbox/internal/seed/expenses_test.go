@@ -84,13 +84,13 @@ tasks:
 	if _, err := w.Advance(start.Add(19 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if r := report(t, w, "expense_report_paid"); r.Status != expenses.StatusProcessing {
+	if r := storedReport(t, w, "expense_report_paid"); r.Status != expenses.StatusProcessing {
 		t.Fatalf("before payoutAt the report is %s", r.Status)
 	}
 	if _, err := w.Advance(start.Add(21 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	r := report(t, w, "expense_report_paid")
+	r := storedReport(t, w, "expense_report_paid")
 	var txn *ledger.Transaction
 	enginetest.Must(t, w.View(func(op *kernel.Op) (err error) {
 		txn, _, err = ledger.FindTransaction(op, "txn_payout")
@@ -101,8 +101,8 @@ tasks:
 	}
 }
 
-// report reads an expense report.
-func report(t *testing.T, w *kernel.World, id string) expenses.Report {
+// storedReport reads an expense report as the world stores it.
+func storedReport(t *testing.T, w *kernel.World, id string) expenses.Report {
 	t.Helper()
 	var r expenses.Report
 	enginetest.Must(t, w.View(func(op *kernel.Op) error {
