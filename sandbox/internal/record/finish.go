@@ -36,7 +36,7 @@ func (rc *recording) finish() {
 	}
 	sc.ClockStart = rc.now.UTC().Truncate(time.Second).Format(time.RFC3339)
 	rc.catalogue()
-	rc.dropReimbursements()
+	rc.dangling()
 	rc.keys(rc.sc.LegalEntities)
 	for i := range rc.sc.Transactions {
 		rc.railDetails(&rc.sc.Transactions[i], false)
@@ -145,6 +145,13 @@ func freeTexts(sc *scenario.Scenario) []*string {
 	for i := range sc.ExpenseReports {
 		out = append(out, &sc.ExpenseReports[i].Memo)
 	}
+	for i := range sc.Tasks {
+		for _, k := range []string{"memo", "description", "merchantName"} {
+			if s, ok := sc.Tasks[i].Data[k].(string); ok {
+				sc.Tasks[i].Data[k] = a.text(s)
+			}
+		}
+	}
 	for i := range sc.Webhooks {
 		out = append(out, &sc.Webhooks[i].Name)
 	}
@@ -156,19 +163,28 @@ func freeTexts(sc *scenario.Scenario) []*string {
 	return out
 }
 
-// dropReimbursements leaves out the expense reports' payouts, which a
-// loaded expense report makes again before the opening balances reach the
-// balances declared: the source's posted ones.
-func (rc *recording) dropReimbursements() {
-	if len(rc.reimbursements) == 0 {
-		return
+// dangling forgets the reimbursement of a report whose transaction the
+// recording does not hold (the loaded report pays it out again, under a new
+// id), and leaves out an expense submission task whose report it does not
+// hold.
+func (rc *recording) dangling() {
+	for i := range rc.sc.ExpenseReports {
+		r := &rc.sc.ExpenseReports[i]
+		if r.TransactionID != "" && !slices.ContainsFunc(rc.sc.Transactions, func(t scenario.Transaction) bool {
+			return t.ID == r.TransactionID
+		}) {
+			r.TransactionID = ""
+			rc.note("reimbursements whose transactions are not listed (a loaded expense report pays out again)")
+		}
 	}
-	n := len(rc.sc.Transactions)
-	rc.sc.Transactions = slices.DeleteFunc(rc.sc.Transactions, func(t scenario.Transaction) bool {
-		return rc.reimbursements[t.ID]
+	rc.sc.Tasks = slices.DeleteFunc(rc.sc.Tasks, func(t scenario.Task) bool {
+		gone := t.Type == "expense_submission" && !slices.ContainsFunc(rc.sc.ExpenseReports,
+			func(r scenario.ExpenseReport) bool { return r.ID == t.ExpenseReportID })
+		if gone {
+			rc.note("expense submission tasks whose reports are not listed")
+		}
+		return gone
 	})
-	rc.count("transactions", len(rc.sc.Transactions)-n)
-	rc.note("the ids of expense reimbursements' transactions (a loaded expense report pays out again)")
 }
 
 // railDetails anonymizes a transaction's rail details: the names and

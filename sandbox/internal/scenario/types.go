@@ -456,20 +456,29 @@ type ExpenseReport struct {
 	Status            string `yaml:"status" doc:"Its status." enum:"pending_review,cancelled,rejected,payment_processing,payment_completed,payment_failed" default:"pending_review"`
 	ReviewedByUserID  string `yaml:"reviewedByUserId" doc:"Who reviewed it; required once reviewed, and not the submitter." ref:"user"`
 	RejectionReason   string `yaml:"rejectionReason" doc:"Why it was rejected; required when rejected."`
+	FxRateUpdatedAt   string `yaml:"fxRateUpdatedAt" doc:"When its rate to USD was read (a time)."`
+	ReviewID          string `yaml:"reviewId" doc:"Its review's id, expense_report_review_ then anything; once reviewed." unset:"generated"`
+	ReviewedAt        string `yaml:"reviewedAt" doc:"When it was reviewed (a time); once reviewed." unset:"a day after its submission, at the latest the clock start (the clock start for payment_processing)"`
+	TransactionID     string `yaml:"transactionId" doc:"Its reimbursement, once approved: a declared transaction, which the load does not post again." ref:"transaction" unset:"a reimbursement posted on load"`
+	PayoutAt          string `yaml:"payoutAt" doc:"When the reimbursement of a payment_processing report completes, or fails when its destination is not active (a time)." unset:"a day after its review"`
+	UpdatedAt         string `yaml:"updatedAt" doc:"When it last changed (a time)." unset:"the clock start"`
 }
 
 // Task declares a task. A payment_approval task names its transaction,
-// whose details fill its data.
+// whose details fill the data it does not declare; an expense_submission
+// task names its expense report, which then opens no task of its own.
 type Task struct {
 	ID               string         `yaml:"id" doc:"Its id, task_ then anything." unset:"generated"`
 	LegalEntityID    string         `yaml:"legalEntityId" doc:"The legal entity whose task it is." required:"true" ref:"legal_entity"`
-	Type             string         `yaml:"type" doc:"What it asks, such as payment_approval (expense_submission tasks come from expense reports)." required:"true"`
+	Type             string         `yaml:"type" doc:"What it asks, such as payment_approval or expense_submission (a report opens its own expense_submission task unless one names it)." required:"true"`
 	Status           string         `yaml:"status" doc:"Its status." enum:"action_required,pending,completed,rejected,expired,canceled" default:"action_required"`
 	Assignees        []string       `yaml:"assignees" doc:"The users it is assigned to." ref:"user"`
 	OriginatorUserID string         `yaml:"originatorUserId" doc:"The user it comes from." ref:"user"`
 	TransactionID    string         `yaml:"transactionId" doc:"A payment_approval's transaction, pending_approval while the task needs action." ref:"transaction"`
-	Data             map[string]any `yaml:"data" doc:"Free-form data; a payment_approval's is filled from its transaction."`
+	ExpenseReportID  string         `yaml:"expenseReportId" doc:"An expense_submission's expense report, of the same legal entity; required for one." ref:"expense_report"`
+	Data             map[string]any `yaml:"data" doc:"Free-form data; what a payment_approval's or expense_submission's does not declare is filled from its transaction or report."`
 	CreatedAt        string         `yaml:"createdAt" doc:"When it was created (a time)." unset:"a day before the clock start"`
+	UpdatedAt        string         `yaml:"updatedAt" doc:"When it last changed (a time)." unset:"the clock start"`
 }
 
 // Work under way when the world starts: an information request emailed to

@@ -30,6 +30,9 @@ type loader struct {
 	groups   map[string]*cards.Group
 	// emailed are the invoices whose email goes in the outbox.
 	emailed []*invoices.Invoice
+	// taskIDs are the ids of the tasks that name an expense report, by
+	// their place among the scenario's tasks.
+	taskIDs []string
 	// history keeps the load's operation quiet.
 	history history
 }

@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -198,27 +199,23 @@ func (l *loader) seriesEnd(in *invoices.SeriesInput, e *scenario.SeriesEnd) {
 	}
 }
 
-// tasks loads declared tasks; a payment_approval task takes its data from
-// its transaction.
+// tasks loads declared tasks as they are; a payment_approval task takes
+// the data it does not declare from its transaction, an expense_submission
+// task from its report.
 func (l *loader) tasks() error {
-	for _, s := range l.sc.Tasks {
-		t := &expenses.Task{ID: s.ID, LegalEntityID: s.LegalEntityID, Type: s.Type, Status: s.Status, Data: map[string]any{},
-			AssigneeUserIDs: s.Assignees, OriginatorUserID: s.OriginatorUserID,
-			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, 0, -1))}
+	for i, s := range l.sc.Tasks {
+		t := &expenses.Task{ID: cmp.Or(l.taskIDs[i], s.ID), LegalEntityID: s.LegalEntityID, Type: s.Type,
+			Status: s.Status, Data: map[string]any{}, AssigneeUserIDs: s.Assignees, OriginatorUserID: s.OriginatorUserID,
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, 0, -1)),
+			UpdatedAt: l.createdAt(s.UpdatedAt, l.op.Now)}
 		for k, v := range s.Data {
 			t.Data[k] = v
 		}
 		if t.Status == "" {
 			t.Status = expenses.TaskActionRequired
 		}
-		if s.TransactionID != "" {
-			txn, _, err := ledger.FindTransaction(l.op, s.TransactionID)
-			if err != nil {
-				return err
-			}
-			t.RelatedID = txn.ID
-			t.Data["transactionId"], t.Data["accountId"], t.Data["amountCents"] = txn.ID, txn.AccountID, txn.AmountCents
-			t.Data["description"], t.Data["status"] = txn.Description, txn.DetailedStatus
+		if err := l.taskSubject(t, s); err != nil {
+			return err
 		}
 		if len(t.AssigneeUserIDs) == 0 {
 			admins, err := expenses.Reviewers(l.op, t.LegalEntityID, t.OriginatorUserID)
@@ -227,9 +224,48 @@ func (l *loader) tasks() error {
 			}
 			t.AssigneeUserIDs = admins
 		}
-		if err := expenses.SaveTask(l.op, t); err != nil {
+		if err := expenses.RestoreTask(l.op, t); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// taskSubject ties a task to the transaction or expense report it names,
+// filling the data it does not declare from it.
+func (l *loader) taskSubject(t *expenses.Task, s scenario.Task) error {
+	fill := func(data map[string]any) {
+		for k, v := range data {
+			if _, declared := t.Data[k]; !declared {
+				t.Data[k] = v
+			}
+		}
+	}
+	if s.TransactionID != "" {
+		txn, _, err := ledger.FindTransaction(l.op, s.TransactionID)
+		if err != nil {
+			return err
+		}
+		t.RelatedID = txn.ID
+		fill(map[string]any{"transactionId": txn.ID, "accountId": txn.AccountID, "amountCents": txn.AmountCents,
+			"description": txn.Description, "status": txn.DetailedStatus})
+	}
+	if s.ExpenseReportID == "" {
+		return nil
+	}
+	var r expenses.Report
+	if _, err := l.op.Get(expenses.KindReport, s.ExpenseReportID, &r); err != nil {
+		return err
+	}
+	data, err := expenses.ExpenseTaskData(l.op, &r)
+	if err != nil {
+		return err
+	}
+	fill(data)
+	t.RelatedID = r.ID
+	t.OriginatorUserID = cmp.Or(t.OriginatorUserID, r.SubmittedByUserID)
+	if s.Status == "" {
+		t.Status = expenses.ExpenseTaskStatus(r.Status)
 	}
 	return nil
 }
