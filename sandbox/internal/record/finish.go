@@ -114,6 +114,14 @@ func (rc *recording) freeText() {
 	for i := range rc.sc.Transactions {
 		rc.railDetails(&rc.sc.Transactions[i], true)
 	}
+	// A task's data repeats its report's or transaction's text.
+	for _, task := range rc.sc.Tasks {
+		for _, k := range []string{"memo", "description", "merchantName"} {
+			if s, ok := task.Data[k].(string); ok {
+				task.Data[k] = rc.anon.text(s)
+			}
+		}
+	}
 }
 
 // freeTexts are the fields of a recording that hold free text.
@@ -144,13 +152,6 @@ func freeTexts(sc *scenario.Scenario) []*string {
 	}
 	for i := range sc.ExpenseReports {
 		out = append(out, &sc.ExpenseReports[i].Memo)
-	}
-	for i := range sc.Tasks {
-		for _, k := range []string{"memo", "description", "merchantName"} {
-			if s, ok := sc.Tasks[i].Data[k].(string); ok {
-				sc.Tasks[i].Data[k] = a.text(s)
-			}
-		}
 	}
 	for i := range sc.Webhooks {
 		out = append(out, &sc.Webhooks[i].Name)
