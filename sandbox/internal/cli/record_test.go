@@ -538,7 +538,9 @@ func TestRecordKeepsInvoicesAndSeries(t *testing.T) {
 	post("/_sandbox/simulate/invoice-payment", "", `{"invoiceId":"invoice_acme1004","amountCents":1000}`)
 	post("/invoice/invoice_acme1002/reconcile", "sk_sandbox_acme", `[{"transactionType":"external",`+
 		`"transaction":{"paymentMethod":"other","paidAt":"`+today+`","amountCents":500}}]`)
-	var list struct{ Items []struct{ ID, LegalEntityCustomerID string } }
+	var list struct {
+		Items []struct{ ID, LegalEntityCustomerID string }
+	}
 	readAPI(t, src.direct, "/invoice/series", "sk_sandbox_acme", "", &list)
 	for _, s := range list.Items {
 		if s.LegalEntityCustomerID == "le_cust_hooli" && s.ID != "invoice_series_acmehooliweekly" {
@@ -558,8 +560,8 @@ func TestRecordKeepsInvoicesAndSeries(t *testing.T) {
 		"invoice.invoicePaymentMethods", "invoiceDetails.documentId", "invoiceDetails.version",
 		"invoiceDetails.issuedAt", "invoiceDetails.dueAt", "invoiceDetails.invoiceNumber",
 		"invoiceDetails.lineItemsAndTotals"}
-	seriesFields := []string{"status", "nextScheduledDate", "recurrenceRule", "endCondition", "template.lineItemsAndTotals",
-		"paymentMethods", "legalEntityContactId", "legalEntityCustomerId"}
+	seriesFields := []string{"status", "nextScheduledDate", "recurrenceRule", "endCondition",
+		"template.lineItemsAndTotals", "paymentMethods", "legalEntityContactId", "legalEntityCustomerId"}
 	compare := func(when string, invoiceKey string) {
 		t.Helper()
 		want := project(listAll(t, src.direct, "/invoice", "sk_sandbox_acme", ""), invoiceKey, invoiceFields...)
