@@ -83,9 +83,12 @@ func (rc *recording) invoices(ctx context.Context, le string) error {
 			ScheduledSend: inv.ScheduledSendDate, DetailsID: cmp.Or(d.ID, inv.InvoiceDetailsID),
 			DocumentID: d.DocumentID, SeriesID: inv.InvoiceSeriesID, Version: d.Version,
 			Discount: d.LineItemsAndTotals.Discount, Tax: d.LineItemsAndTotals.Tax,
-			PaymentMethods: inv.InvoicePaymentMethods, ClosedAt: inv.ClosedAt,
+			ClosedAt: inv.ClosedAt,
 			BilledTo: &scenario.BilledTo{Name: rc.anon.company(b.Name), Email: rc.anon.email(b.Email),
 				Address: rc.anon.address(b.Address), CCEmails: rc.anonEmails(b.CCEmails)}}
+		if inv.InvoicePaymentMethods != nil {
+			out.PaymentMethods = &inv.InvoicePaymentMethods
+		}
 		for _, p := range inv.InvoiceTransactions {
 			t := p.Transaction
 			if p.TransactionType == "internal" && !recorded[t.AggregatedTransactionID] {

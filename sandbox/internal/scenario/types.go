@@ -286,20 +286,20 @@ type Invoice struct {
 	Emailed       bool       `yaml:"emailed" doc:"Whether its email is in the outbox, sent on its issue date; not with scheduledSendAt." default:"false"`
 	Breaks        []string   `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as invoice.status), or its family (invoice)."`
 	// The keys below restore an invoice exactly, as the API shows it.
-	ContactID      string           `yaml:"contactId" doc:"The contact it bills (an invoice a series issued to a contact)." ref:"contact"`
-	DetailsID      string           `yaml:"detailsId" doc:"The id of its details, invoice_details_ then anything." unset:"generated" ref:"external"`
-	DocumentID     string           `yaml:"documentId" doc:"The id of its generated document, doc_ then anything." unset:"generated" ref:"external"`
-	SeriesID       string           `yaml:"seriesId" doc:"The series that issued it; that series is declared with a status, so it does not issue it again." ref:"invoice_series"`
-	Version        int              `yaml:"version" doc:"Its version: 1, and one more for each update." default:"1"`
-	BilledTo       *BilledTo        `yaml:"billedTo" doc:"Who it is addressed to." unset:"its customer's name, email and address"`
-	Discount       *Adjustment      `yaml:"discount" doc:"Its discount."`
-	Tax            *Adjustment      `yaml:"tax" doc:"Its tax."`
-	PaymentMethods []map[string]any `yaml:"paymentMethods" doc:"The payment methods it offers, as the API takes them: method and config."`
-	Payments       []InvoicePayment `yaml:"payments" doc:"The payments reconciled to it, in order; they make what is paid, so not with paidCents." unset:"one external payment of paidCents, when given"`
-	CreatedAt      string           `yaml:"createdAt" doc:"When it was created (a time)." unset:"its issue date"`
-	SentAt         string           `yaml:"sentAt" doc:"When it was sent (a time)." unset:"its issue date, unless it is scheduled"`
-	LastReminderAt string           `yaml:"lastReminderAt" doc:"When a reminder was last sent (a time)." unset:"never"`
-	ClosedAt       string           `yaml:"closedAt" doc:"When it was paid in full or voided (a time)." unset:"the clock start, when it is paid or void"`
+	ContactID      string            `yaml:"contactId" doc:"The contact it bills (an invoice a series issued to a contact)." ref:"contact"`
+	DetailsID      string            `yaml:"detailsId" doc:"The id of its details, invoice_details_ then anything." unset:"generated" ref:"external"`
+	DocumentID     string            `yaml:"documentId" doc:"The id of its generated document, doc_ then anything." unset:"generated" ref:"external"`
+	SeriesID       string            `yaml:"seriesId" doc:"The series that issued it; that series is declared with a status, so it does not issue it again." ref:"invoice_series"`
+	Version        int               `yaml:"version" doc:"Its version: 1, and one more for each update." default:"1"`
+	BilledTo       *BilledTo         `yaml:"billedTo" doc:"Who it is addressed to." unset:"its customer's name, email and address"`
+	Discount       *Adjustment       `yaml:"discount" doc:"Its discount."`
+	Tax            *Adjustment       `yaml:"tax" doc:"Its tax."`
+	PaymentMethods *[]map[string]any `yaml:"paymentMethods" doc:"The payment methods it offers, as the API takes them: method and config; [] is an empty list, as the API keeps it."`
+	Payments       []InvoicePayment  `yaml:"payments" doc:"The payments reconciled to it, in order; they make what is paid, so not with paidCents." unset:"one external payment of paidCents, when given"`
+	CreatedAt      string            `yaml:"createdAt" doc:"When it was created (a time)." unset:"its issue date"`
+	SentAt         string            `yaml:"sentAt" doc:"When it was sent (a time)." unset:"its issue date, unless it is scheduled"`
+	LastReminderAt string            `yaml:"lastReminderAt" doc:"When a reminder was last sent (a time)." unset:"never"`
+	ClosedAt       string            `yaml:"closedAt" doc:"When it was paid in full or voided (a time)." unset:"the clock start, when it is paid or void"`
 }
 
 // BilledTo is who an invoice is addressed to.

@@ -24,7 +24,9 @@ func (v *validator) invoiceRecord(p string, inv Invoice, owner string) {
 	}
 	v.adjustment(p+".discount", inv.Discount, true)
 	v.adjustment(p+".tax", inv.Tax, false)
-	v.paymentMethods(p+".paymentMethods", inv.PaymentMethods)
+	if inv.PaymentMethods != nil {
+		v.paymentMethods(p+".paymentMethods", *inv.PaymentMethods)
+	}
 	if len(inv.Payments) > 0 && inv.PaidCents != 0 {
 		v.add(p+".paidCents", "not with payments: the payments make what is paid")
 	}

@@ -50,9 +50,12 @@ func exportInvoice(inv *invoices.Invoice) (scenario.Invoice, error) {
 		LastReminderAt: stampPtr(inv.LastReminderAt), ClosedAt: stampPtr(inv.ClosedAt),
 		BilledTo: &scenario.BilledTo{Name: inv.BilledTo.Name, Email: inv.BilledTo.Email,
 			Address: addressOf(inv.BilledTo.Address), CCEmails: inv.BilledTo.CCEmails}}
-	var err error
-	if s.PaymentMethods, err = exportMethods(inv.PaymentMethods); err != nil {
+	methods, err := exportMethods(inv.PaymentMethods)
+	if err != nil {
 		return s, err
+	}
+	if methods != nil {
+		s.PaymentMethods = &methods
 	}
 	for _, p := range inv.Transactions {
 		pay := scenario.InvoicePayment{Type: p.Type, TransactionID: p.TransactionID, PaidAt: p.PaidAt,

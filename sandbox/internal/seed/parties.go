@@ -140,7 +140,7 @@ func (l *loader) invoice(path string, s scenario.Invoice) (*invoices.Invoice, er
 		inv.ScheduledSendDate = &t
 	}
 	if s.PaymentMethods != nil {
-		if inv.PaymentMethods, err = l.paymentMethods(path+".paymentMethods", s.PaymentMethods); err != nil {
+		if inv.PaymentMethods, err = l.paymentMethods(path+".paymentMethods", *s.PaymentMethods); err != nil {
 			return nil, err
 		}
 	}
