@@ -40,6 +40,7 @@ func (v *validator) invoiceSeries() {
 			v.add(p+".timezone", "%q is not a canonical IANA time zone", s.Timezone)
 		}
 		v.time(p+".startDate", s.StartDate)
+		v.seriesRecord(p, s)
 		if e := s.End; e != nil {
 			if e.Type == "after_count" && e.Count < 1 {
 				v.add(p+".end.count", "must be at least 1")

@@ -78,7 +78,7 @@ func (l *loader) Run() error {
 		l.legalEntities, l.users, l.keys, l.accounts, l.cardGroups, l.cards_, l.contacts,
 		l.customers, l.transactions, l.generate, l.cardEvents, l.invoices, l.receivables, l.openingBalances,
 		l.webhooks,
-		l.tokens, l.events, l.moneyMovement, l.runtimeSettings, l.activity,
+		l.tokens, l.events, l.moneyMovement, l.runtimeSettings, l.activity, l.idCounters,
 	}
 	for _, step := range steps {
 		err := step()
@@ -281,6 +281,18 @@ func (l *loader) runtimeSettings() error {
 	if r := l.sc.RateLimit; r != nil {
 		d, _ := scenario.ParseDuration(r.Window)
 		return l.op.Tx.Put(agentrequests.RateLimitKey, agentrequests.ScenarioRateLimit{Requests: r.Requests, Window: d})
+	}
+	return nil
+}
+
+// idCounters moves the world's counters on to where the scenario says
+// they stand, in name order.
+func (l *loader) idCounters() error {
+	for _, name := range slices.Sorted(maps.Keys(l.sc.IDCounters)) {
+		n, _ := scenario.CounterValue(l.sc.IDCounters[name])
+		if err := l.op.RaiseCounter(name, n); err != nil {
+			return err
+		}
 	}
 	return nil
 }

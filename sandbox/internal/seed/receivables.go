@@ -134,56 +134,94 @@ func (l *loader) customMerchants() error {
 }
 
 // invoiceSeries starts each declared series through the engine, so a
-// series started in the past has issued its past invoices already.
+// series started in the past has issued its past invoices already. A
+// series declared with its status is written as it is instead: its
+// invoices are declared on their own.
 func (l *loader) invoiceSeries() error {
 	for i, s := range l.sc.InvoiceSeries {
-		l.op.SetOrigin(fmt.Sprintf("invoiceSeries[%d]", i))
-		tz := s.Timezone
-		if tz == "" {
-			tz = "America/New_York"
+		path := fmt.Sprintf("invoiceSeries[%d]", i)
+		l.op.SetOrigin(path)
+		in, err := l.seriesInput(path, s)
+		if err != nil {
+			return err
 		}
-		loc, _ := time.LoadLocation(tz)
-		terms := s.PaymentTermsDays
-		nth, _ := json.Marshal(s.Recurrence.Nth)
-		start := invoices.CalDateOf(l.time(s.StartDate), loc)
-		if day, ok := invoices.ParseCalDate(s.StartDate); ok {
-			start = day
+		le := l.accs[s.AccountID].LegalEntityID
+		if s.Status != "" {
+			st := invoices.SeriesState{ID: s.ID, Status: s.Status, Occurrences: s.Occurrences, LastDate: s.LastDate,
+				PendingInvoiceID: s.PendingInvoiceID, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now)}
+			if s.NextScheduledAt != "" {
+				next := l.time(s.NextScheduledAt)
+				st.NextScheduledDate = &next
+			}
+			if st.ID == "" {
+				if st.ID, err = l.op.NewID(invoices.PrefixSeries); err != nil {
+					return err
+				}
+			}
+			_, err = invoices.RestoreSeries(l.op, le, in, st)
+		} else {
+			_, _, err = invoices.CreateSeriesFor(l.op, le, in, s.ID, true)
 		}
-		in := &invoices.SeriesInput{
-			AccountID:        s.AccountID,
-			PaymentTermsDays: &terms,
-			InvoiceTz:        tz,
-			StartDate:        start.String(),
-			RecurrenceRule: &invoices.RecurrenceInput{
-				Type:       s.Recurrence.Type,
-				DayOfWeek:  s.Recurrence.DayOfWeek,
-				DayOfMonth: s.Recurrence.DayOfMonth,
-			},
-			EndCondition: &invoices.EndInput{Type: invoices.EndNever},
-			Template:     &invoices.TemplateInput{LineItemsAndTotals: &invoices.LineItemsInput{}},
-		}
-		if s.Recurrence.Nth != nil {
-			in.RecurrenceRule.Nth = nth
-		}
-		if s.CustomerID != "" {
-			in.LegalEntityCustomerID = &s.CustomerID
-		}
-		if s.ContactID != "" {
-			in.LegalEntityContactID = &s.ContactID
-		}
-		l.seriesEnd(in, s.End)
-		for _, li := range s.LineItems {
-			in.Template.LineItemsAndTotals.LineItems = append(in.Template.LineItemsAndTotals.LineItems,
-				invoices.LineItemInput{Name: li.Name, Quantity: li.Quantity, PriceCents: &li.PriceCents})
-		}
-		if s.Memo != "" {
-			in.Template.Memo = &s.Memo
-		}
-		if _, _, err := invoices.CreateSeriesFor(l.op, l.accs[s.AccountID].LegalEntityID, in, s.ID, true); err != nil {
-			return l.problem(fmt.Sprintf("invoiceSeries[%d]", i), "%v", err)
+		if err != nil {
+			return l.problem(path, "%v", err)
 		}
 	}
 	return nil
+}
+
+// seriesInput is a declared series' terms as the API takes them.
+func (l *loader) seriesInput(path string, s scenario.InvoiceSeries) (*invoices.SeriesInput, error) {
+	tz := s.Timezone
+	if tz == "" {
+		tz = "America/New_York"
+	}
+	loc, _ := time.LoadLocation(tz)
+	terms := s.PaymentTermsDays
+	nth, _ := json.Marshal(s.Recurrence.Nth)
+	start := invoices.CalDateOf(l.time(s.StartDate), loc)
+	if day, ok := invoices.ParseCalDate(s.StartDate); ok {
+		start = day
+	}
+	in := &invoices.SeriesInput{
+		AccountID:        s.AccountID,
+		PaymentTermsDays: &terms,
+		InvoiceTz:        tz,
+		StartDate:        start.String(),
+		RecurrenceRule: &invoices.RecurrenceInput{
+			Type:       s.Recurrence.Type,
+			DayOfWeek:  s.Recurrence.DayOfWeek,
+			DayOfMonth: s.Recurrence.DayOfMonth,
+		},
+		EndCondition: &invoices.EndInput{Type: invoices.EndNever},
+		Template: &invoices.TemplateInput{CCEmails: s.CCEmails, LineItemsAndTotals: &invoices.LineItemsInput{
+			Discount: adjustment(s.Discount), Tax: adjustment(s.Tax)}},
+	}
+	if s.Recurrence.Nth != nil {
+		in.RecurrenceRule.Nth = nth
+	}
+	if s.CustomerID != "" {
+		in.LegalEntityCustomerID = &s.CustomerID
+	}
+	if s.ContactID != "" {
+		in.LegalEntityContactID = &s.ContactID
+	}
+	l.seriesEnd(in, s.End)
+	for _, li := range s.LineItems {
+		in.Template.LineItemsAndTotals.LineItems = append(in.Template.LineItemsAndTotals.LineItems,
+			invoices.LineItemInput{Name: li.Name, Quantity: li.Quantity, PriceCents: &li.PriceCents,
+				CatalogID: li.CatalogID})
+	}
+	if s.Memo != "" {
+		in.Template.Memo = &s.Memo
+	}
+	if s.PaymentMethods != nil {
+		methods, err := l.paymentMethods(path+".paymentMethods", s.PaymentMethods)
+		if err != nil {
+			return nil, err
+		}
+		in.PaymentMethods = methods
+	}
+	return in, nil
 }
 
 func (l *loader) seriesEnd(in *invoices.SeriesInput, e *scenario.SeriesEnd) {
