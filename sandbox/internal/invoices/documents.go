@@ -46,8 +46,8 @@ type Document struct {
 	Seq           int64     `json:"seq"`
 }
 
-// SaveDocument stores a new document, filling its id (unless it has one
-// already: a restored document keeps its own), checksum, size and time.
+// SaveDocument stores a new document, filling its id and time (unless it
+// has them already: a restored document keeps its own), checksum and size.
 func SaveDocument(op *kernel.Op, d *Document) error {
 	id := d.ID
 	if id == "" {
@@ -60,7 +60,10 @@ func SaveDocument(op *kernel.Op, d *Document) error {
 	if err != nil {
 		return err
 	}
-	d.ID, d.Seq, d.CreatedAt = id, seq, op.Now
+	d.ID, d.Seq = id, seq
+	if d.CreatedAt.IsZero() {
+		d.CreatedAt = op.Now
+	}
 	if d.Data != nil {
 		sum := sha256.Sum256(d.Data)
 		d.Checksum, d.Size = hex.EncodeToString(sum[:]), int64(len(d.Data))

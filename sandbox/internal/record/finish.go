@@ -19,6 +19,7 @@ var unreadAlways = []string{
 	"users and roles the records do not name (the API lists no users); each named user is an admin of their entity",
 	"legal entities' creation dates, API v2 access and card group model (defaults used)",
 	"API keys (the recording declares its own), agent requests, information requests and the email outbox",
+	"uploaded files: receipts and invoice logos (a recorded report has none)",
 }
 
 // finish declares the users and keys, checks references against the

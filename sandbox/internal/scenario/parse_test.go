@@ -108,6 +108,16 @@ func TestParseStrictErrors(t *testing.T) {
 			18,
 			"only an approved report (payment_processing, payment_completed or payment_failed) has a reimbursement",
 		},
+		{"a receipt that is a logo", spend + "    documentIds: [doc_logo]\ndocuments:\n" +
+			"  - {id: doc_logo, legalEntityId: le_one, type: invoice_logo, data: iVBORw0KGgo=}\n", 18,
+			"expenseReports[0].documentIds[0]: document doc_logo is of type invoice_logo, not receipt"},
+		{"a receipt that names no document", spend + "    documentIds: [doc_nope]\n", 18,
+			`expenseReports[0].documentIds[0]: no document "doc_nope"`},
+		{"a document whose data is not base64", base + "documents:\n" +
+			"  - {id: doc_r, legalEntityId: le_one, type: receipt, data: \"not base64!\"}\n", 10,
+			"documents[0].data: must be the file's bytes in standard base64"},
+		{"a document id without its prefix", base + "documents:\n" +
+			"  - {id: receipt_r, legalEntityId: le_one, type: receipt, data: JVBERi0=}\n", 10, "must start with doc_"},
 		{"a pending report with a review", spend + "    reviewId: expense_report_review_a\n", 18,
 			"expenseReports[0].reviewId: a report pending_review has no review"},
 		{"a finished payout still due", spend + "    status: payment_completed\n    reviewedByUserId: u_b\n" +

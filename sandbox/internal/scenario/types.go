@@ -37,6 +37,7 @@ type Scenario struct {
 	InvoiceSettings  []InvoiceSettings `yaml:"invoiceSettings" doc:"Legal entities' invoice settings."`
 	UserBankAccounts []UserBankAccount `yaml:"userBankAccounts" doc:"Users' own bank accounts, where expense reimbursements go."`
 	CustomMerchants  []CustomMerchant  `yaml:"customMerchants" doc:"Merchants legal entities added themselves."`
+	Documents        []Document        `yaml:"documents" doc:"Files legal entities uploaded: receipts and invoice logos."`
 	ExpenseReports   []ExpenseReport   `yaml:"expenseReports" doc:"Expense reports in any status."`
 	Tasks            []Task            `yaml:"tasks" doc:"Tasks."`
 	Transactions     []Transaction     `yaml:"transactions" doc:"Ledger entries."`
@@ -465,6 +466,19 @@ type InvoiceSettings struct {
 	InvoiceTerms            string   `yaml:"invoiceTerms" doc:"Terms printed on its invoices."`
 	DefaultPaymentTermsDays *int     `yaml:"defaultPaymentTermsDays" doc:"Days from issue to due date of invoices that give none."`
 	UpdatedAt               string   `yaml:"updatedAt" doc:"When they were last changed (a time)." unset:"the clock start"`
+	LogoDocumentID          string   `yaml:"logoDocumentId" doc:"Its invoice logo: a document of type invoice_logo of the legal entity." ref:"document"`
+}
+
+// Document declares a file a legal entity uploaded: a receipt, which an
+// expense report names in documentIds, or an invoice logo, which invoice
+// settings name in logoDocumentId.
+type Document struct {
+	ID            string `yaml:"id" doc:"Its id, doc_ then letters and digits." required:"true"`
+	LegalEntityID string `yaml:"legalEntityId" doc:"The legal entity that uploaded it." required:"true" ref:"legal_entity"`
+	Type          string `yaml:"type" doc:"What it is." required:"true" enum:"receipt,invoice_logo"`
+	Filename      string `yaml:"filename" doc:"Its file name as uploaded."`
+	Data          string `yaml:"data" doc:"Its bytes, in standard base64: a PNG, JPEG, WebP or PDF receipt of at most 4 MiB, a PNG, JPEG, SVG or WebP logo of at most 2 MiB, checked by content as an upload is." required:"true"`
+	CreatedAt     string `yaml:"createdAt" doc:"When it was uploaded (a time)." unset:"the clock start"`
 }
 
 // UserBankAccount declares a user's own bank account, where expense
@@ -493,27 +507,28 @@ type CustomMerchant struct {
 // ExpenseReport declares an expense report in any status. merchantId is a
 // catalogue merchant or a custom one.
 type ExpenseReport struct {
-	ID                string `yaml:"id" doc:"Its id, expense_report_ then anything." unset:"generated"`
-	LegalEntityID     string `yaml:"legalEntityId" doc:"The legal entity it is submitted to." required:"true" ref:"legal_entity"`
-	SubmittedByUserID string `yaml:"submittedByUserId" doc:"The user who submitted it." required:"true" ref:"user"`
-	AmountCents       int64  `yaml:"amountCents" doc:"What was spent, in cents of its currency; positive." required:"true"`
-	Currency          string `yaml:"currency" doc:"The currency spent." default:"USD"`
-	FxRateToUsd       string `yaml:"fxRateToUsd" doc:"The rate to USD, as a decimal string; required for another currency than USD."`
-	TransactionDate   string `yaml:"transactionDate" doc:"When the money was spent (a time)."`
-	SubmittedAt       string `yaml:"submittedAt" doc:"When it was submitted (a time)."`
-	MerchantID        string `yaml:"merchantId" doc:"A merchant of the fixtures catalogue or a declared custom merchant." required:"true" ref:"merchant_or_custom"`
-	Memo              string `yaml:"memo" doc:"What it was for."`
-	DestinationID     string `yaml:"destinationId" doc:"The submitter's user bank account the reimbursement goes to." ref:"user_bank_account" unset:"the submitter's first"`
-	NoReceiptReason   string `yaml:"noReceiptReason" doc:"Why there is no receipt." default:"Receipt lost"`
-	Status            string `yaml:"status" doc:"Its status." enum:"pending_review,cancelled,rejected,payment_processing,payment_completed,payment_failed" default:"pending_review"`
-	ReviewedByUserID  string `yaml:"reviewedByUserId" doc:"Who reviewed it; required once reviewed, and not the submitter." ref:"user"`
-	RejectionReason   string `yaml:"rejectionReason" doc:"Why it was rejected; required when rejected."`
-	FxRateUpdatedAt   string `yaml:"fxRateUpdatedAt" doc:"When its rate to USD was read (a time)."`
-	ReviewID          string `yaml:"reviewId" doc:"Its review's id, expense_report_review_ then anything; once reviewed." unset:"generated"`
-	ReviewedAt        string `yaml:"reviewedAt" doc:"When it was reviewed (a time); once reviewed." unset:"a day after its submission, at the latest the clock start (the clock start for payment_processing)"`
-	TransactionID     string `yaml:"transactionId" doc:"Its reimbursement, once approved: a declared transaction, which the load does not post again." ref:"transaction" unset:"a reimbursement posted on load"`
-	PayoutAt          string `yaml:"payoutAt" doc:"When the reimbursement of a payment_processing report completes, or fails when its destination is not active (a time)." unset:"a day after its review"`
-	UpdatedAt         string `yaml:"updatedAt" doc:"When it last changed (a time)." unset:"the clock start"`
+	ID                string   `yaml:"id" doc:"Its id, expense_report_ then anything." unset:"generated"`
+	LegalEntityID     string   `yaml:"legalEntityId" doc:"The legal entity it is submitted to." required:"true" ref:"legal_entity"`
+	SubmittedByUserID string   `yaml:"submittedByUserId" doc:"The user who submitted it." required:"true" ref:"user"`
+	AmountCents       int64    `yaml:"amountCents" doc:"What was spent, in cents of its currency; positive." required:"true"`
+	Currency          string   `yaml:"currency" doc:"The currency spent." default:"USD"`
+	FxRateToUsd       string   `yaml:"fxRateToUsd" doc:"The rate to USD, as a decimal string; required for another currency than USD."`
+	TransactionDate   string   `yaml:"transactionDate" doc:"When the money was spent (a time)."`
+	SubmittedAt       string   `yaml:"submittedAt" doc:"When it was submitted (a time)."`
+	MerchantID        string   `yaml:"merchantId" doc:"A merchant of the fixtures catalogue or a declared custom merchant." required:"true" ref:"merchant_or_custom"`
+	Memo              string   `yaml:"memo" doc:"What it was for."`
+	DestinationID     string   `yaml:"destinationId" doc:"The submitter's user bank account the reimbursement goes to." ref:"user_bank_account" unset:"the submitter's first"`
+	NoReceiptReason   string   `yaml:"noReceiptReason" doc:"Why there is no receipt, for a report without documentIds." default:"Receipt lost"`
+	Status            string   `yaml:"status" doc:"Its status." enum:"pending_review,cancelled,rejected,payment_processing,payment_completed,payment_failed" default:"pending_review"`
+	ReviewedByUserID  string   `yaml:"reviewedByUserId" doc:"Who reviewed it; required once reviewed, and not the submitter." ref:"user"`
+	RejectionReason   string   `yaml:"rejectionReason" doc:"Why it was rejected; required when rejected."`
+	DocumentIDs       []string `yaml:"documentIds" doc:"Its receipts: documents of type receipt of its legal entity." ref:"document"`
+	FxRateUpdatedAt   string   `yaml:"fxRateUpdatedAt" doc:"When its rate to USD was read (a time)."`
+	ReviewID          string   `yaml:"reviewId" doc:"Its review's id, expense_report_review_ then anything; once reviewed." unset:"generated"`
+	ReviewedAt        string   `yaml:"reviewedAt" doc:"When it was reviewed (a time); once reviewed." unset:"a day after its submission, at the latest the clock start (the clock start for payment_processing)"`
+	TransactionID     string   `yaml:"transactionId" doc:"Its reimbursement, once approved: a declared transaction, which the load does not post again." ref:"transaction" unset:"a reimbursement posted on load"`
+	PayoutAt          string   `yaml:"payoutAt" doc:"When the reimbursement of a payment_processing report completes, or fails when its destination is not active (a time)." unset:"a day after its review"`
+	UpdatedAt         string   `yaml:"updatedAt" doc:"When it last changed (a time)." unset:"the clock start"`
 }
 
 // Task declares a task. A payment_approval task names its transaction,

@@ -41,7 +41,7 @@ var refKinds = map[string]string{
 	"card_group": "card group", "card": "card", "contact": "contact", "customer": "customer", "invoice": "invoice",
 	"transaction": "transaction", "webhook": "webhook", "user_bank_account": "user bank account",
 	"custom_merchant": "custom merchant", "invoice_series": "invoice series", "expense_report": "expense report",
-	"task": "task", "card_product": "card product", "merchant": "merchant", "merchant_or_custom": "merchant",
+	"task": "task", "document": "document", "card_product": "card product", "merchant": "merchant", "merchant_or_custom": "merchant",
 	"key": "API key", "account_or_virtual_account": "account or virtual account",
 	"webhook_entity": "card, transaction or expense report",
 	// external ids name something outside the scenario (the card network's
@@ -337,6 +337,9 @@ func (v *validator) declare() {
 	}
 	for i, m := range sc.CustomMerchants {
 		v.id(fmt.Sprintf("customMerchants[%d].id", i), "custom_merchant", m.ID, m.LegalEntityID)
+	}
+	for i, d := range sc.Documents {
+		v.id(fmt.Sprintf("documents[%d].id", i), "document", d.ID, d.LegalEntityID)
 	}
 	for i, s := range sc.InvoiceSeries {
 		v.id(fmt.Sprintf("invoiceSeries[%d].id", i), "invoice_series", s.ID, "")

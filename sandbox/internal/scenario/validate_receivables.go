@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"cmp"
+	"encoding/base64"
 	"fmt"
 	"slices"
 	"strconv"
@@ -15,8 +16,40 @@ import (
 // custom merchants, expense reports and tasks.
 func (v *validator) receivables() {
 	v.invoiceSeries()
+	v.documents()
 	v.spend()
 	v.tasks()
+}
+
+// documents checks the uploaded files and who names them: a report its
+// own legal entity's receipts, invoice settings their own logo.
+func (v *validator) documents() {
+	types := map[string]string{}
+	for i, d := range v.sc.Documents {
+		p := fmt.Sprintf("documents[%d]", i)
+		v.prefixed(p+".id", d.ID, "doc_")
+		if raw, err := base64.StdEncoding.DecodeString(d.Data); err != nil || len(raw) == 0 {
+			v.add(p+".data", "must be the file's bytes in standard base64, not empty")
+		}
+		v.time(p+".createdAt", d.CreatedAt)
+		types[d.ID] = d.Type
+	}
+	named := func(p, id, want, entity string) {
+		if o, ok := v.owner("document", id); ok {
+			v.sameEntity(p, entity, o)
+			if t := types[id]; t != want {
+				v.add(p, "document %s is of type %s, not %s", id, t, want)
+			}
+		}
+	}
+	for i, r := range v.sc.ExpenseReports {
+		for j, id := range r.DocumentIDs {
+			named(fmt.Sprintf("expenseReports[%d].documentIds[%d]", i, j), id, "receipt", r.LegalEntityID)
+		}
+	}
+	for i, s := range v.sc.InvoiceSettings {
+		named(fmt.Sprintf("invoiceSettings[%d].logoDocumentId", i), s.LogoDocumentID, "invoice_logo", s.LegalEntityID)
+	}
 }
 
 func (v *validator) invoiceSeries() {

@@ -59,11 +59,12 @@ func (l *loader) expenseReport(s scenario.ExpenseReport) error {
 		DestinationID:     s.DestinationID,
 		Status:            s.Status,
 		NoReceiptReason:   s.NoReceiptReason,
+		DocumentIDs:       s.DocumentIDs,
 	}
 	if r.Currency == "" {
 		r.Currency = "USD"
 	}
-	if r.NoReceiptReason == "" {
+	if r.NoReceiptReason == "" && len(r.DocumentIDs) == 0 {
 		r.NoReceiptReason = "Receipt lost"
 	}
 	if s.Memo != "" {

@@ -35,7 +35,7 @@ func Export(op *kernel.Op) (*scenario.Scenario, error) {
 		x.sc.Description = src.Description
 	}
 	steps := []func() error{x.settings, x.people, x.accounts, x.cardGroups, x.cards, x.contacts, x.customers,
-		x.transactions, x.cardEvents, x.webhooks, x.receivables, x.invoices, x.expenses, x.idCounters}
+		x.transactions, x.cardEvents, x.webhooks, x.receivables, x.documents, x.invoices, x.expenses, x.idCounters}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
@@ -459,7 +459,7 @@ func (x *exporter) receivables() error {
 		x.sc.InvoiceSettings = append(x.sc.InvoiceSettings, scenario.InvoiceSettings{LegalEntityID: s.LegalEntityID,
 			CompanyName: s.CompanyName, Email: s.Email, Address: addressOf(&s.Address), DefaultMemo: s.DefaultMemo,
 			InvoiceTerms: s.InvoiceTerms, DefaultPaymentTermsDays: s.DefaultPaymentTermsDays,
-			UpdatedAt: stamp(s.Timestamp)})
+			UpdatedAt: stamp(s.Timestamp), LogoDocumentID: s.LogoDocumentID})
 	}
 	banks, err := records[expenses.UserBankAccount](x.op, expenses.KindUserBankAccount)
 	if err != nil {

@@ -61,7 +61,8 @@ func expenseReport(r *expenses.Report, payouts map[string]string) scenario.Expen
 		FxRateUpdatedAt: stampPtr(r.FxRateUpdatedAt), TransactionDate: stamp(r.TransactionDate),
 		SubmittedAt: stamp(r.SubmittedAt), MerchantID: cmp.Or(r.MerchantV2ID, r.CustomMerchantID),
 		Memo: deref(r.Memo), DestinationID: r.DestinationID, NoReceiptReason: r.NoReceiptReason, Status: r.Status,
-		TransactionID: r.TransactionID, PayoutAt: payouts[r.ID], UpdatedAt: stamp(r.Timestamp)}
+		TransactionID: r.TransactionID, PayoutAt: payouts[r.ID], UpdatedAt: stamp(r.Timestamp),
+		DocumentIDs: r.DocumentIDs}
 	if v := r.Review; v != nil {
 		s.ReviewID, s.ReviewedByUserID, s.ReviewedAt = v.ID, v.ReviewedByUserID, stamp(v.ReviewedAt)
 		s.RejectionReason = deref(v.RejectionReason)

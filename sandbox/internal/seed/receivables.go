@@ -14,10 +14,11 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
-// receivables loads invoice settings and series, user bank accounts,
-// custom merchants, expense reports and tasks.
+// receivables loads uploaded documents, invoice settings and series, user
+// bank accounts, custom merchants, expense reports and tasks.
 func (l *loader) receivables() error {
 	steps := []func() error{
+		l.documents,
 		l.invoiceSettings,
 		l.userBankAccounts,
 		l.customMerchants,
@@ -45,6 +46,7 @@ func (l *loader) invoiceSettings() error {
 			InvoiceTerms:            s.InvoiceTerms,
 			DefaultPaymentTermsDays: s.DefaultPaymentTermsDays,
 			Timestamp:               l.createdAt(s.UpdatedAt, l.op.Now),
+			LogoDocumentID:          s.LogoDocumentID,
 		}
 		if err := l.op.Save(invoices.KindSettings, st.LegalEntityID, st); err != nil {
 			return err
