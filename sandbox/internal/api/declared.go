@@ -13,7 +13,8 @@ import (
 // scenario names each write by its key, method, path and body only; here
 // it gets what asking through the API gives it: the world's own key, the
 // route that runs it and its path variables, and what a person is shown,
-// old values read now.
+// old values read now, unless the scenario says what that was (an
+// exported world's requests keep theirs).
 func (a *API) CompleteDeclared(w *kernel.World) error {
 	var todo []agentrequests.Request
 	err := w.View(func(op *kernel.Op) error {
@@ -61,7 +62,10 @@ func (a *API) complete(w *kernel.World, keys []kernel.KeyInfo, ar *agentrequests
 		}
 	}
 	ar.Route = ar.Method + " " + ar.Path
-	ar.Display.Title = "Unknown operation"
+	declared := ar.Display.Title != ""
+	if !declared {
+		ar.Display.Title = "Unknown operation"
+	}
 	req, err := http.NewRequest(ar.Method, ar.Path, nil)
 	if err != nil {
 		return
@@ -71,6 +75,9 @@ func (a *API) complete(w *kernel.World, keys []kernel.KeyInfo, ar *agentrequests
 		return
 	}
 	ar.Route, ar.Vars = m.Route.GetName(), m.Vars
+	if declared {
+		return
+	}
 	ar.Display.Title = title(ar.Route)
 	c := &call{W: w}
 	err = w.View(func(op *kernel.Op) error {

@@ -277,3 +277,34 @@ func CounterValue(op *Op, name string) (int64, error) {
 	vals, _, err := readCounters(op.Tx)
 	return valueOf(vals, name), err
 }
+
+// Counters lists where every sequence counter of the world stands, by
+// name, with those the operation moved.
+func Counters(op *Op) (map[string]int64, error) {
+	vals, _, err := readCounters(op.Tx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int64, len(vals)+len(op.seqs))
+	for _, c := range vals {
+		out[c.name] = c.n
+	}
+	for _, c := range op.seqs {
+		out[c.name] = c.n
+	}
+	return out, nil
+}
+
+// SetCounter moves a named sequence on to n, so that the next value it
+// gives is n+1; a sequence already past n stays where it is.
+func (op *Op) SetCounter(name string, n int64) error {
+	if _, err := op.Counter(name); err != nil {
+		return err
+	}
+	for i := range op.seqs {
+		if c := &op.seqs[i]; c.name == name && c.n <= n {
+			c.n = n
+		}
+	}
+	return nil
+}

@@ -30,6 +30,7 @@ func (v *validator) activity() {
 			v.failing(fmt.Sprintf("webhooks[%d]", i), w)
 		}
 	}
+	v.underWay()
 }
 
 func (v *validator) informationRequest(p string, ir InformationRequest) {

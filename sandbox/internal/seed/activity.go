@@ -126,6 +126,9 @@ func (l *loader) deferredWrite(path string, s scenario.DeferredWrite) error {
 	ar := &agentrequests.Request{LegalEntityID: le, APIKey: key.Key, Method: s.Method, Path: s.Path, Body: body,
 		Header: header, Display: agentrequests.Display{Description: s.Method + " " + s.Path,
 			Sections: []agentrequests.Section{}}}
+	if s.ID != "" {
+		return l.agentRequest(path, s, ar)
+	}
 	return l.at(l.createdAt(s.At, l.op.Now), func() error { return agentrequests.Create(l.op, ar) })
 }
 
