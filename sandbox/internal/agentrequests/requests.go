@@ -228,3 +228,10 @@ func All(op *kernel.Op) ([]Request, error) {
 	slices.SortFunc(all, func(a, b Request) int { return cmp.Compare(a.Seq, b.Seq) })
 	return all, err
 }
+
+// Complete stores what the first read of a request a scenario declared
+// found (the key, route and display it is run and shown with): filling it
+// in changes nothing about it, so when it last changed stays as it was.
+func Complete(op *kernel.Op, ar *Request) error {
+	return op.Save(kindAgentRequest, ar.ID, ar, agentIndexes(ar)...)
+}

@@ -46,7 +46,7 @@ func (a *API) CompleteDeclared(w *kernel.World) error {
 				continue
 			}
 			cur.APIKey, cur.Route, cur.Vars, cur.Display = todo[i].APIKey, todo[i].Route, todo[i].Vars, todo[i].Display
-			if err := agentrequests.Save(op, cur); err != nil {
+			if err := agentrequests.Complete(op, cur); err != nil {
 				return err
 			}
 		}

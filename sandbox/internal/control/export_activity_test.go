@@ -1,10 +1,12 @@
 package control_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -51,7 +53,7 @@ func randomActivity(t *testing.T, e *apitest.Env, seed int64) {
 	r := rand.New(rand.NewPCG(uint64(seed), 35))
 	const acme, ro, carol = apitest.AcmeKey, "sk_sandbox_acme_readonly", "sk_sandbox_carol_readonly"
 	rcv := hookReceiver(t)
-	var hooks, pending []string
+	var hooks, pending, asked []string
 	for _, end := range []string{"ok", "fail"} {
 		var h struct {
 			ID string `json:"id"`
@@ -82,9 +84,75 @@ func randomActivity(t *testing.T, e *apitest.Env, seed int64) {
 		case op == 4:
 			status := []string{"paused", "active"}[r.IntN(2)]
 			e.Patch("/webhook/"+hooks[r.IntN(2)], acme, "", map[string]any{"status": status}).Status(t, 200)
+		case op == 5 || op == 6 && len(asked) == 0:
+			contact := []string{"le_c_pixelforge", "le_c_bluefinlabs"}[r.IntN(2)]
+			res := apitest.CreateIR(e, "sk_sandbox_alice", "le_acme", fmt.Sprintf("act-%d-%d", seed, i),
+				fmt.Sprintf(`{"contactId":%q,"requestedInformation":{"destinationTypes":["bank_account"],"address":true},`+
+					`"requesterName":"Alice Chen","ccEmails":["books@acme.test"],"note":"Asked %d"}`, contact, i))
+			if res.StatusCode == http.StatusConflict { // the contact's request is still pending
+				continue
+			}
+			id := res.Status(t, 200).JSON(t)["id"].(string)
+			asked = append(asked, id)
+			e.Post("/transfers/ach", acme, "", fmt.Sprintf("act-ach-%d-%d", seed, i), map[string]any{
+				"accountId": apitest.AcmeAccount, "informationRequestId": id, "amountCents": 100 + r.IntN(50000)}).
+				Status(t, 200)
+		case op == 6:
+			id := asked[0]
+			asked = asked[1:]
+			if r.IntN(2) == 0 {
+				e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/information-requests/" + id + "/cancel"}).
+					Status(t, 200)
+				continue
+			}
+			e.Do(apitest.Req{Method: http.MethodPost, Path: "/_sandbox/simulate/information-request-submission",
+				Body: map[string]any{"informationRequestId": id}}).Status(t, 200)
 		default:
 			apitest.Advance(t, e, fmt.Sprintf(`{"by":"%ds"}`, 1+r.IntN(900)))
 		}
 	}
 	settleDeliveries(t, e)
+}
+
+// wallTimed are the parts of a delivery attempt the wall clock decides: how
+// long it took, and the signed real time its request carried. The same
+// attempt made by two worlds differs there alone.
+var wallTimed = regexp.MustCompile(`"(latencyMs|slash-webhook-timestamp|slash-webhook-signature)":("[^"]*"|[0-9]+)`)
+
+// activityAlike fails when the two worlds' work under way, as the control
+// API shows it, differs: the information requests, each one's secure
+// form, the outbox's emails about them, the agent requests, and every
+// webhook delivery with its attempts.
+func activityAlike(t *testing.T, orig, copy *apitest.Env) {
+	t.Helper()
+	paths := []string{"/_sandbox/information-requests", "/_sandbox/outbox?kind=information_request",
+		"/_sandbox/agent-requests", "/_sandbox/webhook-deliveries"}
+	var irs struct {
+		Items []struct {
+			Request struct {
+				ID string `json:"id"`
+			} `json:"informationRequest"`
+			FormURL string `json:"formUrl"`
+		} `json:"items"`
+	}
+	orig.Get(paths[0], "", "").Status(t, 200).Decode(t, &irs)
+	for _, ir := range irs.Items {
+		paths = append(paths, "/_sandbox/information-requests/"+ir.Request.ID, ir.FormURL)
+	}
+	for _, p := range paths {
+		want, got := orig.Get(p, "", ""), copy.Get(p, "", "")
+		// Links name the server they were read from.
+		want.Raw = wallTimed.ReplaceAll(bytes.ReplaceAll(want.Raw, []byte(orig.Server.URL), []byte("http://sandbox")),
+			[]byte(`"$1":"…"`))
+		got.Raw = wallTimed.ReplaceAll(bytes.ReplaceAll(got.Raw, []byte(copy.Server.URL), []byte("http://sandbox")),
+			[]byte(`"$1":"…"`))
+		if want.StatusCode != got.StatusCode || !bytes.Equal(unnumbered(want.Raw), unnumbered(got.Raw)) {
+			at := 0
+			for at < min(len(want.Raw), len(got.Raw)) && want.Raw[at] == got.Raw[at] {
+				at++
+			}
+			t.Errorf("GET %s: %d, export %d; bodies part at byte %d:\n  %s\n  %s", p, want.StatusCode,
+				got.StatusCode, at, around(want.Raw, at), around(got.Raw, at))
+		}
+	}
 }

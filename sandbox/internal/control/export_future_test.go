@@ -91,6 +91,7 @@ func TestExportedWorldGoesOnAlike(t *testing.T) {
 			advanceBoth(t, by, e, copy)
 			compare(t, e, copy, results)
 			notificationsAlike(t, e, copy)
+			activityAlike(t, e, copy)
 		}
 	}
 	for _, name := range scenarios.Names() {
@@ -108,4 +109,6 @@ func TestExportedWorldGoesOnAlike(t *testing.T) {
 }
 
 // blankEvents is unnumbered with the webhook events' ids blanked too.
-func blankEvents(b []byte) []byte { return eventID.ReplaceAll(unnumbered(b), []byte(`"eventId":"…"`)) }
+func blankEvents(b []byte) []byte {
+	return eventID.ReplaceAll(unnumbered(b), []byte(`"eventId":"…"`))
+}

@@ -401,6 +401,7 @@ func TestExportedWorldAnswersAlike(t *testing.T) {
 			randomActivity(t, e, seed)
 			copy, _ := exported(t, e)
 			compare(t, e, copy, results)
+			activityAlike(t, e, copy)
 		})
 	}
 	report(t, results)

@@ -198,3 +198,17 @@ func cancelQueuedACH(op *kernel.Op, ir *Request) error {
 	}
 	return nil
 }
+
+// RestoreQueuedACH links a held transaction, already written, to its
+// information request as a world it was exported from holds it: nothing
+// is posted.
+func RestoreQueuedACH(op *kernel.Op, q *QueuedACH) error {
+	t, ok, err := ledger.FindTransaction(op, q.TransactionID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return kernel.NotFound("transaction", "transactionId", q.TransactionID)
+	}
+	return op.Save(kindQueuedACH, t.ID, q, kernel.IndexKey(indexQueuedInfo, q.InformationRequestID, store.Seq(t.Seq), t.ID))
+}

@@ -252,6 +252,7 @@ type Destination struct {
 	Chain         string `yaml:"chain" doc:"A crypto_address's chain."`
 	Currency      string `yaml:"currency" doc:"A crypto_address's or international_wire's currency."`
 	ReturnCode    string `yaml:"returnCode" doc:"An ACH return code, R01 to R99, that every ACH to this bank_account is returned with."`
+	CreatedAt     string `yaml:"createdAt" doc:"When it was added (a time), such as by a submitted information request." unset:"the contact's createdAt"`
 }
 
 // Customer declares someone the legal entity invoices.
@@ -526,7 +527,18 @@ type InformationRequest struct {
 	Note                 string               `yaml:"note" doc:"A note the email carries."`
 	SentAt               string               `yaml:"sentAt" doc:"When it was sent (a time)." unset:"the clock start"`
 	QueuedACH            *QueuedACH           `yaml:"queuedAch" doc:"An ACH to the contact held until the form brings its bank account; the request must ask for a bank_account destination."`
+	QueuedACHs           []QueuedACH          `yaml:"queuedAchs" doc:"ACHs held on it like queuedAch, when there are several."`
 	Breaks               []string             `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as informationRequest.beforeContact), or its family (informationRequest)."`
+	// The request as it stands, as an exported world writes it.
+	ID               string   `yaml:"id" doc:"Its id, le_c_info_req_ then anything: written as it stands, with the email that carried it." unset:"generated"`
+	Status           string   `yaml:"status" doc:"Where it stands; only a pending one can be submitted." enum:"pending,submitted,canceled" default:"pending"`
+	SentToEmail      string   `yaml:"sentToEmail" doc:"The address it was sent to." unset:"the contact's recipientEmail"`
+	CCEmails         []string `yaml:"ccEmails" doc:"The addresses copied."`
+	FormToken        string   `yaml:"formToken" doc:"The secret part of its secure form's link." unset:"generated"`
+	MessageID        string   `yaml:"messageId" doc:"The id of the outbox email that carried the link, msg_ then anything." ref:"external" unset:"generated"`
+	FirstSubmittedAt string   `yaml:"firstSubmittedAt" doc:"When the contact first submitted the form (a time)."`
+	LastSubmittedAt  string   `yaml:"lastSubmittedAt" doc:"When the contact last submitted the form (a time)."`
+	CanceledAt       string   `yaml:"canceledAt" doc:"When it was canceled (a time)."`
 }
 
 // RequestedInformation is what the contact is asked for.
@@ -542,6 +554,9 @@ type QueuedACH struct {
 	From        string `yaml:"from" doc:"The account or virtual account the money is held from, of the contact's legal entity." required:"true" ref:"account_or_virtual_account"`
 	AmountCents int64  `yaml:"amountCents" doc:"How much, in cents; positive." required:"true"`
 	Memo        string `yaml:"memo" doc:"A memo."`
+	// As an exported world writes it.
+	TransactionID string `yaml:"transactionId" doc:"The held transaction, declared among transactions: nothing is posted again, and from, amountCents and memo are its own." ref:"transaction" unset:"posted on load"`
+	Released      bool   `yaml:"released" doc:"Whether it was sent on to the bank account the form brought." default:"false"`
 }
 
 // DeferredWrite declares a write a read-only key asked for, waiting for a

@@ -71,6 +71,22 @@ func (v *validator) underWay() {
 			}
 		}
 	}
+	for i, c := range v.sc.Contacts {
+		for j, d := range c.Destinations {
+			v.time(fmt.Sprintf("contacts[%d].destinations[%d].createdAt", i, j), d.CreatedAt)
+		}
+	}
+	for i, ir := range v.sc.InformationRequests {
+		p := fmt.Sprintf("informationRequests[%d]", i)
+		v.prefixed(p+".id", ir.ID, "le_c_info_req_")
+		v.prefixed(p+".messageId", ir.MessageID, "msg_")
+		v.time(p+".firstSubmittedAt", ir.FirstSubmittedAt)
+		v.time(p+".lastSubmittedAt", ir.LastSubmittedAt)
+		v.time(p+".canceledAt", ir.CanceledAt)
+		if (ir.Status == "canceled") != (ir.CanceledAt != "") {
+			v.add(p+".canceledAt", "is given with status canceled, and only then")
+		}
+	}
 	for _, name := range sortedCounters(v.sc.IDCounters) {
 		if n := v.sc.IDCounters[name]; n < 0 || strings.TrimSpace(name) == "" || strings.ContainsAny(name, " \t\n") {
 			v.add("idCounters."+name, "must be a name without spaces and a count of 0 or more")
@@ -101,5 +117,8 @@ func (v *validator) declareUnderWay() {
 	}
 	for i, d := range v.sc.DeferredWrites {
 		v.id(fmt.Sprintf("deferredWrites[%d].id", i), "agent_request", d.ID, "")
+	}
+	for i, ir := range v.sc.InformationRequests {
+		v.id(fmt.Sprintf("informationRequests[%d].id", i), "information_request", ir.ID, "")
 	}
 }

@@ -70,6 +70,9 @@ func (l *loader) informationRequest(path string, s scenario.InformationRequest) 
 	if err != nil {
 		return err
 	}
+	if s.ID != "" {
+		return l.restoredInformationRequest(path, s, a)
+	}
 	in := inforequests.Input{ContactID: s.ContactID, RequesterName: s.RequesterName,
 		RequestedInformation: inforequests.RequestedInformation{DestinationTypes: s.RequestedInformation.DestinationTypes}}
 	if s.RequestedInformation.Address {

@@ -3,12 +3,16 @@ package seed
 import (
 	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/agentrequests"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/expenses"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/inforequests"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/invoices"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
@@ -128,4 +132,55 @@ func (x *exporter) agentRequests() error {
 		x.sc.DeferredWrites = append(x.sc.DeferredWrites, s)
 	}
 	return nil
+}
+
+// informationRequests writes every information request as it stands, with
+// its form token, the id of the email that carried it and the ACHs held on
+// it, whose transactions the transactions step writes.
+func (x *exporter) informationRequests() error {
+	page, err := inforequests.List(x.op, "", kernel.PageRequest{Size: 1 << 20})
+	if err != nil {
+		return err
+	}
+	all := page.Items
+	slices.SortFunc(all, func(a, b inforequests.Request) int { return cmp.Compare(a.Seq, b.Seq) })
+	for _, ir := range all {
+		s := scenario.InformationRequest{ID: ir.ID, ContactID: ir.ContactID, RequesterName: ir.RequesterName,
+			Status: ir.Status, SentAt: stamp(ir.SentAt), SentToEmail: ir.SentToEmail, CCEmails: ir.CCEmails,
+			FormToken: ir.FormToken, MessageID: ir.MessageID, FirstSubmittedAt: stampPtr(ir.FirstSubmittedAt),
+			LastSubmittedAt: stampPtr(ir.LastSubmittedAt), CanceledAt: stampPtr(ir.CanceledAt),
+			RequestedInformation: scenario.RequestedInformation{DestinationTypes: ir.RequestedInformation.DestinationTypes,
+				Address: ir.RequestedInformation.Address != nil && *ir.RequestedInformation.Address,
+				Tax:     ir.RequestedInformation.Tax != nil && *ir.RequestedInformation.Tax}}
+		if ir.Note != nil {
+			s.Note = *ir.Note
+		}
+		queued, err := inforequests.QueuedACHOf(x.op, ir.ID)
+		if err != nil {
+			return err
+		}
+		for _, q := range queued {
+			t, ok, err := ledger.FindTransaction(x.op, q.TransactionID)
+			if err != nil || !ok {
+				return cmp.Or(err, fmt.Errorf("information request %s holds missing transaction %s", ir.ID,
+					q.TransactionID))
+			}
+			s.QueuedACHs = append(s.QueuedACHs, scenario.QueuedACH{From: cmp.Or(t.VirtualAccountID, t.AccountID),
+				AmountCents: -t.AmountCents, Memo: t.Memo, TransactionID: t.ID, Released: q.Released})
+		}
+		if len(s.QueuedACHs) == 1 {
+			s.QueuedACH, s.QueuedACHs = &s.QueuedACHs[0], nil
+		}
+		x.sc.InformationRequests = append(x.sc.InformationRequests, s)
+	}
+	return nil
+}
+
+// destinationSince is when a destination was added, "" when it came with
+// its contact.
+func destinationSince(c parties.Contact, d parties.Destination) string {
+	if d.CreatedAt.Equal(c.CreatedAt) {
+		return ""
+	}
+	return stamp(d.CreatedAt)
 }

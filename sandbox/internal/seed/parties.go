@@ -40,7 +40,8 @@ func (l *loader) contacts() error {
 			d := &parties.Destination{ID: ds.ID, ContactID: c.ID, LegalEntityID: c.LegalEntityID, Type: ds.Type, Name: ds.Name,
 				AccountNumber: ds.AccountNumber, RoutingNumber: ds.RoutingNumber, AccountType: ds.AccountType,
 				IBAN: ds.IBAN, SWIFT: ds.SWIFT, BankName: ds.BankName, BankCountry: ds.BankCountry,
-				Address: ds.Address, Chain: ds.Chain, Currency: ds.Currency, ReturnCode: ds.ReturnCode, CreatedAt: c.CreatedAt}
+				Address: ds.Address, Chain: ds.Chain, Currency: ds.Currency, ReturnCode: ds.ReturnCode,
+				CreatedAt: l.createdAt(ds.CreatedAt, c.CreatedAt)}
 			if err := parties.SaveDestination(l.op, d); err != nil {
 				return err
 			}

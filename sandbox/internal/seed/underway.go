@@ -1,13 +1,17 @@
 package seed
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/agentrequests"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/deliveries"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/inforequests"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/parties"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
@@ -142,4 +146,49 @@ func (l *loader) scheduleDeclared(s scenario.Event, at time.Time) error {
 	}
 	_, err = l.op.ScheduleAs(s.ID, s.Kind, at, payload)
 	return err
+}
+
+// restoredInformationRequest writes an information request the scenario
+// declares by its id as it stands, with the email that carried it and the
+// ACHs held on it, whose transactions the scenario declares: nothing is
+// posted or sent anew.
+func (l *loader) restoredInformationRequest(path string, s scenario.InformationRequest, a *kernel.Actor) error {
+	var c parties.Contact
+	if _, err := l.op.Get(parties.KindContact, s.ContactID, &c); err != nil {
+		return err
+	}
+	sent := l.createdAt(s.SentAt, l.op.Now)
+	ir := &inforequests.Request{ID: s.ID, LegalEntityID: a.LegalEntityID(), ContactID: s.ContactID,
+		Status: cmp.Or(s.Status, inforequests.StatusPending), SentToEmail: cmp.Or(s.SentToEmail, c.RecipientEmail),
+		CCEmails: s.CCEmails, RequesterName: s.RequesterName, SentAt: sent, CreatedAt: sent, FormToken: s.FormToken,
+		FirstSubmittedAt: l.optionalTime(s.FirstSubmittedAt), LastSubmittedAt: l.optionalTime(s.LastSubmittedAt),
+		CanceledAt:           l.optionalTime(s.CanceledAt),
+		RequestedInformation: inforequests.RequestedInformation{DestinationTypes: s.RequestedInformation.DestinationTypes}}
+	if ir.CCEmails == nil {
+		ir.CCEmails = []string{}
+	}
+	if s.RequestedInformation.Address {
+		ir.RequestedInformation.Address = &s.RequestedInformation.Address
+	}
+	if s.RequestedInformation.Tax {
+		ir.RequestedInformation.Tax = &s.RequestedInformation.Tax
+	}
+	if s.Note != "" {
+		ir.Note = &s.Note
+	}
+	if err := inforequests.Restore(l.op, a.LegalEntity.Name, &c, ir, s.MessageID); err != nil {
+		return l.problem(path, "%v", err)
+	}
+	queued := s.QueuedACHs
+	if s.QueuedACH != nil {
+		queued = append([]scenario.QueuedACH{*s.QueuedACH}, queued...)
+	}
+	for _, q := range queued {
+		err := inforequests.RestoreQueuedACH(l.op, &inforequests.QueuedACH{TransactionID: q.TransactionID,
+			InformationRequestID: ir.ID, Released: q.Released})
+		if err != nil {
+			return l.problem(path+".queuedAch", "%v", err)
+		}
+	}
+	return nil
 }
