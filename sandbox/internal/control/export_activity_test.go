@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -155,4 +157,90 @@ func activityAlike(t *testing.T, orig, copy *apitest.Env) {
 				got.StatusCode, at, around(want.Raw, at), around(got.Raw, at))
 		}
 	}
+}
+
+// backingOff is a world whose endpoint backs off after failing for good:
+// its next delivery waits for the scheduled end of the backoff, and a
+// read-only key's write waits for its expiry.
+const backingOff = `name: backing-off
+clockStart: 2026-06-15T14:00:00Z
+legalEntities: [{id: le_one, name: One}]
+keys:
+  - {key: sk_one, kind: legal_entity, legalEntityId: le_one}
+  - {key: sk_one_ro, kind: legal_entity, legalEntityId: le_one, readOnly: true}
+accounts: [{id: sa_group_one, legalEntityId: le_one, name: One, balanceCents: 100000}]
+cards: [{id: card_one, accountId: sa_group_one, name: One}]
+webhooks:
+  - id: webhook_one
+    legalEntityId: le_one
+    url: http://127.0.0.1:9/hooks
+    name: Backing off
+    status: backing-off
+    backingOffUntil: +2h
+    resumeEventId: evt_resume
+    consecutiveFailures: 2
+    deliveries:
+      - {id: whdel_failed, eventId: evt_old, event: card.update, entityId: card_one, status: failed, createdAt: -3d,
+         completedAt: -1h, attempts: [{at: -1h, url: "http://127.0.0.1:9/hooks", error: refused}]}
+      - {id: whdel_next, eventId: evt_new, event: card.update, entityId: card_one, status: queued, createdAt: -30m}
+deferredWrites:
+  - {id: dfa_one, key: sk_one_ro, method: POST, path: /card, body: {name: Later, type: virtual}, at: -1h,
+     expiresAt: +1h}
+events:
+  - {id: evt_resume, at: +2h, kind: webhook.resume, with: {webhookId: webhook_one}}
+  - {id: evt_expire, at: +1h, kind: agent_request.expire, with: {agentRequestId: dfa_one}}
+idCounters: {evt_: 40, whdel_: 40}
+`
+
+// TestExportCarriesABackingOffEndpoint: an endpoint declared backing off,
+// with a delivery failed for good and one queued behind the backoff, and a
+// pending agent request, are given back by an export as they stand, and
+// both worlds resume the endpoint, attempt the delivery and expire the
+// request alike when the clock reaches their events.
+func TestExportCarriesABackingOffEndpoint(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "backing-off.yaml")
+	if err := os.WriteFile(file, []byte(backingOff), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := apitest.New(t, apitest.Options{Scenario: file})
+	copy, raw := exported(t, e)
+	for _, want := range []string{"resumeEventId: evt_resume", "id: evt_expire", "id: whdel_next"} {
+		if !bytes.Contains(raw, []byte(want)) {
+			t.Errorf("the export does not say %q", want)
+		}
+	}
+	var hook struct {
+		Status, BackingOffUntil string
+	}
+	type note struct {
+		ID, Status string
+		Attempts   int
+	}
+	var notes struct{ Items []note }
+	for step, env := range []*apitest.Env{e, copy, e, copy} {
+		if step == 2 {
+			advanceBoth(t, "3h", e, copy)
+		}
+		hook.BackingOffUntil = ""
+		env.Get("/webhook/webhook_one", "sk_one", "").Status(t, 200).Decode(t, &hook)
+		env.Get("/webhook/webhook_one/notification", "sk_one", "").Status(t, 200).Decode(t, &notes)
+		ar := env.Get("/agent-request/dfa_one", "sk_one_ro", "").Status(t, 200).JSON(t)
+		want := []any{"backing-off", "2026-06-15T16:00:00.000Z", note{"whdel_next", "queued", 0}, "pending"}
+		if step >= 2 { // the backoff ended an hour ago: 7 attempts refused since (0.5 s, 2.5 s, … apart)
+			want = []any{"active", "", note{"whdel_next", "retrying", 7}, "expired"}
+		}
+		got := []any{hook.Status, hook.BackingOffUntil, notes.Items[0], ar["status"]}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("step %d: endpoint, newest delivery, agent request = %v, want %v", step, got, want)
+		}
+	}
+	results := map[string]*routeResult{}
+	compare(t, e, copy, results)
+	for route, r := range results {
+		if r.differ > 0 {
+			t.Errorf("%s: %s", route, r.example)
+		}
+	}
+	activityAlike(t, e, copy)
 }
