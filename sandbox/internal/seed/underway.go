@@ -43,7 +43,9 @@ func (l *loader) declaredEvent(kind, key, id string) string {
 // declaresTick reports whether the scenario declares the next token price
 // tick by its id: the load then schedules none of its own.
 func (l *loader) declaresTick() bool {
-	return slices.ContainsFunc(l.sc.Events, func(e scenario.Event) bool { return e.ID != "" && e.Kind == ledger.TokenTickKind })
+	return slices.ContainsFunc(l.sc.Events, func(e scenario.Event) bool {
+		return e.ID != "" && e.Kind == ledger.TokenTickKind
+	})
 }
 
 // endpointState applies what the scenario says of an endpoint's delivery
