@@ -298,12 +298,13 @@ func Counters(op *Op) (map[string]int64, error) {
 // SetCounter moves a named sequence on to n, so that the next value it
 // gives is n+1; a sequence already past n stays where it is.
 func (op *Op) SetCounter(name string, n int64) error {
-	if _, err := op.Counter(name); err != nil {
+	next, err := op.Counter(name) // where it stands, plus one
+	if err != nil {
 		return err
 	}
 	for i := range op.seqs {
-		if c := &op.seqs[i]; c.name == name && c.n <= n {
-			c.n = n
+		if c := &op.seqs[i]; c.name == name {
+			c.n = max(next-1, n)
 		}
 	}
 	return nil
