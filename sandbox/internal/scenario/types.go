@@ -574,6 +574,7 @@ type DeferredWrite struct {
 	Display        map[string]any `yaml:"display" doc:"What a person is shown: title, description, sections, as GET /agent-request shows it." unset:"made from the write when first read"`
 	Query          string         `yaml:"query" doc:"The write's query string."`
 	IdempotencyKey string         `yaml:"idempotencyKey" doc:"The X-Idempotency-Key it sent."`
+	ContentType    string         `yaml:"contentType" doc:"The Content-Type it sent." default:"application/json"`
 	Result         string         `yaml:"result" doc:"The JSON an executed write answered, as text."`
 	FailureStatus  int            `yaml:"failureStatus" doc:"The status a failed write met." default:"0"`
 	Failure        string         `yaml:"failure" doc:"The JSON a failed write met, as text."`

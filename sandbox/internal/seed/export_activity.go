@@ -126,6 +126,9 @@ func (x *exporter) agentRequests() error {
 			Path: ar.Path, LegalEntityID: ar.Header["x-legal-entity"], At: stamp(ar.CreatedAt), Status: ar.Status,
 			Query: ar.Query, IdempotencyKey: ar.Header["X-Idempotency-Key"], FailureStatus: ar.FailureStatus,
 			UpdatedAt: stamp(ar.UpdatedAt), ExpiresAt: stamp(ar.ExpiresAt)}
+		if ct := ar.Header["Content-Type"]; ct != "application/json" {
+			s.ContentType = ct
+		}
 		if s.Body, err = freeForm(ar.Body); err != nil {
 			return fmt.Errorf("agent request %s: its body is not a JSON object: %w", ar.ID, err)
 		}

@@ -94,6 +94,9 @@ func (l *loader) agentRequest(path string, s scenario.DeferredWrite, ar *agentre
 	if s.IdempotencyKey != "" {
 		ar.Header["X-Idempotency-Key"] = s.IdempotencyKey
 	}
+	if s.ContentType != "" {
+		ar.Header["Content-Type"] = s.ContentType
+	}
 	if s.Display != nil {
 		raw, err := json.Marshal(s.Display)
 		if err == nil {
