@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 )
 
 // goldenDir holds the response bodies Golden compares with, one
@@ -90,14 +92,9 @@ func GoldenCompared(name string) {
 // canonicalJSON indents a JSON document with its object keys sorted and
 // its numbers as written, then normalizes its volatile values.
 func canonicalJSON(body []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := jsonshape.Decode(body)
+	if err != nil {
 		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value")
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

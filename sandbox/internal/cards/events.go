@@ -1,6 +1,7 @@
 package cards
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -373,6 +374,28 @@ func refund(op *kernel.Op, t *ledger.Transaction, amount *int64) (*NetworkResult
 		return nil, kernel.InvalidField("/amountCents",
 			"must be between 1 and the "+ledger.FormatCents(left)+" left to refund")
 	}
+	return postRefund(op, t, n)
+}
+
+// RefundPast refunds in full, at op.Now, a settled purchase of the
+// world's history that no refund has touched yet (one the caller has just
+// recorded): the refund transaction and card event SimulateEvent's refund
+// makes, without looking for earlier refunds.
+func RefundPast(op *kernel.Op, id string) (*NetworkResult, error) {
+	t, ok, err := ledger.FindTransaction(op, id)
+	if err != nil || !ok {
+		return nil, fmt.Errorf("transaction %s: not found (%v)", id, err)
+	}
+	if t.DetailedStatus != "settled" || t.Category != "card" || t.CardID == "" || t.AmountCents >= 0 {
+		return nil, fmt.Errorf("transaction %s: only a settled card purchase can be refunded, not a %s %s", t.ID,
+			t.DetailedStatus, t.Category)
+	}
+	return postRefund(op, t, -t.AmountCents)
+}
+
+// postRefund gives n cents of purchase t back: a refund transaction and its
+// card event.
+func postRefund(op *kernel.Op, t *ledger.Transaction, n int64) (*NetworkResult, error) {
 	r := &ledger.Transaction{LegalEntityID: t.LegalEntityID, AccountID: t.AccountID, VirtualAccountID: t.VirtualAccountID,
 		AccountSubtype: t.AccountSubtype, CardID: t.CardID, CardGroupID: t.CardGroupID, Category: "card",
 		AmountCents: n, DetailedStatus: "refund", Merchant: t.Merchant, Description: "Refund: " + t.Description}

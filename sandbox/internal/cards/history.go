@@ -124,13 +124,16 @@ func replayContext(op *kernel.Op, req AuthorizationRequest, exclude string) (*au
 // SimulateAuthorization records a live one (the transaction, pending when
 // approved and declined otherwise; a card event with the decision; a
 // single-use card closed after its attempt). An approved purchase is left
-// pending with nothing scheduled: the caller gives it the rest of its life
-// (settling, reversing, refunding).
-func RecordPast(op *kernel.Op, req AuthorizationRequest) (*Authorization, error) {
+// pending with nothing scheduled, or settled at once when settled is set
+// (a purchase whose clearing is long past, written once instead of twice):
+// the caller gives it the rest of its life (settling, reversing,
+// refunding).
+func RecordPast(op *kernel.Op, req AuthorizationRequest, settled bool) (*Authorization, error) {
 	ac, err := replayContext(op, req, "")
 	if err != nil {
 		return nil, err
 	}
+	ac.settled = settled
 	d, err := ac.decide()
 	if err != nil {
 		return nil, err

@@ -158,6 +158,9 @@ type authContext struct {
 	past bool
 	// exclude is a transaction a replay leaves out: the purchase itself.
 	exclude string
+	// settled records an approved past purchase settled rather than
+	// pending.
+	settled bool
 }
 
 // authContextOf loads a card's group, account and the virtual account its
@@ -334,6 +337,9 @@ func (ac *authContext) record(d *Decision) (*ledger.Transaction, error) {
 		ProviderAuthorizationID: authID, DetailedStatus: "declined", DeclineReason: d.Reason}
 	if d.Approved {
 		t.DetailedStatus, t.DeclineReason, t.ApprovalReason = "pending", "", d.Reason
+		if ac.settled {
+			t.DetailedStatus = "settled"
+		}
 	}
 	return t, ledger.PostTransaction(op, t)
 }

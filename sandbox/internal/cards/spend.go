@@ -128,30 +128,27 @@ func LimitWindow(l *UtilizationLimit, now time.Time) Window {
 	return Window{Start: cur.at(loc), Next: &n}
 }
 
-// spendOf is what a transaction adds to utilization: card purchases that
-// are pending or posted count, refunds count against them, declined,
-// reversed and failed ones count nothing.
-func spendOf(t *ledger.Transaction) int64 {
-	if t.Category != "card" || ledger.StatusOf(t.DetailedStatus) == ledger.StatusFailed {
-		return 0
-	}
-	return -t.AmountCents
-}
-
 // spendSince sums the spend of the transactions under an index prefix
 // (txn.card or txn.group) created at or after from and before cut. It
-// walks the index newest first and stops at the first entry before from.
+// walks the index newest first and stops at the first entry before from,
+// reading each transaction's spend from its entry (loading the record only
+// for an entry that keeps none).
 func spendSince(op *kernel.Op, prefix string, from time.Time, cut cutoff) (int64, error) {
 	floor, ceiling := prefix+store.Millis(from), cut.key(prefix)
 	var total int64
 	var loadErr error
-	err := op.Tx.Scan(prefix, "", true, func(key, id string) bool {
+	err := op.Tx.Scan(prefix, "", true, func(key, val string) bool {
 		if key < floor {
 			return false
 		}
 		if key >= ceiling {
 			return true
 		}
+		if n, ok := ledger.CardSpendOf(val); ok {
+			total += n
+			return true
+		}
+		id, _ := kernel.SplitIndexValue(val)
 		t, ok, err := ledger.FindTransaction(op, id)
 		if err != nil {
 			loadErr = fmt.Errorf("index %q names missing transaction %q: %w", key, id, err)
@@ -161,7 +158,7 @@ func spendSince(op *kernel.Op, prefix string, from time.Time, cut cutoff) (int64
 			loadErr = fmt.Errorf("index %q names missing transaction %q", key, id)
 			return false
 		}
-		total += spendOf(t)
+		total += t.CardSpend()
 		return true
 	})
 	if err == nil {

@@ -24,10 +24,14 @@ var unreplayed = map[string]bool{"insufficient_funds": true, "credit_limit_excee
 func checkCards(c *check, op *kernel.Op) error {
 	now := op.Now
 	defer func() { op.Now = now }()
-	return each(c, op, ledger.KindTransaction, func(t *ledger.Transaction, path string) error {
+	tried := map[string]*ledger.Transaction{} // a single-use card's first attempt
+	err := each(c, op, ledger.KindTransaction, func(t *ledger.Transaction, path string) error {
 		req, ok, err := cards.PurchaseOf(op, t)
 		if err != nil || !ok {
 			return err
+		}
+		if first := tried[t.CardID]; first == nil || t.CreatedAt.Before(first.CreatedAt) {
+			tried[t.CardID] = t
 		}
 		approved := approvedStatuses[t.DetailedStatus]
 		if !approved && (t.DetailedStatus != "declined" || unreplayed[t.DeclineReason] || req.Merchant.ID == "" &&
@@ -55,6 +59,25 @@ func checkCards(c *check, op *kernel.Op) error {
 			c.report(path, "declineReason", "%s is declined as %s, but the rules then decline it as %s: %s", what,
 				t.DeclineReason, d.Reason, d.Detail)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return checkSingleUse(c, op, tried)
+}
+
+// checkSingleUse reports a single-use card that was tried (its first
+// purchase attempt, approved or declined, closes it) but is not closed.
+func checkSingleUse(c *check, op *kernel.Op, tried map[string]*ledger.Transaction) error {
+	return each(c, op, cards.Kind, func(card *cards.Card, path string) error {
+		t := tried[card.ID]
+		if !card.IsSingleUse || t == nil || card.Status == cards.StatusClosed {
+			return nil
+		}
+		c.report(path, "card.singleUseNotClosed", "card %s is single-use and was tried on %s (%s at %s, %s), "+
+			"which closed it, but it is %s", card.ID, day(t.CreatedAt), ledger.FormatCents(-t.AmountCents),
+			t.Description, t.DetailedStatus, card.Status)
 		return nil
 	})
 }

@@ -41,6 +41,14 @@ transactions:
 transactions:
   - {cardId: card_paused, merchantId: merchant_v2_staples, amountCents: -4000, date: -5d} # planted
 `, "card.status", "card", "the rules then decline it (card_paused): card card_paused is paused"},
+		{"a single-use card tried but still active", `cards:
+  - {id: card_once, accountId: sa_x, name: Once, isSingleUse: true, createdAt: -30d} # planted
+transactions:
+  - {cardId: card_once, merchantId: merchant_v2_staples, amountCents: -4000, detailedStatus: declined,
+     declineReason: merchant_blocked, date: -5d, breaks: [declineReason]}
+`, "card.singleUseNotClosed", "card",
+			"card card_once is single-use and was tried on 2026-06-10T14:00:00Z ($40.00 at Staples, declined), " +
+				"which closed it, but it is active"},
 		{"declined for a rule it passes", `cards:
   - {id: card_open, accountId: sa_x, name: Open, createdAt: -30d}
 transactions:

@@ -2,7 +2,6 @@ package checker
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -63,6 +62,7 @@ func Check(w *kernel.World, sc *scenario.Scenario, origins Origins) ([]Finding, 
 				return err
 			}
 		}
+		checkBreaks(c)
 		return nil
 	})
 	if err != nil {
@@ -97,12 +97,6 @@ func (c *check) report(path, rule, format string, args ...any) {
 	}
 	c.found = append(c.found, Finding{File: c.sc.File, Line: c.sc.Line(path), Path: path, Rule: rule,
 		Message: fmt.Sprintf(format, args...)})
-}
-
-// breaksOnPurpose reports whether a breaks list names rule or a family of
-// it: "date" names "date.beforeAccount".
-func breaksOnPurpose(breaks []string, rule string) bool {
-	return slices.ContainsFunc(breaks, func(b string) bool { return b == rule || strings.HasPrefix(rule, b+".") })
 }
 
 // day formats an instant for a message.

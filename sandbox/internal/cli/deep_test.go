@@ -115,3 +115,24 @@ func TestServeCheck(t *testing.T) {
 		t.Fatalf("SANDBOX_CHECK=maybe = %d %q, want 2 and the variable named", r.code, r.stderr)
 	}
 }
+
+// TestValidateReadsSeedAndClockStartAsServeDoes: validate refuses the
+// seeds and clock starts serve refuses, with serve's words, before
+// loading anything.
+func TestValidateReadsSeedAndClockStartAsServeDoes(t *testing.T) {
+	for _, c := range []struct{ flag, value, says string }{
+		{"--seed", "x", `--seed: "x" is not an integer`},
+		{"--clock-start", "tomorrow", `--clock-start: "tomorrow" is not an RFC 3339 instant`},
+		{"--clock-start", "1899-12-31T00:00:00Z", "--clock-start: must be from"},
+		{"--clock-start", "9999-01-01T00:00:00Z", "--clock-start: must be from"},
+	} {
+		v := runProgram(t, nil, "validate", "--deep", c.flag, c.value, "demo")
+		s := runProgram(t, nil, "serve", "--addr", "127.0.0.1:0", c.flag, c.value)
+		if v.code != 2 || !strings.Contains(v.stderr, c.says) || v.stdout != "" {
+			t.Errorf("validate %s %s = %d %q %q, want 2 and %q", c.flag, c.value, v.code, v.stdout, v.stderr, c.says)
+		}
+		if s.code == 0 || !strings.Contains(s.stderr, c.says) {
+			t.Errorf("serve %s %s = %d %q, want a refusal saying %q", c.flag, c.value, s.code, s.stderr, c.says)
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/checker"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
@@ -153,21 +151,8 @@ func (o *validateOptions) config(getenv func(string) string) (server.Config, err
 	if err != nil {
 		return cfg, err
 	}
-	if o.seed != "" {
-		n, err := strconv.ParseInt(o.seed, 10, 64)
-		if err != nil {
-			return cfg, fmt.Errorf("--seed: %q is not an integer", o.seed)
-		}
-		cfg.Seed = &n
-	}
-	if o.clockStart != "" {
-		t, err := time.Parse(time.RFC3339, o.clockStart)
-		if err != nil {
-			return cfg, fmt.Errorf("--clock-start: %q is not an RFC 3339 instant", o.clockStart)
-		}
-		cfg.ClockStart = &t
-	}
-	return cfg, nil
+	cfg.Seed, cfg.ClockStart, err = seedAndClockStart(o.seed, o.clockStart)
+	return cfg, err
 }
 
 // printFindings prints the checker's findings: one warning a line on

@@ -111,6 +111,29 @@ func envOr(getenv func(string) string, name, def string) string {
 	return def
 }
 
+// seedAndClockStart reads --seed and --clock-start, each nil when not given.
+func seedAndClockStart(seed, clockStart string) (*int64, *time.Time, error) {
+	var n *int64
+	if seed != "" {
+		v, err := strconv.ParseInt(seed, 10, 64)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--seed: %q is not an integer", seed)
+		}
+		n = &v
+	}
+	if clockStart == "" {
+		return n, nil, nil
+	}
+	t, err := time.Parse(time.RFC3339, clockStart)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--clock-start: %q is not an RFC 3339 instant", clockStart)
+	}
+	if err := clock.InRange(t); err != nil {
+		return nil, nil, fmt.Errorf("--clock-start: %w", err)
+	}
+	return n, &t, nil
+}
+
 // config checks the options and turns them into a server configuration.
 func (p *Program) config(o *options, adminToken string) (server.Config, error) {
 	cfg := server.Config{Addr: o.addr, Scenario: o.scenario, DataPath: o.data, AdminToken: adminToken,
@@ -127,22 +150,8 @@ func (p *Program) config(o *options, adminToken string) (server.Config, error) {
 		return cfg, fmt.Errorf("--reset-data: there is no data file to reset; name it with --data")
 	}
 	var err error
-	if o.seed != "" {
-		n, err := strconv.ParseInt(o.seed, 10, 64)
-		if err != nil {
-			return cfg, fmt.Errorf("--seed: %q is not an integer", o.seed)
-		}
-		cfg.Seed = &n
-	}
-	if o.clockStart != "" {
-		t, err := time.Parse(time.RFC3339, o.clockStart)
-		if err != nil {
-			return cfg, fmt.Errorf("--clock-start: %q is not an RFC 3339 instant", o.clockStart)
-		}
-		if err := clock.InRange(t); err != nil {
-			return cfg, fmt.Errorf("--clock-start: %w", err)
-		}
-		cfg.ClockStart = &t
+	if cfg.Seed, cfg.ClockStart, err = seedAndClockStart(o.seed, o.clockStart); err != nil {
+		return cfg, err
 	}
 	if cfg.ClockMode, err = clock.ParseMode(o.clockMode); err != nil {
 		return cfg, fmt.Errorf("--clock: %w", err)

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 )
 
 // Options are what a run probes and how far it may go.
@@ -168,7 +170,7 @@ func (r *run) start(ctx context.Context) error {
 		return &Error{fmt.Sprintf("%s answered GET %s with %d%s: is it the Slash API?", r.report.Against, path,
 			a.status, errorMessage(a.body))}
 	}
-	v, err := decode(a.body)
+	v, err := jsonshape.Decode(a.body)
 	if err != nil {
 		return &Error{fmt.Sprintf("%s answered GET %s with a body that is not JSON: is it the Slash API?",
 			r.report.Against, path)}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 )
 
 // document is a small contract: legal entities, a list of things wrapped in
@@ -188,7 +190,7 @@ func TestRunCannotRun(t *testing.T) {
 }
 
 func TestUnknownIDKeepsTheShape(t *testing.T) {
-	list, _ := decode([]byte(`{"items": [{"id": "card_Ab9-x"}]}`))
+	list, _ := jsonshape.Decode([]byte(`{"items": [{"id": "card_Ab9-x"}]}`))
 	for _, c := range []struct {
 		list any
 		want string

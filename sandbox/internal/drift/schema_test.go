@@ -2,6 +2,8 @@ package drift
 
 import (
 	"testing"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 )
 
 // schemas is a document's components in the sandbox's style.
@@ -22,7 +24,7 @@ const schemas = `{
 
 func mustChecker(t *testing.T) *checker {
 	t.Helper()
-	v, err := decode([]byte(schemas))
+	v, err := jsonshape.Decode([]byte(schemas))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +77,7 @@ func TestCheckIsStrict(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := decode([]byte(tc.body))
+			v, err := jsonshape.Decode([]byte(tc.body))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,6 @@
 package drift
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/jsonshape"
 )
 
 // Probes: what a request asks of production.
@@ -158,7 +159,7 @@ func (r *run) body(opID, probe, path string, schema map[string]any, a *answer) (
 		r.add(opID, probe, path, finding{"", KindBody, "Content-Type " + show(a.contentType), "application/json"})
 		return nil, false
 	}
-	v, err := decode(a.body)
+	v, err := jsonshape.Decode(a.body)
 	if err != nil {
 		r.add(opID, probe, path, finding{"", KindBody, "not JSON: " + err.Error(), "a JSON body"})
 		return nil, false
@@ -167,20 +168,6 @@ func (r *run) body(opID, probe, path string, schema map[string]any, a *answer) (
 		r.add(opID, probe, path, f)
 	}
 	return v, true
-}
-
-// decode decodes a JSON body, numbers kept as written.
-func decode(body []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value")
-	}
-	return v, nil
 }
 
 // idsIn finds up to n ids in a list's answer: in each element of its

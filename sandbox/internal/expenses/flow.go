@@ -160,7 +160,9 @@ func CreateExpenseReport(op *kernel.Op, a *kernel.Actor, in *ReportInput) (*Repo
 }
 
 // Submit stores a new report (pending unless a scenario says
-// otherwise), raises expense_report.create and opens its review task.
+// otherwise), raises expense_report.create and opens its review task,
+// unless a scenario gives it one already (its TaskID) and the time it
+// last changed (its Timestamp).
 func Submit(op *kernel.Op, r *Report, declaredID string) error {
 	var err error
 	if r.ID = declaredID; r.ID == "" {
@@ -177,9 +179,13 @@ func Submit(op *kernel.Op, r *Report, declaredID string) error {
 	if r.Status == "" {
 		r.Status = StatusPending
 	}
-	r.Timestamp = op.Now
-	if err := openExpenseTask(op, r); err != nil {
-		return err
+	if r.Timestamp.IsZero() {
+		r.Timestamp = op.Now
+	}
+	if r.TaskID == "" {
+		if err := openExpenseTask(op, r); err != nil {
+			return err
+		}
 	}
 	if err := saveExpense(op, r); err != nil {
 		return err

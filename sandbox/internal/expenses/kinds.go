@@ -10,5 +10,5 @@ var Kinds = []kernel.Kind{
 	{Prefix: PrefixReview},
 	{Name: KindUserBankAccount, Prefix: PrefixUserBankAccount},
 	{Name: KindCustomMerchant, Prefix: PrefixCustomMerchant},
-	{Name: kindTask, Prefix: PrefixTask},
+	{Name: KindTask, Prefix: PrefixTask},
 }

@@ -131,9 +131,9 @@ func Reviewers(op *kernel.Op, legalEntityID, submitter string) ([]string, error)
 	return reviewers, nil
 }
 
-// expenseTaskStatus is the status of a report's task: open while the
+// ExpenseTaskStatus is the status of a report's task: open while the
 // report waits for review, then completed, rejected or canceled with it.
-func expenseTaskStatus(status string) string {
+func ExpenseTaskStatus(status string) string {
 	switch status {
 	case StatusPending:
 		return TaskActionRequired
@@ -151,24 +151,14 @@ func openExpenseTask(op *kernel.Op, r *Report) error {
 	if err != nil {
 		return err
 	}
-	data := map[string]any{"expenseReportId": r.ID, "submittedByUserId": r.SubmittedByUserID, "amountCents": r.AmountCents,
-		"currency": r.Currency, "transactionDate": r.TransactionDate.Format("2006-01-02")}
-	if m, ok := op.W.Catalog.Merchant(r.MerchantV2ID); ok {
-		data["merchantName"] = m.Name
-	} else if r.CustomMerchantID != "" {
-		var cm CustomMerchant
-		if _, err := op.Get(KindCustomMerchant, r.CustomMerchantID, &cm); err != nil {
-			return err
-		}
-		data["merchantName"] = cm.MerchantName
-	}
-	if r.Memo != nil {
-		data["memo"] = *r.Memo
+	data, err := ExpenseTaskData(op, r)
+	if err != nil {
+		return err
 	}
 	t := &Task{
 		LegalEntityID:    r.LegalEntityID,
 		Type:             TaskExpenseSubmission,
-		Status:           expenseTaskStatus(r.Status),
+		Status:           ExpenseTaskStatus(r.Status),
 		Data:             data,
 		AssigneeUserIDs:  assignees,
 		OriginatorUserID: r.SubmittedByUserID,
@@ -182,6 +172,26 @@ func openExpenseTask(op *kernel.Op, r *Report) error {
 	return nil
 }
 
+// ExpenseTaskData is the data of a report's expense_submission task, as
+// the report reads when it is submitted.
+func ExpenseTaskData(op *kernel.Op, r *Report) (map[string]any, error) {
+	data := map[string]any{"expenseReportId": r.ID, "submittedByUserId": r.SubmittedByUserID, "amountCents": r.AmountCents,
+		"currency": r.Currency, "transactionDate": r.TransactionDate.Format("2006-01-02")}
+	if m, ok := op.W.Catalog.Merchant(r.MerchantV2ID); ok {
+		data["merchantName"] = m.Name
+	} else if r.CustomMerchantID != "" {
+		var cm CustomMerchant
+		if _, err := op.Get(KindCustomMerchant, r.CustomMerchantID, &cm); err != nil {
+			return nil, err
+		}
+		data["merchantName"] = cm.MerchantName
+	}
+	if r.Memo != nil {
+		data["memo"] = *r.Memo
+	}
+	return data, nil
+}
+
 // syncExpenseTask moves a report's task with the report: approved reports
 // complete it, rejected ones reject it, cancelled ones cancel it.
 func syncExpenseTask(op *kernel.Op, r *Report) error {
@@ -189,10 +199,10 @@ func syncExpenseTask(op *kernel.Op, r *Report) error {
 		return nil
 	}
 	var t Task
-	if ok, err := op.Get(kindTask, r.TaskID, &t); err != nil || !ok {
+	if ok, err := op.Get(KindTask, r.TaskID, &t); err != nil || !ok {
 		return err
 	}
-	want := expenseTaskStatus(r.Status)
+	want := ExpenseTaskStatus(r.Status)
 	if t.Status == want {
 		return nil
 	}

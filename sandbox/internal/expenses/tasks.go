@@ -33,8 +33,10 @@ const (
 // PrefixTask starts every task id.
 const PrefixTask = "task_"
 
+// KindTask is the record kind of tasks.
+const KindTask = "task"
+
 const (
-	kindTask        = "task"
 	indexTaskTime   = "task.time"
 	indexTaskStatus = "task.status"
 	indexTaskType   = "task.type"
@@ -255,7 +257,7 @@ func ListTasks(op *kernel.Op, a *kernel.Actor, f TaskFilter, req kernel.PageRequ
 	index := map[string]string{"": indexTaskTime, "timestamp": indexTaskTime, "status": indexTaskStatus,
 		"type": indexTaskType}[f.Sort]
 	req.Desc = !f.Asc
-	return kernel.List(op, kindTask, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(t *Task) bool {
+	return kernel.List(op, KindTask, kernel.IndexPrefix(index, a.LegalEntityID()), req, func(t *Task) bool {
 		if !t.visibleTo(&a.Principal) || (f.Type != "" && t.Type != f.Type) || (f.Status != "" && t.Status != f.Status) {
 			return false
 		}
@@ -271,7 +273,7 @@ func ListTasks(op *kernel.Op, a *kernel.Actor, f TaskFilter, req kernel.PageRequ
 // TaskOf loads a task the actor may see.
 func TaskOf(op *kernel.Op, a *kernel.Actor, id string) (*Task, error) {
 	var t Task
-	ok, err := op.Get(kindTask, id, &t)
+	ok, err := op.Get(KindTask, id, &t)
 	if err != nil {
 		return nil, err
 	}
@@ -281,8 +283,17 @@ func TaskOf(op *kernel.Op, a *kernel.Actor, id string) (*Task, error) {
 	return &t, nil
 }
 
-// SaveTask stores a task, giving a new one its id and sequence.
+// SaveTask stores a task changed now, giving a new one its id and
+// sequence.
 func SaveTask(op *kernel.Op, t *Task) error {
+	t.UpdatedAt = op.Now
+	return RestoreTask(op, t)
+}
+
+// RestoreTask stores a task as it is, giving a new one its id, sequence
+// and creation time (now) when it has none, and an update time when it
+// has none: a scenario's task keeps the times it declares.
+func RestoreTask(op *kernel.Op, t *Task) error {
 	if t.Seq == 0 {
 		var err error
 		if t.ID == "" {
@@ -303,6 +314,8 @@ func SaveTask(op *kernel.Op, t *Task) error {
 	if t.Data == nil {
 		t.Data = map[string]any{}
 	}
-	t.UpdatedAt = op.Now
-	return op.Save(kindTask, t.ID, t, taskIndexes(t)...)
+	if t.UpdatedAt.IsZero() {
+		t.UpdatedAt = op.Now
+	}
+	return op.Save(KindTask, t.ID, t, taskIndexes(t)...)
 }

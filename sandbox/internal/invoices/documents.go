@@ -46,12 +46,15 @@ type Document struct {
 	Seq           int64     `json:"seq"`
 }
 
-// SaveDocument stores a new document, filling its id, checksum, size and
-// time.
+// SaveDocument stores a new document, filling its id (unless it has one
+// already: a restored document keeps its own), checksum, size and time.
 func SaveDocument(op *kernel.Op, d *Document) error {
-	id, err := op.NewID(PrefixDocument)
-	if err != nil {
-		return err
+	id := d.ID
+	if id == "" {
+		var err error
+		if id, err = op.NewID(PrefixDocument); err != nil {
+			return err
+		}
 	}
 	seq, err := op.NextSeq()
 	if err != nil {

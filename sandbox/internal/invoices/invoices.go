@@ -319,10 +319,12 @@ func issueInvoice(op *kernel.Op, inv *Invoice) error {
 }
 
 // AttachDocument gives an invoice its generated document: the
-// invoice rendered as HTML whenever it is read.
+// invoice rendered as HTML whenever it is read. An invoice that names its
+// document already (a restored one) keeps that id.
 func AttachDocument(op *kernel.Op, inv *Invoice) error {
-	doc := &Document{LegalEntityID: inv.LegalEntityID, Type: DocumentInvoice, Source: DocumentGenerated,
-		ContentType: "text/html; charset=utf-8", Filename: "invoice-" + inv.Number + ".html", RelatedID: inv.ID}
+	doc := &Document{ID: inv.DocumentID, LegalEntityID: inv.LegalEntityID, Type: DocumentInvoice,
+		Source: DocumentGenerated, ContentType: "text/html; charset=utf-8", Filename: "invoice-" + inv.Number + ".html",
+		RelatedID: inv.ID}
 	if err := SaveDocument(op, doc); err != nil {
 		return err
 	}

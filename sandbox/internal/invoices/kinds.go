@@ -21,7 +21,7 @@ const (
 var Kinds = []kernel.Kind{
 	{Name: Kind, Prefix: Prefix},
 	{Prefix: PrefixDetails},
-	{Name: kindSeries, Prefix: PrefixSeries},
+	{Name: KindSeries, Prefix: PrefixSeries},
 	{Name: KindDocument, Prefix: PrefixDocument},
 	{Name: KindSettings},
 }

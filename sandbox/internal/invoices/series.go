@@ -24,8 +24,10 @@ const PrefixSeries = "invoice_series_"
 // EventSeriesIssue is the scheduled event that issues a series' invoice.
 const EventSeriesIssue = "invoice_series.issue"
 
+// KindSeries is the record kind of an invoice series.
+const KindSeries = "invoice_series"
+
 const (
-	kindSeries         = "invoice_series"
 	indexSeriesStart   = "series.start"
 	indexSeriesNext    = "series.next"
 	seriesNeverPending = "999999999999999"
@@ -115,7 +117,7 @@ func (s *Series) consume(d CalDate) {
 }
 
 func saveSeries(op *kernel.Op, s *Series) error {
-	return op.Save(kindSeries, s.ID, s, seriesIndexes(s)...)
+	return op.Save(KindSeries, s.ID, s, seriesIndexes(s)...)
 }
 
 // advanceSeries issues every date that has come and prepares the next
@@ -231,7 +233,7 @@ func RunSeriesIssue(op *kernel.Op, ev *kernel.Event) (string, error) {
 		return "", err
 	}
 	var s Series
-	ok, err := op.Get(kindSeries, p.SeriesID, &s)
+	ok, err := op.Get(KindSeries, p.SeriesID, &s)
 	if err != nil {
 		return "", fmt.Errorf("invoice series %s: not found (%w)", p.SeriesID, err)
 	}

@@ -305,7 +305,7 @@ func ListSeries(
 	eq := func(want, got string) bool { return want == "" || want == got }
 	return kernel.List(
 		op,
-		kindSeries,
+		KindSeries,
 		kernel.IndexPrefix(index, a.LegalEntityID()),
 		req,
 		func(s *Series) bool {
@@ -318,7 +318,7 @@ func ListSeries(
 // SeriesOf loads one of the actor's invoice series.
 func SeriesOf(op *kernel.Op, a *kernel.Actor, id string) (*Series, error) {
 	var s Series
-	ok, err := op.Get(kindSeries, id, &s)
+	ok, err := op.Get(KindSeries, id, &s)
 	if err != nil {
 		return nil, err
 	}
@@ -423,7 +423,7 @@ func seriesInvoiceVoided(op *kernel.Op, inv *Invoice) error {
 		return nil
 	}
 	var s Series
-	if ok, err := op.Get(kindSeries, inv.SeriesID, &s); err != nil || !ok {
+	if ok, err := op.Get(KindSeries, inv.SeriesID, &s); err != nil || !ok {
 		return err
 	}
 	if s.Status != SeriesActive || s.PendingInvoiceID != inv.ID {

@@ -278,8 +278,9 @@ func CounterValue(op *Op, name string) (int64, error) {
 	return valueOf(vals, name), err
 }
 
-// Counters lists where every sequence counter of the world stands, by
-// name, with those the operation moved.
+// Counters lists where every sequence of the world stands, by name: what
+// an export carries so that a world loaded from it goes on numbering
+// where this one is.
 func Counters(op *Op) (map[string]int64, error) {
 	vals, _, err := readCounters(op.Tx)
 	if err != nil {
@@ -289,23 +290,32 @@ func Counters(op *Op) (map[string]int64, error) {
 	for _, c := range vals {
 		out[c.name] = c.n
 	}
-	for _, c := range op.seqs {
-		out[c.name] = c.n
+	for _, s := range op.seqs {
+		out[s.name] = s.n
 	}
 	return out, nil
 }
 
-// SetCounter moves a named sequence on to n, so that the next value it
-// gives is n+1; a sequence already past n stays where it is.
-func (op *Op) SetCounter(name string, n int64) error {
-	next, err := op.Counter(name) // where it stands, plus one
-	if err != nil {
+// RaiseCounter moves a named sequence on to at least n, so the next value
+// it gives is above n: a loaded world's ids never repeat those its
+// scenario declared from the world it was exported from.
+func (op *Op) RaiseCounter(name string, n int64) error {
+	if op.Tx.Version() == 0 {
+		return ErrReadOnlyCounter
+	}
+	now, err := CounterValue(op, name)
+	if err != nil || now >= n {
 		return err
 	}
 	for i := range op.seqs {
-		if c := &op.seqs[i]; c.name == name {
-			c.n = max(next-1, n)
+		if op.seqs[i].name == name {
+			op.seqs[i].n = n
+			return nil
 		}
 	}
+	if _, err := op.W.seqs.current(op); err != nil {
+		return err
+	}
+	op.seqs = append(op.seqs, counter{name, n})
 	return nil
 }

@@ -192,3 +192,52 @@ func TestCountersOfAnOlderStore(t *testing.T) {
 		t.Fatalf("second ids from the older store %v, from a new one %v", got, want)
 	}
 }
+
+// A counter raised goes on from there, one already beyond stays where it
+// is, and Counters lists where each stands.
+func TestRaisedCountersGoOnFromThere(t *testing.T) {
+	w := enginetest.MustWorld(t, enginetest.MustScenario(t, "empty"))
+	var ids []string
+	err := w.Update(func(op *kernel.Op) error {
+		for _, step := range []struct {
+			name string
+			n    int64
+		}{{"raised_", 10}, {"beyond_", 0}, {"beyond_", 0}, {"beyond_", 1}} {
+			if step.n > 0 {
+				if err := op.RaiseCounter(step.name, step.n); err != nil {
+					return err
+				}
+				continue
+			}
+			id, err := op.NewID(step.name)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		id, err := op.NewID("raised_")
+		ids = append(ids, id)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{kernel.DeriveID(w.Seed, "beyond_", 1), kernel.DeriveID(w.Seed, "beyond_", 2),
+		kernel.DeriveID(w.Seed, "raised_", 11)}
+	if !slices.Equal(ids, want) {
+		t.Errorf("ids %v, want %v", ids, want)
+	}
+	err = w.View(func(op *kernel.Op) error {
+		c, err := kernel.Counters(op)
+		if c["raised_"] != 11 || c["beyond_"] != 2 {
+			t.Errorf("Counters = %v, want raised_ 11 and beyond_ 2", c)
+		}
+		if err := op.RaiseCounter("raised_", 20); !errors.Is(err, kernel.ErrReadOnlyCounter) {
+			t.Errorf("a counter raised in a read-only operation: %v", err)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -94,10 +94,20 @@ func (op *Op) Save(kind, id string, v any, index ...string) error {
 		name, f := c.Covering()
 		covered, facts = IndexPrefix(name), f
 	}
+	var also []string
+	alsoFacts := ""
+	if c, ok := v.(CoveringAlso); ok {
+		also, alsoFacts = c.CoveringAlso()
+	}
 	for _, k := range index {
 		val := id
-		if facts != "" && strings.HasPrefix(k, covered) {
+		switch {
+		case facts != "" && strings.HasPrefix(k, covered):
 			val = id + FactsSep + facts
+		case alsoFacts != "" && slices.ContainsFunc(also, func(name string) bool {
+			return strings.HasPrefix(k, IndexPrefix(name))
+		}):
+			val = id + FactsSep + alsoFacts
 		}
 		if err := op.Tx.PutRaw(k, val); err != nil {
 			return err
@@ -119,6 +129,14 @@ func (op *Op) Save(kind, id string, v any, index ...string) error {
 // that index and encodes the facts ("" when they cannot be kept).
 type Covering interface {
 	Covering() (index, facts string)
+}
+
+// CoveringAlso is a record whose entries in further indexes keep, after
+// its id, a fact of their own that a reader sums or checks without loading
+// the record (a transaction's spend in its card's and group's entries):
+// CoveringAlso names those indexes and encodes the fact ("" for none).
+type CoveringAlso interface {
+	CoveringAlso() (indexes []string, facts string)
 }
 
 // DeriveIndexes works out the index keys of a stored record of a kind

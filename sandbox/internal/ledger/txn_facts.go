@@ -42,6 +42,36 @@ func (t *Transaction) Covering() (string, string) {
 	return IndexTxnLE, strings.Join(fields, store.Sep)
 }
 
+// CoveringAlso keeps the transaction's card spend in its entries of the
+// card and card group indexes, which utilization limits sum.
+func (t *Transaction) CoveringAlso() ([]string, string) {
+	if t.CardID == "" && t.CardGroupID == "" {
+		return nil, ""
+	}
+	return []string{IndexTxnCard, IndexTxnGroup}, strconv.FormatInt(t.CardSpend(), 10)
+}
+
+// CardSpend is what a transaction adds to its card's and group's
+// utilization: card purchases that are pending or posted count, refunds
+// count against them, declined, reversed and failed ones count nothing.
+func (t *Transaction) CardSpend() int64 {
+	if t.Category != "card" || StatusOf(t.DetailedStatus) == StatusFailed {
+		return 0
+	}
+	return -t.AmountCents
+}
+
+// CardSpendOf reads the spend an entry of the card or card group index
+// keeps (see CoveringAlso); false for an entry that keeps none.
+func CardSpendOf(val string) (int64, bool) {
+	_, facts := kernel.SplitIndexValue(val)
+	if facts == "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(facts, 10, 64)
+	return n, err == nil
+}
+
 // ParseTxnFacts decodes what covering encoded.
 func ParseTxnFacts(s string) (txnFacts, bool) {
 	var f txnFacts

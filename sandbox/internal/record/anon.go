@@ -195,38 +195,43 @@ func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
+// railNames are the rail details' fields that name the other party or its
+// account, each with how it is replaced. Bank names and codes, and the
+// network's own references, stay.
+var railNames = map[string]func(a *anonymizer, s string) string{
+	"senderName":     (*anonymizer).company,
+	"recipientName":  (*anonymizer).company,
+	"originatorName": (*anonymizer).company,
+	"routingNumber":  (*anonymizer).routing,
+	"accountNumber":  accountDigits, "last4": accountDigits, "ibanLast4": accountDigits, "clabe": accountDigits,
+	"sortCode": accountDigits, "receiverId": accountDigits, "companyId": accountDigits,
+	"iban": func(a *anonymizer, s string) string { return a.alnum("iban", s, 2) },
+}
+
+// railText are the rail details' fields of free text, which may repeat
+// the names replaced.
+var railText = map[string]func(a *anonymizer, s string) string{
+	"description": (*anonymizer).text, "reference": (*anonymizer).text, "paymentRelatedInfo": (*anonymizer).text,
+	"companyDiscretionaryData": (*anonymizer).text, "senderReference": (*anonymizer).text,
+}
+
+func accountDigits(a *anonymizer, s string) string { return a.digits("account", s) }
+
 // railDetails replaces, in a transaction's rail details, the names of the
 // other party and its account numbers, or, when text is set, the free text
 // that may repeat the names replaced (a second pass, once every name is
-// known). Bank names and codes, and the network's own references, stay.
+// known).
 func (a *anonymizer) railDetails(d map[string]any, text bool) {
 	if a.keep {
 		return
 	}
+	fields := railNames
+	if text {
+		fields = railText
+	}
 	for k, v := range d {
-		s, ok := v.(string)
-		if !ok || s == "" {
-			continue
-		}
-		switch k {
-		case "description", "reference", "paymentRelatedInfo", "companyDiscretionaryData", "senderReference":
-			if text {
-				d[k] = a.text(s)
-			}
-			continue
-		}
-		if text {
-			continue
-		}
-		switch k {
-		case "senderName", "recipientName", "originatorName":
-			d[k] = a.company(s)
-		case "routingNumber":
-			d[k] = a.routing(s)
-		case "accountNumber", "last4", "ibanLast4", "clabe", "sortCode", "receiverId", "companyId":
-			d[k] = a.digits("account", s)
-		case "iban":
-			d[k] = a.alnum("iban", s, 2)
+		if s, ok := v.(string); ok && s != "" && fields[k] != nil {
+			d[k] = fields[k](a, s)
 		}
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
 
+// paid are the statuses of a report whose reimbursement was made.
+var paid = []string{"payment_processing", "payment_completed", "payment_failed"}
+
 // person is a user as an answer names them.
 type person struct {
 	ID   string
@@ -14,15 +17,17 @@ type person struct {
 }
 
 // expenseReports reads the expense reports, with the users, their bank
-// accounts and the custom merchants they name.
+// accounts and the custom merchants they name, their reviews and their
+// reimbursements (transactions recorded with the others).
 func (rc *recording) expenseReports(ctx context.Context, le string) error {
 	rs, err := items[struct {
 		ID, SubmittedByUserID, Currency, FxRateToUsd, TransactionDate, SubmittedAt, Status    string
 		MerchantV2ID, CustomMerchantID, Memo, DestinationID, NoReceiptReason, RejectionReason string
+		FxRateUpdatedAt, Timestamp                                                            string
 		AmountCents                                                                           int64
 		SubmittedByUser, ReviewedByUser                                                       *person
 		Review                                                                                *struct {
-			ReviewedByUserID, RejectionReason string
+			ID, ReviewedByUserID, RejectionReason, ReviewedAt string
 		}
 		Merchant struct {
 			CustomMerchant *struct{ ID, AddedByUserID, MerchantName string }
@@ -41,12 +46,12 @@ func (rc *recording) expenseReports(ctx context.Context, le string) error {
 			AmountCents: r.AmountCents, Currency: r.Currency, FxRateToUsd: r.FxRateToUsd,
 			TransactionDate: r.TransactionDate, SubmittedAt: r.SubmittedAt, MerchantID: r.MerchantV2ID,
 			Memo: r.Memo, DestinationID: r.DestinationID, NoReceiptReason: r.NoReceiptReason, Status: r.Status,
-			RejectionReason: r.RejectionReason}
+			RejectionReason: r.RejectionReason, FxRateUpdatedAt: r.FxRateUpdatedAt, UpdatedAt: r.Timestamp}
 		if r.SubmittedByUser != nil {
 			rc.user(r.SubmittedByUserID, r.SubmittedByUser.Name.Full, le)
 		}
 		if v := r.Review; v != nil {
-			out.ReviewedByUserID = v.ReviewedByUserID
+			out.ReviewedByUserID, out.ReviewID, out.ReviewedAt = v.ReviewedByUserID, v.ID, v.ReviewedAt
 			if out.RejectionReason == "" {
 				out.RejectionReason = v.RejectionReason
 			}
@@ -76,36 +81,38 @@ func (rc *recording) expenseReports(ctx context.Context, le string) error {
 				UserID: r.SubmittedByUserID, AccountName: d.AccountName, InstitutionName: d.Institution.Name,
 				Mask: rc.anon.digits("mask", d.Mask), Subtype: d.Subtype, Status: d.Status})
 		}
-		if t := r.AggregatedTransaction; t != nil {
-			rc.reimbursements[t.ID] = true
+		if t := r.AggregatedTransaction; t != nil && slices.Contains(paid, r.Status) {
+			out.TransactionID = t.ID
 		}
 		rc.sc.ExpenseReports = append(rc.sc.ExpenseReports, out)
 	}
 	return nil
 }
 
-// tasks reads the tasks. Expense submission tasks are left out: a loaded
-// expense report makes its own.
+// tasks reads the tasks as they are: an expense submission names its
+// report, a payment approval its transaction. Their assignees are not
+// shown: a loaded task is assigned to its legal entity's reviewers.
 func (rc *recording) tasks(ctx context.Context, le string) error {
 	ts, err := items[struct {
-		ID, Type, Status, Timestamp string
-		Data                        map[string]any
+		ID, Type, Status, Timestamp, UpdatedAt string
+		Data                                   map[string]any
 	}](ctx, rc, "tasks", "/task", nil, le)
 	if err != nil {
 		return err
 	}
 	for _, t := range ts {
-		if t.Type == "expense_submission" {
-			rc.note("the ids of expense submission tasks (a loaded expense report makes its own)")
-			continue
-		}
-		out := scenario.Task{ID: t.ID, LegalEntityID: le, Type: t.Type, Status: t.Status, CreatedAt: t.Timestamp}
-		if id, ok := t.Data["transactionId"].(string); ok && t.Type == "payment_approval" {
+		out := scenario.Task{ID: t.ID, LegalEntityID: le, Type: t.Type, Status: t.Status, CreatedAt: t.Timestamp,
+			UpdatedAt: t.UpdatedAt, Data: whole(t.Data)}
+		switch id, _ := t.Data["transactionId"].(string); t.Type {
+		case "payment_approval":
 			out.TransactionID = id
-		} else {
-			out.Data = whole(t.Data)
+		case "expense_submission":
+			out.ExpenseReportID, _ = t.Data["expenseReportId"].(string)
 		}
 		rc.sc.Tasks = append(rc.sc.Tasks, out)
+	}
+	if len(ts) > 0 {
+		rc.note("tasks' assignees (a loaded task is assigned to its legal entity's reviewers)")
 	}
 	return nil
 }

@@ -36,7 +36,7 @@ func (rc *recording) finish() {
 	}
 	sc.ClockStart = rc.now.UTC().Truncate(time.Second).Format(time.RFC3339)
 	rc.catalogue()
-	rc.dropReimbursements()
+	rc.dangling()
 	rc.keys(rc.sc.LegalEntities)
 	for i := range rc.sc.Transactions {
 		rc.railDetails(&rc.sc.Transactions[i], false)
@@ -108,58 +108,84 @@ func (rc *recording) catalogue() {
 // freeText replaces the names already replaced where free text repeats
 // them: descriptions, memos and the names people give things.
 func (rc *recording) freeText() {
-	a, sc := rc.anon, rc.sc
-	for i := range sc.Accounts {
-		acc := &sc.Accounts[i]
-		acc.Name = a.text(acc.Name)
-		for j := range acc.VirtualAccounts {
-			acc.VirtualAccounts[j].Name = a.text(acc.VirtualAccounts[j].Name)
-		}
+	for _, p := range freeTexts(rc.sc) {
+		*p = rc.anon.text(*p)
 	}
-	for i := range sc.CardGroups {
-		sc.CardGroups[i].Name = a.text(sc.CardGroups[i].Name)
+	for i := range rc.sc.Transactions {
+		rc.railDetails(&rc.sc.Transactions[i], true)
 	}
-	for i := range sc.Cards {
-		sc.Cards[i].Name = a.text(sc.Cards[i].Name)
-	}
-	for i := range sc.CardEvents {
-		sc.CardEvents[i].CardName = a.text(sc.CardEvents[i].CardName)
-	}
-	for i := range sc.Transactions {
-		t := &sc.Transactions[i]
-		t.Description, t.Memo, t.Note = a.text(t.Description), a.text(t.Memo), a.text(t.Note)
-		rc.railDetails(t, true)
-	}
-	for i := range sc.Invoices {
-		sc.Invoices[i].Memo = a.text(sc.Invoices[i].Memo)
-	}
-	for i := range sc.ExpenseReports {
-		sc.ExpenseReports[i].Memo = a.text(sc.ExpenseReports[i].Memo)
-	}
-	for i := range sc.Webhooks {
-		sc.Webhooks[i].Name = a.text(sc.Webhooks[i].Name)
-	}
-	for i := range sc.Contacts {
-		for j := range sc.Contacts[i].Destinations {
-			d := &sc.Contacts[i].Destinations[j]
-			d.Name = a.text(d.Name)
+	// A task's data repeats its report's or transaction's text.
+	for _, task := range rc.sc.Tasks {
+		for _, k := range []string{"memo", "description", "merchantName"} {
+			if s, ok := task.Data[k].(string); ok {
+				task.Data[k] = rc.anon.text(s)
+			}
 		}
 	}
 }
 
-// dropReimbursements leaves out the expense reports' payouts, which a
-// loaded expense report makes again before the opening balances reach the
-// balances declared: the source's posted ones.
-func (rc *recording) dropReimbursements() {
-	if len(rc.reimbursements) == 0 {
-		return
+// freeTexts are the fields of a recording that hold free text.
+func freeTexts(sc *scenario.Scenario) []*string {
+	var out []*string
+	for i := range sc.Accounts {
+		acc := &sc.Accounts[i]
+		out = append(out, &acc.Name)
+		for j := range acc.VirtualAccounts {
+			out = append(out, &acc.VirtualAccounts[j].Name)
+		}
 	}
-	n := len(rc.sc.Transactions)
-	rc.sc.Transactions = slices.DeleteFunc(rc.sc.Transactions, func(t scenario.Transaction) bool {
-		return rc.reimbursements[t.ID]
+	for i := range sc.CardGroups {
+		out = append(out, &sc.CardGroups[i].Name)
+	}
+	for i := range sc.Cards {
+		out = append(out, &sc.Cards[i].Name)
+	}
+	for i := range sc.CardEvents {
+		out = append(out, &sc.CardEvents[i].CardName)
+	}
+	for i := range sc.Transactions {
+		t := &sc.Transactions[i]
+		out = append(out, &t.Description, &t.Memo, &t.Note)
+	}
+	for i := range sc.Invoices {
+		out = append(out, &sc.Invoices[i].Memo)
+	}
+	for i := range sc.ExpenseReports {
+		out = append(out, &sc.ExpenseReports[i].Memo)
+	}
+	for i := range sc.Webhooks {
+		out = append(out, &sc.Webhooks[i].Name)
+	}
+	for i := range sc.Contacts {
+		for j := range sc.Contacts[i].Destinations {
+			out = append(out, &sc.Contacts[i].Destinations[j].Name)
+		}
+	}
+	return out
+}
+
+// dangling forgets the reimbursement of a report whose transaction the
+// recording does not hold (the loaded report pays it out again, under a new
+// id), and leaves out an expense submission task whose report it does not
+// hold.
+func (rc *recording) dangling() {
+	for i := range rc.sc.ExpenseReports {
+		r := &rc.sc.ExpenseReports[i]
+		if r.TransactionID != "" && !slices.ContainsFunc(rc.sc.Transactions, func(t scenario.Transaction) bool {
+			return t.ID == r.TransactionID
+		}) {
+			r.TransactionID = ""
+			rc.note("reimbursements whose transactions are not listed (a loaded expense report pays out again)")
+		}
+	}
+	rc.sc.Tasks = slices.DeleteFunc(rc.sc.Tasks, func(t scenario.Task) bool {
+		gone := t.Type == "expense_submission" && !slices.ContainsFunc(rc.sc.ExpenseReports,
+			func(r scenario.ExpenseReport) bool { return r.ID == t.ExpenseReportID })
+		if gone {
+			rc.note("expense submission tasks whose reports are not listed")
+		}
+		return gone
 	})
-	rc.count("transactions", len(rc.sc.Transactions)-n)
-	rc.note("the ids of expense reimbursements' transactions (a loaded expense report pays out again)")
 }
 
 // railDetails anonymizes a transaction's rail details: the names and

@@ -59,9 +59,6 @@ type recording struct {
 	sc    *scenario.Scenario
 	res   *Result
 	users map[string]*scenario.User
-	// reimbursements are the expense reports' payout transactions, which
-	// a loaded expense report makes again.
-	reimbursements map[string]bool
 	// now is the source's clock: the latest balance timestamp read.
 	now time.Time
 	// notes are the unread things and the dropped references, deduplicated.
@@ -85,8 +82,7 @@ func Record(ctx context.Context, o Options) (*Result, error) {
 		rd.sleep = sleepCtx
 	}
 	rc := &recording{r: rd, anon: newAnonymizer(o.Seed, o.KeepNames), sc: &scenario.Scenario{},
-		res: &Result{}, users: map[string]*scenario.User{},
-		reimbursements: map[string]bool{}}
+		res: &Result{}, users: map[string]*scenario.User{}}
 	les, err := rc.legalEntities(ctx, o.LegalEntities)
 	if err != nil {
 		return nil, err

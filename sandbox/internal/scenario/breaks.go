@@ -40,6 +40,28 @@ func (sc *Scenario) Breaks(path string) []string {
 	return nil
 }
 
+// BreakPaths lists the paths of the records of sc whose section takes a
+// breaks key, in Breaks' terms.
+func BreakPaths(sc *Scenario) []string {
+	var out []string
+	add := func(format string, n int) {
+		for i := range n {
+			out = append(out, fmt.Sprintf(format, i))
+		}
+	}
+	add("transactions[%d]", len(sc.Transactions))
+	add("cards[%d]", len(sc.Cards))
+	add("invoices[%d]", len(sc.Invoices))
+	add("informationRequests[%d]", len(sc.InformationRequests))
+	add("accounts[%d]", len(sc.Accounts))
+	for i, a := range sc.Accounts {
+		for j := range a.VirtualAccounts {
+			out = append(out, fmt.Sprintf("accounts[%d].virtualAccounts[%d]", i, j))
+		}
+	}
+	return out
+}
+
 // at reports whether path is exactly format with its indexes filled.
 func at(path, format string, idx ...*int) bool {
 	args := make([]any, len(idx))

@@ -26,6 +26,18 @@ func mustProblems(t *testing.T, src string) Problems {
 	return ps
 }
 
+// spend adds two users and a pending expense report to base, from line 9.
+const spend = base + `users:
+  - {id: u_a, name: A, email: a@x.test, roles: [{legalEntityId: le_one}]}
+  - {id: u_b, name: B, email: b@x.test, roles: [{legalEntityId: le_one}]}
+expenseReports:
+  - id: expense_report_a
+    legalEntityId: le_one
+    submittedByUserId: u_a
+    amountCents: 5
+    merchantId: merchant_v2_uber
+`
+
 func TestParseStrictErrors(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -71,6 +83,35 @@ func TestParseStrictErrors(t *testing.T) {
 			"YAML syntax: did not find expected node content while parsing a flow node",
 		},
 		{"no legal entity", "name: x\n", 1, "legalEntities: is required: give at least one"},
+		{
+			"expense submission task without its report",
+			base + "tasks:\n  - {legalEntityId: le_one, type: expense_submission}\n",
+			10,
+			"tasks[0].expenseReportId: is required for an expense_submission task",
+		},
+		{
+			"two tasks for one report",
+			spend + "tasks:\n  - {legalEntityId: le_one, type: expense_submission, expenseReportId: expense_report_a}\n" +
+				"  - {legalEntityId: le_one, type: expense_submission, expenseReportId: expense_report_a}\n",
+			20,
+			"expense report expense_report_a has its task at tasks[0] already",
+		},
+		{
+			"another kind of task naming a report",
+			spend + "tasks:\n  - {legalEntityId: le_one, type: other, expenseReportId: expense_report_a}\n",
+			19,
+			"only an expense_submission task names an expense report",
+		},
+		{
+			"a pending report with a reimbursement",
+			spend + "    transactionId: txn_a\ntransactions:\n  - {id: txn_a, accountId: sa_group_one, amountCents: -5}\n",
+			18,
+			"only an approved report (payment_processing, payment_completed or payment_failed) has a reimbursement",
+		},
+		{"a pending report with a review", spend + "    reviewId: expense_report_review_a\n", 18,
+			"expenseReports[0].reviewId: a report pending_review has no review"},
+		{"a finished payout still due", spend + "    status: payment_completed\n    reviewedByUserId: u_b\n" +
+			"    payoutAt: +1d\n", 20, "only a payment_processing report waits for its reimbursement"},
 		{
 			"too much to generate in all",
 			base + "generate:\n  - {kind: bank_transactions, count: 600000, accountId: sa_group_one}\n  - {kind:" +

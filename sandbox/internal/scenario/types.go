@@ -47,7 +47,7 @@ type Scenario struct {
 	// Work under way: see the types at the end of this file.
 	InformationRequests []InformationRequest `yaml:"informationRequests" doc:"Information requests already sent, waiting for the contact's details."`
 	DeferredWrites      []DeferredWrite      `yaml:"deferredWrites" doc:"Read-only keys' writes waiting for a person's approval."`
-	IDCounters          map[string]int64     `yaml:"idCounters" doc:"Where the world's id sequences stand, by id prefix (global numbers every record): ids made after the load go on from there, as an exported world's would. Export writes them." unset:"where the load leaves them"`
+	IDCounters          map[string]any       `yaml:"idCounters" doc:"Where the world's id and sequence counters stand, by name (an id prefix such as invoice_, or global), as an export writes them: the world goes on numbering from there, so the ids it makes never repeat one the scenario declares." unset:"every counter at 0"`
 	File                string               `yaml:"-"`
 	// Hash fingerprints the file's bytes: worlds made from the same bytes,
 	// seed and clock start share one loaded snapshot.
@@ -274,7 +274,7 @@ type Customer struct {
 type Invoice struct {
 	ID            string     `yaml:"id" doc:"Its id." unset:"generated"`
 	AccountID     string     `yaml:"accountId" doc:"The account it is paid into." required:"true" ref:"account"`
-	CustomerID    string     `yaml:"customerId" doc:"The customer it bills." required:"true" ref:"customer"`
+	CustomerID    string     `yaml:"customerId" doc:"The customer it bills; it or contactId is required." ref:"customer"`
 	Number        string     `yaml:"number" doc:"Its number: capitals, digits, - and _, at most 50; unique per legal entity." required:"true"`
 	IssuedAt      string     `yaml:"issuedAt" doc:"When it was issued (a time)." unset:"the clock start"`
 	DueAt         string     `yaml:"dueAt" doc:"When it is due (a time)." unset:"30 days after it was issued"`
@@ -286,6 +286,45 @@ type Invoice struct {
 	ScheduledSend string     `yaml:"scheduledSendAt" doc:"When it will be sent (a time); it stays scheduled until then."`
 	Emailed       bool       `yaml:"emailed" doc:"Whether its email is in the outbox, sent on its issue date; not with scheduledSendAt." default:"false"`
 	Breaks        []string   `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as invoice.status), or its family (invoice)."`
+	// The keys below restore an invoice exactly, as the API shows it.
+	ContactID      string            `yaml:"contactId" doc:"The contact it bills (an invoice a series issued to a contact)." ref:"contact"`
+	DetailsID      string            `yaml:"detailsId" doc:"The id of its details, invoice_details_ then anything." unset:"generated" ref:"external"`
+	DocumentID     string            `yaml:"documentId" doc:"The id of its generated document, doc_ then anything." unset:"generated" ref:"external"`
+	SeriesID       string            `yaml:"seriesId" doc:"The series that issued it; that series is declared with a status, so it does not issue it again." ref:"invoice_series"`
+	Version        int               `yaml:"version" doc:"Its version: 1, and one more for each update." default:"1"`
+	BilledTo       *BilledTo         `yaml:"billedTo" doc:"Who it is addressed to." unset:"its customer's name, email and address"`
+	Discount       *Adjustment       `yaml:"discount" doc:"Its discount."`
+	Tax            *Adjustment       `yaml:"tax" doc:"Its tax."`
+	PaymentMethods *[]map[string]any `yaml:"paymentMethods" doc:"The payment methods it offers, as the API takes them: method and config; [] is an empty list, as the API keeps it."`
+	Payments       []InvoicePayment  `yaml:"payments" doc:"The payments reconciled to it, in order; they make what is paid, so not with paidCents." unset:"one external payment of paidCents, when given"`
+	CreatedAt      string            `yaml:"createdAt" doc:"When it was created (a time)." unset:"its issue date"`
+	SentAt         string            `yaml:"sentAt" doc:"When it was sent (a time)." unset:"its issue date, unless it is scheduled"`
+	LastReminderAt string            `yaml:"lastReminderAt" doc:"When a reminder was last sent (a time)." unset:"never"`
+	ClosedAt       string            `yaml:"closedAt" doc:"When it was paid in full or voided (a time)." unset:"the clock start, when it is paid or void"`
+}
+
+// BilledTo is who an invoice is addressed to.
+type BilledTo struct {
+	Name     string   `yaml:"name" doc:"The name." required:"true"`
+	Email    string   `yaml:"email" doc:"Where it was sent." required:"true"`
+	Address  *Address `yaml:"address" doc:"The postal address."`
+	CCEmails []string `yaml:"ccEmails" doc:"Who else received it."`
+}
+
+// Adjustment is an invoice discount or tax.
+type Adjustment struct {
+	Type        string   `yaml:"type" doc:"How it is counted; a tax is a percentage." required:"true" enum:"percentage,fixed"`
+	Percent     *float64 `yaml:"percent" doc:"The percentage of a percentage: 0 to 100."`
+	AmountCents *int64   `yaml:"amountCents" doc:"The amount of a fixed discount, in cents."`
+}
+
+// InvoicePayment is a payment reconciled to an invoice.
+type InvoicePayment struct {
+	Type          string `yaml:"type" doc:"A transaction of the ledger (internal) or a payment made elsewhere (external)." required:"true" enum:"internal,external"`
+	TransactionID string `yaml:"transactionId" doc:"The credit that paid it, for an internal payment." ref:"transaction"`
+	PaymentMethod any    `yaml:"paymentMethod" doc:"How an external payment was made: other, or a payment method object (method, config)." types:"string,object"`
+	PaidAt        string `yaml:"paidAt" doc:"When an external payment was made, as the API took it: an RFC 3339 time or a YYYY-MM-DD day."`
+	AmountCents   int64  `yaml:"amountCents" doc:"How much it paid, in cents." required:"true"`
 }
 
 // LineItem is an invoice line.
@@ -293,6 +332,7 @@ type LineItem struct {
 	Name       string  `yaml:"name" doc:"What is billed." required:"true"`
 	Quantity   float64 `yaml:"quantity" doc:"How many."`
 	PriceCents int64   `yaml:"priceCents" doc:"The unit price in cents."`
+	CatalogID  string  `yaml:"catalogItemId" doc:"The catalog item it bills, as the API took it." ref:"external"`
 }
 
 // Transaction declares a ledger entry.
@@ -424,6 +464,17 @@ type InvoiceSeries struct {
 	End              *SeriesEnd `yaml:"end" doc:"When it stops." unset:"never"`
 	LineItems        []LineItem `yaml:"lineItems" doc:"The lines of each invoice; at least one." required:"true"`
 	Memo             string     `yaml:"memo" doc:"A memo printed on each invoice."`
+	// The keys below restore a series exactly, as the API shows it.
+	Status           string           `yaml:"status" doc:"Its status. Given, the series is written as it is and issues nothing on load: the invoices it issued are declared with its seriesId." enum:"active,ended,cancelled" unset:"active, its dates already passed issued on load"`
+	Discount         *Adjustment      `yaml:"discount" doc:"The discount of each invoice."`
+	Tax              *Adjustment      `yaml:"tax" doc:"The tax of each invoice."`
+	CCEmails         []string         `yaml:"ccEmails" doc:"Who else receives each invoice."`
+	PaymentMethods   []map[string]any `yaml:"paymentMethods" doc:"The payment methods each invoice offers, as the API takes them: method and config."`
+	Occurrences      int              `yaml:"occurrences" doc:"How many of its dates are used, issued or skipped; with status." default:"0"`
+	LastDate         string           `yaml:"lastDate" doc:"The YYYY-MM-DD day of the last date it used; with status."`
+	NextScheduledAt  string           `yaml:"nextScheduledAt" doc:"When an active series issues its next invoice (a time); with status." unset:"none"`
+	PendingInvoiceID string           `yaml:"pendingInvoiceId" doc:"The scheduled invoice it sends at nextScheduledAt." ref:"invoice"`
+	CreatedAt        string           `yaml:"createdAt" doc:"When it was created (a time)." unset:"the clock start"`
 }
 
 // Recurrence is a series' rule: weekly on dayOfWeek (0 Sunday … 6),
@@ -497,20 +548,29 @@ type ExpenseReport struct {
 	Status            string `yaml:"status" doc:"Its status." enum:"pending_review,cancelled,rejected,payment_processing,payment_completed,payment_failed" default:"pending_review"`
 	ReviewedByUserID  string `yaml:"reviewedByUserId" doc:"Who reviewed it; required once reviewed, and not the submitter." ref:"user"`
 	RejectionReason   string `yaml:"rejectionReason" doc:"Why it was rejected; required when rejected."`
+	FxRateUpdatedAt   string `yaml:"fxRateUpdatedAt" doc:"When its rate to USD was read (a time)."`
+	ReviewID          string `yaml:"reviewId" doc:"Its review's id, expense_report_review_ then anything; once reviewed." unset:"generated"`
+	ReviewedAt        string `yaml:"reviewedAt" doc:"When it was reviewed (a time); once reviewed." unset:"a day after its submission, at the latest the clock start (the clock start for payment_processing)"`
+	TransactionID     string `yaml:"transactionId" doc:"Its reimbursement, once approved: a declared transaction, which the load does not post again." ref:"transaction" unset:"a reimbursement posted on load"`
+	PayoutAt          string `yaml:"payoutAt" doc:"When the reimbursement of a payment_processing report completes, or fails when its destination is not active (a time)." unset:"a day after its review"`
+	UpdatedAt         string `yaml:"updatedAt" doc:"When it last changed (a time)." unset:"the clock start"`
 }
 
 // Task declares a task. A payment_approval task names its transaction,
-// whose details fill its data.
+// whose details fill the data it does not declare; an expense_submission
+// task names its expense report, which then opens no task of its own.
 type Task struct {
 	ID               string         `yaml:"id" doc:"Its id, task_ then anything." unset:"generated"`
 	LegalEntityID    string         `yaml:"legalEntityId" doc:"The legal entity whose task it is." required:"true" ref:"legal_entity"`
-	Type             string         `yaml:"type" doc:"What it asks, such as payment_approval (expense_submission tasks come from expense reports)." required:"true"`
+	Type             string         `yaml:"type" doc:"What it asks, such as payment_approval or expense_submission (a report opens its own expense_submission task unless one names it)." required:"true"`
 	Status           string         `yaml:"status" doc:"Its status." enum:"action_required,pending,completed,rejected,expired,canceled" default:"action_required"`
 	Assignees        []string       `yaml:"assignees" doc:"The users it is assigned to." ref:"user"`
 	OriginatorUserID string         `yaml:"originatorUserId" doc:"The user it comes from." ref:"user"`
 	TransactionID    string         `yaml:"transactionId" doc:"A payment_approval's transaction, pending_approval while the task needs action." ref:"transaction"`
-	Data             map[string]any `yaml:"data" doc:"Free-form data; a payment_approval's is filled from its transaction."`
+	ExpenseReportID  string         `yaml:"expenseReportId" doc:"An expense_submission's expense report, of the same legal entity; required for one." ref:"expense_report"`
+	Data             map[string]any `yaml:"data" doc:"Free-form data; what a payment_approval's or expense_submission's does not declare is filled from its transaction or report."`
 	CreatedAt        string         `yaml:"createdAt" doc:"When it was created (a time)." unset:"a day before the clock start"`
+	UpdatedAt        string         `yaml:"updatedAt" doc:"When it last changed (a time)." unset:"the clock start"`
 }
 
 // Work under way when the world starts: an information request emailed to

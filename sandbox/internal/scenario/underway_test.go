@@ -43,8 +43,6 @@ func TestUnderWayIsChecked(t *testing.T) {
 		{"canceled information request without its time", "informationRequests:\n  - {id: le_c_info_req_1, " +
 			"contactId: le_c_vendor, requesterName: Me, requestedInformation: {address: true}, status: canceled}\n",
 			"informationRequests[0].canceledAt: is given with status canceled, and only then"},
-		{"negative id counter", "idCounters: {card_: -1}\n",
-			"idCounters.card_: must be a name without spaces and a count of 0 or more"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"regexp"
 	"slices"
@@ -223,6 +224,11 @@ func (v *validator) sameEntity(path, want, got string) {
 }
 
 func (v *validator) header() {
+	for name, n := range v.sc.IDCounters {
+		if c, ok := CounterValue(n); !ok || c < 0 || name == "" || strings.ContainsAny(name, " \n") {
+			v.add("idCounters."+name, "must be a whole number of 0 or more, named without spaces")
+		}
+	}
 	if a := v.sc.AgentRequests; a != nil && a.ExpiresAfter != "" {
 		if d, err := ParseDuration(a.ExpiresAfter); err != nil || d < time.Minute {
 			v.add("agentRequests.expiresAfter", "must be a duration of at least 1m, such as 72h or 7d")
@@ -343,4 +349,17 @@ func (v *validator) declare() {
 		v.id(fmt.Sprintf("tasks[%d].id", i), "task", t.ID, t.LegalEntityID)
 	}
 	v.declareUnderWay()
+}
+
+// CounterValue reads a value of idCounters: a whole number.
+func CounterValue(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case uint64:
+		return int64(n), n <= math.MaxInt64
+	}
+	return 0, false
 }

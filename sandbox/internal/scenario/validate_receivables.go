@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -39,6 +40,7 @@ func (v *validator) invoiceSeries() {
 			v.add(p+".timezone", "%q is not a canonical IANA time zone", s.Timezone)
 		}
 		v.time(p+".startDate", s.StartDate)
+		v.seriesRecord(p, s)
 		if e := s.End; e != nil {
 			if e.Type == "after_count" && e.Count < 1 {
 				v.add(p+".end.count", "must be at least 1")
@@ -105,17 +107,33 @@ func (v *validator) expenseReport(p string, r ExpenseReport) {
 	if r.Status == "rejected" && strings.TrimSpace(r.RejectionReason) == "" {
 		v.add(p+".rejectionReason", "is required when the report is rejected")
 	}
+	v.time(p+".fxRateUpdatedAt", r.FxRateUpdatedAt)
+	v.time(p+".reviewedAt", r.ReviewedAt)
+	v.time(p+".payoutAt", r.PayoutAt)
+	v.time(p+".updatedAt", r.UpdatedAt)
+	v.prefixed(p+".reviewId", r.ReviewID, "expense_report_review_")
+	for _, kv := range [][2]string{{"reviewId", r.ReviewID}, {"reviewedAt", r.ReviewedAt}} {
+		if !reviewed && kv[1] != "" {
+			v.add(p+"."+kv[0], "a report %s has no review", cmp.Or(r.Status, "pending_review"))
+		}
+	}
+	if paid := reviewed && r.Status != "rejected"; r.TransactionID != "" && !paid {
+		v.add(p+".transactionId", "only an approved report (payment_processing, payment_completed or "+
+			"payment_failed) has a reimbursement")
+	}
+	if r.PayoutAt != "" && r.Status != "payment_processing" {
+		v.add(p+".payoutAt", "only a payment_processing report waits for its reimbursement")
+	}
 }
 
 func (v *validator) tasks() {
+	reports := map[string]string{} // expense report id → the path of the task naming it
 	for i, t := range v.sc.Tasks {
 		p := fmt.Sprintf("tasks[%d]", i)
 		v.prefixed(p+".id", t.ID, "task_")
 		v.time(p+".createdAt", t.CreatedAt)
-		if t.Type == "expense_submission" {
-			v.add(p+".type", "expense_submission tasks come from expense reports pending review; declare the report instead")
-		}
-		if t.Type != "payment_approval" {
+		v.time(p+".updatedAt", t.UpdatedAt)
+		if v.expenseTask(p, t, reports) || t.Type != "payment_approval" {
 			continue
 		}
 		if t.TransactionID == "" {
@@ -128,4 +146,29 @@ func (v *validator) tasks() {
 			v.add(p+".transactionId", "a payment_approval task that needs action names a pending_approval transaction")
 		}
 	}
+}
+
+// expenseTask checks the report an expense_submission task names, once:
+// a report named by a task opens none of its own. It reports whether the
+// task is an expense_submission.
+func (v *validator) expenseTask(p string, t Task, reports map[string]string) bool {
+	if t.Type != "expense_submission" {
+		if t.ExpenseReportID != "" {
+			v.add(p+".expenseReportId", "only an expense_submission task names an expense report")
+		}
+		return false
+	}
+	if t.ExpenseReportID == "" {
+		v.add(p+".expenseReportId", "is required for an expense_submission task (a report pending review "+
+			"opens its own: declare the report alone)")
+		return true
+	}
+	if o, ok := v.owner("expense_report", t.ExpenseReportID); ok {
+		v.sameEntity(p+".expenseReportId", t.LegalEntityID, o)
+	}
+	if at, dup := reports[t.ExpenseReportID]; dup {
+		v.add(p+".expenseReportId", "expense report %s has its task at %s already", t.ExpenseReportID, at)
+	}
+	reports[t.ExpenseReportID] = p
+	return true
 }

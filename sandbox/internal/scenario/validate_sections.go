@@ -154,6 +154,7 @@ func (v *validator) parties() {
 		v.time(p+".issuedAt", inv.IssuedAt)
 		v.time(p+".dueAt", inv.DueAt)
 		v.time(p+".scheduledSendAt", inv.ScheduledSend)
+		v.invoiceRecord(p, inv, owner)
 	}
 }
 

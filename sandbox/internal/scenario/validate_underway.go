@@ -3,8 +3,6 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 )
 
 // underWay checks what an exported world writes of its work under way:
@@ -87,21 +85,6 @@ func (v *validator) underWay() {
 			v.add(p+".canceledAt", "is given with status canceled, and only then")
 		}
 	}
-	for _, name := range sortedCounters(v.sc.IDCounters) {
-		if n := v.sc.IDCounters[name]; n < 0 || strings.TrimSpace(name) == "" || strings.ContainsAny(name, " \t\n") {
-			v.add("idCounters."+name, "must be a name without spaces and a count of 0 or more")
-		}
-	}
-}
-
-// sortedCounters is the names of the id counters, sorted.
-func sortedCounters(m map[string]int64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // declareUnderWay records the ids of the scheduled events, deliveries and

@@ -6,14 +6,35 @@ import (
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/expenses"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/ledger"
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/scenario"
 )
+
+// reportTasks gives the tasks that name an expense report their ids
+// first: the report is saved naming its task, and opens none.
+func (l *loader) reportTasks() error {
+	l.taskIDs = make([]string, len(l.sc.Tasks))
+	for i, t := range l.sc.Tasks {
+		if t.ExpenseReportID == "" {
+			continue
+		}
+		id, err := l.id(t.ID, expenses.PrefixTask)
+		if err != nil {
+			return err
+		}
+		l.taskIDs[i] = id
+	}
+	return nil
+}
 
 // expenseReports loads declared reports in their statuses: reviewed ones
 // carry their review, paid ones their reimbursement on the ledger, and a
 // report still in payment_processing was approved as the world starts and
 // finishes ExpensePayoutDelay later.
 func (l *loader) expenseReports() error {
+	if err := l.reportTasks(); err != nil {
+		return err
+	}
 	for _, s := range l.sc.ExpenseReports {
 		if err := l.expenseReport(s); err != nil {
 			return err
@@ -51,6 +72,11 @@ func (l *loader) expenseReport(s scenario.ExpenseReport) error {
 	if s.FxRateToUsd != "" {
 		r.FxRateToUsd = &s.FxRateToUsd
 	}
+	if s.FxRateUpdatedAt != "" {
+		at := l.time(s.FxRateUpdatedAt)
+		r.FxRateUpdatedAt = &at
+	}
+	r.Timestamp = l.createdAt(s.UpdatedAt, time.Time{})
 	if strings.HasPrefix(s.MerchantID, expenses.PrefixCustomMerchant) {
 		r.CustomMerchantID = s.MerchantID
 	} else {
@@ -69,6 +95,11 @@ func (l *loader) expenseReport(s scenario.ExpenseReport) error {
 		return err
 	}
 	r.ID = id
+	for i, t := range l.sc.Tasks {
+		if t.ExpenseReportID == id {
+			r.TaskID = l.taskIDs[i]
+		}
+	}
 	if err := l.reviewed(r, s); err != nil {
 		return err
 	}
@@ -76,7 +107,7 @@ func (l *loader) expenseReport(s scenario.ExpenseReport) error {
 }
 
 // reviewed gives a reviewed report its review and, once approved, its
-// reimbursement.
+// reimbursement: the declared transaction, or one posted now.
 func (l *loader) reviewed(r *expenses.Report, s scenario.ExpenseReport) error {
 	if r.Status == "" || r.Status == expenses.StatusPending || r.Status == expenses.StatusCancelled {
 		return nil
@@ -85,13 +116,41 @@ func (l *loader) reviewed(r *expenses.Report, s scenario.ExpenseReport) error {
 	if r.Status == expenses.StatusProcessing || at.After(l.op.Now) {
 		at = l.op.Now
 	}
-	if err := expenses.Review(l.op, r, s.ReviewedByUserID, "approved", nil); err != nil {
+	at = l.createdAt(s.ReviewedAt, at)
+	id, err := l.id(s.ReviewID, expenses.PrefixReview)
+	if err != nil {
 		return err
 	}
-	r.Review.ReviewedAt = at
+	r.Review = &expenses.ExpenseReview{ID: id, Decision: "approved", ReviewedByUserID: s.ReviewedByUserID,
+		ReviewedAt: at}
 	if r.Status == expenses.StatusRejected {
 		reason := s.RejectionReason
 		r.Review.Decision, r.Review.RejectionReason = "rejected", &reason
+		return nil
+	}
+	if err := l.reimbursement(r, s, at); err != nil {
+		return err
+	}
+	if r.Status == expenses.StatusProcessing {
+		_, err = l.op.Schedule(expenses.EventPayout, l.createdAt(s.PayoutAt, at.Add(expenses.PayoutDelay)),
+			map[string]string{"expenseReportId": r.ID})
+	}
+	return err
+}
+
+// reimbursement links an approved report to its payout: the declared
+// transaction, or a new one from the legal entity's payout source, made
+// when the review was (and settled or failed a day later).
+func (l *loader) reimbursement(r *expenses.Report, s scenario.ExpenseReport, at time.Time) error {
+	if s.TransactionID != "" {
+		t, ok, err := ledger.FindTransaction(l.op, s.TransactionID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return l.problem("expenseReports", "report %s: no transaction %s", r.ID, s.TransactionID)
+		}
+		r.TransactionID = t.ID
 		return nil
 	}
 	acc, va, err := expenses.PayoutSource(l.op, r.LegalEntityID)
@@ -111,9 +170,5 @@ func (l *loader) reviewed(r *expenses.Report, s scenario.ExpenseReport) error {
 		return err
 	}
 	r.TransactionID = t.ID
-	if r.Status == expenses.StatusProcessing {
-		_, err = l.op.Schedule(expenses.EventPayout, at.Add(expenses.PayoutDelay),
-			map[string]string{"expenseReportId": r.ID})
-	}
-	return err
+	return nil
 }

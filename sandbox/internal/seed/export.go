@@ -35,8 +35,8 @@ func Export(op *kernel.Op) (*scenario.Scenario, error) {
 		x.sc.Description = src.Description
 	}
 	steps := []func() error{x.settings, x.people, x.accounts, x.cardGroups, x.cards, x.contacts, x.customers,
-		x.transactions, x.cardEvents, x.webhooks, x.receivables, x.endpoints, x.agentRequests,
-		x.informationRequests, x.future}
+		x.transactions, x.cardEvents, x.webhooks, x.receivables, x.invoices, x.expenses, x.endpoints, x.agentRequests,
+		x.informationRequests, x.future, x.idCounters}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err

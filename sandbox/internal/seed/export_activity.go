@@ -17,19 +17,22 @@ import (
 )
 
 // eventsElsewhere are the kinds of scheduled event the future step does not
-// write: those that act on records the export does not write among events
-// of their own (invoices, series and expense reports are written, with
-// what they wait for, by steps of their own).
+// write: the load plans them again from the invoices, series and expense
+// reports the export writes (their dates, payoutAt).
 var eventsElsewhere = map[string]bool{
 	invoices.EventSend: true, invoices.EventOverdue: true, invoices.EventRemind: true, invoices.EventSeriesIssue: true,
 	expenses.EventPayout: true,
 }
 
 // future writes what the world will do: every scheduled event, with its id
-// and payload, and where the id sequences stand, so that the world loaded
-// from the export runs the same events, in the same order, and names what
-// they make with the same ids.
+// and payload, so that the world loaded from the export runs the same
+// events in the same order. A settlement the transaction's settlesAt
+// already carries is not written twice.
 func (x *exporter) future() error {
+	settled := map[string]bool{}
+	for _, t := range x.sc.Transactions {
+		settled[t.ID] = t.SettlesAt != ""
+	}
 	req := kernel.PageRequest{Size: 1000}
 	for {
 		page, err := kernel.List[kernel.Event](x.op, kernel.Events.Name, kernel.IndexPrefix(kernel.IndexEventDue), req,
@@ -42,6 +45,9 @@ func (x *exporter) future() error {
 				continue
 			}
 			with, err := freeForm(ev.Payload)
+			if id, _ := with["transactionId"].(string); ev.Kind == "transaction.settle" && settled[id] {
+				continue
+			}
 			if err != nil {
 				return fmt.Errorf("event %s: %w", ev.ID, err)
 			}
@@ -58,11 +64,6 @@ func (x *exporter) future() error {
 		}
 		req.After = page.Next
 	}
-	counters, err := kernel.Counters(x.op)
-	if err != nil {
-		return err
-	}
-	x.sc.IDCounters = counters
 	return nil
 }
 

@@ -339,22 +339,23 @@ func (l *loader) makePurchase(p purchase) error {
 	now := l.op.Now
 	defer func() { l.op.Now = now }()
 	l.op.Now = p.at
-	auth, err := cards.RecordPast(l.op, p.req)
+	cleared := p.at.Add(cards.ClearingDelay)
+	young := !cleared.Before(now)
+	life := "pending"
+	if !young {
+		life = pick(p.f, lifeWeights)
+	}
+	auth, err := cards.RecordPast(l.op, p.req, life != "pending" && life != "reversed")
 	if err != nil || !auth.Decision.Approved {
 		return err
 	}
 	t := auth.Transaction
-	cleared := p.at.Add(cards.ClearingDelay)
-	if !cleared.Before(now) {
+	switch life {
+	case "pending":
 		return ledger.ScheduleSettlement(l.op, t, ledger.At(cleared), "settled")
-	}
-	life := pick(p.f, lifeWeights)
-	if life == "reversed" {
+	case "reversed":
 		l.op.Now = between(p.f, p.at.Add(time.Hour), cleared)
 		_, err := cards.SimulateEvent(l.op, cards.NetworkEvent{Type: cards.EventReversal, TransactionID: t.ID})
-		return err
-	}
-	if err := ledger.SetTransactionStatus(l.op, t, "settled"); err != nil {
 		return err
 	}
 	later := cleared.Add(time.Duration(1+p.f.IntN(14*24)) * time.Hour)
@@ -365,7 +366,7 @@ func (l *loader) makePurchase(p purchase) error {
 		return ledger.SetTransactionStatus(l.op, t, "dispute")
 	}
 	l.op.Now = later
-	_, err = cards.SimulateEvent(l.op, cards.NetworkEvent{Type: cards.EventRefund, TransactionID: t.ID})
+	_, err = cards.RefundPast(l.op, t.ID)
 	return err
 }
 

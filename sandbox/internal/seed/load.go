@@ -30,6 +30,9 @@ type loader struct {
 	groups   map[string]*cards.Group
 	// emailed are the invoices whose email goes in the outbox.
 	emailed []*invoices.Invoice
+	// taskIDs are the ids of the tasks that name an expense report, by
+	// their place among the scenario's tasks.
+	taskIDs []string
 	// history keeps the load's operation quiet.
 	history history
 }
@@ -72,7 +75,7 @@ func (l *loader) Run() error {
 		return err
 	}
 	steps := []func() error{
-		l.legalEntities, l.users, l.keys, l.accounts, l.cardGroups, l.cards_, l.contacts,
+		l.reserveDeclared, l.legalEntities, l.users, l.keys, l.accounts, l.cardGroups, l.cards_, l.contacts,
 		l.customers, l.transactions, l.generate, l.cardEvents, l.invoices, l.receivables, l.openingBalances,
 		l.webhooks,
 		l.tokens, l.events, l.moneyMovement, l.runtimeSettings, l.activity, l.idCounters,
@@ -278,6 +281,18 @@ func (l *loader) runtimeSettings() error {
 	if r := l.sc.RateLimit; r != nil {
 		d, _ := scenario.ParseDuration(r.Window)
 		return l.op.Tx.Put(agentrequests.RateLimitKey, agentrequests.ScenarioRateLimit{Requests: r.Requests, Window: d})
+	}
+	return nil
+}
+
+// idCounters moves the world's counters on to where the scenario says
+// they stand, in name order.
+func (l *loader) idCounters() error {
+	for _, name := range slices.Sorted(maps.Keys(l.sc.IDCounters)) {
+		n, _ := scenario.CounterValue(l.sc.IDCounters[name])
+		if err := l.op.RaiseCounter(name, n); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -73,12 +73,13 @@ func (l *loader) customers() error {
 
 func (l *loader) invoices() error {
 	for i, s := range l.sc.Invoices {
-		l.op.SetOrigin(fmt.Sprintf("invoices[%d]", i))
-		inv, err := l.invoice(s)
+		path := fmt.Sprintf("invoices[%d]", i)
+		l.op.SetOrigin(path)
+		inv, err := l.invoice(path, s)
 		if err != nil {
 			return err
 		}
-		if err := invoices.AttachDocument(l.op, inv); err != nil {
+		if err := l.at(inv.CreatedAt, func() error { return invoices.AttachDocument(l.op, inv) }); err != nil {
 			return err
 		}
 		if err := invoices.Store(l.op, inv); err != nil {
@@ -93,35 +94,38 @@ func (l *loader) invoices() error {
 
 // invoice builds a scenario invoice. Its issue and due dates become the
 // start of their days in the invoice's zone, as with the API; anything
-// not scheduled has been sent on its issue date.
-func (l *loader) invoice(s scenario.Invoice) (*invoices.Invoice, error) {
+// not scheduled has been sent on its issue date, unless it says when.
+func (l *loader) invoice(path string, s scenario.Invoice) (*invoices.Invoice, error) {
 	id, err := l.id(s.ID, invoices.Prefix)
 	if err != nil {
 		return nil, err
 	}
-	detailsID, err := l.op.NewID(invoices.PrefixDetails)
+	detailsID, err := l.id(s.DetailsID, invoices.PrefixDetails)
 	if err != nil {
 		return nil, err
 	}
 	acc := l.accs[s.AccountID]
-	var cust parties.Customer
-	if _, err := l.op.Get(parties.KindCustomer, s.CustomerID, &cust); err != nil {
-		return nil, err
-	}
 	inv := &invoices.Invoice{
 		ID:             id,
 		LegalEntityID:  acc.LegalEntityID,
 		AccountID:      acc.ID,
 		CustomerID:     s.CustomerID,
+		ContactID:      s.ContactID,
 		DetailsID:      detailsID,
+		DocumentID:     s.DocumentID,
+		SeriesID:       s.SeriesID,
 		Number:         s.Number,
 		Timezone:       s.Timezone,
 		Currency:       "USD",
 		Memo:           s.Memo,
 		CollectedCents: s.PaidCents,
-		Version:        1,
+		Version:        max(s.Version, 1),
 		Seq:            l.seq(),
-		BilledTo:       invoices.BilledTo{Name: cust.Name, Email: cust.Email, Address: cust.Address},
+		Discount:       adjustment(s.Discount),
+		Tax:            adjustment(s.Tax),
+	}
+	if inv.BilledTo, err = l.billedTo(s); err != nil {
+		return nil, err
 	}
 	if inv.Timezone == "" {
 		inv.Timezone = "America/New_York"
@@ -130,29 +134,96 @@ func (l *loader) invoice(s scenario.Invoice) (*invoices.Invoice, error) {
 	issued := l.createdAt(s.IssuedAt, l.op.Now)
 	inv.IssuedAt = invoices.CalDateOf(issued, loc).Start(loc)
 	inv.DueAt = invoices.CalDateOf(l.createdAt(s.DueAt, issued.AddDate(0, 0, 30)), loc).Start(loc)
-	inv.CreatedAt = inv.IssuedAt
-	for _, li := range s.LineItems {
-		inv.LineItems = append(inv.LineItems,
-			invoices.LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: li.PriceCents})
-	}
+	inv.CreatedAt = l.createdAt(s.CreatedAt, inv.IssuedAt)
+	inv.LineItems = lineItems(s.LineItems)
 	if s.ScheduledSend != "" {
 		t := l.time(s.ScheduledSend)
 		inv.ScheduledSendDate = &t
 	}
+	if s.PaymentMethods != nil {
+		if inv.PaymentMethods, err = l.paymentMethods(path+".paymentMethods", *s.PaymentMethods); err != nil {
+			return nil, err
+		}
+	}
 	if s.PaidCents > 0 {
 		inv.Transactions = []invoices.Payment{{Type: "external", PaymentMethod: json.RawMessage(`"other"`),
 			PaidAt: inv.IssuedAt.Add(72 * time.Hour).Format(time.RFC3339), AmountCents: s.PaidCents}}
+	}
+	for _, p := range s.Payments {
+		method, _ := json.Marshal(p.PaymentMethod)
+		pay := invoices.Payment{Type: p.Type, TransactionID: p.TransactionID, PaidAt: p.PaidAt,
+			AmountCents: p.AmountCents}
+		if p.PaymentMethod != nil {
+			pay.PaymentMethod = method
+		}
+		inv.Transactions = append(inv.Transactions, pay)
+		inv.CollectedCents += p.AmountCents
 	}
 	inv.Status = invoices.StatusOf(inv, s.Void, l.op.Now)
 	if inv.Status != invoices.StatusScheduled {
 		sent := inv.IssuedAt
 		inv.SentAt = &sent
 	}
+	if s.SentAt != "" {
+		sent := l.time(s.SentAt)
+		inv.SentAt = &sent
+	}
+	if s.LastReminderAt != "" {
+		at := l.time(s.LastReminderAt)
+		inv.LastReminderAt = &at
+	}
 	if inv.Status == "void" || inv.Status == "paid" {
-		closed := l.op.Now
+		closed := l.createdAt(s.ClosedAt, l.op.Now)
 		inv.ClosedAt = &closed
 	}
 	return inv, nil
+}
+
+// billedTo is who a scenario invoice is addressed to: as declared, else its
+// customer, else its contact.
+func (l *loader) billedTo(s scenario.Invoice) (invoices.BilledTo, error) {
+	if b := s.BilledTo; b != nil {
+		return invoices.BilledTo{Name: b.Name, Email: b.Email, Address: address(b.Address), CCEmails: b.CCEmails}, nil
+	}
+	if s.CustomerID == "" {
+		var c parties.Contact
+		_, err := l.op.Get(parties.KindContact, s.ContactID, &c)
+		return invoices.BilledTo{Name: c.Name, Email: c.RecipientEmail, Address: c.Address}, err
+	}
+	var c parties.Customer
+	_, err := l.op.Get(parties.KindCustomer, s.CustomerID, &c)
+	return invoices.BilledTo{Name: c.Name, Email: c.Email, Address: c.Address}, err
+}
+
+// lineItems are a scenario's invoice lines.
+func lineItems(in []scenario.LineItem) []invoices.LineItem {
+	var out []invoices.LineItem
+	for _, li := range in {
+		out = append(out, invoices.LineItem{Name: li.Name, Quantity: li.Quantity, PriceCents: li.PriceCents,
+			CatalogID: li.CatalogID})
+	}
+	return out
+}
+
+// adjustment is a scenario's discount or tax.
+func adjustment(a *scenario.Adjustment) *invoices.Adjustment {
+	if a == nil {
+		return nil
+	}
+	return &invoices.Adjustment{Type: a.Type, Percent: a.Percent, AmountCents: a.AmountCents}
+}
+
+// paymentMethods checks a scenario's invoice payment methods as the API
+// does and returns them as stored.
+func (l *loader) paymentMethods(path string, in []map[string]any) (json.RawMessage, error) {
+	raw, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := invoices.CheckPaymentMethods(raw); err != nil {
+		return nil, l.problem(path, "%v", err)
+	}
+	return raw, nil
 }
 
 func (l *loader) webhooks() error {

@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -133,56 +134,94 @@ func (l *loader) customMerchants() error {
 }
 
 // invoiceSeries starts each declared series through the engine, so a
-// series started in the past has issued its past invoices already.
+// series started in the past has issued its past invoices already. A
+// series declared with its status is written as it is instead: its
+// invoices are declared on their own.
 func (l *loader) invoiceSeries() error {
 	for i, s := range l.sc.InvoiceSeries {
-		l.op.SetOrigin(fmt.Sprintf("invoiceSeries[%d]", i))
-		tz := s.Timezone
-		if tz == "" {
-			tz = "America/New_York"
+		path := fmt.Sprintf("invoiceSeries[%d]", i)
+		l.op.SetOrigin(path)
+		in, err := l.seriesInput(path, s)
+		if err != nil {
+			return err
 		}
-		loc, _ := time.LoadLocation(tz)
-		terms := s.PaymentTermsDays
-		nth, _ := json.Marshal(s.Recurrence.Nth)
-		start := invoices.CalDateOf(l.time(s.StartDate), loc)
-		if day, ok := invoices.ParseCalDate(s.StartDate); ok {
-			start = day
+		le := l.accs[s.AccountID].LegalEntityID
+		if s.Status != "" {
+			st := invoices.SeriesState{ID: s.ID, Status: s.Status, Occurrences: s.Occurrences, LastDate: s.LastDate,
+				PendingInvoiceID: s.PendingInvoiceID, CreatedAt: l.createdAt(s.CreatedAt, l.op.Now)}
+			if s.NextScheduledAt != "" {
+				next := l.time(s.NextScheduledAt)
+				st.NextScheduledDate = &next
+			}
+			if st.ID == "" {
+				if st.ID, err = l.op.NewID(invoices.PrefixSeries); err != nil {
+					return err
+				}
+			}
+			_, err = invoices.RestoreSeries(l.op, le, in, st)
+		} else {
+			_, _, err = invoices.CreateSeriesFor(l.op, le, in, s.ID, true)
 		}
-		in := &invoices.SeriesInput{
-			AccountID:        s.AccountID,
-			PaymentTermsDays: &terms,
-			InvoiceTz:        tz,
-			StartDate:        start.String(),
-			RecurrenceRule: &invoices.RecurrenceInput{
-				Type:       s.Recurrence.Type,
-				DayOfWeek:  s.Recurrence.DayOfWeek,
-				DayOfMonth: s.Recurrence.DayOfMonth,
-			},
-			EndCondition: &invoices.EndInput{Type: invoices.EndNever},
-			Template:     &invoices.TemplateInput{LineItemsAndTotals: &invoices.LineItemsInput{}},
-		}
-		if s.Recurrence.Nth != nil {
-			in.RecurrenceRule.Nth = nth
-		}
-		if s.CustomerID != "" {
-			in.LegalEntityCustomerID = &s.CustomerID
-		}
-		if s.ContactID != "" {
-			in.LegalEntityContactID = &s.ContactID
-		}
-		l.seriesEnd(in, s.End)
-		for _, li := range s.LineItems {
-			in.Template.LineItemsAndTotals.LineItems = append(in.Template.LineItemsAndTotals.LineItems,
-				invoices.LineItemInput{Name: li.Name, Quantity: li.Quantity, PriceCents: &li.PriceCents})
-		}
-		if s.Memo != "" {
-			in.Template.Memo = &s.Memo
-		}
-		if _, _, err := invoices.CreateSeriesFor(l.op, l.accs[s.AccountID].LegalEntityID, in, s.ID, true); err != nil {
-			return l.problem(fmt.Sprintf("invoiceSeries[%d]", i), "%v", err)
+		if err != nil {
+			return l.problem(path, "%v", err)
 		}
 	}
 	return nil
+}
+
+// seriesInput is a declared series' terms as the API takes them.
+func (l *loader) seriesInput(path string, s scenario.InvoiceSeries) (*invoices.SeriesInput, error) {
+	tz := s.Timezone
+	if tz == "" {
+		tz = "America/New_York"
+	}
+	loc, _ := time.LoadLocation(tz)
+	terms := s.PaymentTermsDays
+	nth, _ := json.Marshal(s.Recurrence.Nth)
+	start := invoices.CalDateOf(l.time(s.StartDate), loc)
+	if day, ok := invoices.ParseCalDate(s.StartDate); ok {
+		start = day
+	}
+	in := &invoices.SeriesInput{
+		AccountID:        s.AccountID,
+		PaymentTermsDays: &terms,
+		InvoiceTz:        tz,
+		StartDate:        start.String(),
+		RecurrenceRule: &invoices.RecurrenceInput{
+			Type:       s.Recurrence.Type,
+			DayOfWeek:  s.Recurrence.DayOfWeek,
+			DayOfMonth: s.Recurrence.DayOfMonth,
+		},
+		EndCondition: &invoices.EndInput{Type: invoices.EndNever},
+		Template: &invoices.TemplateInput{CCEmails: s.CCEmails, LineItemsAndTotals: &invoices.LineItemsInput{
+			Discount: adjustment(s.Discount), Tax: adjustment(s.Tax)}},
+	}
+	if s.Recurrence.Nth != nil {
+		in.RecurrenceRule.Nth = nth
+	}
+	if s.CustomerID != "" {
+		in.LegalEntityCustomerID = &s.CustomerID
+	}
+	if s.ContactID != "" {
+		in.LegalEntityContactID = &s.ContactID
+	}
+	l.seriesEnd(in, s.End)
+	for _, li := range s.LineItems {
+		in.Template.LineItemsAndTotals.LineItems = append(in.Template.LineItemsAndTotals.LineItems,
+			invoices.LineItemInput{Name: li.Name, Quantity: li.Quantity, PriceCents: &li.PriceCents,
+				CatalogID: li.CatalogID})
+	}
+	if s.Memo != "" {
+		in.Template.Memo = &s.Memo
+	}
+	if s.PaymentMethods != nil {
+		methods, err := l.paymentMethods(path+".paymentMethods", s.PaymentMethods)
+		if err != nil {
+			return nil, err
+		}
+		in.PaymentMethods = methods
+	}
+	return in, nil
 }
 
 func (l *loader) seriesEnd(in *invoices.SeriesInput, e *scenario.SeriesEnd) {
@@ -198,27 +237,23 @@ func (l *loader) seriesEnd(in *invoices.SeriesInput, e *scenario.SeriesEnd) {
 	}
 }
 
-// tasks loads declared tasks; a payment_approval task takes its data from
-// its transaction.
+// tasks loads declared tasks as they are; a payment_approval task takes
+// the data it does not declare from its transaction, an expense_submission
+// task from its report.
 func (l *loader) tasks() error {
-	for _, s := range l.sc.Tasks {
-		t := &expenses.Task{ID: s.ID, LegalEntityID: s.LegalEntityID, Type: s.Type, Status: s.Status, Data: map[string]any{},
-			AssigneeUserIDs: s.Assignees, OriginatorUserID: s.OriginatorUserID,
-			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, 0, -1))}
+	for i, s := range l.sc.Tasks {
+		t := &expenses.Task{ID: cmp.Or(l.taskIDs[i], s.ID), LegalEntityID: s.LegalEntityID, Type: s.Type,
+			Status: s.Status, Data: map[string]any{}, AssigneeUserIDs: s.Assignees, OriginatorUserID: s.OriginatorUserID,
+			CreatedAt: l.createdAt(s.CreatedAt, l.op.Now.AddDate(0, 0, -1)),
+			UpdatedAt: l.createdAt(s.UpdatedAt, l.op.Now)}
 		for k, v := range s.Data {
 			t.Data[k] = v
 		}
 		if t.Status == "" {
 			t.Status = expenses.TaskActionRequired
 		}
-		if s.TransactionID != "" {
-			txn, _, err := ledger.FindTransaction(l.op, s.TransactionID)
-			if err != nil {
-				return err
-			}
-			t.RelatedID = txn.ID
-			t.Data["transactionId"], t.Data["accountId"], t.Data["amountCents"] = txn.ID, txn.AccountID, txn.AmountCents
-			t.Data["description"], t.Data["status"] = txn.Description, txn.DetailedStatus
+		if err := l.taskSubject(t, s); err != nil {
+			return err
 		}
 		if len(t.AssigneeUserIDs) == 0 {
 			admins, err := expenses.Reviewers(l.op, t.LegalEntityID, t.OriginatorUserID)
@@ -227,9 +262,48 @@ func (l *loader) tasks() error {
 			}
 			t.AssigneeUserIDs = admins
 		}
-		if err := expenses.SaveTask(l.op, t); err != nil {
+		if err := expenses.RestoreTask(l.op, t); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// taskSubject ties a task to the transaction or expense report it names,
+// filling the data it does not declare from it.
+func (l *loader) taskSubject(t *expenses.Task, s scenario.Task) error {
+	fill := func(data map[string]any) {
+		for k, v := range data {
+			if _, declared := t.Data[k]; !declared {
+				t.Data[k] = v
+			}
+		}
+	}
+	if s.TransactionID != "" {
+		txn, _, err := ledger.FindTransaction(l.op, s.TransactionID)
+		if err != nil {
+			return err
+		}
+		t.RelatedID = txn.ID
+		fill(map[string]any{"transactionId": txn.ID, "accountId": txn.AccountID, "amountCents": txn.AmountCents,
+			"description": txn.Description, "status": txn.DetailedStatus})
+	}
+	if s.ExpenseReportID == "" {
+		return nil
+	}
+	var r expenses.Report
+	if _, err := l.op.Get(expenses.KindReport, s.ExpenseReportID, &r); err != nil {
+		return err
+	}
+	data, err := expenses.ExpenseTaskData(l.op, &r)
+	if err != nil {
+		return err
+	}
+	fill(data)
+	t.RelatedID = r.ID
+	t.OriginatorUserID = cmp.Or(t.OriginatorUserID, r.SubmittedByUserID)
+	if s.Status == "" {
+		t.Status = expenses.ExpenseTaskStatus(r.Status)
 	}
 	return nil
 }

@@ -131,13 +131,16 @@ func (l *loader) agentRequest(path string, s scenario.DeferredWrite, ar *agentre
 	return agentrequests.Restore(l.op, ar)
 }
 
-// idCounters moves the world's id sequences on to where the scenario
-// says they stand, so that the ids made after the load are those the
-// exported world would have made.
-func (l *loader) idCounters() error {
-	for name, n := range l.sc.IDCounters {
-		if err := l.op.SetCounter(name, n); err != nil {
-			return err
+// reserveDeclared moves the sequences of the ids a scenario declares for
+// records the load also makes (scheduled events, emails) to where the
+// scenario says they stand, before anything is made: an event or email the
+// load plans never takes the id of one it declares.
+func (l *loader) reserveDeclared() error {
+	for _, name := range []string{kernel.Events.Prefix, "msg_"} {
+		if n, ok := scenario.CounterValue(l.sc.IDCounters[name]); ok {
+			if err := l.op.RaiseCounter(name, n); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package seed_test
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -67,7 +68,7 @@ func TestExportWritesWorkUnderWayAsItStands(t *testing.T) {
 		}) {
 		t.Fatalf("information requests = %+v", ir)
 	}
-	if sc.IDCounters["global"] == 0 || sc.IDCounters["evt_"] == 0 {
+	if sc.IDCounters["global"] == nil || sc.IDCounters["evt_"] == nil {
 		t.Errorf("id counters = %v", sc.IDCounters)
 	}
 
@@ -86,10 +87,19 @@ func TestExportWritesWorkUnderWayAsItStands(t *testing.T) {
 		"deferredWrites":      {sc.DeferredWrites, again.DeferredWrites},
 		"informationRequests": {sc.InformationRequests, again.InformationRequests},
 		"events":              {sc.Events, again.Events},
-		"idCounters":          {sc.IDCounters, again.IDCounters},
+		"idCounters":          {withoutEvents(sc.IDCounters), withoutEvents(again.IDCounters)},
 	} {
 		if !reflect.DeepEqual(pair[0], pair[1]) {
 			t.Errorf("%s exported from the loaded world differ:\n%+v\n%+v", name, pair[1], pair[0])
 		}
 	}
+}
+
+// withoutEvents is a world's id counters but the scheduled events': the
+// load plans the invoices' and expense reports' events anew, after the
+// ids the scenario declares, so that sequence runs ahead by as many.
+func withoutEvents(c map[string]any) map[string]any {
+	out := maps.Clone(c)
+	delete(out, "evt_")
+	return out
 }

@@ -65,7 +65,9 @@ func (a *arena) room(n int) {
 type deferred struct {
 	prefixes []string
 	puts     []put
-	stored   map[string]struct{}
+	// latest is the last value gathered of each key in puts.
+	latest map[string]string
+	stored map[string]struct{}
 	// untracked counts, per prefix, the puts PutRaw gathered.
 	untracked []int
 	arena     arena
@@ -78,7 +80,21 @@ type put struct {
 }
 
 func newDeferred(prefixes []string) *deferred {
-	return &deferred{prefixes: prefixes, stored: map[string]struct{}{}, untracked: make([]int, len(prefixes))}
+	return &deferred{prefixes: prefixes, stored: map[string]struct{}{}, untracked: make([]int, len(prefixes)),
+		latest: map[string]string{}}
+}
+
+// settleEvery bounds the puts gathered between two writes, and so the
+// memory latest takes: a few megabytes.
+const settleEvery = 1 << 17
+
+// gathered returns the value last gathered at key, if any.
+func (t *Tx) gathered(key string) (string, bool) {
+	if t.later == nil {
+		return "", false
+	}
+	v, ok := t.later.latest[key]
+	return v, ok
 }
 
 // under returns the index of the deferred prefix key is under, or -1.
@@ -103,6 +119,15 @@ func (d *deferred) gather(key, val string, kept bool) {
 		val = d.arena.keepString(val)
 	}
 	d.puts = append(d.puts, put{KV{key, val}, len(d.puts)})
+	d.latest[key] = val
+}
+
+// gatheredEnough writes the gathered puts once settleEvery keys wait.
+func (t *Tx) gatheredEnough() error {
+	if len(t.later.latest) < settleEvery {
+		return nil
+	}
+	return t.settle()
 }
 
 // keeper is how encode makes the string of a value stored at key: in the
@@ -114,7 +139,7 @@ func (t *Tx) keeper(key string) func([]byte) string {
 	return t.later.arena.keep
 }
 
-// settleKey writes the gathered puts before key is read, replaced or
+// settleKey writes the gathered puts before key is
 // deleted, when key is under a deferred prefix.
 func (t *Tx) settleKey(key string) error {
 	if t.later == nil || len(t.later.puts) == 0 || t.later.under(key) < 0 {
@@ -144,7 +169,7 @@ func (t *Tx) bulkPutRaw(key, val string, kept bool) error {
 	if i := d.under(key); i >= 0 {
 		d.gather(key, val, kept)
 		d.untracked[i]++
-		return nil
+		return t.gatheredEnough()
 	}
 	d.stored[key] = struct{}{}
 	_, _, err := t.tx.Set(key, val, nil)
@@ -164,7 +189,7 @@ func (t *Tx) bulkSwap(key, val string) (prev string, existed bool, err error) {
 	t.stored(key, val, prev, existed)
 	if i >= 0 {
 		d.gather(key, val, true)
-		return prev, existed, nil
+		return prev, existed, t.gatheredEnough()
 	}
 	_, _, err = t.tx.Set(key, val, nil)
 	return prev, existed, err
@@ -175,6 +200,7 @@ func (t *Tx) bulkSwap(key, val string) (prev string, existed bool, err error) {
 func (t *Tx) settle() error {
 	puts := t.later.puts
 	t.later.puts = nil
+	clear(t.later.latest)
 	sortPuts(puts)
 	puts = lastOfEachKey(puts)
 	for _, i := range fillOrder(len(puts)) {

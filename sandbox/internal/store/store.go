@@ -290,10 +290,11 @@ var ErrNotFound = errors.New("not found")
 
 // Get decodes the JSON at key into v; it reports whether the key existed.
 func (t *Tx) Get(key string, v any) (bool, error) {
-	if err := t.settleKey(key); err != nil {
-		return false, err
-	}
 	t.reads.Key(key)
+	raw, ok := t.gathered(key)
+	if ok {
+		return true, t.cache.decode(key, raw, v)
+	}
 	raw, err := t.tx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return false, nil
@@ -314,10 +315,10 @@ func (t *Tx) Decode(key, raw string, v any) error { return t.cache.decode(key, r
 
 // GetRaw returns the string at key.
 func (t *Tx) GetRaw(key string) (string, bool, error) {
-	if err := t.settleKey(key); err != nil {
-		return "", false, err
-	}
 	t.reads.Key(key)
+	if raw, ok := t.gathered(key); ok {
+		return raw, true, nil
+	}
 	raw, err := t.tx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return "", false, nil
