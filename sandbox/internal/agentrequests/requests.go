@@ -230,8 +230,9 @@ func All(op *kernel.Op) ([]Request, error) {
 }
 
 // Complete stores what the first read of a request a scenario declared
-// found (the key, route and display it is run and shown with): filling it
-// in changes nothing about it, so when it last changed stays as it was.
+// with what it showed (an exported world's) found: the key and route it
+// is run with. Filling them in changes nothing a person sees, so when it
+// last changed stays as it was.
 func Complete(op *kernel.Op, ar *Request) error {
 	return op.Save(kindAgentRequest, ar.ID, ar, agentIndexes(ar)...)
 }

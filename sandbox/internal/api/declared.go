@@ -45,8 +45,14 @@ func (a *API) CompleteDeclared(w *kernel.World) error {
 			if !ok || cur.Route != "" {
 				continue
 			}
+			// One declared with what it showed (an exported world's) was
+			// complete already: filling it in does not change it.
+			save := agentrequests.Save
+			if cur.Display.Title != "" {
+				save = agentrequests.Complete
+			}
 			cur.APIKey, cur.Route, cur.Vars, cur.Display = todo[i].APIKey, todo[i].Route, todo[i].Vars, todo[i].Display
-			if err := agentrequests.Complete(op, cur); err != nil {
+			if err := save(op, cur); err != nil {
 				return err
 			}
 		}
