@@ -1,8 +1,10 @@
 package agentrequests
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
@@ -205,4 +207,32 @@ func RateLimit(w *kernel.World) (ScenarioRateLimit, bool) {
 		return err
 	})
 	return l, ok && l.Requests > 0
+}
+
+// Restore writes an agent request as a world it was exported from holds
+// it: its id, status, times and the expiry event it waits for are kept,
+// nothing is scheduled. It is numbered after the records written before
+// it.
+func Restore(op *kernel.Op, ar *Request) error {
+	seq, err := op.NextSeq()
+	if err != nil {
+		return err
+	}
+	ar.Seq = seq
+	return op.Save(kindAgentRequest, ar.ID, ar, agentIndexes(ar)...)
+}
+
+// All lists every agent request of the world in the order they were made.
+func All(op *kernel.Op) ([]Request, error) {
+	all, err := kernel.All[Request](op, kindAgentRequest, kernel.IndexPrefix(indexAgentLE))
+	slices.SortFunc(all, func(a, b Request) int { return cmp.Compare(a.Seq, b.Seq) })
+	return all, err
+}
+
+// Complete stores what the first read of a request a scenario declared
+// with what it showed (an exported world's) found: the key and route it
+// is run with. Filling them in changes nothing a person sees, so when it
+// last changed stays as it was.
+func Complete(op *kernel.Op, ar *Request) error {
+	return op.Save(kindAgentRequest, ar.ID, ar, agentIndexes(ar)...)
 }

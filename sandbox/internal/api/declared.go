@@ -13,7 +13,8 @@ import (
 // scenario names each write by its key, method, path and body only; here
 // it gets what asking through the API gives it: the world's own key, the
 // route that runs it and its path variables, and what a person is shown,
-// old values read now.
+// old values read now, unless the scenario says what that was (an
+// exported world's requests keep theirs).
 func (a *API) CompleteDeclared(w *kernel.World) error {
 	var todo []agentrequests.Request
 	err := w.View(func(op *kernel.Op) error {
@@ -44,8 +45,14 @@ func (a *API) CompleteDeclared(w *kernel.World) error {
 			if !ok || cur.Route != "" {
 				continue
 			}
+			// One declared with what it showed (an exported world's) was
+			// complete already: filling it in does not change it.
+			save := agentrequests.Save
+			if cur.Display.Title != "" {
+				save = agentrequests.Complete
+			}
 			cur.APIKey, cur.Route, cur.Vars, cur.Display = todo[i].APIKey, todo[i].Route, todo[i].Vars, todo[i].Display
-			if err := agentrequests.Save(op, cur); err != nil {
+			if err := save(op, cur); err != nil {
 				return err
 			}
 		}
@@ -61,7 +68,10 @@ func (a *API) complete(w *kernel.World, keys []kernel.KeyInfo, ar *agentrequests
 		}
 	}
 	ar.Route = ar.Method + " " + ar.Path
-	ar.Display.Title = "Unknown operation"
+	declared := ar.Display.Title != ""
+	if !declared {
+		ar.Display.Title = "Unknown operation"
+	}
 	req, err := http.NewRequest(ar.Method, ar.Path, nil)
 	if err != nil {
 		return
@@ -71,6 +81,9 @@ func (a *API) complete(w *kernel.World, keys []kernel.KeyInfo, ar *agentrequests
 		return
 	}
 	ar.Route, ar.Vars = m.Route.GetName(), m.Vars
+	if declared {
+		return
+	}
 	ar.Display.Title = title(ar.Route)
 	c := &call{W: w}
 	err = w.View(func(op *kernel.Op) error {

@@ -14,14 +14,16 @@ import (
 // is reported at its record; rules, families and list entries are not.
 func TestUnknownBreaksAreReported(t *testing.T) {
 	yaml := base + `cards:
-  - {id: card_x1, accountId: sa_x, name: One, createdAt: -30d, breaks: [card.singleUseNotClosed, date, "spendingRule.utilizationLimitV2[2]"]}
+  - {id: card_x1, accountId: sa_x, name: One, createdAt: -30d,
+     breaks: [card.singleUseNotClosed, date, "spendingRule.utilizationLimitV2[2]"]}
   - {id: card_x2, accountId: sa_x, name: Two, createdAt: -30d, breaks: [card.statuss]} # planted
 `
 	found := findings(t, yaml)
 	if len(found) != 1 {
 		t.Fatalf("%d findings, want 1: %v", len(found), found)
 	}
-	if f := found[0]; f.Rule != "breaks" || f.Line != plantedLine(t, yaml) || !strings.Contains(f.Message, "card.statuss") {
+	if f := found[0]; f.Rule != "breaks" || f.Line != plantedLine(t, yaml) ||
+		!strings.Contains(f.Message, "card.statuss") {
 		t.Fatalf("finding = %s", f)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/kernel"
+	"github.com/slash-sandbox/slash-sandbox/sandbox/internal/store"
 )
 
 // PastEvent is an event an endpoint was told about before the world
@@ -64,4 +65,40 @@ func refusal(raw string) string {
 		}
 	}
 	return fmt.Sprintf("Post %q: dial tcp %s: connect: connection refused", raw, host)
+}
+
+// Restore writes an endpoint's delivery as a world it was exported from
+// holds it: its id, event, status, attempts and the retry it waits for
+// are kept; it is numbered after the records written before it. A pending
+// one is handed to the sender.
+func Restore(op *kernel.Op, d *WebhookDelivery) error {
+	seq, err := op.NextSeq()
+	if err != nil {
+		return err
+	}
+	d.Seq, d.Order = seq, store.Seq(seq)
+	if d.Attempts == nil {
+		d.Attempts = []Attempt{}
+	}
+	if d.Status == StatusPending {
+		notifyDue(op)
+	}
+	return saveDelivery(op, d)
+}
+
+// History lists every delivery of an endpoint in the order they were made.
+func History(op *kernel.Op, webhookID string) ([]WebhookDelivery, error) {
+	var out []WebhookDelivery
+	req := kernel.PageRequest{Size: 1000}
+	for {
+		page, err := endpointHistory(op, webhookID, req, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+		if page.Next == "" {
+			return out, nil
+		}
+		req.After = page.Next
+	}
 }

@@ -93,7 +93,7 @@ func holdACH(
 		return nil, err
 	}
 	q := &QueuedACH{TransactionID: t.ID, InformationRequestID: ir.ID}
-	err = op.Save(kindQueuedACH, t.ID, q, kernel.IndexKey(indexQueuedInfo, ir.ID, store.Seq(t.Seq), t.ID))
+	err = op.Save(kindQueuedACH, t.ID, q, queuedIndex(q, t.Seq))
 	return &ledger.RailTransfer{TransferID: id, TransactionID: t.ID}, err
 }
 
@@ -174,8 +174,7 @@ func release(op *kernel.Op, t *ledger.Transaction, q *QueuedACH, bank *parties.D
 		return err
 	}
 	q.Released = true
-	return op.Save(kindQueuedACH, t.ID, q,
-		kernel.IndexKey(indexQueuedInfo, q.InformationRequestID, store.Seq(t.Seq), t.ID))
+	return op.Save(kindQueuedACH, t.ID, q, queuedIndex(q, t.Seq))
 }
 
 // cancelQueuedACH cancels every held ACH of a canceled request: nothing is
@@ -197,4 +196,24 @@ func cancelQueuedACH(op *kernel.Op, ir *Request) error {
 		}
 	}
 	return nil
+}
+
+// RestoreQueuedACH links a held transaction, already written, to its
+// information request as a world it was exported from holds it: nothing
+// is posted.
+func RestoreQueuedACH(op *kernel.Op, q *QueuedACH) error {
+	t, ok, err := ledger.FindTransaction(op, q.TransactionID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return kernel.NotFound("transaction", "transactionId", q.TransactionID)
+	}
+	return op.Save(kindQueuedACH, t.ID, q, queuedIndex(q, t.Seq))
+}
+
+// queuedIndex is a queued ACH's entry among its request's, placed by its
+// transaction's sequence number.
+func queuedIndex(q *QueuedACH, seq int64) string {
+	return kernel.IndexKey(indexQueuedInfo, q.InformationRequestID, store.Seq(seq), q.TransactionID)
 }

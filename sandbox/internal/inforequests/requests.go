@@ -218,6 +218,16 @@ func CancelInformationRequest(op *kernel.Op, id string) (*Request, error) {
 }
 
 func emailInfoRequest(op *kernel.Op, company string, c *parties.Contact, ir *Request) error {
+	m := infoEmail(op, company, c, ir)
+	if err := op.SendEmail(m); err != nil {
+		return err
+	}
+	ir.MessageID = m.ID
+	return nil
+}
+
+// infoEmail is the email that carries a request's link to the contact.
+func infoEmail(op *kernel.Op, company string, c *parties.Contact, ir *Request) *kernel.Message {
 	link := FormPath(op.W.ID, ir.FormToken)
 	asked := DescribeRequested(ir.RequestedInformation)
 	note := ""
@@ -231,11 +241,7 @@ func emailInfoRequest(op *kernel.Op, company string, c *parties.Contact, ir *Req
 		HTML:      infoEmailHTML(c.Name, ir.RequesterName, company, asked, link, note),
 		Links:     map[string]string{"secureForm": link},
 		RelatedID: ir.ID, LegalEntityID: ir.LegalEntityID}
-	if err := op.SendEmail(m); err != nil {
-		return err
-	}
-	ir.MessageID = m.ID
-	return nil
+	return m
 }
 
 // DescribeRequested renders what is asked for in words.
@@ -321,4 +327,35 @@ func Parties(op *kernel.Op, ir *Request) (legalEntity, contact string, err error
 func DestinationsOf(op *kernel.Op, contactID string) ([]parties.Destination, error) {
 	return kernel.All[parties.Destination](op, parties.KindDestination,
 		kernel.IndexPrefix(parties.IndexDestContact, contactID))
+}
+
+// Restore writes a request as a world it was exported from holds it: its
+// id, status, times and form token are kept, and the email that carried
+// it is put in the outbox again with its id, dated when it was sent. It
+// is numbered after the records written before it.
+func Restore(op *kernel.Op, company string, c *parties.Contact, ir *Request, messageID string) error {
+	seq, err := op.NextSeq()
+	if err != nil {
+		return err
+	}
+	ir.Seq = seq
+	if ir.FormToken == "" {
+		ir.FormToken = kernel.DeriveID(op.W.Seed, "ifr_", seq)
+	}
+	to := *c
+	to.RecipientEmail = ir.SentToEmail
+	now := op.Now
+	op.Now = ir.SentAt
+	m := infoEmail(op, company, &to, ir)
+	if messageID == "" {
+		err = op.SendEmail(m)
+	} else {
+		err = op.SendEmailAs(messageID, m)
+	}
+	op.Now = now
+	if err != nil {
+		return err
+	}
+	ir.MessageID = m.ID
+	return op.Save(kindInfoRequest, ir.ID, ir, infoIndexes(ir)...)
 }

@@ -81,6 +81,16 @@ func (op *Op) Schedule(kind string, at time.Time, payload any) (*Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	return op.ScheduleAs(id, kind, at, raw)
+}
+
+// ScheduleAs adds an event as a world it was exported from scheduled it:
+// with its id, kind, instant and JSON payload. Its sequence number is a
+// new one.
+func (op *Op) ScheduleAs(id, kind string, at time.Time, payload json.RawMessage) (*Event, error) {
+	if !op.HandlesEvent(kind) {
+		return nil, fmt.Errorf("unknown event kind %q", kind)
+	}
 	seq, err := op.NextSeq()
 	if err != nil {
 		return nil, err
@@ -88,7 +98,7 @@ func (op *Op) Schedule(kind string, at time.Time, payload any) (*Event, error) {
 	if at.Before(op.Now) {
 		at = op.Now
 	}
-	ev := &Event{ID: id, Kind: kind, At: at.UTC(), Status: StatusScheduled, Payload: raw, Seq: seq}
+	ev := &Event{ID: id, Kind: kind, At: at.UTC(), Status: StatusScheduled, Payload: payload, Seq: seq}
 	return ev, op.Save(Events.Name, id, ev, eventIndex(ev))
 }
 

@@ -38,20 +38,24 @@ const TokenTickKind = "token_prices.tick"
 
 // InitTokens sets base prices from the catalogue and schedules the first tick.
 func InitTokens(op *kernel.Op, interval time.Duration) error {
+	if err := InitTokenPrices(op, interval); err != nil || interval <= 0 {
+		return err
+	}
+	_, err := op.Schedule(TokenTickKind, op.Now.Add(interval), nil)
+	return err
+}
+
+// InitTokenPrices sets base prices from the catalogue and the interval of
+// their walk, scheduling no tick: a world written from its export declares
+// its next tick among its events.
+func InitTokenPrices(op *kernel.Op, interval time.Duration) error {
 	st := tokenState{Interval: interval}
 	for _, t := range op.W.Catalog.Tokens {
 		st.Prices = append(st.Prices, TokenPrice{
 			Symbol: t.Symbol, Micros: int64(math.Round(t.BasePrice * 1e6)), LastUpdatedAt: op.Now,
 		})
 	}
-	if err := op.Tx.Put(tokenKey, &st); err != nil {
-		return err
-	}
-	if interval <= 0 {
-		return nil
-	}
-	_, err := op.Schedule(TokenTickKind, op.Now.Add(interval), nil)
-	return err
+	return op.Tx.Put(tokenKey, &st)
 }
 
 // TokenWalk is where the world's token prices stand: how often they move

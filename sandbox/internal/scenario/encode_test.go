@@ -179,7 +179,17 @@ func fill(r *rand.Rand, v reflect.Value, f *field, depth int) {
 		}
 		v.Set(out)
 	case reflect.Map:
-		v.Set(reflect.ValueOf(freeForm(r, 0)))
+		if v.Type().Elem().Kind() == reflect.Interface {
+			v.Set(reflect.ValueOf(freeForm(r, 0)))
+			return
+		}
+		m := reflect.MakeMap(v.Type())
+		for i := range r.IntN(3) {
+			e := reflect.New(v.Type().Elem()).Elem()
+			fill(r, e, nil, depth+1)
+			m.SetMapIndex(reflect.ValueOf(fmt.Sprintf("k%d", i)), e)
+		}
+		v.Set(m)
 	case reflect.Interface:
 		if r.IntN(2) == 0 {
 			v.Set(reflect.ValueOf(r.IntN(5) - 1))

@@ -15,9 +15,7 @@ type eventKey struct {
 }
 
 // eventKind is a kind of event a scenario may schedule, and what its with
-// takes. The engine runs more kinds, which only it schedules (an agent
-// request's expiry, a webhook retry, a series' next invoice): a scenario
-// could not name what they act on.
+// takes. The engine schedules more kinds itself (a series' next invoice).
 type eventKind struct {
 	kind, doc string
 	with      []eventKey
@@ -54,6 +52,16 @@ var eventKinds = []eventKind{
 	{"information_request.submit", "A contact submits the details of its pending information request.",
 		[]eventKey{{key: "contactId", doc: "The contact.", required: true, ref: "contact"}}},
 	{"token_prices.tick", "Token prices move once more.", nil},
+	// The engine's own, which an exported world writes with the records
+	// that wait for them (by the event's id).
+	{"webhook.retry", "A retrying webhook delivery is attempted again, when it still waits for this event.",
+		[]eventKey{{key: "deliveryId", doc: "The delivery (webhooks[].deliveries[].id).", required: true,
+			ref: "webhook_delivery"}}},
+	{"webhook.resume", "A backing-off webhook endpoint is active again, when it still waits for this event.",
+		[]eventKey{{key: "webhookId", doc: "The endpoint.", required: true, ref: "webhook"}}},
+	{"agent_request.expire", "A pending agent request expires.",
+		[]eventKey{{key: "agentRequestId", doc: "The agent request (deferredWrites[].id).", required: true,
+			ref: "agent_request"}}},
 }
 
 // EventKinds lists the kinds of event a scenario may schedule.

@@ -35,7 +35,8 @@ func TestPlantedMistakes(t *testing.T) {
 				` "txn_payroll"?`,
 			`testdata/mistakes.yaml:46:11: events[1].kind: "invoice.sendd" is not one of transaction.settle, wire.settle,` +
 				` incoming_transfer.settle, ach.settle, ach.return, invoice.send, invoice.overdue, invoice.remind,` +
-				` expense_report.payout, information_request.submit, token_prices.tick; did you mean "invoice.send"?`,
+				` expense_report.payout, information_request.submit, token_prices.tick,` +
+				` webhook.retry, webhook.resume, agent_request.expire; did you mean "invoice.send"?`,
 			`testdata/mistakes.yaml:47:9: events[2].at: a scheduled event must not be before the clock start`,
 			`testdata/mistakes.yaml:49:5: events[2].with.transactionId: is required`,
 			`testdata/mistakes.yaml:49:27: events[2].with.transactionID: unknown key for transaction.settle; did you mean` +

@@ -253,6 +253,7 @@ type Destination struct {
 	Chain         string `yaml:"chain" doc:"A crypto_address's chain."`
 	Currency      string `yaml:"currency" doc:"A crypto_address's or international_wire's currency."`
 	ReturnCode    string `yaml:"returnCode" doc:"An ACH return code, R01 to R99, that every ACH to this bank_account is returned with."`
+	CreatedAt     string `yaml:"createdAt" doc:"When it was added (a time), such as by a submitted information request." unset:"the contact's createdAt"`
 }
 
 // Customer declares someone the legal entity invoices.
@@ -388,9 +389,47 @@ type Webhook struct {
 	LegalEntityID string          `yaml:"legalEntityId" doc:"The legal entity whose events it receives." required:"true" ref:"legal_entity"`
 	URL           string          `yaml:"url" doc:"Where deliveries are posted." required:"true"`
 	Name          string          `yaml:"name" doc:"Its name." required:"true"`
-	Status        string          `yaml:"status" doc:"Whether it receives deliveries." enum:"active,paused,disabled" default:"active"`
+	Status        string          `yaml:"status" doc:"Whether it receives deliveries; backing-off needs backingOffUntil." enum:"active,paused,backing-off,disabled" default:"active"`
 	CreatedAt     string          `yaml:"createdAt" doc:"When it was added (a time)." unset:"a month before the clock start"`
 	Failing       *WebhookFailing `yaml:"failing" doc:"Deliveries it has been refusing since before the clock start; only an active endpoint's." unset:"none"`
+	// The endpoint's delivery state, as an exported world writes it.
+	StatusSince         string            `yaml:"statusSince" doc:"When a paused or disabled endpoint became so (a time)." unset:"createdAt"`
+	BackingOffUntil     string            `yaml:"backingOffUntil" doc:"When a backing-off endpoint is active again (a time); a webhook.resume event with its id in resumeEventId makes it so."`
+	ResumeEventID       string            `yaml:"resumeEventId" doc:"The id of the scheduled webhook.resume (in events) that ends its backoff." ref:"event"`
+	ConsecutiveFailures int               `yaml:"consecutiveFailures" doc:"Deliveries that failed for good since its last success; six disable it." default:"0"`
+	ArchivedAt          string            `yaml:"archivedAt" doc:"When it was archived (a time): it is then hidden from the list and disabled." unset:"not archived"`
+	StatusReason        string            `yaml:"statusReason" doc:"The reason given with its last status change."`
+	Deliveries          []WebhookDelivery `yaml:"deliveries" doc:"Its deliveries, oldest first, written as they stand: nothing is sent on load but a pending one." unset:"none but failing's"`
+}
+
+// WebhookDelivery is one event sent, or to be sent, to an endpoint, with
+// every attempt made.
+type WebhookDelivery struct {
+	ID            string           `yaml:"id" doc:"Its id, whdel_ then anything." required:"true"`
+	EventID       string           `yaml:"eventId" doc:"The id of the event it carries." required:"true" ref:"external"`
+	Event         string           `yaml:"event" doc:"The event." required:"true" enum:"card.update,card.delete,card_creation.event,aggregated_transaction.create,aggregated_transaction.update,expense_report.create,expense_report.update"`
+	EntityID      string           `yaml:"entityId" doc:"What the event is about." required:"true" ref:"external"`
+	Status        string           `yaml:"status" doc:"Where it stands; a retrying one names its next attempt's webhook.retry in retryEventId." required:"true" enum:"queued,pending,retrying,succeeded,failed,canceled"`
+	Source        string           `yaml:"source" doc:"Why it exists." enum:"event,trigger,redeliver,duplicate" default:"event"`
+	RelatedID     string           `yaml:"relatedId" doc:"The delivery it redelivers or duplicates." ref:"external"`
+	Attempts      []WebhookAttempt `yaml:"attempts" doc:"The requests made for it, in order."`
+	NextAttemptAt string           `yaml:"nextAttemptAt" doc:"When a retrying one is attempted again (a time)."`
+	RetryEventID  string           `yaml:"retryEventId" doc:"The id of the scheduled webhook.retry (in events) of a retrying one." ref:"event"`
+	CreatedAt     string           `yaml:"createdAt" doc:"When it was made (a time)." required:"true"`
+	CompletedAt   string           `yaml:"completedAt" doc:"When it succeeded, failed for good or was canceled (a time)."`
+}
+
+// WebhookAttempt is one request made for a delivery.
+type WebhookAttempt struct {
+	At             string            `yaml:"at" doc:"When it was sent (a time)." required:"true"`
+	URL            string            `yaml:"url" doc:"Where it was sent." required:"true"`
+	RequestHeaders map[string]string `yaml:"requestHeaders" doc:"The headers it sent."`
+	RequestBody    string            `yaml:"requestBody" doc:"The body it sent."`
+	ResponseStatus int               `yaml:"responseStatus" doc:"The status answered; 0 when no answer came." default:"0"`
+	ResponseBody   string            `yaml:"responseBody" doc:"The start of the answer's body."`
+	LatencyMs      int64             `yaml:"latencyMs" doc:"How long it took, in milliseconds." default:"0"`
+	Error          string            `yaml:"error" doc:"Why no answer came."`
+	Succeeded      bool              `yaml:"succeeded" doc:"Whether it was answered with a 2xx." default:"false"`
 }
 
 // Generate asks for bulk data made by the seeded faker.
@@ -405,6 +444,7 @@ type Generate struct {
 
 // Event schedules an effect at a relative or absolute time.
 type Event struct {
+	ID   string         `yaml:"id" doc:"Its id, evt_ then anything: an exported world's events keep theirs, which the records that wait for them name." unset:"generated"`
 	At   string         `yaml:"at" doc:"When it runs (a time, not before the clock start)." unset:"the clock start"`
 	Kind string         `yaml:"kind" doc:"What happens (see the event kinds in docs/scenarios.md)." required:"true"`
 	With map[string]any `yaml:"with" doc:"What it acts on: the keys its kind takes (see the event kinds in docs/scenarios.md)."`
@@ -562,7 +602,18 @@ type InformationRequest struct {
 	Note                 string               `yaml:"note" doc:"A note the email carries."`
 	SentAt               string               `yaml:"sentAt" doc:"When it was sent (a time)." unset:"the clock start"`
 	QueuedACH            *QueuedACH           `yaml:"queuedAch" doc:"An ACH to the contact held until the form brings its bank account; the request must ask for a bank_account destination."`
+	QueuedACHs           []QueuedACH          `yaml:"queuedAchs" doc:"ACHs held on it like queuedAch, when there are several."`
 	Breaks               []string             `yaml:"breaks" doc:"Rules of the world this record breaks on purpose, which validate --deep then accepts silently: a rule as the checker names it (such as informationRequest.beforeContact), or its family (informationRequest)."`
+	// The request as it stands, as an exported world writes it.
+	ID               string   `yaml:"id" doc:"Its id, le_c_info_req_ then anything: written as it stands, with the email that carried it." unset:"generated"`
+	Status           string   `yaml:"status" doc:"Where it stands; only a pending one can be submitted." enum:"pending,submitted,canceled" default:"pending"`
+	SentToEmail      string   `yaml:"sentToEmail" doc:"The address it was sent to." unset:"the contact's recipientEmail"`
+	CCEmails         []string `yaml:"ccEmails" doc:"The addresses copied."`
+	FormToken        string   `yaml:"formToken" doc:"The secret part of its secure form's link." unset:"generated"`
+	MessageID        string   `yaml:"messageId" doc:"The id of the outbox email that carried the link, msg_ then anything." ref:"external" unset:"generated"`
+	FirstSubmittedAt string   `yaml:"firstSubmittedAt" doc:"When the contact first submitted the form (a time)."`
+	LastSubmittedAt  string   `yaml:"lastSubmittedAt" doc:"When the contact last submitted the form (a time)."`
+	CanceledAt       string   `yaml:"canceledAt" doc:"When it was canceled (a time)."`
 }
 
 // RequestedInformation is what the contact is asked for.
@@ -578,6 +629,9 @@ type QueuedACH struct {
 	From        string `yaml:"from" doc:"The account or virtual account the money is held from, of the contact's legal entity." required:"true" ref:"account_or_virtual_account"`
 	AmountCents int64  `yaml:"amountCents" doc:"How much, in cents; positive." required:"true"`
 	Memo        string `yaml:"memo" doc:"A memo."`
+	// As an exported world writes it.
+	TransactionID string `yaml:"transactionId" doc:"The held transaction, declared among transactions: nothing is posted again, and from, amountCents and memo are its own." ref:"transaction" unset:"posted on load"`
+	Released      bool   `yaml:"released" doc:"Whether it was sent on to the bank account the form brought." default:"false"`
 }
 
 // DeferredWrite declares a write a read-only key asked for, waiting for a
@@ -589,6 +643,18 @@ type DeferredWrite struct {
 	Body          map[string]any `yaml:"body" doc:"The JSON body it sends." unset:"none"`
 	LegalEntityID string         `yaml:"legalEntityId" doc:"The x-legal-entity a user key sends; required with a user key, not given with a legal_entity key." ref:"legal_entity"`
 	At            string         `yaml:"at" doc:"When it asked (a time)." unset:"the clock start"`
+	// The request as it stands, as an exported world writes it.
+	ID             string         `yaml:"id" doc:"Its id, dfa_ then anything; a pending one's expiry is the agent_request.expire event (in events) naming it, if any." unset:"generated"`
+	Status         string         `yaml:"status" doc:"Where it stands." enum:"pending,approved,rejected,expired,executed,failed,running" default:"pending"`
+	Display        map[string]any `yaml:"display" doc:"What a person is shown: title, description, sections, as GET /agent-request shows it." unset:"made from the write when first read"`
+	Query          string         `yaml:"query" doc:"The write's query string."`
+	IdempotencyKey string         `yaml:"idempotencyKey" doc:"The X-Idempotency-Key it sent."`
+	ContentType    string         `yaml:"contentType" doc:"The Content-Type it sent." default:"application/json"`
+	Result         string         `yaml:"result" doc:"The JSON an executed write answered, as text."`
+	FailureStatus  int            `yaml:"failureStatus" doc:"The status a failed write met." default:"0"`
+	Failure        string         `yaml:"failure" doc:"The JSON a failed write met, as text."`
+	UpdatedAt      string         `yaml:"updatedAt" doc:"When it last changed (a time)." unset:"at"`
+	ExpiresAt      string         `yaml:"expiresAt" doc:"When a pending one expires (a time)." unset:"at plus agentRequests.expiresAfter"`
 }
 
 // WebhookFailing declares an endpoint that has not been answering: its

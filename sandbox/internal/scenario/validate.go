@@ -43,7 +43,8 @@ var refKinds = map[string]string{
 	"custom_merchant": "custom merchant", "invoice_series": "invoice series", "expense_report": "expense report",
 	"task": "task", "document": "document", "card_product": "card product", "merchant": "merchant", "merchant_or_custom": "merchant",
 	"key": "API key", "account_or_virtual_account": "account or virtual account",
-	"webhook_entity": "card, transaction or expense report",
+	"webhook_entity": "card, transaction or expense report", "event": "scheduled event",
+	"webhook_delivery": "webhook delivery", "agent_request": "agent request",
 	// external ids name something outside the scenario (the card network's
 	// authorization, a transfer): kept as they are, never checked.
 	"external": "outside identifier",
@@ -350,6 +351,7 @@ func (v *validator) declare() {
 	for i, t := range sc.Tasks {
 		v.id(fmt.Sprintf("tasks[%d].id", i), "task", t.ID, t.LegalEntityID)
 	}
+	v.declareUnderWay()
 }
 
 // CounterValue reads a value of idCounters: a whole number.

@@ -30,6 +30,7 @@ func (v *validator) activity() {
 			v.failing(fmt.Sprintf("webhooks[%d]", i), w)
 		}
 	}
+	v.underWay()
 }
 
 func (v *validator) informationRequest(p string, ir InformationRequest) {
@@ -38,11 +39,23 @@ func (v *validator) informationRequest(p string, ir InformationRequest) {
 		v.add(p+".requestedInformation", "must ask for at least one of destinationTypes, address, tax")
 	}
 	v.time(p+".sentAt", ir.SentAt)
-	q := ir.QueuedACH
-	if q == nil {
-		return
+	if ir.QueuedACH != nil {
+		v.queuedACH(p+".queuedAch", ir, *ir.QueuedACH)
 	}
-	p += ".queuedAch"
+	for i, q := range ir.QueuedACHs {
+		v.queuedACH(fmt.Sprintf("%s.queuedAchs[%d]", p, i), ir, q)
+	}
+}
+
+func (v *validator) queuedACH(p string, ir InformationRequest, q QueuedACH) {
+	r := ir.RequestedInformation
+	switch {
+	case ir.ID != "" && q.TransactionID == "":
+		v.add(p+".transactionId", "is required with the request's id: the held transaction is declared among "+
+			"transactions")
+	case ir.ID == "" && q.TransactionID != "":
+		v.add(p+".transactionId", "is for a request declared with its id (as an export writes it)")
+	}
 	if !slices.Contains(r.DestinationTypes, "bank_account") {
 		v.add(p, "needs the request to ask for a bank_account destination")
 	}

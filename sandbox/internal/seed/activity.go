@@ -70,6 +70,9 @@ func (l *loader) informationRequest(path string, s scenario.InformationRequest) 
 	if err != nil {
 		return err
 	}
+	if s.ID != "" {
+		return l.restoredInformationRequest(path, s, a)
+	}
 	in := inforequests.Input{ContactID: s.ContactID, RequesterName: s.RequesterName,
 		RequestedInformation: inforequests.RequestedInformation{DestinationTypes: s.RequestedInformation.DestinationTypes}}
 	if s.RequestedInformation.Address {
@@ -126,6 +129,9 @@ func (l *loader) deferredWrite(path string, s scenario.DeferredWrite) error {
 	ar := &agentrequests.Request{LegalEntityID: le, APIKey: key.Key, Method: s.Method, Path: s.Path, Body: body,
 		Header: header, Display: agentrequests.Display{Description: s.Method + " " + s.Path,
 			Sections: []agentrequests.Section{}}}
+	if s.ID != "" {
+		return l.agentRequest(path, s, ar)
+	}
 	return l.at(l.createdAt(s.At, l.op.Now), func() error { return agentrequests.Create(l.op, ar) })
 }
 

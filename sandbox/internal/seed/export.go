@@ -35,7 +35,8 @@ func Export(op *kernel.Op) (*scenario.Scenario, error) {
 		x.sc.Description = src.Description
 	}
 	steps := []func() error{x.settings, x.people, x.accounts, x.cardGroups, x.cards, x.contacts, x.customers,
-		x.transactions, x.cardEvents, x.webhooks, x.receivables, x.documents, x.invoices, x.expenses, x.idCounters}
+		x.transactions, x.cardEvents, x.webhooks, x.receivables, x.documents, x.invoices, x.expenses, x.endpoints,
+		x.agentRequests, x.informationRequests, x.future, x.idCounters}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
@@ -329,7 +330,7 @@ func (x *exporter) contacts() error {
 				s.Destinations = append(s.Destinations, scenario.Destination{ID: d.ID, Type: d.Type, Name: d.Name,
 					AccountNumber: d.AccountNumber, RoutingNumber: d.RoutingNumber, AccountType: d.AccountType,
 					IBAN: d.IBAN, SWIFT: d.SWIFT, BankName: d.BankName, BankCountry: d.BankCountry, Address: d.Address,
-					Chain: d.Chain, Currency: d.Currency, ReturnCode: d.ReturnCode})
+					Chain: d.Chain, Currency: d.Currency, ReturnCode: d.ReturnCode, CreatedAt: destinationSince(c, d)})
 			}
 		}
 		x.sc.Contacts = append(x.sc.Contacts, s)

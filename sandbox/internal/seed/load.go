@@ -75,7 +75,7 @@ func (l *loader) Run() error {
 		return err
 	}
 	steps := []func() error{
-		l.legalEntities, l.users, l.keys, l.accounts, l.cardGroups, l.cards_, l.contacts,
+		l.reserveDeclared, l.legalEntities, l.users, l.keys, l.accounts, l.cardGroups, l.cards_, l.contacts,
 		l.customers, l.transactions, l.generate, l.cardEvents, l.invoices, l.receivables, l.openingBalances,
 		l.webhooks,
 		l.tokens, l.events, l.moneyMovement, l.runtimeSettings, l.activity, l.idCounters,

@@ -40,7 +40,8 @@ func (l *loader) contacts() error {
 			d := &parties.Destination{ID: ds.ID, ContactID: c.ID, LegalEntityID: c.LegalEntityID, Type: ds.Type, Name: ds.Name,
 				AccountNumber: ds.AccountNumber, RoutingNumber: ds.RoutingNumber, AccountType: ds.AccountType,
 				IBAN: ds.IBAN, SWIFT: ds.SWIFT, BankName: ds.BankName, BankCountry: ds.BankCountry,
-				Address: ds.Address, Chain: ds.Chain, Currency: ds.Currency, ReturnCode: ds.ReturnCode, CreatedAt: c.CreatedAt}
+				Address: ds.Address, Chain: ds.Chain, Currency: ds.Currency, ReturnCode: ds.ReturnCode,
+				CreatedAt: l.createdAt(ds.CreatedAt, c.CreatedAt)}
 			if err := parties.SaveDestination(l.op, d); err != nil {
 				return err
 			}
@@ -236,8 +237,11 @@ func (l *loader) webhooks() error {
 		if w.Status == "" {
 			w.Status = "active"
 		}
-		w.SetStatus(w.Status, w.CreatedAt, nil)
+		l.endpointState(w, s)
 		if err := l.op.Save(deliveries.KindWebhook, w.ID, w, deliveries.WebhookIndexes(w)...); err != nil {
+			return err
+		}
+		if err := l.deliveries(w, s); err != nil {
 			return err
 		}
 		if s.Failing != nil {
@@ -254,7 +258,11 @@ func (l *loader) tokens() error {
 	if l.sc.TokenPrices != nil && l.sc.TokenPrices.TickInterval != "" {
 		interval, _ = scenario.ParseDuration(l.sc.TokenPrices.TickInterval)
 	}
-	if err := ledger.InitTokens(l.op, interval); err != nil || l.sc.TokenPrices == nil {
+	start := ledger.InitTokens
+	if l.declaresTick() {
+		start = ledger.InitTokenPrices
+	}
+	if err := start(l.op, interval); err != nil || l.sc.TokenPrices == nil {
 		return err
 	}
 	var prices []ledger.TokenPrice
@@ -274,6 +282,12 @@ func (l *loader) events() error {
 		at := l.time(s.At)
 		if at.Before(l.op.Now) {
 			return l.problem(path+".at", "a scheduled event must not be in the past")
+		}
+		if s.ID != "" {
+			if err := l.scheduleDeclared(s, at); err != nil {
+				return l.problem(path, "%v", err)
+			}
+			continue
 		}
 		if s.With == nil {
 			s.With = map[string]any{}
