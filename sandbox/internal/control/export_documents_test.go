@@ -28,7 +28,8 @@ func randomDocuments(t *testing.T, e *apitest.Env, seed int64) []string {
 	const acme = apitest.AcmeKey
 	var uploaded []string
 	upload := func(i int) string {
-		name, data := fmt.Sprintf("receipt-%d-%d.jpg", seed, i), []byte(fmt.Sprintf("\xff\xd8\xff\xe0 receipt %d %d", seed, i))
+		name := fmt.Sprintf("receipt-%d-%d.jpg", seed, i)
+		data := []byte(fmt.Sprintf("\xff\xd8\xff\xe0 receipt %d %d", seed, i))
 		if r.IntN(2) == 0 {
 			name, data = fmt.Sprintf("receipt-%d-%d.pdf", seed, i), []byte(fmt.Sprintf("%%PDF-1.4 receipt %d %d", seed, i))
 		}

@@ -41,8 +41,9 @@ var refKinds = map[string]string{
 	"card_group": "card group", "card": "card", "contact": "contact", "customer": "customer", "invoice": "invoice",
 	"transaction": "transaction", "webhook": "webhook", "user_bank_account": "user bank account",
 	"custom_merchant": "custom merchant", "invoice_series": "invoice series", "expense_report": "expense report",
-	"task": "task", "document": "document", "card_product": "card product", "merchant": "merchant", "merchant_or_custom": "merchant",
-	"key": "API key", "account_or_virtual_account": "account or virtual account",
+	"task": "task", "document": "document", "card_product": "card product", "merchant": "merchant",
+	"merchant_or_custom": "merchant",
+	"key":                "API key", "account_or_virtual_account": "account or virtual account",
 	"webhook_entity": "card, transaction or expense report", "event": "scheduled event",
 	"webhook_delivery": "webhook delivery", "agent_request": "agent request",
 	// external ids name something outside the scenario (the card network's

@@ -248,7 +248,10 @@ export async function watch() {
       waiting = polled('/changes' + qs({ since, wait: since === '' ? '' : 25 }));
       const res = await waiting.result;
       if (generation !== watching) return;
-      if (res.changed) {
+      // The first answer only says where the world stands: a change made
+      // after the page read what it shows and before this answer is
+      // behind it, so the pages read again once.
+      if (res.changed || since === '') {
         await pause(200);
         await Promise.allSettled([...listeners].map((fn) => fn()));
       } else if (since !== '' && Date.now() - started < 1000) {
