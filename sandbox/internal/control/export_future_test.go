@@ -86,10 +86,17 @@ func TestExportedWorldGoesOnAlike(t *testing.T) {
 			activityAlike(t, e, copy, anyEventID)
 		}
 	}
-	for _, name := range scenarios.Names() {
-		t.Run(name, func(t *testing.T) { check(t, apitest.New(t, apitest.Options{Scenario: name})) })
+	// Under the race detector one world after random writes goes on: the
+	// demo's records are all in it (see apitest.Race).
+	seeds := int64(2)
+	if !apitest.Race {
+		for _, name := range scenarios.Names() {
+			t.Run(name, func(t *testing.T) { check(t, apitest.New(t, apitest.Options{Scenario: name})) })
+		}
+	} else {
+		seeds = 1
 	}
-	for seed := range int64(2) {
+	for seed := range seeds {
 		t.Run(fmt.Sprintf("demo after random writes, seed %d", seed), func(t *testing.T) {
 			e := apitest.New(t, apitest.Options{})
 			random(t, e, seed, 30)
