@@ -74,13 +74,7 @@ func (l *loader) informationRequest(path string, s scenario.InformationRequest) 
 		return l.restoredInformationRequest(path, s, a)
 	}
 	in := inforequests.Input{ContactID: s.ContactID, RequesterName: s.RequesterName,
-		RequestedInformation: inforequests.RequestedInformation{DestinationTypes: s.RequestedInformation.DestinationTypes}}
-	if s.RequestedInformation.Address {
-		in.RequestedInformation.Address = &s.RequestedInformation.Address
-	}
-	if s.RequestedInformation.Tax {
-		in.RequestedInformation.Tax = &s.RequestedInformation.Tax
-	}
+		RequestedInformation: requestedInformation(s.RequestedInformation)}
 	if s.Note != "" {
 		in.Note = &s.Note
 	}
@@ -143,4 +137,17 @@ func (l *loader) refusals(w *deliveries.Webhook, f *scenario.WebhookFailing) err
 		events[i] = deliveries.PastEvent{Event: e.Event, EntityID: e.EntityID}
 	}
 	return l.at(l.time(f.Since), func() error { return deliveries.RecordRefusals(l.op, w, f.Attempts, events) })
+}
+
+// requestedInformation is what a declared information request asks for,
+// as the API takes it: address and tax only when asked.
+func requestedInformation(r scenario.RequestedInformation) inforequests.RequestedInformation {
+	out := inforequests.RequestedInformation{DestinationTypes: r.DestinationTypes}
+	if r.Address {
+		out.Address = &r.Address
+	}
+	if r.Tax {
+		out.Tax = &r.Tax
+	}
+	return out
 }

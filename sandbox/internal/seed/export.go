@@ -49,6 +49,8 @@ func Export(op *kernel.Op) (*scenario.Scenario, error) {
 type exporter struct {
 	op *kernel.Op
 	sc *scenario.Scenario
+	// filled is railFilled's answer by category, worked out once each.
+	filled map[string]bool
 }
 
 // stamp writes an instant as a scenario time, to the nanosecond.
@@ -383,15 +385,9 @@ func (x *exporter) transactions() error {
 		if err := x.merchant(&s, t.Merchant); err != nil {
 			return err
 		}
-		details, err := freeFormOf(railDetails{WireInfo: t.WireInfo, ACHInfo: t.ACHInfo, SEPAInfo: t.SEPAInfo,
-			PIXInfo: t.PIXInfo, SPEIInfo: t.SPEIInfo, FPSInfo: t.FPSInfo, RTPInfo: t.RTPInfo, FeeInfo: t.FeeInfo})
+		details, err := railsOf(&t)
 		if err != nil {
 			return err
-		}
-		for k, v := range details {
-			if v == nil {
-				delete(details, k)
-			}
 		}
 		if len(details) > 0 || x.railFilled(t.Category) {
 			s.Details = details
@@ -405,20 +401,39 @@ func (x *exporter) transactions() error {
 // without details gets generated ones (rail details, a reference number, a
 // memo): one that has none then declares its details empty.
 func (x *exporter) railFilled(category string) bool {
+	if filled, ok := x.filled[category]; ok {
+		return filled
+	}
+	if x.filled == nil {
+		x.filled = map[string]bool{}
+	}
+	x.filled[category] = x.probeRail(category)
+	return x.filled[category]
+}
+
+// probeRail fills the rail of a bare transaction of a category and
+// reports whether anything was filled.
+func (x *exporter) probeRail(category string) bool {
 	probe := ledger.Transaction{Category: category}
 	ledger.FillRail(x.op.W.Faker("export-probe", 0), &probe, "")
 	if probe.ReferenceNumber != "" || probe.Memo != "" {
 		return true
 	}
-	details, _ := freeFormOf(railDetails{WireInfo: probe.WireInfo, ACHInfo: probe.ACHInfo, SEPAInfo: probe.SEPAInfo,
-		PIXInfo: probe.PIXInfo, SPEIInfo: probe.SPEIInfo, FPSInfo: probe.FPSInfo, RTPInfo: probe.RTPInfo,
-		FeeInfo: probe.FeeInfo})
-	for _, v := range details {
-		if v != nil {
-			return true
+	details, _ := railsOf(&probe)
+	return len(details) > 0
+}
+
+// railsOf is a transaction's rail details as a scenario declares them:
+// the rail objects it has, by their API names.
+func railsOf(t *ledger.Transaction) (map[string]any, error) {
+	details, err := freeFormOf(railDetails{WireInfo: t.WireInfo, ACHInfo: t.ACHInfo, SEPAInfo: t.SEPAInfo,
+		PIXInfo: t.PIXInfo, SPEIInfo: t.SPEIInfo, FPSInfo: t.FPSInfo, RTPInfo: t.RTPInfo, FeeInfo: t.FeeInfo})
+	for k, v := range details {
+		if v == nil {
+			delete(details, k)
 		}
 	}
-	return false
+	return details, err
 }
 
 // merchant writes a transaction's merchant: by its catalogue id when the

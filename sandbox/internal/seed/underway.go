@@ -171,15 +171,9 @@ func (l *loader) restoredInformationRequest(path string, s scenario.InformationR
 		CCEmails: s.CCEmails, RequesterName: s.RequesterName, SentAt: sent, CreatedAt: sent, FormToken: s.FormToken,
 		FirstSubmittedAt: l.optionalTime(s.FirstSubmittedAt), LastSubmittedAt: l.optionalTime(s.LastSubmittedAt),
 		CanceledAt:           l.optionalTime(s.CanceledAt),
-		RequestedInformation: inforequests.RequestedInformation{DestinationTypes: s.RequestedInformation.DestinationTypes}}
+		RequestedInformation: requestedInformation(s.RequestedInformation)}
 	if ir.CCEmails == nil {
 		ir.CCEmails = []string{}
-	}
-	if s.RequestedInformation.Address {
-		ir.RequestedInformation.Address = &s.RequestedInformation.Address
-	}
-	if s.RequestedInformation.Tax {
-		ir.RequestedInformation.Tax = &s.RequestedInformation.Tax
 	}
 	if s.Note != "" {
 		ir.Note = &s.Note
